@@ -1,0 +1,129 @@
+// REST bodies and answers (SPEC §5, §7). The server validates every body with these schemas,
+// and the client's forms use the same ones, so a rule is written once.
+import { z } from 'zod';
+
+export const Role = z.enum(['owner', 'editor', 'viewer']);
+export type Role = z.infer<typeof Role>;
+export const LinkRole = z.enum(['editor', 'viewer']);
+export type LinkRole = z.infer<typeof LinkRole>;
+
+const roleRank: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
+/** True when `have` is at least `need`. */
+export const roleAtLeast = (have: Role, need: Role): boolean => roleRank[have] >= roleRank[need];
+
+export const nameField = z
+  .string({ error: 'Enter a name.' })
+  .trim()
+  .min(1, { error: 'Enter a name.' })
+  .max(40, { error: 'A name has at most 40 characters.' });
+export const titleField = z
+  .string({ error: 'Enter a title.' })
+  .trim()
+  .min(1, { error: 'Enter a title.' })
+  .max(120, { error: 'A title has at most 120 characters.' });
+export const emailField = z
+  .string({ error: 'Enter an email address.' })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: 'An email address has at most 254 characters.' })
+  .pipe(z.email({ error: 'Enter a valid email address.' }));
+export const passwordField = z
+  .string({ error: 'Enter a password.' })
+  .min(8, { error: 'A password has at least 8 characters.' })
+  .max(200, { error: 'A password has at most 200 characters.' });
+
+export const SignupBody = z.object({ email: emailField, name: nameField, password: passwordField });
+export type SignupBody = z.infer<typeof SignupBody>;
+export const LoginBody = z.object({
+  email: emailField,
+  password: z.string({ error: 'Enter your password.' }).min(1, { error: 'Enter your password.' }).max(200),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+export const GuestBody = z.object({ name: nameField });
+export type GuestBody = z.infer<typeof GuestBody>;
+export const BoardTitleBody = z.object({ title: titleField });
+export type BoardTitleBody = z.infer<typeof BoardTitleBody>;
+export const MemberRoleBody = z.object({ role: Role });
+export type MemberRoleBody = z.infer<typeof MemberRoleBody>;
+export const LinkBody = z.object({ role: LinkRole });
+export type LinkBody = z.infer<typeof LinkBody>;
+
+export interface User {
+  id: string;
+  name: string;
+  email: string | null;
+  color: string;
+  isGuest: boolean;
+  createdAt: string;
+}
+export interface Board {
+  id: string;
+  title: string;
+  ownerId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface BoardListItem {
+  id: string;
+  title: string;
+  role: Role;
+  ownerName: string;
+  updatedAt: string;
+}
+export interface Member {
+  userId: string;
+  name: string;
+  email: string | null;
+  color: string;
+  isGuest: boolean;
+  role: Role;
+  createdAt: string;
+}
+export interface ShareLink {
+  token: string;
+  role: LinkRole;
+  url: string;
+  createdAt: string;
+  createdBy: string;
+}
+
+export interface UserAnswer {
+  user: User;
+}
+export interface BoardsAnswer {
+  boards: BoardListItem[];
+}
+export interface BoardAnswer {
+  board: Board;
+}
+export interface BoardWithRoleAnswer {
+  board: Board;
+  role: Role;
+}
+export interface MembersAnswer {
+  members: Member[];
+}
+export interface LinkAnswer {
+  link: ShareLink;
+}
+export interface LinksAnswer {
+  links: ShareLink[];
+}
+export interface JoinAnswer {
+  boardId: string;
+  role: Role;
+}
+export interface TokenAnswer {
+  token: string;
+  expiresAt: string;
+}
+
+/** Turns zod issues into SPEC §8's `fields: {name: message}`, first message per field. */
+export function fieldMessages(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
+    if (!(key in fields)) fields[key] = issue.message;
+  }
+  return fields;
+}

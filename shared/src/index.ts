@@ -1,0 +1,7 @@
+export * from './api.ts';
+export * from './errors.ts';
+export * from './events.ts';
+export * from './ids.ts';
+export * from './limits.ts';
+export * from './presence.ts';
+export * from './shapes.ts';

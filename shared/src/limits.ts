@@ -1,0 +1,47 @@
+// Defaults of SPEC §9. The server reads the overridable ones from the environment in config.ts;
+// both sides import these so a number is written once.
+
+export const MiB = 1024 * 1024;
+
+export const defaults = {
+  port: 8080,
+  dataDir: './data',
+  logLevel: 'info',
+  maxMessageBytes: 2 * MiB,
+  maxDocBytes: 64 * MiB,
+  maxConnectionsPerBoard: 500,
+} as const;
+
+export const limits = {
+  /** Per-connection message rate: sustained per second, and the burst allowed above it. */
+  messagesPerSecond: 200,
+  messageBurst: 1000,
+  /** A client sends its cursor at most this often. */
+  cursorPerSecond: 30,
+  /** An edit is persisted within this debounce, and at most this long under constant load. */
+  persistDebounceMs: 1000,
+  persistMaxDelayMs: 5000,
+  /** The update log of a board is compacted past this many entries or bytes. */
+  compactEntries: 500,
+  compactBytes: 1 * MiB,
+  /** A presence is shown idle after this long without input. */
+  idleAfterMs: 60_000,
+  /** Login attempts per minute, per email and per IP. */
+  loginAttemptsPerMinute: 10,
+  sessionDays: 30,
+  accessTokenMinutes: 15,
+  /** REST JSON bodies. */
+  maxJsonBodyBytes: 1 * MiB,
+  /** Import of a board's JSON. */
+  maxImportBytes: 16 * MiB,
+  /** Awareness states over this size are dropped by the server. */
+  maxAwarenessStateBytes: 8 * 1024,
+  /** Awareness client ids one connection may own. */
+  maxClientIdsPerConnection: 8,
+  /** Boards one user may have open at once over the document channel. */
+  maxBoardsOpenPerUser: 50,
+  /** A connection must complete its first message within this many ms. */
+  firstMessageDeadlineMs: 10_000,
+  zoomMin: 0.1,
+  zoomMax: 8,
+} as const;
