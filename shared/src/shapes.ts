@@ -8,7 +8,13 @@ export const shapeTypes = ['sticky', 'rect', 'ellipse', 'diamond', 'text', 'arro
 export const ShapeType = z.enum(shapeTypes);
 export type ShapeType = z.infer<typeof ShapeType>;
 /** Types whose record carries a Y.Text under `text`. */
-export const textShapeTypes: ReadonlySet<ShapeType> = new Set(['sticky', 'rect', 'ellipse', 'diamond', 'text']);
+export const textShapeTypes: ReadonlySet<ShapeType> = new Set([
+  'sticky',
+  'rect',
+  'ellipse',
+  'diamond',
+  'text',
+]);
 
 /** The eight named colours, with the fill each renders as. */
 export const colors = {

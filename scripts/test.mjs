@@ -1,0 +1,34 @@
+// `npm test`: every *.test.ts in the repo (outside node_modules), run by Node's own test runner
+// through tsx. Pass paths or substrings to run a subset: `npm test -- room store`.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const skip = new Set(['node_modules', 'dist', '.git', 'data', 'test-artifacts']);
+
+function find(dir) {
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (skip.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...find(path));
+    else if (entry.name.endsWith('.test.ts')) out.push(relative(root, path));
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = find(root)
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
+  { stdio: 'inherit', cwd: root },
+);
+process.exit(result.status ?? 1);
