@@ -5,3 +5,4 @@ export * from './ids.ts';
 export * from './limits.ts';
 export * from './presence.ts';
 export * from './shapes.ts';
+export * from './boardJson.ts';
