@@ -94,7 +94,9 @@ function url(env: Env, name: ConfigVariable, protocols: string[]): string | null
     throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}); it is "${raw}".`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is "${raw}".`);
+    throw new ConfigError(
+      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is "${raw}".`,
+    );
   }
   return raw;
 }
@@ -135,7 +137,9 @@ export function loadConfig(env: Env = process.env as Env): Config {
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const publicOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']) ?? `http://localhost:${port}`;
   if (new URL(publicOrigin).origin !== publicOrigin.replace(/\/$/, '')) {
-    throw new ConfigError(`PUBLIC_ORIGIN must be an origin only (scheme, host, port), like http://localhost:8080; it is "${publicOrigin}".`);
+    throw new ConfigError(
+      `PUBLIC_ORIGIN must be an origin only (scheme, host, port), like http://localhost:8080; it is "${publicOrigin}".`,
+    );
   }
   const logLevel = env.LOG_LEVEL || defaults.logLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -163,15 +167,36 @@ export function loadConfig(env: Env = process.env as Env): Config {
     logLevel,
     maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),
     maxDocBytes: integer(env, 'MAX_DOC_BYTES', defaults.maxDocBytes, 1024, 16 * 1024 * MiB),
-    maxConnectionsPerBoard: integer(env, 'MAX_CONNECTIONS_PER_BOARD', defaults.maxConnectionsPerBoard, 1, 1_000_000),
+    maxConnectionsPerBoard: integer(
+      env,
+      'MAX_CONNECTIONS_PER_BOARD',
+      defaults.maxConnectionsPerBoard,
+      1,
+      1_000_000,
+    ),
     messagesPerSecond: integer(env, 'MESSAGES_PER_SECOND', limits.messagesPerSecond, 1, 1_000_000),
     messageBurst: integer(env, 'MESSAGE_BURST', limits.messageBurst, 1, 10_000_000),
     maxBoardsOpenPerUser: integer(env, 'MAX_BOARDS_OPEN_PER_USER', limits.maxBoardsOpenPerUser, 1, 1_000_000),
-    firstMessageDeadlineMs: integer(env, 'FIRST_MESSAGE_DEADLINE_MS', limits.firstMessageDeadlineMs, 100, 600_000),
+    firstMessageDeadlineMs: integer(
+      env,
+      'FIRST_MESSAGE_DEADLINE_MS',
+      limits.firstMessageDeadlineMs,
+      100,
+      600_000,
+    ),
     persistDebounceMs: integer(env, 'PERSIST_DEBOUNCE_MS', limits.persistDebounceMs, 0, 60_000),
     persistMaxDelayMs: integer(env, 'PERSIST_MAX_DELAY_MS', limits.persistMaxDelayMs, 0, 600_000),
-    loginAttemptsPerMinute: integer(env, 'LOGIN_ATTEMPTS_PER_MINUTE', limits.loginAttemptsPerMinute, 1, 1_000_000),
-    clientDir: env.CLIENT_DIR === '' ? null : resolve(env.CLIENT_DIR || new URL('../../client/dist', import.meta.url).pathname),
+    loginAttemptsPerMinute: integer(
+      env,
+      'LOGIN_ATTEMPTS_PER_MINUTE',
+      limits.loginAttemptsPerMinute,
+      1,
+      1_000_000,
+    ),
+    clientDir:
+      env.CLIENT_DIR === ''
+        ? null
+        : resolve(env.CLIENT_DIR || new URL('../../client/dist', import.meta.url).pathname),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${randomBytes(3).toString('hex')}`,
     secureCookies: publicOrigin.startsWith('https:'),
     trustProxy: trustProxy === 'true' || trustProxy === '1',

@@ -7,7 +7,11 @@ export function createMetrics() {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    connections: new Gauge({ name: 'tandem_connections', help: 'Open document connections', registers: [registry] }),
+    connections: new Gauge({
+      name: 'tandem_connections',
+      help: 'Open document connections',
+      registers: [registry],
+    }),
     rooms: new Gauge({ name: 'tandem_rooms', help: 'Boards loaded in memory', registers: [registry] }),
     messagesIn: new Counter({
       name: 'tandem_messages_in_total',
@@ -19,8 +23,16 @@ export function createMetrics() {
       help: 'Document messages sent to clients',
       registers: [registry],
     }),
-    bytesIn: new Counter({ name: 'tandem_bytes_in_total', help: 'Document bytes received', registers: [registry] }),
-    bytesOut: new Counter({ name: 'tandem_bytes_out_total', help: 'Document bytes sent', registers: [registry] }),
+    bytesIn: new Counter({
+      name: 'tandem_bytes_in_total',
+      help: 'Document bytes received',
+      registers: [registry],
+    }),
+    bytesOut: new Counter({
+      name: 'tandem_bytes_out_total',
+      help: 'Document bytes sent',
+      registers: [registry],
+    }),
     closes: new Counter({
       name: 'tandem_connection_closes_total',
       help: 'Document connections closed by the server, by close code',
@@ -45,7 +57,11 @@ export function createMetrics() {
       help: 'Bus messages received from other instances',
       registers: [registry],
     }),
-    busMessagesOut: new Counter({ name: 'tandem_bus_messages_out_total', help: 'Bus messages published', registers: [registry] }),
+    busMessagesOut: new Counter({
+      name: 'tandem_bus_messages_out_total',
+      help: 'Bus messages published',
+      registers: [registry],
+    }),
     busResyncs: new Counter({
       name: 'tandem_bus_resyncs_total',
       help: 'Sync requests sent to other instances (board opened, gap seen, bus reconnected)',

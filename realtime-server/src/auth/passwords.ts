@@ -9,8 +9,12 @@ const KEY_LENGTH = 32;
 
 function scrypt(password: string, salt: Buffer, n: number, rr: number, pp: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scryptCallback(password, salt, KEY_LENGTH, { N: n, r: rr, p: pp, maxmem: 64 * 1024 * 1024 }, (error, key) =>
-      error ? reject(error) : resolve(key),
+    scryptCallback(
+      password,
+      salt,
+      KEY_LENGTH,
+      { N: n, r: rr, p: pp, maxmem: 64 * 1024 * 1024 },
+      (error, key) => (error ? reject(error) : resolve(key)),
     );
   });
 }

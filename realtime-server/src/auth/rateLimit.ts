@@ -22,7 +22,8 @@ export class WindowLimiter {
   }
 
   private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key);
+    for (const [key, window] of this.windows)
+      if (now - window.start >= this.windowMs) this.windows.delete(key);
   }
 }
 

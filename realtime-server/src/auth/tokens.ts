@@ -38,7 +38,8 @@ export function verifyAccessToken(secret: string, token: string, now = Date.now(
   const payload = token.slice(0, dot);
   const expected = createHmac('sha256', secret).update(payload).digest();
   const actual = Buffer.from(token.slice(dot + 1), 'base64url');
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return { ok: false, reason: 'invalid' };
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
+    return { ok: false, reason: 'invalid' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -6,8 +6,8 @@ import type { Duplex } from 'node:stream';
 import { CloseCode, isBoardId, type PresenceUser, type Role, roleAtLeast } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import { TokenBucket } from '../auth/rateLimit.ts';
+import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
@@ -141,7 +141,11 @@ export class DocumentChannel {
       earlyBytes += data.length;
       if (!isBinary || earlyBytes > MAX_EARLY_BYTES) {
         closedEarly = true;
-        closeSocket(ws, CloseCode.UNDECODABLE, isBinary ? 'too much data before sync' : 'text frames are not accepted');
+        closeSocket(
+          ws,
+          CloseCode.UNDECODABLE,
+          isBinary ? 'too much data before sync' : 'text frames are not accepted',
+        );
         return;
       }
       early.push(data);
@@ -235,7 +239,11 @@ export class DocumentChannel {
     }
   }
 
-  private async authenticate(request: IncomingMessage, boardId: string, token: string | null): Promise<Identity | null> {
+  private async authenticate(
+    request: IncomingMessage,
+    boardId: string,
+    token: string | null,
+  ): Promise<Identity | null> {
     if (token !== null) {
       const check = verifyAccessToken(this.deps.config.secret, token);
       if (!check.ok) return null;
@@ -317,7 +325,8 @@ export class DocumentChannel {
   closeBoard(boardId: string, userId: string | null, code: number): void {
     const room = this.deps.rooms.get(boardId);
     if (!room) return;
-    if (userId === null) room.closeAll(code, code === CloseCode.NO_SUCH_BOARD ? 'board deleted' : 'access removed');
+    if (userId === null)
+      room.closeAll(code, code === CloseCode.NO_SUCH_BOARD ? 'board deleted' : 'access removed');
     else room.setRole(userId, null, code);
   }
 

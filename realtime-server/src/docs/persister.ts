@@ -79,7 +79,10 @@ export class DocPersister {
         this.queue = batch.concat(this.queue);
         this.failures += 1;
         this.metrics.storeErrors.inc({ op: 'append' });
-        this.log.warn({ err: error, boardId: this.boardId, failures: this.failures }, 'storing edits failed; retrying');
+        this.log.warn(
+          { err: error, boardId: this.boardId, failures: this.failures },
+          'storing edits failed; retrying',
+        );
         if (throwOnFailure) throw error;
       })
       .finally(() => {
@@ -90,7 +93,10 @@ export class DocPersister {
   }
 
   private retryLater(): void {
-    if (this.failures === 0) return this.schedule();
+    if (this.failures === 0) {
+      this.schedule();
+      return;
+    }
     const backoff = Math.min(30_000, 250 * 2 ** Math.min(this.failures, 7));
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {

@@ -147,7 +147,8 @@ export class RoomPresence {
       if (entry.state === 'null') continue;
       try {
         const user = (JSON.parse(entry.state) as { user?: { id: string; name: string; color: string } }).user;
-        if (user && !seen.has(user.id)) seen.set(user.id, { id: user.id, name: user.name, color: user.color });
+        if (user && !seen.has(user.id))
+          seen.set(user.id, { id: user.id, name: user.name, color: user.color });
       } catch {
         // states from peers were validated; a remote one that is not JSON is simply not listed
       }

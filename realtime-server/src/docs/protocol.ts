@@ -58,7 +58,8 @@ function syncMessage(syncType: number, payload: Uint8Array): Uint8Array {
   return encoding.toUint8Array(encoder);
 }
 
-export const encodeSyncStep1 = (stateVector: Uint8Array): Uint8Array => syncMessage(SyncType.step1, stateVector);
+export const encodeSyncStep1 = (stateVector: Uint8Array): Uint8Array =>
+  syncMessage(SyncType.step1, stateVector);
 export const encodeSyncStep2 = (update: Uint8Array): Uint8Array => syncMessage(SyncType.step2, update);
 export const encodeUpdate = (update: Uint8Array): Uint8Array => syncMessage(SyncType.update, update);
 

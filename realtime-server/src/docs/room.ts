@@ -176,7 +176,8 @@ export class Room {
     }
     if (peer.role === 'viewer') {
       // A stock client answers the server's sync step 1 even when it has nothing to add.
-      if (updateHasNewContent(this.doc, update)) this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
+      if (updateHasNewContent(this.doc, update))
+        this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
       return;
     }
     const limit = this.deps.config.maxDocBytes;
@@ -282,7 +283,10 @@ export class Room {
           return;
       }
     } catch (error) {
-      this.deps.log.warn({ err: error, boardId: this.boardId, from: message.instance }, 'bus message failed to apply');
+      this.deps.log.warn(
+        { err: error, boardId: this.boardId, from: message.instance },
+        'bus message failed to apply',
+      );
     }
   }
 

@@ -4,7 +4,7 @@
 // died vanish from the others within seconds.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
-import { type RoomDeps, Room } from './room.ts';
+import { Room, type RoomDeps } from './room.ts';
 
 const INSTANCES_CHANNEL = 'instances';
 export const HEARTBEAT_MS = 1000;
@@ -22,7 +22,9 @@ export class Rooms {
   constructor(private readonly deps: RoomDeps) {}
 
   async start(): Promise<void> {
-    this.unsubscribeInstances = await this.deps.bus.subscribe(INSTANCES_CHANNEL, (data) => this.onHeartbeat(data));
+    this.unsubscribeInstances = await this.deps.bus.subscribe(INSTANCES_CHANNEL, (data) =>
+      this.onHeartbeat(data),
+    );
     this.deps.bus.onReconnect(() => {
       // Messages may have been lost while the bus was down: every open board resyncs.
       for (const room of this.rooms.values()) room.requestSync('reconnect');
@@ -82,7 +84,9 @@ export class Rooms {
       } catch {
         // The store is down: keep the room (and its edits) and try again; a client that comes
         // back meanwhile finds the room still open.
-        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))));
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))),
+        );
         if (!room.isEmpty) return;
       }
     }
@@ -123,7 +127,8 @@ export class Rooms {
     await Promise.allSettled([...this.unloading.values()]);
     const results = await Promise.allSettled(rooms.map((room) => room.close()));
     for (const result of results) {
-      if (result.status === 'rejected') this.deps.log.error({ err: result.reason }, 'edits could not be stored at shutdown');
+      if (result.status === 'rejected')
+        this.deps.log.error({ err: result.reason }, 'edits could not be stored at shutdown');
     }
     this.rooms.clear();
     await this.unsubscribeInstances?.().catch(() => undefined);

@@ -98,9 +98,13 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       });
     } catch (error) {
       if (error instanceof EmailTakenError) {
-        throw new ApiError(ErrorCode.EMAIL_TAKEN, 'An account with this email already exists. Sign in instead.', {
-          email: 'This email is already in use.',
-        });
+        throw new ApiError(
+          ErrorCode.EMAIL_TAKEN,
+          'An account with this email already exists. Sign in instead.',
+          {
+            email: 'This email is already in use.',
+          },
+        );
       }
       throw error;
     }
@@ -115,7 +119,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     const found = await store.getUserByEmail(body.email);
     // Same work and the same answer for an unknown email and a wrong password.
     const ok = await verifyPassword(body.password, found?.passwordHash ?? (await decoyHash));
-    if (!found || !found.passwordHash || !ok) {
+    if (!found?.passwordHash || !ok) {
       throw new ApiError(ErrorCode.BAD_CREDENTIALS, 'That email and password do not match an account.');
     }
     await startSession(reply, found.id);
@@ -197,17 +201,22 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     return { board, target };
   };
 
-  app.patch<{ Params: { id: string; userId: string } }>('/api/boards/:id/members/:userId', async (request) => {
-    const { board, target } = await memberTarget(request);
-    const body = parse(MemberRoleBody, request.body);
-    if (body.role === 'owner') {
-      throw new ApiError(ErrorCode.VALIDATION, 'A board has one owner.', { role: 'Choose editor or viewer.' });
-    }
-    if (!(await store.setRole(board.id, target, body.role))) throw notFound('member');
-    live.accessChanged(board.id, target, body.role);
-    live.membersChanged(board.id);
-    return { members: await store.listMembers(board.id) };
-  });
+  app.patch<{ Params: { id: string; userId: string } }>(
+    '/api/boards/:id/members/:userId',
+    async (request) => {
+      const { board, target } = await memberTarget(request);
+      const body = parse(MemberRoleBody, request.body);
+      if (body.role === 'owner') {
+        throw new ApiError(ErrorCode.VALIDATION, 'A board has one owner.', {
+          role: 'Choose editor or viewer.',
+        });
+      }
+      if (!(await store.setRole(board.id, target, body.role))) throw notFound('member');
+      live.accessChanged(board.id, target, body.role);
+      live.membersChanged(board.id);
+      return { members: await store.listMembers(board.id) };
+    },
+  );
 
   app.delete<{ Params: { id: string; userId: string } }>(
     '/api/boards/:id/members/:userId',
@@ -224,7 +233,12 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     const me = user(request);
     const { board } = await requireRole(store, request.params.id, me.id, 'owner');
     const body = parse(LinkBody, request.body);
-    const link = await store.createLink({ token: newLinkToken(), boardId: board.id, role: body.role, createdBy: me.id });
+    const link = await store.createLink({
+      token: newLinkToken(),
+      boardId: board.id,
+      role: body.role,
+      createdBy: me.id,
+    });
     return reply.code(201).send({ link: toLink(link, config.publicOrigin) });
   });
 
@@ -234,13 +248,16 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     return { links: links.map((link) => toLink(link, config.publicOrigin)) };
   });
 
-  app.delete<{ Params: { id: string; token: string } }>('/api/boards/:id/links/:token', async (request, reply) => {
-    const { board } = await requireRole(store, request.params.id, user(request).id, 'owner');
-    if (!isLinkToken(request.params.token) || !(await store.revokeLink(board.id, request.params.token))) {
-      throw notFound('link');
-    }
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { id: string; token: string } }>(
+    '/api/boards/:id/links/:token',
+    async (request, reply) => {
+      const { board } = await requireRole(store, request.params.id, user(request).id, 'owner');
+      if (!isLinkToken(request.params.token) || !(await store.revokeLink(board.id, request.params.token))) {
+        throw notFound('link');
+      }
+      return reply.code(204).send();
+    },
+  );
 
   app.post<{ Params: { token: string } }>('/api/join/:token', async (request) => {
     const me = user(request);
@@ -279,7 +296,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       }
     }
     const { board: exported, invalid } = exportBoard(doc);
-    if (invalid.length > 0) request.log.warn({ boardId: board.id, invalid }, 'shape records failed the schema');
+    if (invalid.length > 0)
+      request.log.warn({ boardId: board.id, invalid }, 'shape records failed the schema');
     if (!open) doc.destroy();
     const filename = board.title.replace(/[^\w -]+/g, '').trim() || 'board';
     reply.header('Content-Disposition', `attachment; filename="${filename}.json"`);

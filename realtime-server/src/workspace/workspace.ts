@@ -133,7 +133,9 @@ export class Workspace implements LiveEvents {
   }
 
   boardRemoved(boardId: string, memberIds: string[]): void {
-    this.io.to([`board:${boardId}`, ...memberIds.map((id) => `user:${id}`)]).emit('board:removed', { boardId });
+    this.io
+      .to([`board:${boardId}`, ...memberIds.map((id) => `user:${id}`)])
+      .emit('board:removed', { boardId });
     this.io.in(`board:${boardId}`).socketsLeave(`board:${boardId}`);
     this.control({ t: 'deleted', from: this.deps.instanceId, boardId });
   }
