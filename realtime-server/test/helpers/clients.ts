@@ -176,3 +176,39 @@ export function stableJson(value: unknown): string {
 
 /** Canonical JSON of the shapes map, for comparing replicas. */
 export const shapesJson = (doc: Y.Doc): string => stableJson(doc.getMap('shapes').toJSON());
+
+/** A presence state that matches the shared schema. */
+export function presence(user: { id: string; name: string; color: string }, x = 0, y = 0) {
+  return {
+    user,
+    cursor: { x, y },
+    selection: [],
+    viewport: { x: 0, y: 0, zoom: 1 },
+    tool: 'select',
+    idle: false,
+  };
+}
+
+/** Adds a shape record (a Y.Map, with a Y.Text when `text` is given) in one transaction. */
+export function addShape(doc: Y.Doc, id: string, fields: Record<string, unknown>, text?: string): void {
+  doc.transact(() => {
+    const shape = new Y.Map<unknown>();
+    for (const [key, value] of Object.entries(fields)) shape.set(key, value);
+    if (text !== undefined) shape.set('text', new Y.Text(text));
+    doc.getMap('shapes').set(id, shape);
+  });
+}
+
+/** The board as a Store holds it, as canonical shapes JSON. */
+export async function storedShapes(
+  store: { loadDoc(id: string): Promise<{ snapshot: Uint8Array | null; updates: Uint8Array[] }> },
+  boardId: string,
+): Promise<string> {
+  const stored = await store.loadDoc(boardId);
+  const doc = new Y.Doc();
+  for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
+    Y.applyUpdate(doc, part);
+  const json = shapesJson(doc);
+  doc.destroy();
+  return json;
+}
