@@ -3,11 +3,17 @@
 const CACHE = 'tandem-shell-v1';
 
 self.addEventListener('install', (event) => {
+  // The shell and the assets index.html names, so the very first visit is enough to work offline.
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((c) => c.addAll(['/', '/favicon.svg']))
-      .then(() => self.skipWaiting()),
+    (async () => {
+      const cache = await caches.open(CACHE);
+      const res = await fetch('/', { cache: 'no-store' });
+      const html = await res.clone().text();
+      await cache.put('/', res);
+      const assets = [...html.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]);
+      await cache.addAll([...new Set(assets)]);
+      await self.skipWaiting();
+    })(),
   );
 });
 self.addEventListener('activate', (event) => {

@@ -1,12 +1,12 @@
 // Copy/paste, duplicate, import and export. All of them go through plain ShapeRecords checked
 // with the shared schema, so a paste from another board (or another Tandem) and an import are
 // the same code path, and a malformed record is skipped instead of breaking the board.
-import { BoardExport, type ShapeRecord } from '@tandem/shared';
+import { BoardExport, type ShapeRecord, exportBoard as sharedExport } from '@tandem/shared';
 import type * as Y from 'yjs';
-import { edit, metaOf, newId, shapesOf } from './doc.ts';
+import { edit, newId, shapesOf } from './doc.ts';
 import { boundsOf, type Point, unionRect } from './geometry.ts';
 import { keyBetween, topKey } from './order.ts';
-import { byZ, readAll, readShape } from './read.ts';
+import { byZ, readShape } from './read.ts';
 import { buildShapeMap } from './shapes.ts';
 
 /** Marks our clipboard text so an unrelated paste is not mistaken for shapes. */
@@ -119,9 +119,9 @@ export function duplicateShapes(doc: Y.Doc, ids: Iterable<string>, createdBy: st
   return insertRecords(doc, recordsOf(doc, ids), createdBy, { x: 24, y: 24 });
 }
 
+/** The board as the shared export JSON (the same code the server's export.json runs). */
 export function exportBoard(doc: Y.Doc): BoardExport {
-  const meta = metaOf(doc).toJSON();
-  return { version: 1, shapes: readAll(doc), ...(Object.keys(meta).length > 0 ? { meta } : {}) };
+  return sharedExport(doc).board;
 }
 
 /** Imports a board's JSON next to the existing content; answers counts so the UI can say what happened. */

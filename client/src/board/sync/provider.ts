@@ -91,10 +91,15 @@ export function openBoard(boardId: string, opts: { readOnly: () => boolean }): B
     // `null` means we closed it ourselves (disconnect, or the provider's silence watchdog).
     dispatch({ type: 'closed', code: event?.code ?? 1006 });
   });
-  const offline = () => dispatch({ type: 'browser-offline' });
+  // The browser knows before the socket does: a connection that the network dropped can stay
+  // half-open for a long time, so close it ourselves and reconnect when the network is back.
+  const offline = () => {
+    dispatch({ type: 'browser-offline' });
+    provider.disconnect();
+  };
   const online = () => {
     dispatch({ type: 'browser-online' });
-    if (state.retrying && !provider.wsconnected) provider.connect();
+    if (state.retrying) provider.connect();
   };
   window.addEventListener('offline', offline);
   window.addEventListener('online', online);
