@@ -43,7 +43,9 @@ export async function newUser(
   } else {
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByLabel('Name', { exact: true }).fill(name);
-    await page.getByLabel('Email').fill(`${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2)}@example.com`);
+    await page
+      .getByLabel('Email')
+      .fill(`${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2)}@example.com`);
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
   }
@@ -85,3 +87,37 @@ export async function place(page: Page, tool: string, x: number, y: number): Pro
 
 export const shapes = (page: Page, type?: string) =>
   page.locator(type ? `[data-shape-type="${type}"]` : '[data-shape-id]');
+
+/** Counts the stored Yjs updates in a board's IndexedDB, to wait until an edit is on disk. */
+export async function storedUpdates(page: Page, boardId: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('updates', 'readonly');
+          const count = tx.objectStore('updates').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    `tandem-board-${boardId}`,
+  );
+}
+
+/** Polls `fn` until it returns true (condition waits, not timed sleeps). */
+export async function until(fn: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const stickyText = (page: Page) => page.locator('[data-shape-type="sticky"] .shape-text');

@@ -10,9 +10,9 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
-import { intersects } from '../model/geometry.ts';
+import { intersects, topmostAt } from '../model/geometry.ts';
 import { useRemotes } from '../presence/remote.ts';
-import { useEditor, visibleRect } from '../store.ts';
+import { toBoard, useEditor, visibleRect } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
@@ -103,8 +103,15 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     controller.up({ ...local(e), pointerId: e.pointerId });
   const onDoubleClick = (e: React.MouseEvent<SVGSVGElement>) => {
     if (readOnly) return;
-    const id = (e.target as Element).closest('[data-shape-id]')?.getAttribute('data-shape-id');
-    const rec = id ? snap.byId.get(id) : undefined;
+    // Hit-test by position: pointer capture makes the canvas itself the event target.
+    const p = local(e);
+    const st = useEditor.getState();
+    const at = toBoard(st.viewport, st.screen, p.x, p.y);
+    const rec = topmostAt(
+      snap.list.map((x) => x.rec),
+      at,
+      4 / st.viewport.zoom,
+    );
     if (rec && rec.text !== undefined) onEditRequest(rec.id);
   };
 

@@ -1,6 +1,7 @@
 // Edits a shape's text in place. The textarea is bound to the shape's Y.Text: local input becomes
 // the smallest insert/delete, remote edits are applied to the field with the caret carried
-// through them, so two people typing in one note merge by character.
+// through them, so two people typing in one note merge by character. It closes on Escape or a
+// press on the canvas, not on blur: another window taking focus must not end an edit.
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
 import { textOf } from '../model/read.ts';
@@ -89,7 +90,6 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
         }
         e.stopPropagation();
       }}
-      onBlur={() => setEditing(null)}
     />
   );
 }

@@ -98,7 +98,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
           <ul className="links">
             {links.map((l) => (
               <li key={l.token}>
-                <span className={`pill ${l.role}`}>{l.role === 'editor' ? 'Can edit' : 'Can view'}</span>
+                <span className={`pill pill-${l.role}`}>{l.role === 'editor' ? 'Can edit' : 'Can view'}</span>
                 <input
                   readOnly
                   value={absolute(l.url)}
