@@ -66,6 +66,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
   }, [controller, setScreen]);
 
   const view = visibleRect(viewport, screen);
+  const detail = viewport.zoom >= 0.3;
   const visible = useMemo(() => {
     // Pad the view a little so shapes do not pop in at the edge while panning.
     const pad = {
@@ -155,7 +156,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
           rec.type === 'arrow' ? (
             <ArrowFor key={rec.id} rec={rec} byId={snap.byId} />
           ) : (
-            <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} />
+            <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
           ),
         )}
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />

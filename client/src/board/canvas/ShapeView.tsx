@@ -10,10 +10,18 @@ export function diamondPoints(w: number, h: number): string {
   return `${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`;
 }
 
-function Body({ s }: { s: ShapeRecord }) {
+function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
   switch (s.type) {
     case 'sticky':
-      return <rect className="sticky" width={s.w} height={s.h} rx={6} fill={fill[s.color]} />;
+      return (
+        <rect
+          className={detail ? 'sticky' : undefined}
+          width={s.w}
+          height={s.h}
+          rx={6}
+          fill={fill[s.color]}
+        />
+      );
     case 'rect':
       return (
         <rect width={s.w} height={s.h} rx={8} fill={tint(s.color)} stroke={ink[s.color]} strokeWidth={2} />
@@ -65,13 +73,22 @@ function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
   );
 }
 
-export const ShapeView = memo(function ShapeView({ s, editing }: { s: ShapeRecord; editing: boolean }) {
+/** `detail` is off when zoomed far out: text would be unreadable and filters cost the most there. */
+export const ShapeView = memo(function ShapeView({
+  s,
+  editing,
+  detail,
+}: {
+  s: ShapeRecord;
+  editing: boolean;
+  detail: boolean;
+}) {
   if (s.type === 'arrow') return null;
   const transform = `translate(${s.x} ${s.y})${s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : ''}`;
   return (
     <g transform={transform} data-shape-id={s.id} data-shape-type={s.type}>
-      <Body s={s} />
-      <Label s={s} hidden={editing} />
+      <Body s={s} detail={detail} />
+      <Label s={s} hidden={editing || !detail} />
     </g>
   );
 });

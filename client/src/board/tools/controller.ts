@@ -312,7 +312,8 @@ export class ToolController {
   wheel(e: { x: number; y: number; dx: number; dy: number; ctrl: boolean }): void {
     const st = useEditor.getState();
     if (e.ctrl) {
-      const factor = Math.exp(-e.dy * 0.01);
+      // A mouse notch (~100) zooms by ~22%; trackpad pinches send many small deltas.
+      const factor = Math.exp(-Math.max(-100, Math.min(100, e.dy)) * 0.002);
       st.setViewport(zoomAt(st.viewport, st.screen, factor, e.x, e.y));
     } else {
       const z = st.viewport.zoom;
