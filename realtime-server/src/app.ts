@@ -55,9 +55,10 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     bodyLimit: limits.maxJsonBodyBytes,
     trustProxy: config.trustProxy,
     genReqId: () => randomBytes(8).toString('hex'),
-    requestTimeout: 30_000,
+    // A client that trickles its request (or never finishes an upgrade) is cut off.
+    requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
   });
-  http.server.headersTimeout = 10_000;
+  http.server.headersTimeout = config.firstMessageDeadlineMs;
   await http.register(fastifyCookie);
 
   const rooms = new Rooms({ store, bus, config, log, metrics, instanceId });
