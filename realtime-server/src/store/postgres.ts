@@ -99,7 +99,9 @@ export class PostgresStore implements Store {
         await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [MIGRATE_LOCK, this.schema ?? '']);
       }
     } finally {
-      client.release();
+      // Closing this connection rather than pooling it ends its session, so the lock can never
+      // outlive a failed migration or unlock.
+      client.release(true);
     }
   }
 
@@ -118,16 +120,21 @@ export class PostgresStore implements Store {
 
   private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A connection that cannot even roll back is not given back to the pool.
+      broken = await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollbackErr: Error) => rollbackErr,
+      );
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
