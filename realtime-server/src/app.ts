@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { CloseCode, ErrorCode, limits } from '@tandem/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { type Logger, pino } from 'pino';
 import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
@@ -56,6 +61,22 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     trustProxy: config.trustProxy,
     genReqId: () => randomBytes(8).toString('hex'),
     requestTimeout: 30_000,
+    // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
+    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const notFound = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const { status, body } = notFound
+        ? {
+            status: 404,
+            body: { error: { code: ErrorCode.NOT_FOUND, message: 'No such page or API call.' } },
+          }
+        : toErrorBody(error, request.id);
+      if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(status).send(body);
+    },
   });
   http.server.headersTimeout = 10_000;
   await http.register(fastifyCookie);
