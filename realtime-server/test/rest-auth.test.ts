@@ -332,6 +332,31 @@ describe('REST: login rate limits (LOGIN_ATTEMPTS_PER_MINUTE=3, addresses from X
   });
 });
 
+describe('REST: the session cookie behind https (PUBLIC_ORIGIN https://…)', () => {
+  test('the cookie is also Secure', async () => {
+    const origin = 'https://tandem.example.com';
+    const server = await startServer({ env: { PUBLIC_ORIGIN: origin } });
+    try {
+      const c = new ApiClient(server.url, origin);
+      const answer = await c.call('POST', '/api/auth/guest', { name: 'Secure' });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const cookie = sessionCookie(answer);
+      assert.ok(cookie?.attributes.has('secure'), 'Secure');
+      assert.ok(cookie?.attributes.has('httponly'), 'HttpOnly');
+      assert.equal(cookie?.attributes.get('samesite')?.toLowerCase(), 'lax');
+      assert.equal(cookie?.attributes.get('path'), '/');
+      // The check is against PUBLIC_ORIGIN, not the address the server listens on.
+      assertError(
+        await new ApiClient(server.url).call('POST', '/api/auth/guest', { name: 'x' }),
+        403,
+        'FORBIDDEN',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('REST: sessions survive a restart on the same data dir', () => {
   test('a session cookie issued before the restart still signs the user in after it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tandem-rest-restart-'));

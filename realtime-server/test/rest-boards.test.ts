@@ -704,6 +704,39 @@ describe('REST: health, readiness, metrics and fallbacks', () => {
     }
   });
 
+  test('GET /readyz: 503 {status: "unavailable"} when the store cannot be reached', async () => {
+    const ping = server.store.ping;
+    server.store.ping = async () => {
+      throw new Error('database unreachable');
+    };
+    try {
+      const answer = await get('/readyz');
+      assert.equal(answer.status, 503);
+      assert.deepEqual(answer.body, { status: 'unavailable', store: 'unreachable', bus: 'ok' });
+    } finally {
+      server.store.ping = ping;
+    }
+    assert.equal((await get('/readyz')).status, 200);
+  });
+
+  test('an unexpected failure is 500 INTERNAL with a request id, and neither the error nor a stack trace', async () => {
+    const user = await new ApiClient(server.url).guest('Unlucky');
+    const listBoards = server.store.listBoards;
+    server.store.listBoards = async () => {
+      throw new Error('secret detail at /srv/tandem/store.ts:12:34');
+    };
+    try {
+      const answer = await user.call('GET', '/api/boards');
+      const error = assertError(answer, 500, 'INTERNAL');
+      assert.match(error.requestId ?? '', /^[0-9a-f]{16}$/);
+      assert.ok(error.message.includes(error.requestId ?? '-'), 'the message quotes the request id');
+      assert.doesNotMatch(JSON.stringify(answer.body), /secret detail|store\.ts/);
+    } finally {
+      server.store.listBoards = listBoards;
+    }
+    assert.equal((await user.call('GET', '/api/boards')).status, 200);
+  });
+
   test('a client route when no client is built: 503 with a plain-text sentence', async () => {
     for (const path of ['/', '/boards', '/signin', '/b/AAAAAAAAAAAAAAAAAAAAA', '/join/x', '/no/such/page']) {
       const answer = await get(path);
