@@ -332,6 +332,34 @@ describe('REST: login rate limits (LOGIN_ATTEMPTS_PER_MINUTE=3, addresses from X
   });
 });
 
+describe('REST: login rate limit per IP without a trusted proxy', () => {
+  test('a spoofed X-Forwarded-For does not reset the per-IP budget', async () => {
+    const server = await startServer({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '3' } });
+    try {
+      const c = new ApiClient(server.url);
+      for (let i = 0; i < 3; i++) {
+        const answer = await c.call(
+          'POST',
+          '/api/auth/login',
+          { email: uniqueEmail(), password: PASSWORD },
+          { 'x-forwarded-for': `203.0.113.${i}` },
+        );
+        assertError(answer, 401, 'BAD_CREDENTIALS', undefined, `attempt ${i + 1}`);
+      }
+      const answer = await c.call(
+        'POST',
+        '/api/auth/login',
+        { email: uniqueEmail(), password: PASSWORD },
+        { 'x-forwarded-for': '203.0.113.99' },
+      );
+      assertError(answer, 429, 'RATE_LIMITED');
+      assert.match(answer.headers.get('retry-after') ?? '', /^\d+$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('REST: the session cookie behind https (PUBLIC_ORIGIN https://…)', () => {
   test('the cookie is also Secure', async () => {
     const origin = 'https://tandem.example.com';
