@@ -8,7 +8,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { CloseCode, ErrorCode, limits } from '@tandem/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createClient } from 'redis';
 import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
@@ -73,6 +78,22 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     genReqId: () => randomBytes(8).toString('hex'),
     // A client that trickles its request (or never finishes an upgrade) is cut off.
     requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+    // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
+    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const notFound = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const { status, body } = notFound
+        ? {
+            status: 404,
+            body: { error: { code: ErrorCode.NOT_FOUND, message: 'No such page or API call.' } },
+          }
+        : toErrorBody(error, request.id);
+      if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(status).send(body);
+    },
   });
   http.server.headersTimeout = config.firstMessageDeadlineMs;
   await http.register(fastifyCookie);
