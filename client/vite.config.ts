@@ -5,14 +5,24 @@ import { defineConfig } from 'vite';
 
 const target = process.env.TANDEM_SERVER ?? 'http://localhost:8080';
 
+type ProxyServer = {
+  on(event: 'proxyReq' | 'proxyReqWs', fn: (req: { setHeader(k: string, v: string): void }) => void): void;
+};
+const sameOrigin = (proxy: ProxyServer) => {
+  proxy.on('proxyReq', (req) => req.setHeader('origin', target));
+  proxy.on('proxyReqWs', (req) => req.setHeader('origin', target));
+};
+
 export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
+    // The server checks Origin against its PUBLIC_ORIGIN on writes and upgrades; the browser's
+    // Origin here is Vite's port, so the proxy presents the server's own origin instead.
     proxy: {
-      '/api': { target, changeOrigin: false },
-      '/yjs': { target, ws: true, changeOrigin: false },
-      '/socket.io': { target, ws: true, changeOrigin: false },
+      '/api': { target, configure: sameOrigin },
+      '/yjs': { target, ws: true, configure: sameOrigin },
+      '/socket.io': { target, ws: true, configure: sameOrigin },
     },
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },
