@@ -90,6 +90,9 @@ describe('roles and access', () => {
     await waitStatus(member, 'live');
 
     await owner.getByRole('button', { name: 'Share' }).click();
+    // Lowered to viewer: the member's board turns read-only, live.
+    await owner.getByLabel('Role of Mia').selectOption('viewer');
+    await waitStatus(member, 'read-only');
     await owner.getByRole('button', { name: 'Remove Mia' }).click();
     await waitStatus(member, 'access-lost');
     await member.getByText(closeSentence[4403]).first().waitFor();

@@ -87,6 +87,32 @@ describe('two people on one board', () => {
     await ada.screenshot({ path: `${artifacts}/board-two-users.png` });
   });
 
+  it('clicking an avatar follows that person’s viewport, and any move stops it', async () => {
+    await bo.getByRole('button', { name: /^Follow Ada/ }).click();
+    await canvas(ada).focus();
+    await ada.keyboard.press('+');
+    const zoom = (p: Page) => p.getByRole('button', { name: 'Reset zoom' }).textContent();
+    await until(async () => (await zoom(bo)) === '125%', 'Bo’s view following Ada’s zoom');
+    await canvas(bo).focus();
+    await bo.keyboard.press('-');
+    await until(
+      async () => (await bo.getByRole('button', { name: /^Follow Ada/, pressed: true }).count()) === 0,
+      'following stopped',
+    );
+    // Ada zooms again and moves: once her cursor moved on Bo's screen (same awareness state as
+    // her viewport), Bo's zoom is still his own.
+    const cursor = bo.locator('[data-cursor-name="Ada"]');
+    const before = await cursor.getAttribute('style');
+    await ada.keyboard.press('+');
+    await ada.mouse.move(520, 330, { steps: 3 });
+    await until(
+      async () => (await cursor.getAttribute('style')) !== before,
+      'Ada’s next presence on Bo’s screen',
+    );
+    assert.equal(await zoom(bo), '100%', 'Bo’s own zoom, no longer Ada’s');
+    await ada.keyboard.press('-');
+  });
+
   it('undo in one undoes only that person’s own edit', async () => {
     await place(ada, 'Rectangle', 700, 250);
     await place(bo, 'Ellipse', 900, 550);

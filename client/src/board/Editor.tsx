@@ -117,16 +117,6 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     };
   });
 
-  // Following someone: take their viewport whenever it changes.
-  const remotes = useRemotes(session.awareness);
-  const followId = useEditor((s) => s.followClientId);
-  useEffect(() => {
-    if (followId === null) return;
-    const them = remotes.find((r) => r.clientId === followId);
-    if (!them) useEditor.getState().follow(null);
-    else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
-  }, [followId, remotes]);
-
   // Fit the content once the local copy has loaded, so a board opens showing its shapes.
   useEffect(() => {
     let done = false;
@@ -159,8 +149,9 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         awareness={session.awareness}
         readOnly={locked}
         onPointer={presence.pointer}
-        onEditRequest={(id) => useEditor.getState().setEditing(id)}
+        onEditRequest={startEditing}
       />
+      <FollowViewport awareness={session.awareness} />
       <TextEditor doc={session.doc} index={index} />
       <Cursors awareness={session.awareness} />
       <header className="topbar">
@@ -225,6 +216,22 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       )}
     </div>
   );
+}
+
+const startEditing = (id: string) => useEditor.getState().setEditing(id);
+
+/** Following someone: take their viewport whenever it changes. Its own component, so a remote
+ * cursor move re-renders only this, not the editor around it. */
+function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] }) {
+  const remotes = useRemotes(awareness);
+  const followId = useEditor((s) => s.followClientId);
+  useEffect(() => {
+    if (followId === null) return;
+    const them = remotes.find((r) => r.clientId === followId);
+    if (!them) useEditor.getState().follow(null);
+    else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
+  }, [followId, remotes]);
+  return null;
 }
 
 function useSelectionColor(index: ShapeIndex): ColorName | null {

@@ -6,6 +6,7 @@ import { ApiError, api } from '../api/client.ts';
 import { Editor } from '../board/Editor.tsx';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
+import { useWorkspace } from '../workspace/socket.ts';
 import { NotFound } from './NotFound.tsx';
 
 const cacheKey = (id: string) => `tandem:board:${id}`;
@@ -44,6 +45,19 @@ export function BoardPage({ boardId }: { boardId: string }) {
       live = false;
     };
   }, [boardId]);
+
+  // A role changed by the owner takes effect at once: the editor reopens with the new role.
+  useWorkspace({
+    'members:changed': ({ boardId: changed }) => {
+      if (changed !== boardId) return;
+      api.board(boardId).then(
+        (a) => setInfo((prev) => (prev && prev.role === a.role ? prev : a)),
+        () => {
+          // Removed members learn it from the document channel's close (4403) with its sentence.
+        },
+      );
+    },
+  });
 
   if (error?.code === 'NOT_FOUND')
     return <NotFound what="This board was deleted, does not exist, or is not shared with you." />;
