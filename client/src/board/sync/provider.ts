@@ -4,9 +4,8 @@
 //    it receives, N² messages on a busy board);
 //  - it stops for good on close codes where reconnecting cannot help (SPEC §8).
 
-import * as encoding from 'lib0/encoding';
 import { IndexeddbPersistence } from 'y-indexeddb';
-import { Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness';
+import { Awareness } from 'y-protocols/awareness';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { createUndoManager } from '../model/doc.ts';
@@ -17,8 +16,7 @@ import {
   reduceConnection,
   shouldReconnect,
 } from './connection.ts';
-
-const MESSAGE_AWARENESS = 1;
+import { sendOnlyOwnAwareness } from './ownAwareness.ts';
 
 export interface BoardSession {
   doc: Y.Doc;
@@ -45,27 +43,7 @@ export function openBoard(boardId: string, opts: { readOnly: () => boolean }): B
     disableBc: true,
     shouldReconnect: (event) => shouldReconnect(event.code),
   });
-  // Replace the stock awareness forwarding with one that sends only our own state.
-  awareness.off('update', provider._awarenessUpdateHandler);
-  const ownAwareness = ({
-    added,
-    updated,
-    removed,
-  }: {
-    added: number[];
-    updated: number[];
-    removed: number[];
-  }) => {
-    const mine = [...added, ...updated, ...removed].filter((id) => id === doc.clientID);
-    if (mine.length === 0) return;
-    const ws = provider.ws;
-    if (!provider.wsconnected || !ws || ws.readyState !== ws.OPEN) return;
-    const enc = encoding.createEncoder();
-    encoding.writeVarUint(enc, MESSAGE_AWARENESS);
-    encoding.writeVarUint8Array(enc, encodeAwarenessUpdate(awareness, mine));
-    ws.send(encoding.toUint8Array(enc));
-  };
-  awareness.on('update', ownAwareness);
+  const stopOwnAwareness = sendOnlyOwnAwareness(provider);
 
   let state = initialConnection;
   const listeners = new Set<(s: ConnectionState) => void>();
@@ -120,7 +98,7 @@ export function openBoard(boardId: string, opts: { readOnly: () => boolean }): B
     destroy() {
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
-      awareness.off('update', ownAwareness);
+      stopOwnAwareness();
       undo.destroy();
       provider.destroy();
       awareness.destroy();
