@@ -78,6 +78,7 @@ describe('roles and access', () => {
     await waitStatus(viewer, 'read-only');
     // The owner sees the viewer marked as a viewer.
     await owner.getByRole('button', { name: /^Follow Vic \(viewer\)/ }).waitFor();
+    await viewer.screenshot({ path: `${artifacts}/board-viewer.png` });
   });
 
   it('a removed member is told so, live', async () => {
@@ -93,10 +94,12 @@ describe('roles and access', () => {
     // Lowered to viewer: the member's board turns read-only, live.
     await owner.getByLabel('Role of Mia').selectOption('viewer');
     await waitStatus(member, 'read-only');
+    await owner.screenshot({ path: `${artifacts}/share-dialog.png` });
     await owner.getByRole('button', { name: 'Remove Mia' }).click();
     await waitStatus(member, 'access-lost');
     await member.getByText(closeSentence[4403]).first().waitFor();
     await member.getByRole('alertdialog', { name: 'Access lost' }).waitFor();
+    await member.screenshot({ path: `${artifacts}/board-access-lost.png` });
   });
 
   it('a deleted board is told so, live, on the board and on the dashboard', async () => {

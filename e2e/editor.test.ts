@@ -76,6 +76,29 @@ describe('editor', () => {
     await pressed(page, 'Select').waitFor();
   });
 
+  it('draws with the pen, connects with an arrow and erases', async () => {
+    await canvas(page).focus();
+    await page.keyboard.press('p');
+    await page.mouse.move(300, 600);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(300 + i * 15, 600 + (i % 2) * 20);
+    await page.mouse.up();
+    await until(async () => (await shapes(page, 'freehand').count()) === 1, 'a stroke');
+    await page.keyboard.press('a');
+    await page.mouse.move(360, 610);
+    await page.mouse.down();
+    await page.mouse.move(500, 500, { steps: 4 });
+    await page.mouse.move(610, 410, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await shapes(page, 'arrow').count()) === 1, 'an arrow');
+    await page.keyboard.press('e');
+    await pressed(page, 'Eraser').waitFor();
+    await page.mouse.click(345, 610);
+    await until(async () => (await shapes(page, 'freehand').count()) === 0, 'the stroke erased');
+    await page.keyboard.press('v');
+    await page.screenshot({ path: `${artifacts}/board-tools.png` });
+  });
+
   it('copies and pastes, reorders and recolours from the panel', async () => {
     await shapes(page, 'rect').first().click();
     await page.keyboard.press('Control+c');
@@ -105,7 +128,7 @@ describe('editor', () => {
       return readFileSync(path);
     };
     const json = BoardExport.parse(JSON.parse((await save('Board as JSON')).toString()));
-    assert.equal(json.shapes.length, 2);
+    assert.deepEqual(json.shapes.map((x) => x.type).sort(), ['arrow', 'rect', 'rect']);
     assert.match((await save('Board as SVG')).toString(), /^<svg [^>]*>.*Typed in place/s);
     const png = await save('Board as PNG');
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
@@ -114,7 +137,7 @@ describe('editor', () => {
     const file = join(tmpdir(), `tandem-import-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify({ ...json, shapes: [...json.shapes, { id: 'bad', type: 'rocket' }] }));
     await page.getByLabel('Import JSON file').setInputFiles(file);
-    await page.getByText('Imported 2 shapes; skipped 1 that did not match the format.').waitFor();
+    await page.getByText('Imported 3 shapes; skipped 1 that did not match the format.').waitFor();
     await until(async () => (await shapes(page, 'rect').count()) === 4, 'imported');
   });
 

@@ -1,6 +1,6 @@
 // My boards and boards shared with me, with who is on each right now (live through the
 // workspace channel); create, rename, delete, search by title.
-import { type BoardListItem, type BoardPresence, titleField } from '@tandem/shared';
+import { type BoardListItem, type BoardPresence, colors, titleField } from '@tandem/shared';
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
@@ -16,6 +16,33 @@ const when = (iso: string) => {
   if (mins < 60 * 24) return `${Math.round(mins / 60)} h ago`;
   return d.toLocaleDateString();
 };
+
+/** A decorative thumbnail that differs per board (seeded by its id), so cards are told apart at a glance. */
+function ThumbArt({ id }: { id: string }) {
+  let h = 2166136261;
+  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const pick = (n: number) => {
+    h = Math.imul(h ^ (h >>> 13), 2654435761) >>> 0;
+    return h % n;
+  };
+  const names = Object.values(colors);
+  return (
+    <span className="thumb-art" aria-hidden="true">
+      {[0, 1, 2].map((i) => (
+        <i
+          key={i}
+          style={{
+            left: `${14 + i * 24 + pick(10)}%`,
+            top: `${18 + pick(30)}%`,
+            background: names[pick(names.length)],
+            transform: `rotate(${pick(11) - 5}deg)`,
+            borderRadius: pick(3) === 0 ? '50%' : '4px',
+          }}
+        />
+      ))}
+    </span>
+  );
+}
 
 export function Dashboard() {
   const user = useSession((s) => s.user)!;
@@ -121,11 +148,7 @@ export function Dashboard() {
     return (
       <li key={b.id} className="board-card" data-board-id={b.id}>
         <Link href={`/b/${b.id}`} className="board-thumb" aria-label={`Open ${b.title}`}>
-          <span className="thumb-art" aria-hidden="true">
-            <i />
-            <i />
-            <i />
-          </span>
+          <ThumbArt id={b.id} />
         </Link>
         <div className="board-meta">
           {renaming === b.id ? (

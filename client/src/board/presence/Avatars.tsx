@@ -3,6 +3,7 @@
 import type { PresenceUser } from '@tandem/shared';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
+import { Icon } from '../ui/icons.tsx';
 import { useRemotes } from './remote.ts';
 
 const initials = (name: string) =>
@@ -55,7 +56,7 @@ export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceU
             <Avatar user={state.user} />
             {viewer && (
               <span className="viewer-badge" aria-hidden="true">
-                👁
+                <Icon name="eye" size={11} />
               </span>
             )}
           </button>
