@@ -90,24 +90,24 @@ export const shapes = (page: Page, type?: string) =>
 
 /** Counts the stored Yjs updates in a board's IndexedDB, to wait until an edit is on disk. */
 export async function storedUpdates(page: Page, boardId: string): Promise<number> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open(name);
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction('updates', 'readonly');
-          const count = tx.objectStore('updates').count();
-          count.onsuccess = () => {
-            resolve(count.result);
-            db.close();
-          };
-          count.onerror = () => reject(count.error);
+  return page.evaluate(async (boardId) => {
+    const name = (await indexedDB.databases()).find((d) => d.name?.endsWith(`:${boardId}`))?.name;
+    if (!name) return 0;
+    return new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction('updates', 'readonly');
+        const count = tx.objectStore('updates').count();
+        count.onsuccess = () => {
+          resolve(count.result);
+          db.close();
         };
-      }),
-    `tandem-board-${boardId}`,
-  );
+        count.onerror = () => reject(count.error);
+      };
+    });
+  }, boardId);
 }
 
 /** Polls `fn` until it returns true (condition waits, not timed sleeps). */

@@ -3,6 +3,7 @@
 import type { Board, ColorName, Role, User } from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '../router.tsx';
+import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
 import { createActions } from './actions.ts';
 import { Canvas } from './canvas/Canvas.tsx';
@@ -35,10 +36,10 @@ export function Editor(props: Props) {
   const readOnly = props.role === 'viewer';
   useEffect(() => {
     useEditor.getState().reset();
-    const s = openBoard(props.board.id, { readOnly: () => readOnly });
+    const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly });
     setSession(s);
     return () => s.destroy();
-  }, [props.board.id, readOnly]);
+  }, [props.board.id, props.user.id, readOnly]);
   if (!session) return null;
   return <EditorView {...props} session={session} />;
 }
@@ -279,7 +280,12 @@ function AccessLost({
             onMessage={() => {}}
           />
           {code === 4401 ? (
-            <Link className="btn primary" href={`/signin?next=${encodeURIComponent(location.pathname)}`}>
+            <Link
+              className="btn primary"
+              href={`/signin?next=${encodeURIComponent(location.pathname)}`}
+              // The server ended the session; forget the cached user so the sign-in page shows.
+              onClick={() => useSession.getState().setUser(null)}
+            >
               Sign in
             </Link>
           ) : (

@@ -34,10 +34,13 @@ export function wsOrigin(): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
 }
 
-export function openBoard(boardId: string, opts: { readOnly: () => boolean }): BoardSession {
+/** Local copies are per person: another account signing in on this browser must never send them. */
+export const localStoreName = (userId: string, boardId: string): string => `tandem:${userId}:${boardId}`;
+
+export function openBoard(boardId: string, opts: { userId: string; readOnly: () => boolean }): BoardSession {
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
-  const idb = new IndexeddbPersistence(`tandem-board-${boardId}`, doc);
+  const idb = new IndexeddbPersistence(localStoreName(opts.userId, boardId), doc);
   const provider = new WebsocketProvider(`${wsOrigin()}/yjs`, boardId, doc, {
     awareness,
     disableBc: true,
