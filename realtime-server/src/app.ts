@@ -96,6 +96,15 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     },
   });
   http.server.headersTimeout = config.firstMessageDeadlineMs;
+  // A call with no body (DELETE, logout…) may still say it is JSON; only a non-empty body is parsed.
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('malformed JSON'), { statusCode: 400 }), undefined);
+    }
+  });
   await http.register(fastifyCookie);
 
   const rooms = new Rooms({ store, bus, config, log, metrics, instanceId });

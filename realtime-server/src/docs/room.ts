@@ -296,7 +296,8 @@ export class Room {
           return;
         }
         case BusMessageType.syncReply:
-          if (message.target === this.deps.instanceId) Y.applyUpdate(this.doc, message.payload, this.busOrigin);
+          if (message.target === this.deps.instanceId)
+            Y.applyUpdate(this.doc, message.payload, this.busOrigin);
           return;
       }
     } catch (error) {
