@@ -131,9 +131,17 @@ export class Room {
       return;
     }
     switch (message.kind) {
-      case 'step1':
-        peer.send(encodeSyncStep2(this.encodeStateFor(message.stateVector)));
+      case 'step1': {
+        let answer: Uint8Array;
+        try {
+          answer = this.encodeStateFor(message.stateVector);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+          return;
+        }
+        peer.send(encodeSyncStep2(answer));
         return;
+      }
       case 'step2':
       case 'update':
         this.applyFromPeer(peer, message.update);
