@@ -220,7 +220,14 @@ export class DocumentChannel {
       metrics.bytesIn.inc(data.length);
       if (!isBinary) return current.close(CloseCode.UNDECODABLE, 'text frames are not accepted');
       if (!bucket.take()) return current.close(CloseCode.TOO_MANY_MESSAGES, 'too many messages');
-      room.receive(current, data);
+      try {
+        room.receive(current, data);
+      } catch (error) {
+        // A throw here would escape ws's 'message' event and stop the whole process: whatever
+        // one connection's message trips over closes that connection only.
+        log.error({ err: error, boardId, peer: current.id }, 'handling a document message failed');
+        current.close(CloseCode.INTERNAL, 'internal error');
+      }
     };
     ws.off('message', onEarly);
     ws.on('message', onMessage);
