@@ -89,6 +89,8 @@ export class DocumentChannel {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<SocketPeer>();
   private readonly openBoardsByUser = new Map<string, Map<string, number>>();
+  /** Connections per board, counted from acceptance on, while the room may still be loading. */
+  private readonly connectionsByBoard = new Map<string, number>();
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
@@ -265,12 +267,15 @@ export class DocumentChannel {
   }
 
   private countOnBoard(boardId: string): number {
-    return this.deps.rooms.get(boardId)?.peers.size ?? 0;
+    return this.connectionsByBoard.get(boardId) ?? 0;
   }
 
   private track(peer: SocketPeer, boardId: string, delta: 1 | -1): void {
     if (delta > 0) this.peers.add(peer);
     else this.peers.delete(peer);
+    const onBoard = (this.connectionsByBoard.get(boardId) ?? 0) + delta;
+    if (onBoard > 0) this.connectionsByBoard.set(boardId, onBoard);
+    else this.connectionsByBoard.delete(boardId);
     let boards = this.openBoardsByUser.get(peer.userId);
     if (!boards) {
       boards = new Map();
