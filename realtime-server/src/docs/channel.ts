@@ -89,6 +89,8 @@ export class DocumentChannel {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<SocketPeer>();
   private readonly openBoardsByUser = new Map<string, Map<string, number>>();
+  /** Connections per board, counted from acceptance on, while the room may still be loading. */
+  private readonly connectionsByBoard = new Map<string, number>();
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
@@ -220,7 +222,14 @@ export class DocumentChannel {
       metrics.bytesIn.inc(data.length);
       if (!isBinary) return current.close(CloseCode.UNDECODABLE, 'text frames are not accepted');
       if (!bucket.take()) return current.close(CloseCode.TOO_MANY_MESSAGES, 'too many messages');
-      room.receive(current, data);
+      try {
+        room.receive(current, data);
+      } catch (error) {
+        // A throw here would escape ws's 'message' event and stop the whole process: whatever
+        // one connection's message trips over closes that connection only.
+        log.error({ err: error, boardId, peer: current.id }, 'handling a document message failed');
+        current.close(CloseCode.INTERNAL, 'internal error');
+      }
     };
     ws.off('message', onEarly);
     ws.on('message', onMessage);
@@ -258,12 +267,15 @@ export class DocumentChannel {
   }
 
   private countOnBoard(boardId: string): number {
-    return this.deps.rooms.get(boardId)?.peers.size ?? 0;
+    return this.connectionsByBoard.get(boardId) ?? 0;
   }
 
   private track(peer: SocketPeer, boardId: string, delta: 1 | -1): void {
     if (delta > 0) this.peers.add(peer);
     else this.peers.delete(peer);
+    const onBoard = (this.connectionsByBoard.get(boardId) ?? 0) + delta;
+    if (onBoard > 0) this.connectionsByBoard.set(boardId, onBoard);
+    else this.connectionsByBoard.delete(boardId);
     let boards = this.openBoardsByUser.get(peer.userId);
     if (!boards) {
       boards = new Map();

@@ -1,7 +1,7 @@
 // A Room is one open board on this instance: its Y.Doc, the connections (peers) editing it,
 // their presence, its persistence, and its channel to the other instances. It knows nothing of
 // WebSockets: a Peer is anything that can send bytes and be closed.
-import { CloseCode, type Role } from '@tandem/shared';
+import { CloseCode, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import type { Bus } from '../bus/bus.ts';
@@ -24,6 +24,8 @@ import { updateHasNewContent } from './updates.ts';
 export interface Peer {
   readonly id: number;
   readonly userId: string;
+  /** Who the connection authenticated as; presence states are stamped with it. */
+  readonly user: PresenceUser;
   role: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
@@ -148,9 +150,17 @@ export class Room {
       return;
     }
     switch (message.kind) {
-      case 'step1':
-        peer.send(encodeSyncStep2(this.encodeStateFor(message.stateVector)));
+      case 'step1': {
+        let answer: Uint8Array;
+        try {
+          answer = this.encodeStateFor(message.stateVector);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+          return;
+        }
+        peer.send(encodeSyncStep2(answer));
         return;
+      }
       case 'step2':
       case 'update':
         this.applyFromPeer(peer, message.update);
