@@ -6,11 +6,19 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { createAdapter } from '@socket.io/redis-adapter';
 import { CloseCode, ErrorCode, limits } from '@tandem/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { type Logger, pino } from 'pino';
+import { createClient } from 'redis';
 import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
+import { reconnectDelay } from './bus/redis.ts';
 import type { Config } from './config.ts';
 import { DocumentChannel } from './docs/channel.ts';
 import { Rooms } from './docs/rooms.ts';
@@ -19,6 +27,19 @@ import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
+
+async function attachRedisAdapter(workspace: Workspace, config: Config, log: Logger) {
+  const publisher = createClient({ url: config.redisUrl!, socket: { reconnectStrategy: reconnectDelay } });
+  const subscriber = publisher.duplicate();
+  for (const client of [publisher, subscriber]) {
+    client.on('error', (error: Error) =>
+      log.debug({ err: error }, 'socket.io redis adapter connection error'),
+    );
+  }
+  await Promise.all([publisher.connect(), subscriber.connect()]);
+  workspace.io.adapter(createAdapter(publisher, subscriber, { key: `${config.redisPrefix}socket.io` }));
+  return [publisher, subscriber];
+}
 
 export interface AppOptions {
   config: Config;
@@ -57,6 +78,22 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     genReqId: () => randomBytes(8).toString('hex'),
     // A client that trickles its request (or never finishes an upgrade) is cut off.
     requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+    // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
+    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const notFound = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const { status, body } = notFound
+        ? {
+            status: 404,
+            body: { error: { code: ErrorCode.NOT_FOUND, message: 'No such page or API call.' } },
+          }
+        : toErrorBody(error, request.id);
+      if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(status).send(body);
+    },
   });
   http.server.headersTimeout = config.firstMessageDeadlineMs;
   await http.register(fastifyCookie);
@@ -155,6 +192,9 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     socket.destroy();
   });
 
+  // With Redis, socket.io events reach a user on whichever instance holds their socket.
+  const adapterClients = config.redisUrl ? await attachRedisAdapter(workspace, config, log) : [];
+
   await rooms.start();
   await workspace.start(channel);
 
@@ -177,6 +217,7 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
         await rooms.closeAll(CloseCode.GOING_AWAY, 'server going away');
         channel.close();
         await workspace.close();
+        await Promise.allSettled(adapterClients.map((client) => client.quit()));
         await http.close();
         await bus.close();
         await store.close();

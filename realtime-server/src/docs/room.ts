@@ -43,6 +43,12 @@ export interface RoomDeps {
 /** Origins of changes that this instance must not store or publish again. */
 const STORE_ORIGIN = Symbol('store');
 const BUS_ORIGIN = Symbol('bus');
+/**
+ * A bus message applied while client updates wait for missing dependencies: the transaction may
+ * integrate those waiting client structs too, and they reached no other instance and no store.
+ * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
+ */
+const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
 export const PRESENCE_TICK_MS = 25;
@@ -97,12 +103,23 @@ export class Room {
       Y.applyUpdate(room.doc, part, STORE_ORIGIN);
       room.sizeBytes += part.length;
     }
-    if (room.doc.store.pendingStructs || room.doc.store.pendingDs) {
-      throw new Error(`stored board ${boardId} has updates whose dependencies are missing`);
+    if (room.hasPending) {
+      // Served anyway: a client that holds the missing part sends it on sync. Refusing would
+      // make the board unusable forever.
+      deps.log.warn({ boardId }, 'stored board has updates whose dependencies are missing');
     }
     room.unsubscribe = await deps.bus.subscribe(boardChannel(boardId), (data) => room.onBusMessage(data));
     room.requestSync('open');
     return room;
+  }
+
+  private get hasPending(): boolean {
+    return this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null;
+  }
+
+  /** The origin for applying an update that came over the bus. */
+  private get busOrigin(): symbol {
+    return this.hasPending ? BUS_RESOLVING_ORIGIN : BUS_ORIGIN;
   }
 
   get isEmpty(): boolean {
@@ -262,7 +279,7 @@ export class Room {
         case BusMessageType.update: {
           const last = this.remoteSeq.get(message.instance);
           this.remoteSeq.set(message.instance, message.seq);
-          Y.applyUpdate(this.doc, message.payload, BUS_ORIGIN);
+          Y.applyUpdate(this.doc, message.payload, this.busOrigin);
           // A gap means a message was lost on the way: repair in one round trip.
           if (last !== undefined && message.seq !== last + 1 && message.seq !== 1) this.requestSync('gap');
           return;
@@ -279,7 +296,7 @@ export class Room {
           return;
         }
         case BusMessageType.syncReply:
-          if (message.target === this.deps.instanceId) Y.applyUpdate(this.doc, message.payload, BUS_ORIGIN);
+          if (message.target === this.deps.instanceId) Y.applyUpdate(this.doc, message.payload, this.busOrigin);
           return;
       }
     } catch (error) {

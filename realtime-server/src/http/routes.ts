@@ -47,7 +47,7 @@ declare module 'fastify' {
 }
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  if (body === null || typeof body !== 'object') {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(ErrorCode.BAD_REQUEST, 'Send a JSON object in the request body.');
   }
   const result = schema.safeParse(body);
