@@ -152,7 +152,9 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     return reply.code(status).send(body);
   });
 
-  http.get('/healthz', async () => ({ status: 'ok' }));
+  // `instance` names the process that answered, so an operator (or a test) can see which
+  // instance behind a load balancer a connection reached.
+  http.get('/healthz', async () => ({ status: 'ok', instance: config.instanceName }));
   http.get('/readyz', async (_request, reply) => {
     const storeOk = await store.ping().then(
       () => true,
