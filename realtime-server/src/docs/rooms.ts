@@ -10,6 +10,7 @@ const INSTANCES_CHANNEL = 'instances';
 export const HEARTBEAT_MS = 1000;
 /** An instance silent this long is presumed dead. */
 export const HEARTBEAT_LAPSE_MS = 3500;
+const RESYNC_AFTER_RECONNECT_MS = [0, 1000, 5000];
 
 export class Rooms {
   private readonly rooms = new Map<string, Room>();
@@ -26,8 +27,15 @@ export class Rooms {
       this.onHeartbeat(data),
     );
     this.deps.bus.onReconnect(() => {
-      // Messages may have been lost while the bus was down: every open board resyncs.
-      for (const room of this.rooms.values()) room.requestSync('reconnect');
+      // Messages may have been lost while the bus was down: every open board resyncs. Once now,
+      // and again shortly after, since the other instances may not have resubscribed yet and
+      // would miss this first request.
+      for (const delay of RESYNC_AFTER_RECONNECT_MS) {
+        const timer = setTimeout(() => {
+          for (const room of this.rooms.values()) room.requestSync('reconnect');
+        }, delay);
+        timer.unref();
+      }
     });
     this.heartbeat();
     this.heartbeatTimer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
