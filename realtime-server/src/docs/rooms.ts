@@ -4,7 +4,7 @@
 // died vanish from the others within seconds.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
-import { Room, type RoomDeps } from './room.ts';
+import { type InstanceView, Room, type RoomDeps } from './room.ts';
 
 const INSTANCES_CHANNEL = 'instances';
 export const HEARTBEAT_MS = 1000;
@@ -19,6 +19,13 @@ export class Rooms {
   private readonly lastHeard = new Map<string, number>();
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private unsubscribeInstances: (() => Promise<void>) | null = null;
+
+  private readonly instanceView: InstanceView = {
+    othersAlive: () => this.lastHeard.size > 0,
+    heard: (instance) => {
+      this.lastHeard.set(instance, Date.now());
+    },
+  };
 
   constructor(private readonly deps: RoomDeps) {}
 
@@ -63,7 +70,7 @@ export class Rooms {
     const load = (async () => {
       // A room still storing its last edits must finish before the board is read again.
       await this.unloading.get(boardId);
-      const room = await Room.load(boardId, this.deps);
+      const room = await Room.load(boardId, this.deps, this.instanceView);
       this.rooms.set(boardId, room);
       this.deps.metrics.rooms.set(this.rooms.size);
       return room;
