@@ -156,7 +156,8 @@ const dockerEnv = Object.fromEntries(
     .flatMap((i) => i.rest.split(/\s+/))
     .map((pair) => pair.split('=') as [string, string]),
 );
-const instancePort = loadConfig({ PORT: dockerEnv.PORT, DATA_DIR: tmpdir() }).port;
+// (SECRET given, so loadConfig writes no secret file into the temp dir.)
+const instancePort = loadConfig({ PORT: dockerEnv.PORT, DATA_DIR: tmpdir(), SECRET: 'x'.repeat(32) }).port;
 
 describe('docker-compose.yml', () => {
   test('runs redis, postgres, two Tandem instances and a load balancer, and nothing else', () => {
