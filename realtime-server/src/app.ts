@@ -161,8 +161,10 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
       () => false,
     );
     const busOk = bus.isHealthy();
-    return reply.code(storeOk && busOk ? 200 : 503).send({
-      status: storeOk && busOk ? 'ready' : 'unavailable',
+    // A stopping instance tells the balancer at once, so new clients go elsewhere.
+    const ready = storeOk && busOk && !rooms.stopping;
+    return reply.code(ready ? 200 : 503).send({
+      status: rooms.stopping ? 'stopping' : ready ? 'ready' : 'unavailable',
       store: storeOk ? 'ok' : 'unreachable',
       bus: busOk ? 'ok' : 'unreachable',
     });

@@ -14,7 +14,7 @@ import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { Peer, Room } from './room.ts';
-import type { Rooms } from './rooms.ts';
+import { type Rooms, ShuttingDownError } from './rooms.ts';
 
 export const DOC_PATH_PREFIX = '/yjs/';
 /** A send buffer over this, seen at SLOW_SWEEPS sweeps in a row, closes the connection (1013). */
@@ -241,6 +241,10 @@ export class DocumentChannel {
     try {
       room = await this.deps.rooms.open(boardId);
     } catch (error) {
+      if (error instanceof ShuttingDownError) {
+        peer.close(CloseCode.GOING_AWAY, 'server going away');
+        return;
+      }
       log.error({ err: error, boardId }, 'board failed to load');
       peer.close(CloseCode.INTERNAL, 'board failed to load');
       return;

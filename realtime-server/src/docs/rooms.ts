@@ -7,6 +7,14 @@ import * as encoding from 'lib0/encoding';
 import { type InstanceView, Room, type RoomDeps } from './room.ts';
 
 const INSTANCES_CHANNEL = 'instances';
+
+/** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('instance shutting down');
+    this.name = 'ShuttingDownError';
+  }
+}
 export const HEARTBEAT_MS = 1000;
 /** An instance silent this long is presumed dead. */
 export const HEARTBEAT_LAPSE_MS = 3500;
@@ -63,6 +71,7 @@ export class Rooms {
 
   /** The open room of a board, loading it first if needed (one load for concurrent callers). */
   async open(boardId: string): Promise<Room> {
+    if (this.stopping) throw new ShuttingDownError();
     const open = this.rooms.get(boardId);
     if (open) return open;
     const pending = this.loading.get(boardId);
@@ -134,7 +143,11 @@ export class Rooms {
   }
 
   /** Closes every connection with `code` and stores every room; for shutdown. */
+  /** Set once shutdown begins: no board is opened any more. */
+  stopping = false;
+
   async closeAll(code: number, reason: string): Promise<void> {
+    this.stopping = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     await Promise.allSettled([...this.loading.values()]);
     const rooms = [...this.rooms.values()];
