@@ -96,6 +96,15 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     },
   });
   http.server.headersTimeout = config.firstMessageDeadlineMs;
+  // A call with no body (DELETE, logout…) may still say it is JSON; only a non-empty body is parsed.
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('malformed JSON'), { statusCode: 400 }), undefined);
+    }
+  });
   await http.register(fastifyCookie);
 
   const rooms = new Rooms({ store, bus, config, log, metrics, instanceId });
@@ -143,15 +152,19 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     return reply.code(status).send(body);
   });
 
-  http.get('/healthz', async () => ({ status: 'ok' }));
+  // `instance` names the process that answered, so an operator (or a test) can see which
+  // instance behind a load balancer a connection reached.
+  http.get('/healthz', async () => ({ status: 'ok', instance: config.instanceName }));
   http.get('/readyz', async (_request, reply) => {
     const storeOk = await store.ping().then(
       () => true,
       () => false,
     );
     const busOk = bus.isHealthy();
-    return reply.code(storeOk && busOk ? 200 : 503).send({
-      status: storeOk && busOk ? 'ready' : 'unavailable',
+    // A stopping instance tells the balancer at once, so new clients go elsewhere.
+    const ready = storeOk && busOk && !rooms.stopping;
+    return reply.code(ready ? 200 : 503).send({
+      status: rooms.stopping ? 'stopping' : ready ? 'ready' : 'unavailable',
       store: storeOk ? 'ok' : 'unreachable',
       bus: busOk ? 'ok' : 'unreachable',
     });

@@ -422,3 +422,42 @@ describe('REST: sessions survive a restart on the same data dir', () => {
     }
   });
 });
+
+describe('REST: signup limit per IP (SIGNUPS_PER_MINUTE), separate from login attempts', () => {
+  test('more guests than login attempts may join from one address; past the signup limit, 429 with Retry-After', async () => {
+    const server = await startServer({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '2', SIGNUPS_PER_MINUTE: '5' } });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const answer = await new ApiClient(server.url).call('POST', '/api/auth/guest', {
+          name: `Guest ${i}`,
+        });
+        assert.equal(answer.status, 201, `guest ${i + 1}`);
+      }
+      const answer = await new ApiClient(server.url).call('POST', '/api/auth/guest', {
+        name: 'One too many',
+      });
+      assertError(answer, 429, 'RATE_LIMITED');
+      assert.match(answer.headers.get('retry-after') ?? '', /^\d+$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a call with no body may still say it is JSON', async () => {
+    const server = await startServer();
+    try {
+      const owner = await new ApiClient(server.url).signup();
+      const boardId = await owner.createBoard();
+      const answer = await owner.call('DELETE', `/api/boards/${boardId}`, undefined, {
+        'content-type': 'application/json',
+      });
+      assert.equal(answer.status, 204);
+      const logout = await owner.call('POST', '/api/auth/logout', undefined, {
+        'content-type': 'application/json',
+      });
+      assert.equal(logout.status, 204);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -670,10 +670,10 @@ describe('REST: health, readiness, metrics and fallbacks', () => {
   const get = (path: string, method = 'GET'): Promise<ApiAnswer> =>
     new ApiClient(server.url).call(method, path);
 
-  test('GET /healthz: 200', async () => {
+  test('GET /healthz: 200, naming the instance that answered', async () => {
     const answer = await get('/healthz');
     assert.equal(answer.status, 200);
-    assert.deepEqual(answer.body, { status: 'ok' });
+    assert.deepEqual(answer.body, { status: 'ok', instance: server.config.instanceName });
   });
 
   test('GET /readyz: 200 {status: "ready"} with the store and the bus reachable', async () => {

@@ -1,7 +1,7 @@
 // A Room is one open board on this instance: its Y.Doc, the connections (peers) editing it,
 // their presence, its persistence, and its channel to the other instances. It knows nothing of
 // WebSockets: a Peer is anything that can send bytes and be closed.
-import { CloseCode, type Role } from '@tandem/shared';
+import { CloseCode, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import type { Bus } from '../bus/bus.ts';
@@ -24,6 +24,8 @@ import { updateHasNewContent } from './updates.ts';
 export interface Peer {
   readonly id: number;
   readonly userId: string;
+  /** Who the connection authenticated as; presence states are stamped with it. */
+  readonly user: PresenceUser;
   role: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
@@ -38,6 +40,14 @@ export interface RoomDeps {
   log: Logger;
   metrics: Metrics;
   instanceId: string;
+}
+
+/** What a room learns from, and asks of, the instance-wide view of the other instances. */
+export interface InstanceView {
+  /** Whether any other instance is alive on the bus: alone, a room publishes nothing but sync requests. */
+  othersAlive(): boolean;
+  /** Any message from an instance proves it alive. */
+  heard(instance: string): void;
 }
 
 /** Origins of changes that this instance must not store or publish again. */
@@ -73,6 +83,7 @@ export class Room {
   private constructor(
     readonly boardId: string,
     private readonly deps: RoomDeps,
+    private readonly instances: InstanceView,
   ) {
     this.presence = new RoomPresence(() => this.schedulePresence());
     this.persister = new DocPersister(
@@ -90,8 +101,8 @@ export class Room {
    * for what the Store does not have yet. Rejects (leaving the stored board untouched) when the
    * stored content cannot be read or applied.
    */
-  static async load(boardId: string, deps: RoomDeps): Promise<Room> {
-    const room = new Room(boardId, deps);
+  static async load(boardId: string, deps: RoomDeps, instances: InstanceView): Promise<Room> {
+    const room = new Room(boardId, deps, instances);
     const started = performance.now();
     const stored = await deps.store.loadDoc(boardId);
     deps.metrics.storeLatency.observe({ op: 'load' }, (performance.now() - started) / 1000);
@@ -148,9 +159,17 @@ export class Room {
       return;
     }
     switch (message.kind) {
-      case 'step1':
-        peer.send(encodeSyncStep2(this.encodeStateFor(message.stateVector)));
+      case 'step1': {
+        let answer: Uint8Array;
+        try {
+          answer = this.encodeStateFor(message.stateVector);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+          return;
+        }
+        peer.send(encodeSyncStep2(answer));
         return;
+      }
       case 'step2':
       case 'update':
         this.applyFromPeer(peer, message.update);
@@ -242,8 +261,10 @@ export class Room {
     const message = encodeUpdate(update);
     for (const peer of this.peers) if (peer !== origin) peer.send(message);
     if (origin === BUS_ORIGIN) return;
-    // The instance that received an edit from a client stores it and tells the others.
+    // The instance that received an edit from a client stores it and tells the others (when
+    // there are any: an instance that appears later asks for what it lacks when it opens the board).
     this.persister.enqueue(update);
+    if (!this.instances.othersAlive()) return;
     this.seq += 1;
     this.publish(BusMessageType.update, update, this.seq);
   }
@@ -273,6 +294,7 @@ export class Room {
       return;
     }
     if (message.instance === this.deps.instanceId) return;
+    this.instances.heard(message.instance);
     this.deps.metrics.busMessagesIn.inc();
     try {
       switch (message.type) {
@@ -280,8 +302,10 @@ export class Room {
           const last = this.remoteSeq.get(message.instance);
           this.remoteSeq.set(message.instance, message.seq);
           Y.applyUpdate(this.doc, message.payload, this.busOrigin);
-          // A gap means a message was lost on the way: repair in one round trip.
+          // A gap means a message was lost on the way: repair in one round trip. So does an
+          // update that waits on something this instance never received.
           if (last !== undefined && message.seq !== last + 1 && message.seq !== 1) this.requestSync('gap');
+          else if (this.hasPending) this.requestSync('pending');
           return;
         }
         case BusMessageType.awareness:
@@ -296,7 +320,8 @@ export class Room {
           return;
         }
         case BusMessageType.syncReply:
-          if (message.target === this.deps.instanceId) Y.applyUpdate(this.doc, message.payload, this.busOrigin);
+          if (message.target === this.deps.instanceId)
+            Y.applyUpdate(this.doc, message.payload, this.busOrigin);
           return;
       }
     } catch (error) {
@@ -326,7 +351,7 @@ export class Room {
     if (!change) return;
     const message = encodeAwarenessMessage(change.all);
     for (const peer of this.peers) peer.send(message);
-    if (change.local) this.publish(BusMessageType.awareness, change.local);
+    if (change.local && this.instances.othersAlive()) this.publish(BusMessageType.awareness, change.local);
   }
 
   /** Changes the role of a user's live connections (a viewer stops editing at once). */

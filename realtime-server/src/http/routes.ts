@@ -63,7 +63,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { config, store, sessions, rooms, live } = deps;
   const loginByEmail = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
   const loginByIp = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
-  const signupByIp = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
+  const signupByIp = new WindowLimiter(config.signupsPerMinute, 60_000);
 
   const user = (request: FastifyRequest): UserRow => {
     if (!request.user) throw authRequired();
