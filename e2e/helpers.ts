@@ -2,12 +2,20 @@
 // Chromium driven by playwright-core. Waits are on conditions, never on the clock.
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 
-export async function startApp(): Promise<TestServer> {
-  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist') } });
+/** The real server with the built client, on a free port with a temp data dir. */
+export async function startApp(env: Partial<Record<ConfigVariable, string>> = {}): Promise<TestServer> {
+  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env } });
+}
+      ? E
+      : never
+    : never = {},
+): Promise<TestServer> {
+  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env } });
 }
 
 export async function launch(): Promise<Browser> {
