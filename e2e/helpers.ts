@@ -11,12 +11,6 @@ export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 export async function startApp(env: Partial<Record<ConfigVariable, string>> = {}): Promise<TestServer> {
   return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env } });
 }
-      ? E
-      : never
-    : never = {},
-): Promise<TestServer> {
-  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env } });
-}
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
