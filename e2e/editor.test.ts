@@ -91,6 +91,17 @@ describe('editor', () => {
     await page.mouse.move(610, 410, { steps: 4 });
     await page.mouse.up();
     await until(async () => (await shapes(page, 'arrow').count()) === 1, 'an arrow');
+    // Drag the arrow's head by its handle to somewhere else.
+    const head = page.locator('[data-handle="to"]');
+    const hb = (await head.boundingBox())!;
+    const x2 = async () => Number(await shapes(page, 'arrow').locator('line').getAttribute('x2'));
+    const before = await x2();
+    await page.mouse.move(hb.x + hb.width / 2, hb.y + hb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(800, 300, { steps: 4 });
+    await page.mouse.move(900, 200, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await x2()) !== before, 'the arrow head moved');
     await page.keyboard.press('e');
     await pressed(page, 'Eraser').waitFor();
     await page.mouse.click(345, 610);

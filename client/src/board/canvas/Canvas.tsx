@@ -203,11 +203,14 @@ function Selection({
   const editingId = useEditor((s) => s.editingId);
   const pad = 4 / zoom;
   const recs = selection.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
-  const single = recs.length === 1 && recs[0]!.type !== 'arrow' && !readOnly && !editingId ? recs[0]! : null;
+  const one = recs.length === 1 && !readOnly && !editingId ? recs[0]! : null;
+  const single = one && one.type !== 'arrow' ? one : null;
+  const arrow = one?.type === 'arrow' ? one : null;
   const hs = 9 / zoom;
   return (
     <g className="selection" pointerEvents="none">
       {recs.map((r) => {
+        if (r === arrow) return null; // its end handles show the selection
         const o = outline(r, byId, pad);
         return (
           <rect
@@ -224,6 +227,19 @@ function Selection({
           />
         );
       })}
+      {arrow &&
+        resolveArrow(arrow, byId).map((p, i) => (
+          <circle
+            key={i === 0 ? 'from' : 'to'}
+            data-handle={i === 0 ? 'from' : 'to'}
+            className="handle end"
+            cx={p.x}
+            cy={p.y}
+            r={hs / 1.6}
+            strokeWidth={1.5 / zoom}
+            pointerEvents="all"
+          />
+        ))}
       {single &&
         (() => {
           const o = outline(single, byId, pad);

@@ -16,12 +16,13 @@ import {
 } from '../model/shapes.ts';
 import { type Tool, toBoard, useEditor, zoomAt } from '../store.ts';
 
-export type Handle = 'nw' | 'ne' | 'sw' | 'se' | 'rotate';
+export type Handle = 'nw' | 'ne' | 'sw' | 'se' | 'rotate' | 'from' | 'to';
 
 type Gesture =
   | { kind: 'pan'; start: Point; origin: { x: number; y: number } }
   | { kind: 'move'; last: Point; ids: string[]; moved: boolean }
-  | { kind: 'resize'; id: string; handle: Exclude<Handle, 'rotate'>; box: Rect }
+  | { kind: 'resize'; id: string; handle: 'nw' | 'ne' | 'sw' | 'se'; box: Rect }
+  | { kind: 'arrow-end'; id: string; which: 'from' | 'to'; other: ArrowEnd }
   | { kind: 'rotate'; id: string; c: Point }
   | { kind: 'marquee'; start: Point; base: string[] }
   | { kind: 'create'; id: string; start: Point; type: ShapeType }
@@ -102,11 +103,14 @@ export class ToolController {
         const id = st.selection[0]!;
         const rec = this.ctx.shapes().byId.get(id);
         if (rec && e.handle === 'rotate') this.gesture = { kind: 'rotate', id, c: center(rec) };
-        else if (rec)
+        else if (rec && (e.handle === 'from' || e.handle === 'to')) {
+          const other = e.handle === 'from' ? rec.to : rec.from;
+          if (other) this.gesture = { kind: 'arrow-end', id, which: e.handle, other };
+        } else if (rec)
           this.gesture = {
             kind: 'resize',
             id,
-            handle: e.handle as Exclude<Handle, 'rotate'>,
+            handle: e.handle as 'nw' | 'ne' | 'sw' | 'se',
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
           };
         return;
@@ -216,6 +220,13 @@ export class ToolController {
       }
       case 'create': {
         resizeShape(doc, g.id, rectFromCorners(g.start, p));
+        return;
+      }
+      case 'arrow-end': {
+        const target = this.hit(p, (s) => s.type !== 'arrow' && s.id !== g.id);
+        const end: ArrowEnd = target ? { shapeId: target.id, x: p.x, y: p.y } : { x: p.x, y: p.y };
+        if (g.which === 'from') setArrowEnds(doc, g.id, end, g.other);
+        else setArrowEnds(doc, g.id, g.other, end);
         return;
       }
       case 'arrow': {
