@@ -85,8 +85,16 @@ describe('roles and access', () => {
     const { page: owner } = await newUser(browser, server, 'Omar');
     const boardId = await createBoard(owner, 'Sprint');
     const link = await shareLink(owner, 'can edit');
-    const { page: member } = await newUser(browser, server, 'Mia', { guest: true });
+    // Mia opens the link signed out: she is asked to sign in or continue as a guest first.
+    const memberContext = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: server.url,
+    });
+    const member = await memberContext.newPage();
     await member.goto(link);
+    await member.waitForURL('**/signin?next=*');
+    await member.getByLabel('Your name').fill('Mia');
+    await member.getByRole('button', { name: 'Continue as guest' }).click();
     await member.waitForURL(`**/b/${boardId}`);
     await waitStatus(member, 'live');
 

@@ -1,7 +1,7 @@
 // My boards and boards shared with me, with who is on each right now (live through the
 // workspace channel); create, rename, delete, search by title.
 import { type BoardListItem, type BoardPresence, colors, titleField } from '@tandem/shared';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
 import { Link, navigate } from '../router.tsx';
@@ -51,7 +51,12 @@ export function Dashboard() {
   const [presence, setPresence] = useState<BoardPresence>({});
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const [renaming, setRenamingState] = useState<string | null>(null);
+  const renamingRef = useRef<string | null>(null);
+  const setRenaming = (id: string | null) => {
+    renamingRef.current = id;
+    setRenamingState(id);
+  };
   const [notice, setNotice] = useState<string | null>(null);
 
   const load = useCallback(async () => {
@@ -106,6 +111,9 @@ export function Dashboard() {
     }
   };
   const rename = async (id: string, title: string) => {
+    // Enter submits and the field's blur follows: only the first one renames.
+    if (renamingRef.current !== id) return;
+    renamingRef.current = null;
     const parsed = titleField.safeParse(title);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Enter a title.');
     setRenaming(null);

@@ -5,7 +5,7 @@
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
 import { textOf } from '../model/read.ts';
-import { replaceText } from '../model/shapes.ts';
+import { replaceText, resizeShape } from '../model/shapes.ts';
 import { toScreen, useEditor } from '../store.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
@@ -81,7 +81,17 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
         transform: `scale(${viewport.zoom}) rotate(${rec.rotation}rad)`,
         transformOrigin: '0 0',
       }}
-      onInput={(e) => replaceText(doc, editingId, e.currentTarget.value)}
+      onInput={(e) => {
+        replaceText(doc, editingId, e.currentTarget.value);
+        // A text shape grows with what is typed, so its box (hit tests, selection, export) fits.
+        if (rec.type === 'text') {
+          const el = e.currentTarget;
+          el.style.height = 'auto';
+          const h = Math.ceil(el.scrollHeight);
+          if (Math.abs(h - rec.h) > 2)
+            resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h: Math.max(40, h) });
+        }
+      }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.preventDefault();
