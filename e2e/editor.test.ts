@@ -127,6 +127,44 @@ describe('editor', () => {
     await page.getByRole('button', { name: 'Zoom out' }).click();
   });
 
+  it('resizes and rotates with handles, marquee-selects and deletes many at once', async () => {
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await shapes(page, 'rect').last().click();
+    const width = async () => Number(await shapes(page, 'rect').last().locator('rect').getAttribute('width'));
+    const w0 = await width();
+    const se = (await page.locator('[data-handle="se"]').boundingBox())!;
+    await page.mouse.move(se.x + se.width / 2, se.y + se.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(se.x + 40, se.y + 20, { steps: 3 });
+    await page.mouse.move(se.x + 80, se.y + 40, { steps: 3 });
+    await page.mouse.up();
+    await until(async () => (await width()) > w0 + 50, 'wider');
+
+    const rot = (await page.locator('[data-handle="rotate"]').boundingBox())!;
+    await page.mouse.move(rot.x + rot.width / 2, rot.y + rot.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(rot.x + 150, rot.y + 60, { steps: 3 });
+    await page.mouse.move(rot.x + 250, rot.y + 150, { steps: 3 });
+    await page.mouse.up();
+    await until(
+      async () => /rotate\(/.test((await shapes(page, 'rect').last().getAttribute('transform')) ?? ''),
+      'rotated',
+    );
+
+    // Marquee from an empty corner over everything, then one Delete removes all; one undo brings all back.
+    const total = await shapes(page).count();
+    await page.mouse.move(120, 90);
+    await page.mouse.down();
+    await page.mouse.move(700, 500, { steps: 4 });
+    await page.mouse.move(1200, 740, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await page.locator('.selection > rect').count()) === total, 'all selected');
+    await page.keyboard.press('Delete');
+    await until(async () => (await shapes(page).count()) === 0, 'all deleted');
+    await page.keyboard.press('Control+z');
+    await until(async () => (await shapes(page).count()) === total, 'all back');
+  });
+
   it('exports JSON, SVG and PNG, and imports JSON', async () => {
     const save = async (item: string) => {
       await page.getByRole('button', { name: 'Export' }).click();
