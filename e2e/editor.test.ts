@@ -190,6 +190,29 @@ describe('editor', () => {
     await until(async () => (await shapes(page, 'rect').count()) === 4, 'imported');
   });
 
+  it('fits a phone screen: the controls do not overlap', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const boxes = await Promise.all(
+      [
+        page.getByRole('toolbar', { name: 'Tools' }),
+        page.getByRole('toolbar', { name: 'Zoom' }),
+        page.getByRole('status'),
+        page.getByRole('button', { name: 'Share' }),
+        page.getByRole('link', { name: 'All boards' }),
+      ].map(async (l) => (await l.boundingBox())!),
+    );
+    await page.screenshot({ path: `${artifacts}/board-phone.png` });
+    for (const [i, a] of boxes.entries()) {
+      assert.ok(a.x >= 0 && a.x + a.width <= 390 && a.y + a.height <= 844, `control ${i} on screen`);
+      for (const b of boxes.slice(i + 1)) {
+        const apart =
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `controls overlap: ${JSON.stringify(a)} ${JSON.stringify(b)}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('renders only what is in view on a 5,000-shape board', async () => {
     const big = await newUser(browser, server, 'Lee');
     const p = big.page;

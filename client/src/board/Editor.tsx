@@ -175,7 +175,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
             onMessage={setMessage}
           />
           <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
-            <Icon name="share" size={18} /> Share
+            <Icon name="share" size={18} /> <span className="label">Share</span>
           </button>
         </div>
       </header>

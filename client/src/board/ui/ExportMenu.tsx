@@ -77,7 +77,7 @@ export function ExportMenu({ session, index, title, userId, readOnly, onMessage 
         aria-expanded={open}
         onClick={() => setOpen(!open)}
       >
-        <Icon name="download" size={18} /> Export
+        <Icon name="download" size={18} /> <span className="label">Export</span>
       </button>
       {open && (
         <div className="menu panel" role="menu">
