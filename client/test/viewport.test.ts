@@ -1,0 +1,59 @@
+// Viewport arithmetic and the SVG exporter, pure and in Node.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as Y from 'yjs';
+import { toSvg } from '../src/board/canvas/svgExport.ts';
+import { createShape, readAll } from '../src/board/model/index.ts';
+import { clampZoom, fitRect, toBoard, toScreen, visibleRect, zoomAt } from '../src/board/store.ts';
+
+const screen = { w: 1000, h: 800 };
+
+describe('viewport', () => {
+  it('converts between screen and board both ways', () => {
+    const v = { x: 100, y: -50, zoom: 2 };
+    const b = toBoard(v, screen, 700, 100);
+    assert.deepEqual(toScreen(v, screen, b.x, b.y), { x: 700, y: 100 });
+    assert.deepEqual(toBoard(v, screen, 500, 400), { x: 100, y: -50 }, 'the centre is (x, y)');
+  });
+
+  it('zooms about the pointer and clamps to 0.1–8', () => {
+    const v = { x: 0, y: 0, zoom: 1 };
+    const z = zoomAt(v, screen, 2, 800, 600);
+    assert.equal(z.zoom, 2);
+    const before = toBoard(v, screen, 800, 600);
+    const after = toBoard(z, screen, 800, 600);
+    assert.ok(
+      Math.abs(before.x - after.x) < 1e-9 && Math.abs(before.y - after.y) < 1e-9,
+      'the point under the pointer stays',
+    );
+    assert.equal(clampZoom(100), 8);
+    assert.equal(clampZoom(0.001), 0.1);
+    assert.equal(zoomAt(v, screen, 1000, 0, 0).zoom, 8);
+  });
+
+  it('fits a rectangle and reports what is visible', () => {
+    const v = fitRect({ x: 0, y: 0, w: 4000, h: 1000 }, screen);
+    const seen = visibleRect(v, screen);
+    assert.ok(seen.x <= 0 && seen.x + seen.w >= 4000 && seen.y <= 0 && seen.y + seen.h >= 1000);
+    assert.deepEqual(fitRect(null, screen), { x: 0, y: 0, zoom: 1 });
+  });
+});
+
+describe('svg export', () => {
+  it('draws every shape, escapes text and crops to the content', () => {
+    const doc = new Y.Doc();
+    createShape(doc, { type: 'sticky', x: 100, y: 100, text: 'a < b & "c"' }, 'u');
+    createShape(doc, { type: 'ellipse', x: 400, y: 100 }, 'u');
+    createShape(doc, { type: 'arrow', x: 0, y: 0, from: { x: 300, y: 200 }, to: { x: 400, y: 160 } }, 'u');
+    createShape(doc, { type: 'freehand', x: 0, y: 0, w: 10, h: 10, points: [0, 0, 5, 5, 10, 10] }, 'u');
+    const all = readAll(doc);
+    const { svg, width, height } = toSvg(all, new Map(all.map((s) => [s.id, s])));
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.match(svg, /a &lt; b &amp; &quot;c&quot;/);
+    assert.match(svg, /<ellipse /);
+    assert.match(svg, /<polyline /);
+    assert.match(svg, /<path d="M/);
+    assert.equal(width, 600 + 64);
+    assert.equal(height, 300 + 64);
+  });
+});
