@@ -12,7 +12,7 @@ import {
 import type { Awareness } from 'y-protocols/awareness';
 import { intersects, topmostAt } from '../model/geometry.ts';
 import { useRemotes } from '../presence/remote.ts';
-import { toBoard, useEditor, visibleRect } from '../store.ts';
+import { toBoard, useEditor } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
@@ -65,18 +65,31 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     };
   }, [controller, setScreen]);
 
-  const view = visibleRect(viewport, screen);
   const detail = viewport.zoom >= 0.3;
+  // Culling works on a window larger than the view, snapped to a grid of quarter-screens and to
+  // zoom steps, so while panning the visible list (and the elements made from it) stays the same
+  // object for many frames and React has nothing to reconcile: only the group's transform changes.
+  const zoomStep = Math.round(Math.log2(viewport.zoom) * 4);
+  const cell = Math.max(screen.w, screen.h) / 4 / 2 ** (zoomStep / 4);
+  const cellX = Math.floor(viewport.x / cell);
+  const cellY = Math.floor(viewport.y / cell);
   const visible = useMemo(() => {
-    // Pad the view a little so shapes do not pop in at the edge while panning.
-    const pad = {
-      x: view.x - 64 / viewport.zoom,
-      y: view.y - 64 / viewport.zoom,
-      w: view.w + 128 / viewport.zoom,
-      h: view.h + 128 / viewport.zoom,
-    };
-    return snap.list.filter((e) => intersects(e.bounds, pad));
-  }, [snap, view.x, view.y, view.w, view.h, viewport.zoom]);
+    // The view reaches at most ~2.2 cells either side of its centre (zoom within its step), and
+    // the centre lies in cell (cellX, cellY): this window covers it with a small margin.
+    const win = { x: (cellX - 2.4) * cell, y: (cellY - 2.4) * cell, w: 5.8 * cell, h: 5.8 * cell };
+    return snap.list.filter((e) => intersects(e.bounds, win));
+  }, [snap, cellX, cellY, cell]);
+  const shapeElements = useMemo(
+    () =>
+      visible.map(({ rec }) =>
+        rec.type === 'arrow' ? (
+          <ArrowFor key={rec.id} rec={rec} byId={snap.byId} />
+        ) : (
+          <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
+        ),
+      ),
+    [visible, snap.byId, editingId, detail],
+  );
 
   const local = (e: { clientX: number; clientY: number }) => {
     const r = ref.current!.getBoundingClientRect();
@@ -152,13 +165,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       data-rendered-count={visible.length}
     >
       <g transform={transform}>
-        {visible.map(({ rec }) =>
-          rec.type === 'arrow' ? (
-            <ArrowFor key={rec.id} rec={rec} byId={snap.byId} />
-          ) : (
-            <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
-          ),
-        )}
+        {shapeElements}
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         <Draft />
