@@ -21,6 +21,8 @@ const isTyping = (t: EventTarget | null): boolean =>
 
 export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
   if (isTyping(e.target)) return;
+  // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).
+  if (e.target instanceof Element && e.target.closest('dialog, [role="menu"], [role="alertdialog"]')) return;
   const st = useEditor.getState();
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.toLowerCase();
