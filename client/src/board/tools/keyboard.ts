@@ -23,6 +23,8 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   if (isTyping(e.target)) return;
   // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).
   if (e.target instanceof Element && e.target.closest('dialog, [role="menu"], [role="alertdialog"]')) return;
+  // Enter and Space on a focused button press that button, nothing else.
+  if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLButtonElement) return;
   const st = useEditor.getState();
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.toLowerCase();
