@@ -5,15 +5,26 @@ import { limits, type PresenceState, type PresenceUser } from '@tandem/shared';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 
+export interface LocalPresence {
+  pointer(p: { x: number; y: number } | null): void;
+  /** Any input (keys, clicks): resets the idle clock. */
+  activity(): void;
+  /** Marks the user idle once `idleAfterMs` passed without input; runs every few seconds. */
+  checkIdle(): void;
+  stop(): void;
+}
+
 export function startLocalPresence(
   awareness: Awareness,
   user: PresenceUser,
   role: PresenceState['role'],
-): { pointer(p: { x: number; y: number } | null): void; activity(): void; stop(): void } {
+  /** `now` is injectable so tests can move the idle clock without waiting a minute. */
+  { now = Date.now }: { now?: () => number } = {},
+): LocalPresence {
   const interval = 1000 / limits.cursorPerSecond;
   let cursor: { x: number; y: number } | null = null;
   let idle = false;
-  let lastInput = Date.now();
+  let lastInput = now();
   let lastFlush = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -35,28 +46,29 @@ export function startLocalPresence(
 
   const flush = () => {
     timer = null;
-    lastFlush = Date.now();
+    lastFlush = now();
     awareness.setLocalState(state());
   };
   const schedule = () => {
     if (timer) return;
-    const wait = Math.max(0, lastFlush + interval - Date.now());
+    const wait = Math.max(0, lastFlush + interval - now());
     timer = setTimeout(flush, wait);
   };
 
   const activity = () => {
-    lastInput = Date.now();
+    lastInput = now();
     if (idle) {
       idle = false;
       schedule();
     }
   };
-  const idleCheck = setInterval(() => {
-    if (!idle && Date.now() - lastInput >= limits.idleAfterMs) {
+  const checkIdle = () => {
+    if (!idle && now() - lastInput >= limits.idleAfterMs) {
       idle = true;
       schedule();
     }
-  }, 5000);
+  };
+  const idleCheck = setInterval(checkIdle, 5000);
 
   flush();
   const unsub = useEditor.subscribe((s, prev) => {
@@ -75,6 +87,7 @@ export function startLocalPresence(
       if (othersHere()) schedule();
     },
     activity,
+    checkIdle,
     stop() {
       clearInterval(idleCheck);
       if (timer) clearTimeout(timer);
