@@ -14,11 +14,26 @@ const initials = (name: string) =>
     .map((w) => w[0]!.toUpperCase())
     .join('');
 
+/** True for light colours (yellow, light grey), which need dark initials to be readable. */
+export function isLight(color: string): boolean {
+  const m = /^#([0-9a-f]{6})$/i.exec(color);
+  if (!m) return false;
+  const n = Number.parseInt(m[1]!, 16);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  return 0.299 * r + 0.587 * g + 0.114 * b > 170;
+}
+
 export function Avatar({ user, size = 32 }: { user: PresenceUser; size?: number }) {
   return (
     <span
       className="avatar"
-      style={{ background: user.color, width: size, height: size, fontSize: size * 0.4 }}
+      style={{
+        background: user.color,
+        color: isLight(user.color) ? '#1f2328' : '#ffffff',
+        width: size,
+        height: size,
+        fontSize: size * 0.4,
+      }}
       title={user.name}
     >
       {initials(user.name)}

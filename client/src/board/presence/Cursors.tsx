@@ -1,6 +1,7 @@
 // Other people's cursors with their name, in screen space so they keep their size at any zoom.
 import type { Awareness } from 'y-protocols/awareness';
 import { toScreen, useEditor } from '../store.ts';
+import { isLight } from './Avatars.tsx';
 import { useRemotes } from './remote.ts';
 
 export function Cursors({ awareness }: { awareness: Awareness }) {
@@ -29,7 +30,13 @@ export function Cursors({ awareness }: { awareness: Awareness }) {
                 strokeLinejoin="round"
               />
             </svg>
-            <span className="cursor-name" style={{ background: state.user.color }}>
+            <span
+              className="cursor-name"
+              style={{
+                background: state.user.color,
+                color: isLight(state.user.color) ? '#1f2328' : '#ffffff',
+              }}
+            >
               {state.user.name}
             </span>
           </div>
