@@ -127,6 +127,34 @@ describe('editor', () => {
     await page.getByRole('button', { name: 'Zoom out' }).click();
   });
 
+  it('pastes shapes copied on one board into another', async () => {
+    const { page: other } = await newUser(browser, server, 'Kim2');
+    await createBoard(other, 'Source');
+    await other.getByRole('button', { name: 'Diamond', exact: true }).click();
+    await canvas(other).click({ position: { x: 640, y: 400 } });
+    await other.keyboard.press('Enter');
+    await other.getByLabel('Shape text').pressSequentially('Carried over');
+    await other.keyboard.press('Escape');
+    await shapes(other, 'diamond').click();
+    await other.keyboard.press('Control+c');
+    // A second board, opened by a full page load (no in-memory state survives it).
+    const boardUrl = other.url();
+    await other.goto('/boards');
+    await createBoard(other, 'Target');
+    assert.notEqual(other.url(), boardUrl);
+    await canvas(other).focus();
+    await other.keyboard.press('Control+v');
+    await until(
+      async () => (await shapes(other, 'diamond').count()) === 1,
+      'the diamond pasted on the other board',
+    );
+    assert.equal(
+      await other.locator('[data-shape-type="diamond"] .shape-text').textContent(),
+      'Carried over',
+    );
+    await other.context().close();
+  });
+
   it('resizes and rotates with handles, marquee-selects and deletes many at once', async () => {
     await page.getByRole('button', { name: 'Reset zoom' }).click();
     await shapes(page, 'rect').last().click();
