@@ -299,3 +299,60 @@ describe('hardening: a stored update damaged on disk', () => {
     db.close();
   });
 });
+
+describe('hardening: a client that asks for the whole board again and again without reading', () => {
+  const MAX_DOC = 2 * 1024 * 1024;
+  let server: TestServer;
+  let owner: ApiClient;
+  let bystanders: Bystanders;
+
+  before(async () => {
+    server = await startServer({ env: { MAX_DOC_BYTES: String(MAX_DOC) } });
+    owner = await new ApiClient(server.url).signup('Owner');
+    bystanders = await Bystanders.start(server, owner, await owner.createBoard('Big'));
+  });
+  after(async () => {
+    bystanders.destroy();
+    await server.close();
+  });
+
+  test('is closed with 1013 before its backlog passes one board plus the slow threshold', async () => {
+    const boardId = bystanders.boardId;
+    // About 1.5 MB of board.
+    const writer = await rawDoc(server, boardId, { cookie: owner.cookie });
+    await fill(writer, 6);
+    writer.ws.close();
+    const baseline = await heapAfterGc();
+    const bytesOut = async () => (await server.app.metrics.bytesOut.get()).values[0]?.value ?? 0;
+    const slowBefore = await closesWithCode(server, CloseCode.TOO_SLOW);
+    const sentBefore = await bytesOut();
+
+    const greedy = await rawDoc(server, boardId, { cookie: owner.cookie });
+    (greedy.ws as unknown as { _socket: Socket })._socket.pause();
+    // Four bytes each, answered with the whole board each time.
+    for (let i = 0; i < 200; i++) greedy.ws.send(syncMessage(0, new Uint8Array([0])));
+    await waitUntil('the greedy reader is closed with 1013', async () => {
+      return (await closesWithCode(server, CloseCode.TOO_SLOW)) > slowBefore;
+    });
+    const queued = (await bytesOut()) - sentBefore;
+    // The server's own cap (a board plus twice the 4 MiB slow threshold), plus what the kernel's
+    // socket buffers took before the server's buffer started to fill.
+    const bound = MAX_DOC + 2 * 4 * 1024 * 1024 + 8 * 1024 * 1024;
+    assert.ok(queued <= bound, `${(queued / 1e6).toFixed(1)} MB queued for a client that reads nothing`);
+    greedy.ws.terminate();
+    await bystanders.checkSyncing('after the greedy reader');
+    await assertHeapNear(baseline, 'greedy reader');
+  });
+});
+
+/** Sends `chunks` updates of 256 KB of text on a raw socket. */
+async function fill(socket: RawDoc, chunks: number): Promise<void> {
+  const doc = new Y.Doc();
+  const text = doc.getText('filler');
+  for (let i = 0; i < chunks; i++) {
+    const vector = Y.encodeStateVector(doc);
+    text.insert(text.length, 'f'.repeat(256 * 1024));
+    assert.equal(await sendAndProbe(socket, syncMessage(2, Y.encodeStateAsUpdate(doc, vector))), 'alive');
+  }
+  doc.destroy();
+}
