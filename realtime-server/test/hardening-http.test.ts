@@ -67,7 +67,7 @@ describe('hardening: HTTP and the workspace channel', () => {
     await assertHeapNear(baseline, 'bad bodies');
   });
 
-  test('login brute force: 429 with Retry-After, per email and per IP, even for the right password', async () => {
+  test('login brute force from one address: 429 with Retry-After, even for the right password', async () => {
     const email = `victim-${Date.now()}@example.com`;
     const victim = new ApiClient(server.url);
     await victim.signup('Victim', email, 'the right password');
@@ -168,6 +168,30 @@ test('hardening: with an https PUBLIC_ORIGIN the session cookie is Secure', asyn
     // A state-changing call from the server's own http address is now a foreign origin.
     const foreign = await new ApiClient(server.url).call('POST', '/api/auth/guest', { name: 'Guest' });
     assert.equal(foreign.status, 403);
+  } finally {
+    await server.close();
+  }
+});
+
+test('hardening: the per-email login limit holds across addresses and letter case', async () => {
+  // Behind a load balancer every attempt may come from another address: the email's own budget
+  // still runs out.
+  const server = await startServer({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '3', TRUST_PROXY: 'true' } });
+  try {
+    const email = `spread-${Date.now()}@example.com`;
+    await new ApiClient(server.url).signup('Target', email, 'the right password');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const variant = i % 2 === 0 ? email : email.toUpperCase();
+      const answer = await new ApiClient(server.url).call(
+        'POST',
+        '/api/auth/login',
+        { email: variant, password: `guess ${i}` },
+        { 'x-forwarded-for': `198.51.100.${i + 1}` },
+      );
+      statuses.push(answer.status);
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
   } finally {
     await server.close();
   }
