@@ -78,6 +78,9 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     genReqId: () => randomBytes(8).toString('hex'),
     // A client that trickles its request (or never finishes an upgrade) is cut off.
     requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+    // Node checks these timeouts only this often (30 s by default), which let a connection that
+    // never finished its request (an upgrade, say) live up to 30 s past the deadline.
+    http: { connectionsCheckingInterval: Math.min(1000, config.firstMessageDeadlineMs) },
     // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
     // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
     frameworkErrors: (error, request, frameworkReply) => {

@@ -49,12 +49,21 @@ class SocketPeer implements Peer {
     public role: Role,
     readonly ws: WebSocket,
     private readonly metrics: Metrics,
+    /** A send buffer that would grow past this closes the connection (1013) at once. */
+    private readonly maxBufferedBytes: number,
   ) {
     this.userId = user.id;
   }
 
   send(message: Uint8Array): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    // The sweep closes a slow reader only after seconds; meanwhile a client that never reads
+    // could make the server queue without bound (a 4-byte sync step 1 is answered with the whole
+    // board, every time). One whole board plus the slow threshold is all a connection can need.
+    if (this.ws.bufferedAmount + message.length > this.maxBufferedBytes) {
+      this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
+      return;
+    }
     this.metrics.traffic.messagesOut += 1;
     this.metrics.traffic.bytesOut += message.length;
     // A room sends one message to many sockets in a row: frame it once and write the same bytes
@@ -232,7 +241,14 @@ export class DocumentChannel {
       return refuse(CloseCode.TOO_MANY_MESSAGES, 'too many boards open at once');
     }
 
-    peer = new SocketPeer(this.nextPeerId++, user, role, ws, metrics);
+    peer = new SocketPeer(
+      this.nextPeerId++,
+      user,
+      role,
+      ws,
+      metrics,
+      config.maxDocBytes + 2 * SLOW_BUFFER_BYTES,
+    );
     this.track(peer, boardId, +1);
     const current = peer;
     ws.once('close', () => this.detach(current, boardId));
