@@ -121,6 +121,12 @@ describe('roles and access', () => {
     await waitStatus(member, 'live');
     await memberDash.goto('/boards');
     await memberDash.getByRole('link', { name: 'Doomed', exact: true }).waitFor();
+    // Search by title.
+    await memberDash.getByLabel('Search boards').fill('zzz');
+    await memberDash.getByText('No board of yours matches.').waitFor();
+    assert.equal(await memberDash.getByRole('link', { name: 'Doomed', exact: true }).count(), 0);
+    await memberDash.getByLabel('Search boards').fill('doo');
+    await memberDash.getByRole('link', { name: 'Doomed', exact: true }).waitFor();
     await memberDash.screenshot({ path: `${artifacts}/dashboard.png` });
 
     await owner.goto('/boards');

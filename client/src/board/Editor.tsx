@@ -153,6 +153,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         onEditRequest={startEditing}
       />
       <FollowViewport awareness={session.awareness} />
+      {!locked && <EmptyHint index={index} />}
       <TextEditor doc={session.doc} index={index} />
       <Cursors awareness={session.awareness} />
       <header className="topbar">
@@ -216,6 +217,18 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         />
       )}
     </div>
+  );
+}
+
+/** A first-time hint on an empty board; it goes away with the first shape. */
+function EmptyHint({ index }: { index: ShapeIndex }) {
+  const empty = useSyncExternalStore(index.subscribe, () => index.getSnapshot().list.length === 0);
+  if (!empty) return null;
+  return (
+    <p className="empty-hint" aria-hidden="true">
+      Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd>{' '}
+      to draw.
+    </p>
   );
 }
 
