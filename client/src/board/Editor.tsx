@@ -226,8 +226,8 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
   if (!empty) return null;
   return (
     <p className="empty-hint" aria-hidden="true">
-      Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd>{' '}
-      to draw.
+      Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd> to
+      draw.
     </p>
   );
 }
