@@ -1,11 +1,13 @@
 // Browser test helpers: the real server (with the built client) on a random port, and Debian's
 // Chromium driven by playwright-core. Waits are on conditions, never on the clock.
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
+mkdirSync(artifacts, { recursive: true });
 
 /** The real server with the built client, on a free port with a temp data dir. */
 export async function startApp(env: Partial<Record<ConfigVariable, string>> = {}): Promise<TestServer> {
