@@ -8,7 +8,17 @@ import { after, before, describe, it } from 'node:test';
 import { BoardExport } from '@tandem/shared';
 import type { Browser, Page } from 'playwright-core';
 import type { TestServer } from '../realtime-server/test/helpers/server.ts';
-import { artifacts, canvas, createBoard, launch, newUser, shapes, startApp, until } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  gridBoardFile,
+  launch,
+  newUser,
+  shapes,
+  startApp,
+  until,
+} from './helpers.ts';
 
 const translate = async (page: Page, type: string, nth = 0) => {
   const t = (await shapes(page, type).nth(nth).getAttribute('transform')) ?? '';
@@ -245,22 +255,7 @@ describe('editor', () => {
     const big = await newUser(browser, server, 'Lee');
     const p = big.page;
     await createBoard(p, 'Big');
-    const types = ['sticky', 'rect', 'ellipse', 'diamond'] as const;
-    const many = Array.from({ length: 5000 }, (_, i) => ({
-      id: `s${i}`,
-      type: types[i % 4]!,
-      x: (i % 100) * 260,
-      y: Math.floor(i / 100) * 260,
-      w: 200,
-      h: 200,
-      rotation: 0,
-      color: 'yellow',
-      z: `a${String(i).padStart(5, '0')}`,
-      createdBy: 'x',
-      text: `#${i}`,
-    }));
-    const file = join(tmpdir(), `tandem-big-${Date.now()}.json`);
-    writeFileSync(file, JSON.stringify({ version: 1, shapes: many }));
+    const file = gridBoardFile(5000);
     await p.getByLabel('Import JSON file').setInputFiles(file);
     await p.getByText('Imported 5000 shapes.').waitFor();
     const app = canvas(p);

@@ -1,7 +1,8 @@
 // Browser test helpers: the real server (with the built client) on a random port, and Debian's
 // Chromium driven by playwright-core. Waits are on conditions, never on the clock.
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
@@ -125,3 +126,37 @@ export async function until(fn: () => Promise<boolean>, what: string, timeoutMs 
 }
 
 export const stickyText = (page: Page) => page.locator('[data-shape-type="sticky"] .shape-text');
+
+/**
+ * Writes a board export of `count` shapes laid out in a grid (`perRow` across, 260 units apart)
+ * to a temp file, for the Import JSON field; answers its path.
+ */
+export function gridBoardFile(
+  count: number,
+  {
+    perRow = 100,
+    types = ['sticky', 'rect', 'ellipse', 'diamond'],
+    text = (i: number) => `#${i}`,
+  }: {
+    perRow?: number;
+    types?: string[];
+    text?: (i: number) => string;
+  } = {},
+): string {
+  const shapes = Array.from({ length: count }, (_, i) => ({
+    id: `s${i}`,
+    type: types[i % types.length]!,
+    x: (i % perRow) * 260,
+    y: Math.floor(i / perRow) * 260,
+    w: 200,
+    h: 200,
+    rotation: 0,
+    color: 'yellow',
+    z: `a${String(i).padStart(6, '0')}`,
+    createdBy: 'x',
+    text: text(i),
+  }));
+  const file = join(tmpdir(), `tandem-grid-${process.pid}-${Date.now()}-${count}.json`);
+  writeFileSync(file, JSON.stringify({ version: 1, shapes }));
+  return file;
+}

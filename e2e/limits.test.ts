@@ -1,14 +1,20 @@
 // A board over the server's size limit: the person is told in the close code's sentence, the
 // client stops (no reconnect loop that would be refused again), and the local content is kept.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { closeSentence } from '@tandem/shared';
 import type { Browser } from 'playwright-core';
 import type { TestServer } from '../realtime-server/test/helpers/server.ts';
-import { canvas, createBoard, launch, newUser, startApp, until, waitStatus } from './helpers.ts';
+import {
+  canvas,
+  createBoard,
+  gridBoardFile,
+  launch,
+  newUser,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
 
 describe('limits', () => {
   let server: TestServer;
@@ -29,21 +35,11 @@ describe('limits', () => {
       if (ws.url().includes('/yjs/')) sockets.push(ws.url());
     });
     await createBoard(page, 'Huge');
-    const shapes = Array.from({ length: 60 }, (_, i) => ({
-      id: `s${i}`,
-      type: 'sticky',
-      x: (i % 10) * 220,
-      y: Math.floor(i / 10) * 220,
-      w: 200,
-      h: 200,
-      rotation: 0,
-      color: 'yellow',
-      z: `a${String(i).padStart(3, '0')}`,
-      createdBy: 'x',
-      text: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4),
-    }));
-    const file = join(tmpdir(), `tandem-huge-${Date.now()}.json`);
-    writeFileSync(file, JSON.stringify({ version: 1, shapes }));
+    const file = gridBoardFile(60, {
+      perRow: 10,
+      types: ['sticky'],
+      text: () => 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4),
+    });
     await page.getByLabel('Import JSON file').setInputFiles(file);
     await page.getByRole('status').getByText(closeSentence[4413]).waitFor();
     await waitStatus(page, 'offline');

@@ -82,17 +82,26 @@ function GuestForm({ s }: { s: ReturnType<typeof useSubmit> }) {
         <span>or</span>
       </div>
       <Field label="Your name" name="guestName" error={s.errors.guestName} autoComplete="nickname" />
-      {s.errors.guest_ && (
-        <p className="error" role="alert">
-          {s.errors.guest_}
-        </p>
-      )}
+      <FormError message={s.errors.guest_} />
       <button type="submit" className="btn wide" disabled={s.busy}>
         Continue as guest
       </button>
     </form>
   );
 }
+
+function FormError({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** Carries where to go after signing in across the sign-in/sign-up switch. */
+const withNext = (path: string, next: string) =>
+  next === '/boards' ? path : `${path}?next=${encodeURIComponent(next)}`;
 
 function Shell({
   title,
@@ -138,21 +147,14 @@ export function SignIn() {
           error={s.errors.password}
           autoComplete="current-password"
         />
-        {s.errors.login_ && (
-          <p className="error" role="alert">
-            {s.errors.login_}
-          </p>
-        )}
+        <FormError message={s.errors.login_} />
         <button type="submit" className="btn primary wide" disabled={s.busy}>
           Sign in
         </button>
       </form>
       <GuestForm s={s} />
       <p className="switch">
-        New here?{' '}
-        <Link href={`/signup${s.next !== '/boards' ? `?next=${encodeURIComponent(s.next)}` : ''}`}>
-          Create an account
-        </Link>
+        New here? <Link href={withNext('/signup', s.next)}>Create an account</Link>
       </p>
     </Shell>
   );
@@ -179,21 +181,14 @@ export function SignUp() {
           error={s.errors.password}
           autoComplete="new-password"
         />
-        {s.errors.signup_ && (
-          <p className="error" role="alert">
-            {s.errors.signup_}
-          </p>
-        )}
+        <FormError message={s.errors.signup_} />
         <button type="submit" className="btn primary wide" disabled={s.busy}>
           Create account
         </button>
       </form>
       <GuestForm s={s} />
       <p className="switch">
-        Already have an account?{' '}
-        <Link href={`/signin${s.next !== '/boards' ? `?next=${encodeURIComponent(s.next)}` : ''}`}>
-          Sign in
-        </Link>
+        Already have an account? <Link href={withNext('/signin', s.next)}>Sign in</Link>
       </p>
     </Shell>
   );
