@@ -323,7 +323,7 @@ describe('hardening: a client that asks for the whole board again and again with
     await fill(writer, 6);
     writer.ws.close();
     const baseline = await heapAfterGc();
-    const bytesOut = async () => (await server.app.metrics.bytesOut.get()).values[0]?.value ?? 0;
+    const bytesOut = async () => server.app.metrics.traffic.bytesOut;
     const slowBefore = await closesWithCode(server, CloseCode.TOO_SLOW);
     const sentBefore = await bytesOut();
 
