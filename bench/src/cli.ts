@@ -65,7 +65,7 @@ const trafficRows = [
   r('awP50', 'cursor latency p50 ms', 2),
   r('awP99', 'cursor latency p99 ms', 2),
   r('docLost', 'updates lost', 0),
-  r('awLost', 'cursor states not delivered', 0),
+  r('awLost', 'cursor states coalesced or lost', 0),
   r('deliveriesPerS', 'deliveries/s', 0),
   r('serverCpuUsPerDelivery', 'server CPU µs/delivery', 2),
   r('serverCpuPct', 'server CPU %', 1),
@@ -73,6 +73,7 @@ const trafficRows = [
   r('disconnects', 'disconnects', 0),
   r('genCpuPct', 'generator CPU %', 1),
   r('genLagP99Ms', 'generator loop lag p99 ms', 1),
+  r('otherCpuPct', 'other processes CPU % (noise)', 0),
 ];
 
 const presenceRows = [
@@ -88,6 +89,7 @@ const presenceRows = [
   r('drainS', 'drain after stop s', 2),
   r('genCpuPct', 'generator CPU %', 1),
   r('genLagP99Ms', 'generator loop lag p99 ms', 1),
+  r('otherCpuPct', 'other processes CPU % (noise)', 0),
 ];
 
 function commonFlags(flags: Flags) {

@@ -33,3 +33,16 @@ export function procAlive(pid: number): boolean {
 export function loadAverage(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
+
+/** Busy time of each CPU (user+nice+system+irq+softirq+steal), in microseconds, from /proc/stat. */
+export function cpuBusyMicros(): number[] {
+  const out: number[] = [];
+  for (const line of readFileSync('/proc/stat', 'utf8').split('\n')) {
+    const m = /^cpu(\d+) (.*)$/.exec(line);
+    if (!m) continue;
+    const f = (m[2] as string).trim().split(/\s+/).map(Number);
+    const busy = (f[0] ?? 0) + (f[1] ?? 0) + (f[2] ?? 0) + (f[5] ?? 0) + (f[6] ?? 0) + (f[7] ?? 0);
+    out[Number(m[1])] = (busy * 1e6) / CLK_TCK;
+  }
+  return out;
+}

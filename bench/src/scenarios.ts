@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
-import { procCpuMicros, procRssBytes } from './proc.ts';
+import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
 import type { ClientSpec, Report } from './protocol.ts';
 import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
@@ -137,6 +137,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const redisCpu0 = redis ? procCpuMicros(redis) : 0;
     const cpu0 = serverCpu(server);
     const gen0 = generatorCpuMicros();
+    const busy0 = cpuBusyMicros();
     const t0 = performance.now();
     const sent = await pool.start({
       updateRate: p.writers > 0 ? p.rate : 0,
@@ -162,6 +163,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const t1 = performance.now();
     const cpu1 = serverCpu(server);
     const gen1 = generatorCpuMicros();
+    const busy1 = cpuBusyMicros();
     const redisCpu1 = redis ? procCpuMicros(redis) : 0;
     const rss = serverRss(server);
     const reports = await pool.reports();
@@ -186,6 +188,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     if (unconverged > 0)
       notes.push(`${unconverged} receiver×writer pairs did not end on the writer's last update`);
     const genCpuPct = ((gen1 - gen0) / 1e6 / wallS) * 100;
+    // what else ran on the two CPUs meanwhile (other people's work, Redis, PostgreSQL): the noise floor
+    const busyPct = (cpu: number) => (((busy1[cpu] ?? 0) - (busy0[cpu] ?? 0)) / 1e6 / wallS) * 100;
+    const otherCpuPct = busyPct(0) + busyPct(1) - (cpuMicros / 1e6 / wallS) * 100 - genCpuPct;
     const lagP99 = Math.max(...reports.map((r) => r.lagP99));
     if (genCpuPct > 85)
       notes.push(`generator busy (${genCpuPct.toFixed(0)}% of a core): latencies are an upper bound`);
@@ -218,6 +223,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       drainS: (t1 - tSent) / 1000,
       genCpuPct,
       genLagP99Ms: lagP99,
+      otherCpuPct,
       unconverged,
     };
     if (redis) {
