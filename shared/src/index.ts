@@ -1,4 +1,5 @@
 export * from './api.ts';
+export * from './boardJson.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './ids.ts';

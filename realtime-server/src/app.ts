@@ -1,0 +1,185 @@
+// Builds one Tandem instance: the HTTP server with the REST API, the built client, the
+// document channel and the workspace channel, over a Store and a Bus it is given. main.ts
+// and the tests both start instances through createApp.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { CloseCode, ErrorCode, limits } from '@tandem/shared';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { type Logger, pino } from 'pino';
+import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
+import type { Bus } from './bus/bus.ts';
+import type { Config } from './config.ts';
+import { DocumentChannel } from './docs/channel.ts';
+import { Rooms } from './docs/rooms.ts';
+import { toErrorBody } from './http/errors.ts';
+import { registerRoutes } from './http/routes.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import type { Store } from './store/store.ts';
+import { Workspace } from './workspace/workspace.ts';
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  bus: Bus;
+  logger?: Logger;
+}
+
+export interface TandemApp {
+  http: FastifyInstance;
+  rooms: Rooms;
+  channel: DocumentChannel;
+  workspace: Workspace;
+  metrics: Metrics;
+  instanceId: string;
+  /** Listens on config.port (0 picks a free one); resolves to the base URL. */
+  listen(): Promise<string>;
+  /** Graceful stop: connections closed with 1001, pending edits stored, then everything closed. */
+  close(): Promise<void>;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function createApp({ config, store, bus, logger }: AppOptions): Promise<TandemApp> {
+  const log = logger ?? pino({ level: config.logLevel, base: { instance: config.instanceName } });
+  const instanceId = `${config.instanceName}:${randomBytes(4).toString('hex')}`;
+  const metrics = createMetrics();
+  const sessions = new Sessions(store);
+
+  const http = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: limits.maxJsonBodyBytes,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomBytes(8).toString('hex'),
+    // A client that trickles its request (or never finishes an upgrade) is cut off.
+    requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+  });
+  http.server.headersTimeout = config.firstMessageDeadlineMs;
+  await http.register(fastifyCookie);
+
+  const rooms = new Rooms({ store, bus, config, log, metrics, instanceId });
+  const workspace = new Workspace(http.server, { config, store, sessions, bus, rooms, log, instanceId });
+  const channel = new DocumentChannel({
+    config,
+    store,
+    sessions,
+    rooms,
+    metrics,
+    log,
+    onBoardUsersChanged: (boardId) => workspace.boardUsersChanged(boardId),
+  });
+
+  http.decorateRequest('user', null);
+  http.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'same-origin');
+    if (!request.url.startsWith('/api/')) return;
+    reply.header('Cache-Control', 'no-store');
+    const origin = request.headers.origin;
+    if (STATE_CHANGING.has(request.method) && origin !== undefined && origin !== config.publicOrigin) {
+      return reply.code(403).send({
+        error: { code: ErrorCode.FORBIDDEN, message: 'Requests from another site are not allowed.' },
+      });
+    }
+    request.user = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
+  });
+  http.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorBody(error, request.id);
+    if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+    if (status === 429 && reply.getHeader('Retry-After') === undefined) reply.header('Retry-After', '60');
+    return reply.code(status).send(body);
+  });
+
+  http.get('/healthz', async () => ({ status: 'ok' }));
+  http.get('/readyz', async (_request, reply) => {
+    const storeOk = await store.ping().then(
+      () => true,
+      () => false,
+    );
+    const busOk = bus.isHealthy();
+    return reply.code(storeOk && busOk ? 200 : 503).send({
+      status: storeOk && busOk ? 'ready' : 'unavailable',
+      store: storeOk ? 'ok' : 'unreachable',
+      bus: busOk ? 'ok' : 'unreachable',
+    });
+  });
+  http.get('/metrics', async (_request, reply) => {
+    reply.header('Content-Type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  registerRoutes(http, { config, store, sessions, rooms, live: workspace });
+
+  const clientDir = config.clientDir;
+  const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
+  if (hasClient) {
+    await http.register(fastifyStatic, { root: clientDir, wildcard: false, index: 'index.html' });
+  }
+  http.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || request.method !== 'GET') {
+      return reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: 'No such API call.' } });
+    }
+    if (!hasClient) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The Tandem client is not built. Run `npm run build` (or `npm start`, which builds it).');
+    }
+    // Client routes (/boards, /b/:id, /join/:token …) are the single-page app's to render.
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+
+  http.server.on('upgrade', (request, socket, head) => {
+    if (channel.handleUpgrade(request, socket, head)) return;
+    if (request.url?.startsWith('/socket.io/')) return;
+    socket.destroy();
+  });
+
+  await rooms.start();
+  await workspace.start(channel);
+
+  let closing: Promise<void> | null = null;
+  return {
+    http,
+    rooms,
+    channel,
+    workspace,
+    metrics,
+    instanceId,
+    async listen() {
+      await http.listen({ port: config.port, host: config.host });
+      const address = http.server.address();
+      const port = typeof address === 'object' && address ? address.port : config.port;
+      return `http://127.0.0.1:${port}`;
+    },
+    close() {
+      closing ??= (async () => {
+        await rooms.closeAll(CloseCode.GOING_AWAY, 'server going away');
+        channel.close();
+        await workspace.close();
+        await http.close();
+        await bus.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

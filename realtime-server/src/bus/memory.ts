@@ -1,0 +1,81 @@
+// The in-process Bus, for one instance without Redis. Several buses can share a MemoryHub so
+// tests can run two server instances in one process and see each other's messages.
+import type { Bus, BusHandler } from './bus.ts';
+
+export class MemoryHub {
+  private readonly channels = new Map<string, Set<BusHandler>>();
+
+  createBus(): MemoryBus {
+    return new MemoryBus(this);
+  }
+
+  /** @internal */
+  add(channel: string, handler: BusHandler): void {
+    let set = this.channels.get(channel);
+    if (!set) {
+      set = new Set();
+      this.channels.set(channel, set);
+    }
+    set.add(handler);
+  }
+
+  /** @internal */
+  remove(channel: string, handler: BusHandler): void {
+    const set = this.channels.get(channel);
+    if (!set) return;
+    set.delete(handler);
+    if (set.size === 0) this.channels.delete(channel);
+  }
+
+  /** @internal */
+  deliver(channel: string, message: Uint8Array): void {
+    const set = this.channels.get(channel);
+    if (!set) return;
+    // One copy per publish, as a broker would deliver: subscribers never see the publisher's
+    // later changes to its buffer.
+    const copy = Uint8Array.from(message);
+    for (const handler of [...set]) {
+      // Asynchronous like a real broker, so callers never come to rely on synchronous delivery.
+      queueMicrotask(() => {
+        if (set.has(handler)) handler(copy);
+      });
+    }
+  }
+}
+
+export class MemoryBus implements Bus {
+  private readonly subscriptions = new Set<{ channel: string; handler: BusHandler }>();
+  private closed = false;
+
+  constructor(private readonly hub: MemoryHub = new MemoryHub()) {}
+
+  publish(channel: string, message: Uint8Array): void {
+    if (this.closed) return;
+    this.hub.deliver(channel, message);
+  }
+
+  async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
+    // Each subscription gets its own wrapper so one handler subscribed twice is two subscriptions.
+    const sub = { channel, handler: (m: Uint8Array) => handler(m) };
+    this.subscriptions.add(sub);
+    this.hub.add(channel, sub.handler);
+    return async () => {
+      this.subscriptions.delete(sub);
+      this.hub.remove(channel, sub.handler);
+    };
+  }
+
+  onReconnect(_listener: () => void): void {
+    // An in-process bus never loses its connection.
+  }
+
+  isHealthy(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const sub of this.subscriptions) this.hub.remove(sub.channel, sub.handler);
+    this.subscriptions.clear();
+  }
+}

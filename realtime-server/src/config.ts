@@ -1,0 +1,204 @@
+// The environment, read once into one typed object. A wrong value stops start-up with a
+// sentence that names the variable.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { defaults, limits } from '@tandem/shared';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema to use (isolates test runs); null means the connection's default. */
+  databaseSchema: string | null;
+  redisUrl: string | null;
+  /** Prefix of every Redis channel and key (isolates deployments sharing one Redis). */
+  redisPrefix: string;
+  publicOrigin: string;
+  secret: string;
+  logLevel: string;
+  maxMessageBytes: number;
+  maxDocBytes: number;
+  maxConnectionsPerBoard: number;
+  messagesPerSecond: number;
+  messageBurst: number;
+  maxBoardsOpenPerUser: number;
+  firstMessageDeadlineMs: number;
+  persistDebounceMs: number;
+  persistMaxDelayMs: number;
+  loginAttemptsPerMinute: number;
+  /** Where the built client is served from; null serves no client. */
+  clientDir: string | null;
+  /** A name for this instance in logs and bus messages. */
+  instanceName: string;
+  /** Set Secure on cookies (PUBLIC_ORIGIN is https). */
+  secureCookies: boolean;
+  /** Trust X-Forwarded-For from a load balancer. */
+  trustProxy: boolean;
+}
+
+/** Every variable config reads, for docs and the compose-file check. */
+export const configVariables = [
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'DATABASE_SCHEMA',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'PUBLIC_ORIGIN',
+  'SECRET',
+  'LOG_LEVEL',
+  'MAX_MESSAGE_BYTES',
+  'MAX_DOC_BYTES',
+  'MAX_CONNECTIONS_PER_BOARD',
+  'MESSAGES_PER_SECOND',
+  'MESSAGE_BURST',
+  'MAX_BOARDS_OPEN_PER_USER',
+  'FIRST_MESSAGE_DEADLINE_MS',
+  'PERSIST_DEBOUNCE_MS',
+  'PERSIST_MAX_DELAY_MS',
+  'LOGIN_ATTEMPTS_PER_MINUTE',
+  'CLIENT_DIR',
+  'INSTANCE_NAME',
+  'TRUST_PROXY',
+] as const;
+export type ConfigVariable = (typeof configVariables)[number];
+type Env = Partial<Record<ConfigVariable, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function integer(env: Env, name: ConfigVariable, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; it is "${raw}".`);
+  }
+  return value;
+}
+
+function url(env: Env, name: ConfigVariable, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}); it is "${raw}".`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(
+      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is "${raw}".`,
+    );
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The secret from SECRET, else one generated once into DATA_DIR (embedded mode only). */
+function readSecret(env: Env, dataDir: string, shared: boolean): string {
+  const raw = env.SECRET;
+  if (raw) {
+    if (raw.length < 32) throw new ConfigError('SECRET must be at least 32 characters long.');
+    return raw;
+  }
+  if (shared) {
+    throw new ConfigError(
+      'SECRET is required when DATABASE_URL is set: every instance must sign access tokens with the same secret.',
+    );
+  }
+  const file = join(dataDir, 'secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(32).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+export function loadConfig(env: Env = process.env as Env): Config {
+  const port = integer(env, 'PORT', defaults.port, 0, 65535);
+  const dataDir = resolve(env.DATA_DIR || defaults.dataDir);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
+  }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const publicOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  if (new URL(publicOrigin).origin !== publicOrigin.replace(/\/$/, '')) {
+    throw new ConfigError(
+      `PUBLIC_ORIGIN must be an origin only (scheme, host, port), like http://localhost:8080; it is "${publicOrigin}".`,
+    );
+  }
+  const logLevel = env.LOG_LEVEL || defaults.logLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${logLevel}".`);
+  }
+  const schema = env.DATABASE_SCHEMA || null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier; it is "${schema}".`);
+  }
+  const trustProxy = env.TRUST_PROXY ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {
+    throw new ConfigError(`TRUST_PROXY must be true or false; it is "${trustProxy}".`);
+  }
+  const MiB = 1024 * 1024;
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    databaseSchema: schema,
+    redisUrl,
+    redisPrefix: env.REDIS_PREFIX || 'tandem:',
+    publicOrigin: publicOrigin.replace(/\/$/, ''),
+    secret: readSecret(env, dataDir, databaseUrl !== null),
+    logLevel,
+    maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),
+    maxDocBytes: integer(env, 'MAX_DOC_BYTES', defaults.maxDocBytes, 1024, 16 * 1024 * MiB),
+    maxConnectionsPerBoard: integer(
+      env,
+      'MAX_CONNECTIONS_PER_BOARD',
+      defaults.maxConnectionsPerBoard,
+      1,
+      1_000_000,
+    ),
+    messagesPerSecond: integer(env, 'MESSAGES_PER_SECOND', limits.messagesPerSecond, 1, 1_000_000),
+    messageBurst: integer(env, 'MESSAGE_BURST', limits.messageBurst, 1, 10_000_000),
+    maxBoardsOpenPerUser: integer(env, 'MAX_BOARDS_OPEN_PER_USER', limits.maxBoardsOpenPerUser, 1, 1_000_000),
+    firstMessageDeadlineMs: integer(
+      env,
+      'FIRST_MESSAGE_DEADLINE_MS',
+      limits.firstMessageDeadlineMs,
+      100,
+      600_000,
+    ),
+    persistDebounceMs: integer(env, 'PERSIST_DEBOUNCE_MS', limits.persistDebounceMs, 0, 60_000),
+    persistMaxDelayMs: integer(env, 'PERSIST_MAX_DELAY_MS', limits.persistMaxDelayMs, 0, 600_000),
+    loginAttemptsPerMinute: integer(
+      env,
+      'LOGIN_ATTEMPTS_PER_MINUTE',
+      limits.loginAttemptsPerMinute,
+      1,
+      1_000_000,
+    ),
+    clientDir:
+      env.CLIENT_DIR === ''
+        ? null
+        : resolve(env.CLIENT_DIR || new URL('../../client/dist', import.meta.url).pathname),
+    instanceName: env.INSTANCE_NAME || `${process.pid}-${randomBytes(3).toString('hex')}`,
+    secureCookies: publicOrigin.startsWith('https:'),
+    trustProxy: trustProxy === 'true' || trustProxy === '1',
+  };
+}

@@ -1,0 +1,73 @@
+// Prometheus metrics on a registry per app (not the global one), so several instances can run
+// in one test process.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    connections: new Gauge({
+      name: 'tandem_connections',
+      help: 'Open document connections',
+      registers: [registry],
+    }),
+    rooms: new Gauge({ name: 'tandem_rooms', help: 'Boards loaded in memory', registers: [registry] }),
+    messagesIn: new Counter({
+      name: 'tandem_messages_in_total',
+      help: 'Document messages received from clients',
+      registers: [registry],
+    }),
+    messagesOut: new Counter({
+      name: 'tandem_messages_out_total',
+      help: 'Document messages sent to clients',
+      registers: [registry],
+    }),
+    bytesIn: new Counter({
+      name: 'tandem_bytes_in_total',
+      help: 'Document bytes received',
+      registers: [registry],
+    }),
+    bytesOut: new Counter({
+      name: 'tandem_bytes_out_total',
+      help: 'Document bytes sent',
+      registers: [registry],
+    }),
+    closes: new Counter({
+      name: 'tandem_connection_closes_total',
+      help: 'Document connections closed by the server, by close code',
+      labelNames: ['code'],
+      registers: [registry],
+    }),
+    storeLatency: new Histogram({
+      name: 'tandem_store_seconds',
+      help: 'Store operation latency',
+      labelNames: ['op'],
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    storeErrors: new Counter({
+      name: 'tandem_store_errors_total',
+      help: 'Store operations that failed',
+      labelNames: ['op'],
+      registers: [registry],
+    }),
+    busMessagesIn: new Counter({
+      name: 'tandem_bus_messages_in_total',
+      help: 'Bus messages received from other instances',
+      registers: [registry],
+    }),
+    busMessagesOut: new Counter({
+      name: 'tandem_bus_messages_out_total',
+      help: 'Bus messages published',
+      registers: [registry],
+    }),
+    busResyncs: new Counter({
+      name: 'tandem_bus_resyncs_total',
+      help: 'Sync requests sent to other instances (board opened, gap seen, bus reconnected)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,13 @@
+// What REST changes announce live: to dashboards (socket.io) and to open document connections,
+// on every instance.
+import type { Board, Role } from '@tandem/shared';
+
+export interface LiveEvents {
+  boardChanged(board: Board): void;
+  /** The board was deleted: its connections close with 4404 and its members' dashboards drop it. */
+  boardRemoved(boardId: string, memberIds: string[]): void;
+  membersChanged(boardId: string): void;
+  membershipAdded(boardId: string, userId: string): void;
+  /** A member's role changed, or (null) the member was removed: their connections follow at once. */
+  accessChanged(boardId: string, userId: string, role: Role | null): void;
+}

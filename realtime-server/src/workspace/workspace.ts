@@ -1,0 +1,279 @@
+// The workspace channel (socket.io, SPEC §7): live events that are not board content. Each
+// socket joins `user:<id>` and `board:<id>` for every board it is a member of, so an event is
+// one emit to a socket.io room; with the Redis adapter that reaches every instance. Who is on
+// which board is aggregated from every instance's summaries on the bus.
+import type { Server as HttpServer } from 'node:http';
+import {
+  type Board,
+  type BoardPresence,
+  type ClientToServerEvents,
+  CloseCode,
+  type PresenceUser,
+  type Role,
+  type ServerToClientEvents,
+  WORKSPACE_PATH,
+} from '@tandem/shared';
+import type { Logger } from 'pino';
+import { Server, type Socket } from 'socket.io';
+import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
+import type { Bus } from '../bus/bus.ts';
+import type { Config } from '../config.ts';
+import type { DocumentChannel } from '../docs/channel.ts';
+import type { Rooms } from '../docs/rooms.ts';
+import type { Store, UserRow } from '../store/store.ts';
+import type { LiveEvents } from './live.ts';
+
+const CONTROL_CHANNEL = 'control';
+const PRESENCE_CHANNEL = 'presence';
+/** Presence summaries are re-sent this often, and dropped when an instance falls silent. */
+const SUMMARY_MS = 2000;
+const SUMMARY_LAPSE_MS = 5000;
+const PRESENCE_THROTTLE_MS = 100;
+
+type ControlMessage =
+  | { t: 'access'; from: string; boardId: string; userId: string; role: Role | null }
+  | { t: 'deleted'; from: string; boardId: string };
+
+type PresenceMessage =
+  | { t: 'boards'; from: string; boards: Record<string, PresenceUser[]>; full: boolean }
+  | { t: 'request'; from: string };
+
+interface SocketData {
+  user: UserRow;
+}
+type WorkspaceSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface WorkspaceDeps {
+  config: Config;
+  store: Store;
+  sessions: Sessions;
+  bus: Bus;
+  rooms: Rooms;
+  log: Logger;
+  instanceId: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class Workspace implements LiveEvents {
+  readonly io: Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+  private channel: DocumentChannel | null = null;
+  /** instance → board → users, for every other instance. */
+  private readonly remote = new Map<string, { at: number; boards: Map<string, PresenceUser[]> }>();
+  private readonly dirtyBoards = new Set<string>();
+  private presenceTimer: NodeJS.Timeout | null = null;
+  private readonly summaryTimer: NodeJS.Timeout;
+  private readonly unsubscribers: (() => Promise<void>)[] = [];
+
+  constructor(
+    httpServer: HttpServer,
+    private readonly deps: WorkspaceDeps,
+  ) {
+    this.io = new Server(httpServer, {
+      path: WORKSPACE_PATH,
+      serveClient: false,
+      // The document channel shares this server's upgrades: socket.io must not close them.
+      destroyUpgrade: false,
+      maxHttpBufferSize: 64 * 1024,
+      allowRequest: (request, callback) => {
+        const origin = request.headers.origin;
+        callback(null, origin === undefined || origin === deps.config.publicOrigin);
+      },
+    });
+    this.io.use((socket, next) => {
+      deps.sessions
+        .resolve(readCookie(socket.request.headers.cookie, SESSION_COOKIE))
+        .then((user) => {
+          if (!user) return next(new Error('AUTH_REQUIRED'));
+          socket.data.user = user;
+          next();
+        })
+        .catch((error: unknown) => {
+          deps.log.error({ err: error }, 'workspace authentication failed');
+          next(new Error('INTERNAL'));
+        });
+    });
+    this.io.on('connection', (socket) => void this.onConnection(socket));
+    this.summaryTimer = setInterval(() => this.publishSummary(true), SUMMARY_MS);
+    this.summaryTimer.unref();
+  }
+
+  async start(channel: DocumentChannel): Promise<void> {
+    this.channel = channel;
+    const { bus } = this.deps;
+    this.unsubscribers.push(await bus.subscribe(CONTROL_CHANNEL, (data) => this.onControl(data)));
+    this.unsubscribers.push(await bus.subscribe(PRESENCE_CHANNEL, (data) => this.onPresence(data)));
+    this.publish(PRESENCE_CHANNEL, { t: 'request', from: this.deps.instanceId });
+  }
+
+  private async onConnection(socket: WorkspaceSocket): Promise<void> {
+    const user = socket.data.user;
+    try {
+      const boards = await this.deps.store.listBoards(user.id);
+      await socket.join([`user:${user.id}`, ...boards.map((b) => `board:${b.id}`)]);
+      socket.emit('presence:boards', this.presenceOf(boards.map((b) => b.id)));
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'workspace connection setup failed');
+      socket.disconnect(true);
+      return;
+    }
+    socket.on('presence:refresh', () => {
+      void this.deps.store
+        .listBoards(user.id)
+        .then((boards) => socket.emit('presence:boards', this.presenceOf(boards.map((b) => b.id))))
+        .catch(() => undefined);
+    });
+  }
+
+  // --- LiveEvents -----------------------------------------------------------------------------
+
+  boardChanged(board: Board): void {
+    this.io.to(`board:${board.id}`).emit('board:changed', { board });
+  }
+
+  boardRemoved(boardId: string, memberIds: string[]): void {
+    this.io
+      .to([`board:${boardId}`, ...memberIds.map((id) => `user:${id}`)])
+      .emit('board:removed', { boardId });
+    this.io.in(`board:${boardId}`).socketsLeave(`board:${boardId}`);
+    this.control({ t: 'deleted', from: this.deps.instanceId, boardId });
+  }
+
+  membersChanged(boardId: string): void {
+    this.io.to(`board:${boardId}`).emit('members:changed', { boardId });
+  }
+
+  membershipAdded(boardId: string, userId: string): void {
+    this.io.in(`user:${userId}`).socketsJoin(`board:${boardId}`);
+  }
+
+  accessChanged(boardId: string, userId: string, role: Role | null): void {
+    if (role === null) {
+      this.io.to(`user:${userId}`).emit('board:removed', { boardId });
+      this.io.in(`user:${userId}`).socketsLeave(`board:${boardId}`);
+    }
+    this.control({ t: 'access', from: this.deps.instanceId, boardId, userId, role });
+  }
+
+  // --- document connections on every instance -------------------------------------------------
+
+  private control(message: ControlMessage): void {
+    this.applyControl(message);
+    this.publish(CONTROL_CHANNEL, message);
+  }
+
+  private applyControl(message: ControlMessage): void {
+    const room = this.deps.rooms.get(message.boardId);
+    if (!room) return;
+    if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
+    else room.setRole(message.userId, message.role);
+  }
+
+  private onControl(data: Uint8Array): void {
+    const message = this.decode<ControlMessage>(data);
+    if (message && message.from !== this.deps.instanceId) this.applyControl(message);
+  }
+
+  // --- who is on which board ------------------------------------------------------------------
+
+  /** Called by the document channel when a board's local users change. */
+  boardUsersChanged(boardId: string): void {
+    this.dirtyBoards.add(boardId);
+    if (this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      const boards = [...this.dirtyBoards];
+      this.dirtyBoards.clear();
+      const local: Record<string, PresenceUser[]> = {};
+      for (const id of boards) local[id] = this.channel?.localUsers(id) ?? [];
+      this.publish(PRESENCE_CHANNEL, { t: 'boards', from: this.deps.instanceId, boards: local, full: false });
+      this.emitPresence(boards);
+    }, PRESENCE_THROTTLE_MS);
+  }
+
+  private publishSummary(expire: boolean): void {
+    const boards: Record<string, PresenceUser[]> = {};
+    for (const id of this.channel?.localBoards() ?? []) boards[id] = this.channel?.localUsers(id) ?? [];
+    this.publish(PRESENCE_CHANNEL, { t: 'boards', from: this.deps.instanceId, boards, full: true });
+    if (!expire) return;
+    const now = Date.now();
+    for (const [instance, summary] of this.remote) {
+      if (now - summary.at < SUMMARY_LAPSE_MS) continue;
+      this.remote.delete(instance);
+      this.emitPresence([...summary.boards.keys()]);
+    }
+  }
+
+  private onPresence(data: Uint8Array): void {
+    const message = this.decode<PresenceMessage>(data);
+    if (!message || message.from === this.deps.instanceId) return;
+    if (message.t === 'request') {
+      this.publishSummary(false);
+      return;
+    }
+    let summary = this.remote.get(message.from);
+    if (!summary) {
+      summary = { at: 0, boards: new Map() };
+      this.remote.set(message.from, summary);
+    }
+    summary.at = Date.now();
+    const changed = new Set<string>(Object.keys(message.boards));
+    if (message.full) {
+      for (const id of summary.boards.keys()) if (!(id in message.boards)) changed.add(id);
+      summary.boards.clear();
+    }
+    for (const [id, users] of Object.entries(message.boards)) {
+      const before = summary.boards.get(id);
+      if (users.length > 0) summary.boards.set(id, users);
+      else summary.boards.delete(id);
+      if (message.full && JSON.stringify(before ?? []) === JSON.stringify(users)) changed.delete(id);
+    }
+    if (changed.size > 0) this.emitPresence([...changed]);
+  }
+
+  /** Everyone on each board, across instances, one entry per user. */
+  presenceOf(boardIds: string[]): BoardPresence {
+    const result: BoardPresence = {};
+    for (const id of boardIds) {
+      const users = new Map<string, PresenceUser>();
+      for (const user of this.channel?.localUsers(id) ?? []) users.set(user.id, user);
+      for (const summary of this.remote.values()) {
+        for (const user of summary.boards.get(id) ?? []) users.set(user.id, user);
+      }
+      result[id] = [...users.values()];
+    }
+    return result;
+  }
+
+  /** Each instance tells its own sockets, so no event is sent twice across the adapter. */
+  private emitPresence(boardIds: string[]): void {
+    for (const [id, users] of Object.entries(this.presenceOf(boardIds))) {
+      this.io.local.to(`board:${id}`).emit('presence:boards', { [id]: users });
+    }
+  }
+
+  private publish(channel: string, message: ControlMessage | PresenceMessage): void {
+    this.deps.bus.publish(channel, encoder.encode(JSON.stringify(message)));
+  }
+
+  private decode<T>(data: Uint8Array): T | null {
+    try {
+      return JSON.parse(decoder.decode(data)) as T;
+    } catch {
+      return null;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.summaryTimer);
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    for (const unsubscribe of this.unsubscribers) await unsubscribe().catch(() => undefined);
+    this.io.disconnectSockets(true);
+    await new Promise<void>((resolve) => {
+      // io.close() also closes the HTTP server, which the app closes itself.
+      this.io.engine.close();
+      resolve();
+    });
+  }
+}

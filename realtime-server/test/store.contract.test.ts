@@ -1,0 +1,415 @@
+// One contract suite for every Store: each backend must pass the same cases.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import * as Y from 'yjs';
+import { SqliteStore } from '../src/store/sqlite.ts';
+import { EmailTakenError, type Store } from '../src/store/store.ts';
+
+/** Where one backend keeps its data for the suite, and how to open a store on it. */
+interface StoreFixture {
+  name: string;
+  skip?: string | undefined;
+  /** Prepares a fresh, empty location (a temp dir, a schema). */
+  setUp(): Promise<void>;
+  /** Opens a migrated store on the location; may be called more than once. */
+  open(): Promise<Store>;
+  tearDown(): Promise<void>;
+}
+
+const id = (bytes = 16) => randomBytes(bytes).toString('base64url');
+
+function sqliteFixture(): StoreFixture {
+  let dir = '';
+  return {
+    name: 'SqliteStore',
+    async setUp() {
+      dir = mkdtempSync(join(tmpdir(), 'tandem-store-'));
+    },
+    async open() {
+      const store = new SqliteStore({ dataDir: dir });
+      await store.migrate();
+      return store;
+    },
+    async tearDown() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A document edit as Yjs would send it, plus the doc it came from. */
+function edits(count: number, doc = new Y.Doc()): { doc: Y.Doc; updates: Uint8Array[] } {
+  const updates: Uint8Array[] = [];
+  const onUpdate = (u: Uint8Array) => updates.push(u);
+  doc.on('update', onUpdate);
+  const shapes = doc.getMap<Y.Map<unknown>>('shapes');
+  for (let i = 0; i < count; i++) {
+    doc.transact(() => {
+      const shape = new Y.Map<unknown>();
+      shape.set('type', 'sticky');
+      shape.set('x', i);
+      shape.set('y', i * 2);
+      const text = new Y.Text();
+      text.insert(0, `note ${i}`);
+      shape.set('text', text);
+      shapes.set(`s${doc.clientID}-${shapes.size}`, shape);
+    });
+  }
+  doc.off('update', onUpdate);
+  return { doc, updates };
+}
+
+async function loadJson(store: Store, boardId: string): Promise<unknown> {
+  const stored = await store.loadDoc(boardId);
+  const doc = new Y.Doc();
+  if (stored.snapshot) Y.applyUpdate(doc, stored.snapshot);
+  for (const u of stored.updates) Y.applyUpdate(doc, u);
+  return content(doc);
+}
+
+const content = (doc: Y.Doc): unknown => doc.getMap('shapes').toJSON();
+
+function storeContract(fixture: StoreFixture): void {
+  describe(`Store contract: ${fixture.name}`, { skip: fixture.skip }, () => {
+    let store: Store;
+
+    before(async () => {
+      await fixture.setUp();
+      store = await fixture.open();
+    });
+    after(async () => {
+      await store?.close();
+      await fixture.tearDown();
+    });
+
+    const user = async (name = 'Ada', email: string | null = `${id(6)}@example.com`) =>
+      store.createUser({
+        id: id(),
+        name,
+        email,
+        passwordHash: email ? 'hash' : null,
+        color: 'blue',
+        isGuest: email === null,
+      });
+
+    const board = async (ownerId: string, title = 'Retro') => store.createBoard({ id: id(), title, ownerId });
+
+    test('users: create, get by id and by email, case-insensitive unique email', async () => {
+      const email = `${id(6)}@example.com`.toLowerCase();
+      const ada = await user('Ada', email);
+      assert.equal(ada.email, email);
+      assert.ok(ada.createdAt instanceof Date);
+      const byId = await store.getUser(ada.id);
+      assert.deepEqual(byId, ada);
+      assert.deepEqual(await store.getUserByEmail(email), ada);
+      assert.deepEqual(await store.getUserByEmail(email.toUpperCase()), ada);
+      await assert.rejects(user('Eve', email), EmailTakenError);
+      await assert.rejects(user('Eve', email.toUpperCase()), EmailTakenError);
+      assert.equal(await store.getUser('nobody-at-all-here'), null);
+      assert.equal(await store.getUserByEmail('nobody@example.com'), null);
+
+      const guest = await user('Guest', null);
+      const guest2 = await user('Guest 2', null);
+      assert.equal((await store.getUser(guest.id))?.isGuest, true);
+      assert.equal((await store.getUser(guest2.id))?.email, null);
+      assert.equal((await store.getUser(ada.id))?.isGuest, false);
+    });
+
+    test('sessions: create, get, extend, delete; an expired one is not returned', async () => {
+      const ada = await user();
+      const now = Date.now();
+      const session = {
+        idHash: id(32),
+        userId: ada.id,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + 86_400_000),
+      };
+      await store.createSession(session);
+      assert.deepEqual(await store.getSession(session.idHash), session);
+      const later = new Date(now + 30 * 86_400_000);
+      await store.extendSession(session.idHash, later);
+      assert.deepEqual((await store.getSession(session.idHash))?.expiresAt, later);
+      await store.deleteSession(session.idHash);
+      assert.equal(await store.getSession(session.idHash), null);
+
+      const expired = { ...session, idHash: id(32), expiresAt: new Date(now - 1000) };
+      await store.createSession(expired);
+      assert.equal(await store.getSession(expired.idHash), null);
+    });
+
+    test('boards: create adds the owner membership; rename; delete hides it everywhere', async () => {
+      const ada = await user();
+      const b = await board(ada.id, 'Planning');
+      assert.equal(b.title, 'Planning');
+      assert.equal(b.ownerId, ada.id);
+      assert.equal(b.deletedAt, null);
+      assert.deepEqual(await store.getBoard(b.id), b);
+      assert.equal(await store.getRole(b.id, ada.id), 'owner');
+      const members = await store.listMembers(b.id);
+      assert.deepEqual(
+        members.map((m) => [m.userId, m.role]),
+        [[ada.id, 'owner']],
+      );
+
+      const renamed = await store.renameBoard(b.id, 'Planning Q3');
+      assert.equal(renamed?.title, 'Planning Q3');
+      assert.ok((renamed?.updatedAt.getTime() ?? 0) >= b.updatedAt.getTime());
+      assert.equal((await store.getBoard(b.id))?.title, 'Planning Q3');
+      assert.equal(await store.renameBoard('no-such-board-here-xx', 'x'), null);
+
+      await store.deleteBoard(b.id);
+      assert.equal(await store.getBoard(b.id), null);
+      assert.equal(await store.getRole(b.id, ada.id), null);
+      assert.deepEqual(await store.listBoards(ada.id), []);
+      assert.equal(await store.renameBoard(b.id, 'again'), null);
+    });
+
+    test('boards: list is most recently updated first, with role and owner name', async () => {
+      const ada = await user('Ada');
+      const bob = await user('Bob');
+      const a1 = await board(ada.id, 'First');
+      const a2 = await board(ada.id, 'Second');
+      const b1 = await board(bob.id, 'Bob board');
+      await store.grantAtLeast(b1.id, ada.id, 'viewer');
+      const base = Date.now() + 60_000;
+      await store.touchBoard(a2.id, new Date(base + 1000));
+      await store.touchBoard(b1.id, new Date(base + 2000));
+      await store.touchBoard(a1.id, new Date(base + 3000));
+      // updatedAt never goes back when an older touch arrives late.
+      await store.touchBoard(a1.id, new Date(base));
+
+      const list = await store.listBoards(ada.id);
+      assert.deepEqual(list, [
+        {
+          id: a1.id,
+          title: 'First',
+          role: 'owner',
+          ownerName: 'Ada',
+          updatedAt: new Date(base + 3000).toISOString(),
+        },
+        {
+          id: b1.id,
+          title: 'Bob board',
+          role: 'viewer',
+          ownerName: 'Bob',
+          updatedAt: new Date(base + 2000).toISOString(),
+        },
+        {
+          id: a2.id,
+          title: 'Second',
+          role: 'owner',
+          ownerName: 'Ada',
+          updatedAt: new Date(base + 1000).toISOString(),
+        },
+      ]);
+      assert.deepEqual(
+        (await store.listBoards(bob.id)).map((b) => b.id),
+        [b1.id],
+      );
+    });
+
+    test('memberships: grantAtLeast never lowers, setRole, removeMember, listMembers', async () => {
+      const ada = await user('Ada');
+      const bob = await user('Bob');
+      const guest = await user('Guest', null);
+      const b = await board(ada.id);
+
+      assert.equal(await store.getRole(b.id, bob.id), null);
+      assert.equal(await store.grantAtLeast(b.id, bob.id, 'viewer'), 'viewer');
+      assert.equal(await store.grantAtLeast(b.id, bob.id, 'editor'), 'editor');
+      assert.equal(await store.grantAtLeast(b.id, bob.id, 'viewer'), 'editor');
+      assert.equal(await store.getRole(b.id, bob.id), 'editor');
+      assert.equal(await store.grantAtLeast(b.id, ada.id, 'editor'), 'owner');
+
+      assert.equal(await store.setRole(b.id, bob.id, 'viewer'), true);
+      assert.equal(await store.getRole(b.id, bob.id), 'viewer');
+      assert.equal(await store.setRole(b.id, guest.id, 'viewer'), false);
+      assert.equal(await store.getRole(b.id, guest.id), null);
+
+      await store.grantAtLeast(b.id, guest.id, 'editor');
+      const members = await store.listMembers(b.id);
+      assert.deepEqual(members.map((m) => m.userId).sort(), [ada.id, bob.id, guest.id].sort());
+      const g = members.find((m) => m.userId === guest.id);
+      assert.deepEqual(
+        { ...g, createdAt: undefined },
+        {
+          userId: guest.id,
+          name: 'Guest',
+          email: null,
+          color: 'blue',
+          isGuest: true,
+          role: 'editor',
+          createdAt: undefined,
+        },
+      );
+      assert.ok(!Number.isNaN(Date.parse(g?.createdAt ?? '')));
+      assert.equal(members[0]?.userId, ada.id, 'the owner joined first');
+
+      assert.equal(await store.removeMember(b.id, bob.id), true);
+      assert.equal(await store.removeMember(b.id, bob.id), false);
+      assert.equal(await store.getRole(b.id, bob.id), null);
+      assert.deepEqual(
+        (await store.listBoards(bob.id)).map((x) => x.id),
+        [],
+      );
+    });
+
+    test('links: create, list active newest first, revoke, get whatever the state', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const other = await board(ada.id);
+      const first = await store.createLink({
+        token: id(24),
+        boardId: b.id,
+        role: 'editor',
+        createdBy: ada.id,
+      });
+      const second = await store.createLink({
+        token: id(24),
+        boardId: b.id,
+        role: 'viewer',
+        createdBy: ada.id,
+      });
+      await store.createLink({ token: id(24), boardId: other.id, role: 'viewer', createdBy: ada.id });
+      assert.equal(first.revokedAt, null);
+      assert.deepEqual(await store.listLinks(b.id), [second, first]);
+      assert.deepEqual(await store.getLink(first.token), first);
+
+      assert.equal(await store.revokeLink(other.id, first.token), false, 'not a link of that board');
+      assert.equal(await store.revokeLink(b.id, first.token), true);
+      assert.equal(await store.revokeLink(b.id, first.token), false, 'already revoked');
+      assert.deepEqual(await store.listLinks(b.id), [second]);
+      const revoked = await store.getLink(first.token);
+      assert.ok(revoked?.revokedAt instanceof Date);
+      assert.equal(revoked?.role, 'editor');
+      assert.equal(await store.getLink(id(24)), null);
+    });
+
+    test('content: an unknown board loads empty; appends keep their order; LogSize adds up', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      assert.deepEqual(await store.loadDoc(b.id), { snapshot: null, updates: [] });
+
+      const { doc, updates } = edits(5);
+      assert.equal(Object.keys(content(doc) as object).length, 5);
+      const size1 = await store.appendUpdates(b.id, updates.slice(0, 3));
+      const bytes3 = updates.slice(0, 3).reduce((n, u) => n + u.byteLength, 0);
+      assert.deepEqual(size1, { entries: 3, bytes: bytes3, totalBytes: bytes3 });
+      const size2 = await store.appendUpdates(b.id, updates.slice(3));
+      const bytes5 = updates.reduce((n, u) => n + u.byteLength, 0);
+      assert.deepEqual(size2, { entries: 5, bytes: bytes5, totalBytes: bytes5 });
+
+      const stored = await store.loadDoc(b.id);
+      assert.equal(stored.snapshot, null);
+      assert.deepEqual(
+        stored.updates.map((u) => Buffer.from(u).toString('hex')),
+        updates.map((u) => Buffer.from(u).toString('hex')),
+      );
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+    });
+
+    test('content: compact merges into one snapshot with identical content', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const { doc, updates } = edits(20);
+      await store.appendUpdates(b.id, updates);
+      const before = await loadJson(store, b.id);
+      assert.deepEqual(before, content(doc));
+
+      let parts = 0;
+      await store.compact(b.id, (p) => {
+        parts = p.length;
+        return Y.mergeUpdates(p);
+      });
+      assert.equal(parts, 20);
+      const stored = await store.loadDoc(b.id);
+      assert.ok(stored.snapshot);
+      assert.deepEqual(stored.updates, []);
+      assert.deepEqual(await loadJson(store, b.id), before);
+
+      // A second round merges the snapshot with what came after it.
+      const more = edits(3, doc).updates;
+      const size = await store.appendUpdates(b.id, more);
+      const moreBytes = more.reduce((n, u) => n + u.byteLength, 0);
+      assert.deepEqual(size, {
+        entries: 3,
+        bytes: moreBytes,
+        totalBytes: moreBytes + stored.snapshot.byteLength,
+      });
+      await store.compact(b.id, (p) => {
+        parts = p.length;
+        return Y.mergeUpdates(p);
+      });
+      assert.equal(parts, 4, 'snapshot first, then the three entries');
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+      // Nothing to do is fine.
+      await store.compact(b.id, () => assert.fail('nothing to merge'));
+    });
+
+    test('content: entries appended while compaction merges are kept', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const { doc, updates } = edits(10);
+      await store.appendUpdates(b.id, updates);
+      const late = edits(2, doc).updates;
+      let appended: Promise<unknown> | undefined;
+      await store.compact(b.id, (parts) => {
+        appended = store.appendUpdates(b.id, late);
+        return Y.mergeUpdates(parts);
+      });
+      await appended;
+      const stored = await store.loadDoc(b.id);
+      assert.ok(stored.snapshot);
+      assert.equal(stored.updates.length, 2);
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+    });
+
+    test('content: a merge that throws leaves the stored content as it was', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const { doc, updates } = edits(4);
+      await store.appendUpdates(b.id, updates);
+      await assert.rejects(
+        store.compact(b.id, () => {
+          throw new Error('merge failed');
+        }),
+        /merge failed/,
+      );
+      const stored = await store.loadDoc(b.id);
+      assert.equal(stored.snapshot, null);
+      assert.equal(stored.updates.length, 4);
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+    });
+
+    test('data survives closing and reopening the store', async () => {
+      const ada = await user('Ada');
+      const b = await board(ada.id, 'Kept');
+      const { doc, updates } = edits(3);
+      await store.appendUpdates(b.id, updates.slice(0, 2));
+      await store.compact(b.id, Y.mergeUpdates);
+      await store.appendUpdates(b.id, updates.slice(2));
+      const link = await store.createLink({
+        token: id(24),
+        boardId: b.id,
+        role: 'viewer',
+        createdBy: ada.id,
+      });
+
+      await store.close();
+      store = await fixture.open();
+      // Migrating again is a no-op.
+      await store.migrate();
+      assert.deepEqual(await store.getUser(ada.id), ada);
+      assert.equal((await store.getBoard(b.id))?.title, 'Kept');
+      assert.equal(await store.getRole(b.id, ada.id), 'owner');
+      assert.deepEqual(await store.getLink(link.token), link);
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+      await store.ping();
+    });
+  });
+}
+
+storeContract(sqliteFixture());

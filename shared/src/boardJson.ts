@@ -1,0 +1,36 @@
+// A board's Y.Doc as plain JSON (SPEC §10), for export.json on the server and export/import in
+// the client. Records that do not match the schema are left out and reported, never a crash.
+import type * as Y from 'yjs';
+import { type BoardExport, META_KEY, SHAPES_KEY, ShapeRecord } from './shapes.ts';
+
+export interface ExportResult {
+  board: BoardExport;
+  /** Ids of shape records that failed the schema and were left out. */
+  invalid: string[];
+}
+
+function plain(value: unknown): unknown {
+  if (value && typeof value === 'object' && 'toJSON' in value && typeof value.toJSON === 'function') {
+    return value.toJSON();
+  }
+  return value;
+}
+
+export function exportBoard(doc: Y.Doc): ExportResult {
+  const shapes: ShapeRecord[] = [];
+  const invalid: string[] = [];
+  doc.getMap(SHAPES_KEY).forEach((value, id) => {
+    const record: Record<string, unknown> = { id };
+    if (value && typeof value === 'object' && 'forEach' in value && typeof value.forEach === 'function') {
+      (value as Y.Map<unknown>).forEach((field, key) => {
+        record[key] = plain(field);
+      });
+    }
+    const parsed = ShapeRecord.safeParse(record);
+    if (parsed.success) shapes.push(parsed.data);
+    else invalid.push(id);
+  });
+  shapes.sort((a, b) => (a.z < b.z ? -1 : a.z > b.z ? 1 : 0));
+  const meta = doc.getMap(META_KEY).toJSON() as Record<string, unknown>;
+  return { board: { version: 1, shapes, meta }, invalid };
+}
