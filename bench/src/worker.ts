@@ -24,8 +24,23 @@ interface Live {
   lastSeq: Map<number, number>;
 }
 
+/**
+ * A presence state as Tandem's schema wants it (SPEC §3; the server strips unknown fields), and the
+ * same for every server. A moving cursor carries its send time in `x` and its sequence number in `y`.
+ */
 interface CursorState {
-  cursor?: { x: number; y: number; t: number; s: number; w: number };
+  cursor?: { x: number; y: number } | null;
+}
+
+function presence(id: number): Record<string, unknown> {
+  return {
+    user: { id: `bench-${id}`, name: `bench ${id}`, color: 'blue' },
+    cursor: null,
+    selection: [],
+    viewport: { x: 0, y: 0, zoom: 1 },
+    tool: 'select',
+    idle: false,
+  };
 }
 
 interface Mark {
@@ -71,7 +86,7 @@ function attach(l: Live): void {
           const c = (states.get(id) as CursorState | undefined)?.cursor;
           if (!c) continue;
           counts.awDelivered++;
-          awLatency.push((now - c.t) / 1000);
+          awLatency.push((now - c.x) / 1000);
         }
       }
     },
@@ -88,7 +103,7 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
   const one = async (spec: ClientSpec) => {
     const start = nowMicros();
     const client = createClient(spec, { echoAwareness: cmd.echoAwareness });
-    client.provider.awareness.setLocalState({ user: { id: spec.id, name: `bench ${spec.id}` } });
+    client.provider.awareness.setLocalState(presence(spec.id));
     const l: Live = { spec, client, lastSeq: new Map() };
     live.push(l);
     attach(l);
@@ -160,13 +175,7 @@ function start(cmd: StartCommand): Promise<SentCounts> {
         if (!l.client.provider.wsconnected) return;
         const s = (sent.cursors[id] ?? 0) + 1;
         sent.cursors[id] = s;
-        l.client.provider.awareness.setLocalStateField('cursor', {
-          x: (s * 7) % 1000,
-          y: (s * 13) % 800,
-          t: Math.round(nowMicros()),
-          s,
-          w: id,
-        });
+        l.client.provider.awareness.setLocalStateField('cursor', { x: Math.round(nowMicros()), y: s });
       });
     }
   }
