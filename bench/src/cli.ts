@@ -1,11 +1,12 @@
 // `npm run bench [-- <scenario> --flag value …]`: runs scenarios against the servers, repeats them,
 // writes every run and the medians to bench/results/, and prints a side-by-side table with ratios.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage } from './proc.ts';
+import { formatProfiles } from './profile.ts';
 import { coldload, connect, type Metrics, type RunResult, traffic } from './scenarios.ts';
 import { SERVER_KINDS, SERVER_LABELS, type ServerKind } from './servers.ts';
 import { median } from './stats.ts';
@@ -52,7 +53,7 @@ interface Case {
   name: string;
   servers: ServerKind[];
   rows: Row[];
-  run(server: ServerKind): Promise<RunResult>;
+  run(server: ServerKind, profileDir?: string): Promise<RunResult>;
 }
 
 const r = (key: string, label: string, digits = 1): Row => ({ key, label, digits });
@@ -130,7 +131,7 @@ function fanoutCase(
     name: `${name}-${p.boards}x${p.clients}`,
     servers: instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
     rows,
-    run: (server) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server }),
+    run: (server, profileDir) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server, profileDir }),
   };
 }
 
@@ -151,7 +152,7 @@ function presenceCase(flags: Flags, defaults: { clients: number; movers: number 
     name: `presence-${p.clients}c-${p.movers}m`,
     servers: [...SERVER_KINDS],
     rows: presenceRows,
-    run: (server) => traffic('presence', { ...p, server }),
+    run: (server, profileDir) => traffic('presence', { ...p, server, profileDir }),
   };
 }
 
@@ -174,7 +175,7 @@ function connectCase(flags: Flags): Case {
       r('rssMB', 'server RSS MB', 1),
       r('serverCpuUsPerConn', 'server CPU µs/connection', 0),
     ],
-    run: (server) => connect({ ...p, server }),
+    run: (server, profileDir) => connect({ ...p, server, profileDir }),
   };
 }
 
@@ -194,7 +195,7 @@ function coldloadCase(flags: Flags): Case {
       r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
       r('docKB', 'board size KB', 1),
     ],
-    run: (server) => coldload({ ...p, server }),
+    run: (server, profileDir) => coldload({ ...p, server, profileDir }),
   };
 }
 
@@ -304,8 +305,18 @@ async function main(): Promise<void> {
         const load = loadAverage();
         process.stdout.write(`${c.name} · ${SERVER_LABELS[s]} · run ${rep + 1}/${repeats} (load ${load}) … `);
         try {
-          const res = await c.run(s);
+          const profileDir =
+            flags.profile === 'true'
+              ? join(resultsDir, 'profiles', `${stamp}-${c.name}-${s}-${rep + 1}`)
+              : undefined;
+          const res = await c.run(s, profileDir);
           res.params.loadAverage = load;
+          if (profileDir) {
+            const files = readdirSync(profileDir)
+              .filter((f) => f.endsWith('.cpuprofile'))
+              .map((f) => join(profileDir, f));
+            res.profiles = [formatProfiles(files, res.window)];
+          }
           const runs = byServer[s] ?? [];
           runs.push(res);
           byServer[s] = runs;
@@ -315,6 +326,7 @@ async function main(): Promise<void> {
           );
           const head = c.rows.slice(0, 3).map((row) => `${row.key}=${fmt(res.metrics[row.key], row.digits)}`);
           console.log(head.join(' '), res.notes.length ? `[${res.notes.join('; ')}]` : '');
+          for (const prof of res.profiles ?? []) console.log(`\n${prof}\n`);
         } catch (err) {
           console.log(`failed: ${(err as Error).message}`);
         }

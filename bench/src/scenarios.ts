@@ -1,10 +1,10 @@
 // The scenarios: each starts its server(s), drives real Yjs clients, stops by itself and returns flat metrics.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
 import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
-import type { ClientSpec, Report } from './protocol.ts';
+import { type ClientSpec, nowMicros, type Report } from './protocol.ts';
 import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
 
@@ -17,6 +17,10 @@ export interface RunResult {
   params: Record<string, unknown>;
   metrics: Metrics;
   notes: string[];
+  /** summaries of the server's CPU profiles, when run with --profile */
+  profiles?: string[];
+  /** the measured window on the monotonic clock, µs: what a profile summary looks at */
+  window?: [number, number];
 }
 
 export interface CommonParams {
@@ -25,6 +29,14 @@ export interface CommonParams {
   workers: number;
   /** CPU list for the server(s); '' runs unpinned */
   serverCpu: string;
+  /** directory for the servers' V8 CPU profiles; unset: no profiling */
+  profileDir?: string;
+}
+
+/** Starts the server(s) of a scenario, with a CPU profile directory when asked. */
+function start(p: CommonParams, instances: 1 | 2 = 1): Promise<ServerHandle> {
+  if (p.profileDir) mkdirSync(p.profileDir, { recursive: true });
+  return startServer({ kind: p.server, instances, cpu: p.serverCpu, profileDir: p.profileDir });
 }
 
 function sleep(ms: number): Promise<void> {
@@ -103,7 +115,7 @@ function latencyDrift(reports: Report[], pick: (r: Report) => Float64Array): num
 
 export async function traffic(name: string, p: TrafficParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await startServer({ kind: p.server, instances: p.instances, cpu: p.serverCpu });
+  const server = await start(p, p.instances);
   const pool = new Pool(p.workers);
   try {
     const boards = await server.setupBoards(p.boards);
@@ -138,6 +150,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const cpu0 = serverCpu(server);
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
+    const w0 = nowMicros();
     const t0 = performance.now();
     const sent = await pool.start({
       updateRate: p.writers > 0 ? p.rate : 0,
@@ -150,17 +163,25 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const awSent = sum(sent.cursors);
     const docExpected = docSent * (p.clients - 1);
     const awExpected = awSent * (p.clients - 1);
-    // drain: until every expected delivery arrived, or 5 s of silence
+    // drain: until every expected delivery arrived, or nothing arrived for 500 ms (servers that
+    // coalesce presence never deliver every state), and at most 5 s
     let counts = await pool.counts();
     const drainDeadline = performance.now() + 5000;
+    let lastChange = performance.now();
     while (
       (counts.docDelivered < docExpected || counts.awDelivered < awExpected) &&
-      performance.now() < drainDeadline
+      performance.now() < drainDeadline &&
+      performance.now() - lastChange < 500
     ) {
       await sleep(50);
-      counts = await pool.counts();
+      const next = await pool.counts();
+      if (next.docDelivered !== counts.docDelivered || next.awDelivered !== counts.awDelivered) {
+        lastChange = performance.now();
+      }
+      counts = next;
     }
     const t1 = performance.now();
+    const w1 = nowMicros();
     const cpu1 = serverCpu(server);
     const gen1 = generatorCpuMicros();
     const busy1 = cpuBusyMicros();
@@ -231,7 +252,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       metrics.redisCpuPct = (redisMicros / 1e6 / wallS) * 100;
       metrics.totalCpuUsPerDelivery = expected > 0 ? (cpuMicros + redisMicros) / expected : Number.NaN;
     }
-    return { scenario: name, server: p.server, params: { ...p }, metrics, notes };
+    return { scenario: name, server: p.server, params: { ...p }, metrics, notes, window: [w0, w1] };
   } finally {
     await pool.close().catch(() => {});
     await server.stop();
@@ -250,7 +271,7 @@ export interface ConnectParams extends CommonParams {
 
 export async function connect(p: ConnectParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await startServer({ kind: p.server, cpu: p.serverCpu });
+  const server = await start(p);
   const pool = new Pool(p.workers);
   try {
     const boards = await server.setupBoards(p.boards);
@@ -273,9 +294,11 @@ export async function connect(p: ConnectParams): Promise<RunResult> {
     await sleep(500);
     const rss0 = serverRss(server);
     const cpu0 = serverCpu(server);
+    const w0 = nowMicros();
     const t0 = performance.now();
     const conn = await pool.connect(specs, { concurrency: p.concurrency, timeoutMs: 120_000 });
     const t1 = performance.now();
+    const w1 = nowMicros();
     const cpu1 = serverCpu(server);
     await sleep(3000); // let presence renewals and allocations settle before reading memory
     const rss1 = serverRss(server);
@@ -298,6 +321,7 @@ export async function connect(p: ConnectParams): Promise<RunResult> {
         rssKBPerConn: (rss1 - rss0) / 1024 / p.clients,
       },
       notes,
+      window: [w0, w1],
     };
   } finally {
     await pool.close().catch(() => {});
@@ -379,7 +403,7 @@ export function buildBoard(edits: number, seed = 1): { doc: Y.Doc; shapes: numbe
 
 export async function coldload(p: ColdloadParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await startServer({ kind: p.server, cpu: p.serverCpu });
+  const server = await start(p);
   const pool = new Pool(1);
   let builder: ReturnType<typeof createClient> | null = null;
   try {
@@ -417,6 +441,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
     });
     if (warm.failed) throw new Error('the server never served the whole board');
     const cpu0 = serverCpu(server);
+    const w0 = nowMicros();
     const specs: ClientSpec[] = Array.from({ length: p.loads }, (_, i) => ({
       ...target,
       id: i + 2,
@@ -425,6 +450,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
     }));
     const conn = await pool.connect(specs, { concurrency: 1, timeoutMs: 60_000, expectShapes: built.shapes });
     const cpu1 = serverCpu(server);
+    const w1 = nowMicros();
     if (conn.failed) notes.push(`${conn.failed} of ${p.loads} loads did not complete`);
     const s = summarize(conn.syncMs);
     return {
@@ -443,6 +469,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
         serverRssMB: serverRss(server) / 2 ** 20,
       },
       notes,
+      window: [w0, w1],
     };
   } finally {
     builder?.destroy();

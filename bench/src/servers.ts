@@ -48,6 +48,8 @@ export interface StartOptions {
   cpu?: string;
   /** extra environment for Tandem, e.g. limits */
   env?: Record<string, string>;
+  /** write a V8 CPU profile of each instance here (`node --cpu-prof`), on a graceful stop */
+  profileDir?: string;
 }
 
 export interface ServerHandle {
@@ -142,6 +144,9 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
   const cleanups: (() => void)[] = [];
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('hex');
+  const node = opts.profileDir
+    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`]
+    : [process.execPath];
 
   try {
     for (let i = 0; i < n; i++) {
@@ -150,7 +155,7 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
       let readyUrl = `http://${HOST}:${port}/`;
       if (opts.kind === 'ywebsocket') {
         if (n > 1) throw new Error("y-websocket's server has no way to share documents between instances");
-        s = spawnPinned(cpu, [process.execPath, ywebsocketBin()], { HOST, PORT: String(port) }, benchDir);
+        s = spawnPinned(cpu, [...node, ywebsocketBin()], { HOST, PORT: String(port) }, benchDir);
       } else if (opts.kind === 'hocuspocus') {
         const env: Record<string, string> = { HOST, PORT: String(port) };
         if (n > 1) {
@@ -158,12 +163,7 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
           env.REDIS_PREFIX = prefix;
           env.INSTANCE_ID = `${prefix}-${i}`;
         }
-        s = spawnPinned(
-          cpu,
-          [process.execPath, join(benchDir, 'src', 'servers', 'hocuspocus.mjs')],
-          env,
-          benchDir,
-        );
+        s = spawnPinned(cpu, [...node, join(benchDir, 'src', 'servers', 'hocuspocus.mjs')], env, benchDir);
       } else {
         const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
         cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -186,12 +186,7 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
           env.REDIS_PREFIX = `${prefix}:`;
           env.DATABASE_SCHEMA = prefix.replace('-', '_');
         }
-        s = spawnPinned(
-          cpu,
-          [process.execPath, '--import', 'tsx', 'realtime-server/src/main.ts'],
-          env,
-          repoRoot,
-        );
+        s = spawnPinned(cpu, [...node, '--import', 'tsx', 'realtime-server/src/main.ts'], env, repoRoot);
         readyUrl = `http://${HOST}:${port}/healthz`;
       }
       spawned.push(s);
