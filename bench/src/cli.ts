@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage } from './proc.ts';
 import { formatProfiles } from './profile.ts';
@@ -289,6 +289,11 @@ async function main(): Promise<void> {
     console.warn(`could not pin the generator (${res.error.message}); running unpinned`);
   }
   const scenario = positional[0] ?? 'all';
+  if (scenario === 'profile') {
+    // `npm run bench -- profile <file.cpuprofile>…`: summarise profiles written by --profile or --cpu-prof
+    console.log(formatProfiles(positional.slice(1).map((f) => resolve(process.env.INIT_CWD ?? '.', f))));
+    return;
+  }
   const repeats = num(flags, 'repeats', scenario === 'all' ? 3 : 1);
   const wanted = flags.servers ? (flags.servers.split(',') as ServerKind[]) : [...SERVER_KINDS];
   for (const s of wanted) if (!SERVER_KINDS.includes(s)) throw new Error(`unknown server "${s}"`);

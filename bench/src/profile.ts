@@ -44,7 +44,7 @@ export function summarizeProfile(
   file: string,
   top = 25,
   window?: Window,
-): { total: number; functions: Share[]; owners: Share[] } {
+): { total: number; functions: Share[]; owners: Share[]; inclusive: Share[] } {
   const prof = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   for (const n of prof.nodes) byId.set(n.id, n);
@@ -71,12 +71,40 @@ export function summarizeProfile(
     fn.set(key, (fn.get(key) ?? 0) + us);
     own.set(where, (own.get(where) ?? 0) + us);
   }
+  // inclusive time of the project's own functions (not node_modules, not node:): where its time goes
+  const inclusiveOf = new Map<number, number>();
+  const visit = (id: number): number => {
+    const known = inclusiveOf.get(id);
+    if (known !== undefined) return known;
+    const node = byId.get(id);
+    let t = selfUs.get(id) ?? 0;
+    for (const c of node?.children ?? []) t += visit(c);
+    inclusiveOf.set(id, t);
+    return t;
+  };
+  const incl = new Map<string, number>();
+  const ownCode = (url: string) => url.includes('/src/') && !url.includes('node_modules/');
+  const walk = (id: number, onStack: Set<string>) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const { functionName, url } = node.callFrame;
+    const key = `${functionName || '(anonymous)'} — ${owner(url)}`;
+    const add = ownCode(url) && !onStack.has(key);
+    if (add) {
+      incl.set(key, (incl.get(key) ?? 0) + visit(id));
+      onStack.add(key);
+    }
+    for (const c of node.children ?? []) walk(c, onStack);
+    if (add) onStack.delete(key);
+  };
+  const root = prof.nodes[0];
+  if (root) walk(root.id, new Set());
   const rank = (m: Map<string, number>) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => ({ name, ms: us / 1000, pct: (us / total) * 100 }));
-  return { total: total / 1000, functions: rank(fn), owners: rank(own) };
+  return { total: total / 1000, functions: rank(fn), owners: rank(own), inclusive: rank(incl) };
 }
 
 /** The summary of the busiest of a run's profiles (a process writes one per thread) inside the window. */
@@ -93,6 +121,8 @@ export function formatProfiles(files: string[], window?: Window, top = 25): stri
     'self time by file or package:',
   ];
   for (const o of s.owners.slice(0, 15)) lines.push(`  ${o.pct.toFixed(1).padStart(5)}%  ${o.name}`);
+  lines.push('', "inclusive time of the project's own functions:");
+  for (const f of s.inclusive.slice(0, 20)) lines.push(`  ${f.pct.toFixed(1).padStart(5)}%  ${f.name}`);
   lines.push('', 'self time by function:');
   for (const f of s.functions) lines.push(`  ${f.pct.toFixed(1).padStart(5)}%  ${f.name}`);
   return lines.join('\n');

@@ -49,6 +49,9 @@ interface Mark {
   w: number;
 }
 
+// every y-websocket provider adds a process 'exit' listener; thousands of clients are expected here
+process.setMaxListeners(0);
+
 const live: Live[] = [];
 let recording = false;
 let docLatency = new Samples();
