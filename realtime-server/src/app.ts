@@ -6,11 +6,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { createAdapter } from '@socket.io/redis-adapter';
 import { CloseCode, ErrorCode, limits } from '@tandem/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { type Logger, pino } from 'pino';
+import { createClient } from 'redis';
 import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
+import { reconnectDelay } from './bus/redis.ts';
 import type { Config } from './config.ts';
 import { DocumentChannel } from './docs/channel.ts';
 import { Rooms } from './docs/rooms.ts';
@@ -19,6 +22,19 @@ import { registerRoutes } from './http/routes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
+
+async function attachRedisAdapter(workspace: Workspace, config: Config, log: Logger) {
+  const publisher = createClient({ url: config.redisUrl!, socket: { reconnectStrategy: reconnectDelay } });
+  const subscriber = publisher.duplicate();
+  for (const client of [publisher, subscriber]) {
+    client.on('error', (error: Error) =>
+      log.debug({ err: error }, 'socket.io redis adapter connection error'),
+    );
+  }
+  await Promise.all([publisher.connect(), subscriber.connect()]);
+  workspace.io.adapter(createAdapter(publisher, subscriber, { key: `${config.redisPrefix}socket.io` }));
+  return [publisher, subscriber];
+}
 
 export interface AppOptions {
   config: Config;
@@ -153,6 +169,9 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     socket.destroy();
   });
 
+  // With Redis, socket.io events reach a user on whichever instance holds their socket.
+  const adapterClients = config.redisUrl ? await attachRedisAdapter(workspace, config, log) : [];
+
   await rooms.start();
   await workspace.start(channel);
 
@@ -175,6 +194,7 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
         await rooms.closeAll(CloseCode.GOING_AWAY, 'server going away');
         channel.close();
         await workspace.close();
+        await Promise.allSettled(adapterClients.map((client) => client.quit()));
         await http.close();
         await bus.close();
         await store.close();

@@ -5,9 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import * as Y from 'yjs';
+import { openStore } from '../src/store/index.ts';
+import { migrations } from '../src/store/migrations.ts';
+import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import { EmailTakenError, type Store } from '../src/store/store.ts';
+import { freePort, postgresUrl, skipUnless } from './helpers/services.ts';
 
 /** Where one backend keeps its data for the suite, and how to open a store on it. */
 interface StoreFixture {
@@ -36,6 +41,40 @@ function sqliteFixture(): StoreFixture {
     },
     async tearDown() {
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const pgSkip = await skipUnless('postgres');
+
+/** A fresh schema name per use, so test runs and parallel files never share tables. */
+const schemaName = () => `test_store_${randomBytes(6).toString('hex')}`;
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresFixture(): StoreFixture {
+  let schema = '';
+  return {
+    name: 'PostgresStore',
+    skip: pgSkip,
+    async setUp() {
+      schema = schemaName();
+    },
+    async open() {
+      const store = new PostgresStore({ connectionString: postgresUrl(), schema, max: 4 });
+      await store.migrate();
+      return store;
+    },
+    async tearDown() {
+      if (schema) await dropSchema(schema);
     },
   };
 }
@@ -413,3 +452,108 @@ function storeContract(fixture: StoreFixture): void {
 }
 
 storeContract(sqliteFixture());
+storeContract(postgresFixture());
+
+describe('PostgresStore only', { skip: pgSkip }, () => {
+  const schema = schemaName();
+  const stores: PostgresStore[] = [];
+  const open = async () => {
+    const store = new PostgresStore({ connectionString: postgresUrl(), schema, max: 4 });
+    stores.push(store);
+    return store;
+  };
+  after(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await dropSchema(schema);
+  });
+
+  test('two instances migrating a fresh schema at once both succeed, each migration once', async () => {
+    const [a, b] = [await open(), await open()];
+    await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
+    const rows = await a.pool.query('SELECT id FROM migrations ORDER BY id');
+    assert.deepEqual(
+      rows.rows.map((r) => r.id),
+      migrations.map((m) => m.id),
+    );
+    await b.ping();
+  });
+
+  test('two instances compacting one board while a third appends lose no update', async () => {
+    const [a, b, c] = [await open(), await open(), await open()];
+    await a.migrate();
+    const owner = id();
+    await c.createUser({
+      id: owner,
+      name: 'Ada',
+      email: null,
+      passwordHash: null,
+      color: 'red',
+      isGuest: true,
+    });
+    const boardId = id();
+    await c.createBoard({ id: boardId, title: 'Busy', ownerId: owner });
+
+    const doc = new Y.Doc();
+    let appending = true;
+    const appender = (async () => {
+      for (let round = 0; round < 40; round++) {
+        await c.appendUpdates(boardId, edits(3, doc).updates);
+      }
+      appending = false;
+    })();
+    let merges = 0;
+    const merge = (parts: Uint8Array[]) => {
+      merges++;
+      return Y.mergeUpdates(parts);
+    };
+    const compactor = async (store: Store) => {
+      while (appending) await store.compact(boardId, merge);
+    };
+    await Promise.all([appender, compactor(a), compactor(b)]);
+    assert.ok(merges > 0, 'compaction ran while appending');
+    assert.equal(Object.keys(content(doc) as object).length, 120);
+    assert.deepEqual(await loadJson(c, boardId), content(doc));
+    await a.compact(boardId, merge);
+    const stored = await b.loadDoc(boardId);
+    assert.equal(stored.updates.length, 0);
+    assert.deepEqual(await loadJson(b, boardId), content(doc));
+  });
+
+  test('loadDoc and ping reject when the database cannot be reached', async () => {
+    const port = await freePort();
+    const store = new PostgresStore({
+      connectionString: `postgres://postgres@127.0.0.1:${port}/test`,
+      connectionTimeoutMillis: 2000,
+    });
+    stores.push(store);
+    await assert.rejects(store.loadDoc('any-board-id-at-all'));
+    await assert.rejects(store.ping());
+    await assert.rejects(store.appendUpdates('any-board-id-at-all', [new Uint8Array([1])]));
+  });
+});
+
+describe('openStore', () => {
+  test('SQLite when no database URL is given, migrated and usable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-open-'));
+    try {
+      const store = await openStore({ dataDir: dir });
+      assert.ok(store instanceof SqliteStore);
+      await store.ping();
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('PostgreSQL for a postgres:// URL, in its own schema', { skip: pgSkip }, async () => {
+    const schema = schemaName();
+    try {
+      const store = await openStore({ databaseUrl: postgresUrl(), dataDir: '/nonexistent', schema });
+      assert.ok(store instanceof PostgresStore);
+      assert.equal(await store.getUser('nobody-at-all-here'), null);
+      await store.close();
+    } finally {
+      await dropSchema(schema);
+    }
+  });
+});

@@ -2,46 +2,11 @@
 // document connections at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import {
-  type BoardPresence,
-  type ClientToServerEvents,
-  CloseCode,
-  type ServerToClientEvents,
-  WORKSPACE_PATH,
-} from '@tandem/shared';
-import { io, type Socket } from 'socket.io-client';
+import { CloseCode } from '@tandem/shared';
 import { ApiClient, connectDoc, waitSynced } from './helpers/clients.ts';
 import { startServer, type TestServer } from './helpers/server.ts';
 import { waitUntil } from './helpers/services.ts';
-
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-interface Recorder {
-  socket: Client;
-  events: { name: string; payload: unknown }[];
-  presence: BoardPresence;
-}
-
-export function connectWorkspace(url: string, cookie: string, origin = url): Promise<Recorder> {
-  const socket: Client = io(url, {
-    path: WORKSPACE_PATH,
-    transports: ['websocket'],
-    extraHeaders: { cookie, origin },
-    reconnection: false,
-  });
-  const recorder: Recorder = { socket, events: [], presence: {} };
-  for (const name of ['board:changed', 'board:removed', 'members:changed'] as const) {
-    socket.on(name, (payload: unknown) => recorder.events.push({ name, payload }));
-  }
-  socket.on('presence:boards', (payload) => {
-    recorder.events.push({ name: 'presence:boards', payload });
-    Object.assign(recorder.presence, payload);
-  });
-  return new Promise((resolve, reject) => {
-    socket.on('connect', () => resolve(recorder));
-    socket.on('connect_error', reject);
-  });
-}
+import { type Client, connectWorkspace, type Recorder } from './helpers/workspace.ts';
 
 describe('workspace channel', () => {
   let server: TestServer;

@@ -1,12 +1,13 @@
 // The in-process Bus, for one instance without Redis. Several buses can share a MemoryHub so
 // tests can run two server instances in one process and see each other's messages.
+import type { Logger } from 'pino';
 import type { Bus, BusHandler } from './bus.ts';
 
 export class MemoryHub {
   private readonly channels = new Map<string, Set<BusHandler>>();
 
-  createBus(): MemoryBus {
-    return new MemoryBus(this);
+  createBus(logger?: Logger): MemoryBus {
+    return new MemoryBus(this, logger);
   }
 
   /** @internal */
@@ -47,7 +48,11 @@ export class MemoryBus implements Bus {
   private readonly subscriptions = new Set<{ channel: string; handler: BusHandler }>();
   private closed = false;
 
-  constructor(private readonly hub: MemoryHub = new MemoryHub()) {}
+  /** Without a logger, a throwing handler is an uncaught exception: loud, as tests want it. */
+  constructor(
+    private readonly hub: MemoryHub = new MemoryHub(),
+    private readonly logger?: Logger,
+  ) {}
 
   publish(channel: string, message: Uint8Array): void {
     if (this.closed) return;
@@ -56,13 +61,25 @@ export class MemoryBus implements Bus {
 
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
     // Each subscription gets its own wrapper so one handler subscribed twice is two subscriptions.
-    const sub = { channel, handler: (m: Uint8Array) => handler(m) };
+    const sub = { channel, handler: (m: Uint8Array) => this.deliver(channel, handler, m) };
     this.subscriptions.add(sub);
     this.hub.add(channel, sub.handler);
     return async () => {
       this.subscriptions.delete(sub);
       this.hub.remove(channel, sub.handler);
     };
+  }
+
+  private deliver(channel: string, handler: BusHandler, message: Uint8Array): void {
+    if (!this.logger) {
+      handler(message);
+      return;
+    }
+    try {
+      handler(message);
+    } catch (err) {
+      this.logger.error({ err, channel }, 'bus handler failed');
+    }
   }
 
   onReconnect(_listener: () => void): void {

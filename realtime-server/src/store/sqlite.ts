@@ -7,6 +7,16 @@ import type { BoardListItem, Member, Role } from '@tandem/shared';
 import Database from 'better-sqlite3';
 import { migrations, roleRankSql, sqliteDialect } from './migrations.ts';
 import {
+  memberOrder,
+  type Row,
+  toBoard,
+  toBoardListItem,
+  toLink,
+  toMember,
+  toSession,
+  toUser,
+} from './rows.ts';
+import {
   type BoardRow,
   EmailTakenError,
   type LinkRow,
@@ -16,47 +26,6 @@ import {
   type StoredDoc,
   type UserRow,
 } from './store.ts';
-
-type Row = Record<string, unknown>;
-
-const time = (v: unknown): Date => new Date(Number(v));
-const timeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : time(v));
-const iso = (v: unknown): string => time(v).toISOString();
-
-const toUser = (r: Row): UserRow => ({
-  id: r.id as string,
-  name: r.name as string,
-  email: (r.email as string | null) ?? null,
-  passwordHash: (r.password_hash as string | null) ?? null,
-  color: r.color as string,
-  isGuest: r.is_guest === 1,
-  createdAt: time(r.created_at),
-});
-
-const toSession = (r: Row): SessionRow => ({
-  idHash: r.id_hash as string,
-  userId: r.user_id as string,
-  createdAt: time(r.created_at),
-  expiresAt: time(r.expires_at),
-});
-
-const toBoard = (r: Row): BoardRow => ({
-  id: r.id as string,
-  title: r.title as string,
-  ownerId: r.owner_id as string,
-  createdAt: time(r.created_at),
-  updatedAt: time(r.updated_at),
-  deletedAt: timeOrNull(r.deleted_at),
-});
-
-const toLink = (r: Row): LinkRow => ({
-  token: r.token as string,
-  boardId: r.board_id as string,
-  role: r.role as LinkRow['role'],
-  createdBy: r.created_by as string,
-  createdAt: time(r.created_at),
-  revokedAt: timeOrNull(r.revoked_at),
-});
 
 export interface SqliteStoreOptions {
   /** Directory holding tandem.db, or ':memory:' for a throwaway database. */
@@ -230,13 +199,7 @@ export class SqliteStore implements Store {
          ORDER BY b.updated_at DESC, b.id`,
       )
       .all(userId) as Row[];
-    return rows.map((r) => ({
-      id: r.id as string,
-      title: r.title as string,
-      role: r.role as Role,
-      ownerName: r.owner_name as string,
-      updatedAt: iso(r.updated_at),
-    }));
+    return rows.map(toBoardListItem);
   }
 
   async getRole(boardId: string, userId: string): Promise<Role | null> {
@@ -255,18 +218,10 @@ export class SqliteStore implements Store {
         `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at
          FROM memberships m JOIN users u ON u.id = m.user_id
          WHERE m.board_id = ?
-         ORDER BY m.created_at, u.id`,
+         ORDER BY ${memberOrder}`,
       )
       .all(boardId) as Row[];
-    return rows.map((r) => ({
-      userId: r.id as string,
-      name: r.name as string,
-      email: (r.email as string | null) ?? null,
-      color: r.color as string,
-      isGuest: r.is_guest === 1,
-      role: r.role as Role,
-      createdAt: iso(r.created_at),
-    }));
+    return rows.map(toMember);
   }
 
   async setRole(boardId: string, userId: string, role: Role): Promise<boolean> {

@@ -23,13 +23,13 @@ export function skipUnless(service: Service): Promise<string | undefined> {
   if (!pending) {
     pending = probe(service).then((problem) => {
       if (problem === undefined) return undefined;
-      const line = `${service} unreachable (${problem}): tests that need it are SKIPPED`;
+      const what = `${service} unreachable (${problem})`;
       if (process.env.TANDEM_REQUIRE_SERVICES === '1') {
-        throw new Error(`${line.replace('SKIPPED', 'FAIL')} because TANDEM_REQUIRE_SERVICES=1`);
+        throw new Error(`${what}, and TANDEM_REQUIRE_SERVICES=1 makes that a failure`);
       }
-      console.warn(
-        `\n!!! ${line}; set ${service === 'postgres' ? 'DATABASE_URL' : 'REDIS_URL'} or start it\n`,
-      );
+      const variable = service === 'postgres' ? 'DATABASE_URL' : 'REDIS_URL';
+      const line = `${what}: tests that need it are SKIPPED; set ${variable} or start it`;
+      console.warn(`\n!!! ${line}\n`);
       return line;
     });
     cache.set(service, pending);

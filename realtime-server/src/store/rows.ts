@@ -1,0 +1,71 @@
+// Turns database rows (snake_case, dialect-specific types) into the Store's row types. SQLite
+// hands back epoch milliseconds and 0/1, PostgreSQL Dates and booleans; both land here.
+import type { BoardListItem, Member, Role } from '@tandem/shared';
+import type { BoardRow, LinkRow, SessionRow, UserRow } from './store.ts';
+
+export type Row = Record<string, unknown>;
+
+export const time = (v: unknown): Date => (v instanceof Date ? v : new Date(Number(v)));
+const timeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : time(v));
+const iso = (v: unknown): string => time(v).toISOString();
+const bool = (v: unknown): boolean => v === true || v === 1;
+const str = (v: unknown): string => v as string;
+const strOrNull = (v: unknown): string | null => (v as string | null | undefined) ?? null;
+
+export const toUser = (r: Row): UserRow => ({
+  id: str(r.id),
+  name: str(r.name),
+  email: strOrNull(r.email),
+  passwordHash: strOrNull(r.password_hash),
+  color: str(r.color),
+  isGuest: bool(r.is_guest),
+  createdAt: time(r.created_at),
+});
+
+export const toSession = (r: Row): SessionRow => ({
+  idHash: str(r.id_hash),
+  userId: str(r.user_id),
+  createdAt: time(r.created_at),
+  expiresAt: time(r.expires_at),
+});
+
+export const toBoard = (r: Row): BoardRow => ({
+  id: str(r.id),
+  title: str(r.title),
+  ownerId: str(r.owner_id),
+  createdAt: time(r.created_at),
+  updatedAt: time(r.updated_at),
+  deletedAt: timeOrNull(r.deleted_at),
+});
+
+export const toLink = (r: Row): LinkRow => ({
+  token: str(r.token),
+  boardId: str(r.board_id),
+  role: r.role as LinkRow['role'],
+  createdBy: str(r.created_by),
+  createdAt: time(r.created_at),
+  revokedAt: timeOrNull(r.revoked_at),
+});
+
+/** From `SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at`. */
+export const toBoardListItem = (r: Row): BoardListItem => ({
+  id: str(r.id),
+  title: str(r.title),
+  role: r.role as Role,
+  ownerName: str(r.owner_name),
+  updatedAt: iso(r.updated_at),
+});
+
+/** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at`. */
+export const toMember = (r: Row): Member => ({
+  userId: str(r.id),
+  name: str(r.name),
+  email: strOrNull(r.email),
+  color: str(r.color),
+  isGuest: bool(r.is_guest),
+  role: r.role as Role,
+  createdAt: iso(r.created_at),
+});
+
+/** Owner first, then in the order people joined. */
+export const memberOrder = "CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END, m.created_at, u.id";
