@@ -51,17 +51,37 @@ function serverRss(server: ServerHandle): number {
   return server.instances.reduce((sum, i) => sum + procRssBytes(i.pid), 0);
 }
 
-/** Redis's own process, so the cluster scenario can count the CPU the bus costs. */
-function redisPid(): number | null {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+/** Processes by command name (Redis, PostgreSQL's backends), so the cluster scenario can count what the bus and store cost. */
+function pidsNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'redis-server') return Number(name);
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
     } catch {
       // the process ended while we looked
     }
   }
-  return null;
+  return pids;
+}
+
+/** CPU time of a set of processes, counting only those still alive. */
+function cpuOf(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      out.set(pid, procCpuMicros(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, t] of after) sum += t - (before.get(pid) ?? t);
+  return sum;
 }
 
 function generatorCpuMicros(): number {
@@ -145,8 +165,10 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     if (conn.failed > 0) notes.push(`${conn.failed} of ${specs.length} clients did not sync`);
     await sleep(1000); // let the join-time presence exchange settle
 
-    const redis = p.instances > 1 ? redisPid() : null;
-    const redisCpu0 = redis ? procCpuMicros(redis) : 0;
+    const redisPids = p.instances > 1 ? pidsNamed('redis-server') : [];
+    const pgPids = p.instances > 1 ? pidsNamed('postgres') : [];
+    const redisCpu0 = cpuOf(redisPids);
+    const pgCpu0 = cpuOf(pgPids);
     const cpu0 = serverCpu(server);
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
@@ -185,7 +207,8 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const cpu1 = serverCpu(server);
     const gen1 = generatorCpuMicros();
     const busy1 = cpuBusyMicros();
-    const redisCpu1 = redis ? procCpuMicros(redis) : 0;
+    const redisCpu1 = cpuOf(redisPids);
+    const pgCpu1 = cpuOf(pgPids);
     const rss = serverRss(server);
     const reports = await pool.reports();
 
@@ -247,10 +270,15 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       otherCpuPct,
       unconverged,
     };
-    if (redis) {
-      const redisMicros = redisCpu1 - redisCpu0;
+    if (p.instances > 1) {
+      // PostgreSQL backends that started during the run are missed; the pool opens them at start-up
+      const redisMicros = cpuDelta(redisCpu0, redisCpu1);
+      const pgMicros = cpuDelta(pgCpu0, pgCpu1);
       metrics.redisCpuPct = (redisMicros / 1e6 / wallS) * 100;
+      metrics.pgCpuPct = (pgMicros / 1e6 / wallS) * 100;
       metrics.totalCpuUsPerDelivery = expected > 0 ? (cpuMicros + redisMicros) / expected : Number.NaN;
+      metrics.totalWithPgCpuUsPerDelivery =
+        expected > 0 ? (cpuMicros + redisMicros + pgMicros) / expected : Number.NaN;
     }
     return { scenario: name, server: p.server, params: { ...p }, metrics, notes, window: [w0, w1] };
   } finally {

@@ -1,6 +1,6 @@
 // Starts the servers under test as child processes pinned to one CPU, on free ports of 127.0.0.1, and
 // prepares boards on them (for Tandem: one user, boards and access tokens through its REST API).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -126,6 +126,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** Drops a run's PostgreSQL schema with psql, when psql is there; a leftover schema is harmless. */
+function dropSchema(schema: string): void {
+  spawnSync('psql', [DATABASE_URL, '-q', '-c', `DROP SCHEMA IF EXISTS "${schema}" CASCADE`], {
+    stdio: 'ignore',
+  });
+}
+
 function ywebsocketBin(): string {
   return join(dirname(require.resolve('@y/websocket-server/package.json')), 'src', 'server.js');
 }
@@ -185,6 +192,7 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
           // isolation between runs sharing one Redis and one database
           env.REDIS_PREFIX = `${prefix}:`;
           env.DATABASE_SCHEMA = prefix.replace('-', '_');
+          if (i === 0) cleanups.push(() => dropSchema(env.DATABASE_SCHEMA as string));
         }
         s = spawnPinned(cpu, [...node, '--import', 'tsx', 'realtime-server/src/main.ts'], env, repoRoot);
         readyUrl = `http://${HOST}:${port}/healthz`;
