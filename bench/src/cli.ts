@@ -125,7 +125,9 @@ function fanoutCase(
       ? [
           ...trafficRows,
           r('redisCpuPct', 'Redis CPU %', 1),
+          r('pgCpuPct', 'PostgreSQL CPU %', 1),
           r('totalCpuUsPerDelivery', 'servers+Redis CPU µs/delivery', 2),
+          r('totalWithPgCpuUsPerDelivery', 'servers+Redis+PostgreSQL CPU µs/delivery', 2),
         ]
       : trafficRows;
   return {
