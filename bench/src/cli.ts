@@ -89,6 +89,7 @@ const presenceRows = [
   r('serverCpuUsPerDelivery', 'server CPU µs/(sent × receivers)', 2),
   r('disconnects', 'disconnects', 0),
   r('drainS', 'drain after stop s', 2),
+  r('keepsUp', 'keeps up (1 yes, 0 no; median of runs)', 0),
   r('genCpuPct', 'generator CPU %', 1),
   r('genLagP99Ms', 'generator loop lag p99 ms', 1),
   r('otherCpuPct', 'other processes CPU % (noise)', 0),

@@ -270,6 +270,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       otherCpuPct,
       unconverged,
     };
+    // keeps up: latency does not grow over the run, the backlog drains within 2 s, nobody was cut off
+    const drift = Math.max(metrics.awDriftMs ?? 0, metrics.docDriftMs ?? 0);
+    metrics.keepsUp = drift < 100 && (metrics.drainS ?? 0) < 2 && disconnects === 0 ? 1 : 0;
     if (p.instances > 1) {
       // PostgreSQL backends that started during the run are missed; the pool opens them at start-up
       const redisMicros = cpuDelta(redisCpu0, redisCpu1);
