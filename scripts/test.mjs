@@ -2,7 +2,7 @@
 // through tsx. Pass paths or substrings to run a subset: `npm test -- room store`.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = new Set(['node_modules', 'dist', '.git', 'data', 'test-artifacts']);
@@ -25,6 +25,11 @@ const files = find(root)
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
+}
+// Browser tests drive the built client, so build it first when any of them runs.
+if (files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`))) {
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { stdio: 'inherit', cwd: root });
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const result = spawnSync(
   process.execPath,

@@ -8,7 +8,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { CloseCode, ErrorCode, limits } from '@tandem/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  LogController,
+} from 'fastify';
 import { type Logger, pino } from 'pino';
 import { createClient } from 'redis';
 import { SESSION_COOKIE, Sessions } from './auth/sessions.ts';
@@ -73,8 +78,36 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     genReqId: () => randomBytes(8).toString('hex'),
     // A client that trickles its request (or never finishes an upgrade) is cut off.
     requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+    // Node checks these timeouts only this often (30 s by default), which let a connection that
+    // never finished its request (an upgrade, say) live up to 30 s past the deadline.
+    http: { connectionsCheckingInterval: Math.min(1000, config.firstMessageDeadlineMs) },
+    // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
+    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const notFound = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const { status, body } = notFound
+        ? {
+            status: 404,
+            body: { error: { code: ErrorCode.NOT_FOUND, message: 'No such page or API call.' } },
+          }
+        : toErrorBody(error, request.id);
+      if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(status).send(body);
+    },
   });
   http.server.headersTimeout = config.firstMessageDeadlineMs;
+  // A call with no body (DELETE, logout…) may still say it is JSON; only a non-empty body is parsed.
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('malformed JSON'), { statusCode: 400 }), undefined);
+    }
+  });
   await http.register(fastifyCookie);
 
   const rooms = new Rooms({ store, bus, config, log, metrics, instanceId });
@@ -122,15 +155,19 @@ export async function createApp({ config, store, bus, logger }: AppOptions): Pro
     return reply.code(status).send(body);
   });
 
-  http.get('/healthz', async () => ({ status: 'ok' }));
+  // `instance` names the process that answered, so an operator (or a test) can see which
+  // instance behind a load balancer a connection reached.
+  http.get('/healthz', async () => ({ status: 'ok', instance: config.instanceName }));
   http.get('/readyz', async (_request, reply) => {
     const storeOk = await store.ping().then(
       () => true,
       () => false,
     );
     const busOk = bus.isHealthy();
-    return reply.code(storeOk && busOk ? 200 : 503).send({
-      status: storeOk && busOk ? 'ready' : 'unavailable',
+    // A stopping instance tells the balancer at once, so new clients go elsewhere.
+    const ready = storeOk && busOk && !rooms.stopping;
+    return reply.code(ready ? 200 : 503).send({
+      status: rooms.stopping ? 'stopping' : ready ? 'ready' : 'unavailable',
       store: storeOk ? 'ok' : 'unreachable',
       bus: busOk ? 'ok' : 'unreachable',
     });

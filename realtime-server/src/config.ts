@@ -28,6 +28,7 @@ export interface Config {
   persistDebounceMs: number;
   persistMaxDelayMs: number;
   loginAttemptsPerMinute: number;
+  signupsPerMinute: number;
   /** Where the built client is served from; null serves no client. */
   clientDir: string | null;
   /** A name for this instance in logs and bus messages. */
@@ -60,6 +61,7 @@ export const configVariables = [
   'PERSIST_DEBOUNCE_MS',
   'PERSIST_MAX_DELAY_MS',
   'LOGIN_ATTEMPTS_PER_MINUTE',
+  'SIGNUPS_PER_MINUTE',
   'CLIENT_DIR',
   'INSTANCE_NAME',
   'TRUST_PROXY',
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
       1,
       1_000_000,
     ),
+    signupsPerMinute: integer(env, 'SIGNUPS_PER_MINUTE', limits.signupsPerMinute, 1, 1_000_000),
     clientDir:
       env.CLIENT_DIR === ''
         ? null

@@ -2,9 +2,53 @@
 // in one test process.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
+/** A counter whose value is a field of `traffic`, read when scraped. */
+function trafficCounter(
+  registry: Registry,
+  traffic: Traffic,
+  field: keyof Traffic,
+  name: string,
+  help: string,
+) {
+  let reported = 0;
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.inc(traffic[field] - reported);
+      reported = traffic[field];
+    },
+  });
+}
+
+export interface Traffic {
+  messagesIn: number;
+  messagesOut: number;
+  bytesIn: number;
+  bytesOut: number;
+}
+
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const traffic: Traffic = { messagesIn: 0, messagesOut: 0, bytesIn: 0, bytesOut: 0 };
+  trafficCounter(
+    registry,
+    traffic,
+    'messagesIn',
+    'tandem_messages_in_total',
+    'Document messages received from clients',
+  );
+  trafficCounter(
+    registry,
+    traffic,
+    'messagesOut',
+    'tandem_messages_out_total',
+    'Document messages sent to clients',
+  );
+  trafficCounter(registry, traffic, 'bytesIn', 'tandem_bytes_in_total', 'Document bytes received');
+  trafficCounter(registry, traffic, 'bytesOut', 'tandem_bytes_out_total', 'Document bytes sent');
   return {
     registry,
     connections: new Gauge({
@@ -13,26 +57,8 @@ export function createMetrics() {
       registers: [registry],
     }),
     rooms: new Gauge({ name: 'tandem_rooms', help: 'Boards loaded in memory', registers: [registry] }),
-    messagesIn: new Counter({
-      name: 'tandem_messages_in_total',
-      help: 'Document messages received from clients',
-      registers: [registry],
-    }),
-    messagesOut: new Counter({
-      name: 'tandem_messages_out_total',
-      help: 'Document messages sent to clients',
-      registers: [registry],
-    }),
-    bytesIn: new Counter({
-      name: 'tandem_bytes_in_total',
-      help: 'Document bytes received',
-      registers: [registry],
-    }),
-    bytesOut: new Counter({
-      name: 'tandem_bytes_out_total',
-      help: 'Document bytes sent',
-      registers: [registry],
-    }),
+    // Per-message traffic is counted in plain numbers on the hot path and read at scrape time.
+    traffic,
     closes: new Counter({
       name: 'tandem_connection_closes_total',
       help: 'Document connections closed by the server, by close code',

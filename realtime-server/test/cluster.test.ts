@@ -59,7 +59,9 @@ describe('several instances', { skip }, () => {
       );
       await waitUntil('cursor crosses instances', () =>
         [...onB.provider.awareness.getStates().values()].some(
-          (state) => state.user?.name === 'Cursor on A' && state.cursor?.x === 42,
+          // The server stamps the connection's own user on the state, whatever name the client sent.
+          (state) =>
+            state.user?.id === owner.userId && state.user?.name === 'Owner' && state.cursor?.x === 42,
         ),
       );
     });

@@ -13,49 +13,13 @@ import {
   shapesJson,
   waitSynced,
 } from './helpers/clients.ts';
+import { randomEdit } from './helpers/edits.ts';
 import { Random, testSeed } from './helpers/random.ts';
 import { startServer } from './helpers/server.ts';
 import { waitUntil } from './helpers/services.ts';
 
 const CLIENTS = 5;
 const STEPS = 400;
-
-/** One random edit on a client's doc: create, move, recolour, delete, or type. */
-export function randomEdit(random: Random, doc: Y.Doc, label: string, step: number): void {
-  const shapes = doc.getMap('shapes');
-  const ids = [...shapes.keys()];
-  const roll = random.next();
-  if (ids.length === 0 || roll < 0.25) {
-    addShape(
-      doc,
-      `${label}-${step}`,
-      {
-        type: random.pick(['sticky', 'rect', 'ellipse']),
-        x: random.int(1000),
-        y: random.int(1000),
-        color: 'yellow',
-      },
-      '',
-    );
-    return;
-  }
-  const shape = shapes.get(random.pick(ids)) as Y.Map<unknown>;
-  if (roll < 0.5) {
-    doc.transact(() => {
-      shape.set('x', random.int(1000));
-      shape.set('y', random.int(1000));
-    });
-  } else if (roll < 0.65) {
-    shape.set('color', random.pick(colorNames));
-  } else if (roll < 0.72) {
-    shapes.delete(random.pick(ids));
-  } else {
-    const text = shape.get('text') as Y.Text | undefined;
-    if (!text) return;
-    if (text.length > 0 && random.chance(0.3)) text.delete(random.int(text.length), 1);
-    else text.insert(random.int(text.length + 1), random.pick(['a', 'b', 'c', ' ', 'é', '🙂']));
-  }
-}
 
 test(`${CLIENTS} clients with random edits, disconnects and reconnects converge, and so does the stored board`, async (t) => {
   const seed = testSeed();

@@ -1,16 +1,15 @@
 // Nothing that reached the server is lost: across a restart, and across SIGTERM of the real
 // process while edits are still waiting for their debounced write.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from './helpers/clients.ts';
+import { startProcess } from './helpers/process.ts';
 import { startServer } from './helpers/server.ts';
-import { freePort, waitUntil } from './helpers/services.ts';
+import { waitUntil } from './helpers/services.ts';
 
 const dirs: string[] = [];
 after(() => {
@@ -54,40 +53,12 @@ test('accounts, boards and content survive a restart on the same data dir', asyn
   }
 });
 
-async function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CLIENT_DIR: '',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      // Long debounce: at SIGTERM the edits are still only in memory.
-      PERSIST_DEBOUNCE_MS: '60000',
-      PERSIST_MAX_DELAY_MS: '60000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  await waitUntil(
-    'server process answers',
-    () =>
-      fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    20_000,
-  );
-  return child;
-}
-
 test('SIGTERM stores every edit that reached the server and closes clients with 1001', async () => {
   const dataDir = tempDir();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = await startProcess(dataDir, port);
+  // Long debounce: at SIGTERM the edits are still only in memory.
+  const env = { DATA_DIR: dataDir, PERSIST_DEBOUNCE_MS: '60000', PERSIST_MAX_DELAY_MS: '60000' };
+  const server = await startProcess(env);
+  const url = server.url;
   const owner = await new ApiClient(url).signup('Owner');
   const boardId = await owner.createBoard();
   const writer = connectDoc(url.replace('http', 'ws'), boardId, { cookie: owner.cookie });
@@ -99,24 +70,20 @@ test('SIGTERM stores every edit that reached the server and closes clients with 
   await waitUntil('observer has every edit', () => shapesJson(observer.doc) === expected);
   writer.provider.shouldConnect = false;
   observer.provider.shouldConnect = false;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const [code] = await exited;
-  assert.equal(code, 0);
+  assert.equal(await server.stop('SIGTERM'), 0);
   await waitUntil('clients told 1001', () =>
     [writer, observer].every((c) => c.closes.some((close) => close.code === CloseCode.GOING_AWAY)),
   );
   writer.destroy();
   observer.destroy();
 
-  const restarted = await startProcess(dataDir, port);
+  const restarted = await startProcess(env, server.port);
   try {
     const reader = connectDoc(url.replace('http', 'ws'), boardId, { cookie: owner.cookie });
     await waitSynced(reader);
     await waitUntil('every edit was stored', () => shapesJson(reader.doc) === expected);
     reader.destroy();
   } finally {
-    restarted.kill('SIGTERM');
-    await once(restarted, 'exit');
+    await restarted.stop();
   }
 });

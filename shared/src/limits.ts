@@ -28,6 +28,8 @@ export const limits = {
   idleAfterMs: 60_000,
   /** Login attempts per minute, per email and per IP. */
   loginAttemptsPerMinute: 10,
+  /** Accounts (including guests) created per minute from one IP: a whole office behind one NAT may join a retro. */
+  signupsPerMinute: 60,
   sessionDays: 30,
   accessTokenMinutes: 15,
   /** REST JSON bodies. */

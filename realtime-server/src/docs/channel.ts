@@ -2,6 +2,7 @@
 // `ws` library and a Room: it authenticates the upgrade (session cookie or access token),
 // checks the role and the limits, and turns a socket into a Peer.
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { CloseCode, isBoardId, type PresenceUser, type Role, roleAtLeast } from '@tandem/shared';
 import type { Logger } from 'pino';
@@ -13,7 +14,7 @@ import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { Peer, Room } from './room.ts';
-import type { Rooms } from './rooms.ts';
+import { type Rooms, ShuttingDownError } from './rooms.ts';
 
 export const DOC_PATH_PREFIX = '/yjs/';
 /** A send buffer over this, seen at SLOW_SWEEPS sweeps in a row, closes the connection (1013). */
@@ -48,15 +49,30 @@ class SocketPeer implements Peer {
     public role: Role,
     readonly ws: WebSocket,
     private readonly metrics: Metrics,
+    /** A send buffer that would grow past this closes the connection (1013) at once. */
+    private readonly maxBufferedBytes: number,
   ) {
     this.userId = user.id;
   }
 
   send(message: Uint8Array): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    this.metrics.messagesOut.inc();
-    this.metrics.bytesOut.inc(message.length);
-    this.ws.send(message, { binary: true });
+    // The sweep closes a slow reader only after seconds; meanwhile a client that never reads
+    // could make the server queue without bound (a 4-byte sync step 1 is answered with the whole
+    // board, every time). One whole board plus the slow threshold is all a connection can need.
+    if (this.ws.bufferedAmount + message.length > this.maxBufferedBytes) {
+      this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
+      return;
+    }
+    this.metrics.traffic.messagesOut += 1;
+    this.metrics.traffic.bytesOut += message.length;
+    // A room sends one message to many sockets in a row: frame it once and write the same bytes
+    // to each socket, instead of letting ws frame it again per socket (the broadcast hot path).
+    // Safe because server frames are unmasked and we use no extension that transforms payloads
+    // (perMessageDeflate is off), so ws never holds frames back that this could overtake.
+    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
+    if (socket?.writable) socket.write(frameOnce(message));
+    else this.ws.send(message, { binary: true });
   }
 
   close(code: number, reason: string): void {
@@ -65,6 +81,37 @@ class SocketPeer implements Peer {
     this.metrics.closes.inc({ code: String(code) });
     closeSocket(this.ws, code, reason);
   }
+}
+
+/** A binary WebSocket frame as a server sends it (FIN, opcode 2, unmasked). */
+export function frameBinary(payload: Uint8Array): Buffer {
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x82;
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  frame.set(payload, headerLength);
+  return frame;
+}
+
+let lastMessage: Uint8Array | null = null;
+let lastFrame: Buffer | null = null;
+/** The frame of the message most recently sent: a broadcast frames once for all its sockets. */
+function frameOnce(message: Uint8Array): Buffer {
+  if (message !== lastMessage || lastFrame === null) {
+    lastFrame = frameBinary(message);
+    lastMessage = message;
+  }
+  return lastFrame;
 }
 
 function closeSocket(ws: WebSocket, code: number, reason: string): void {
@@ -89,6 +136,8 @@ export class DocumentChannel {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<SocketPeer>();
   private readonly openBoardsByUser = new Map<string, Map<string, number>>();
+  /** Connections per board, counted from acceptance on, while the room may still be loading. */
+  private readonly connectionsByBoard = new Map<string, number>();
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
@@ -192,7 +241,14 @@ export class DocumentChannel {
       return refuse(CloseCode.TOO_MANY_MESSAGES, 'too many boards open at once');
     }
 
-    peer = new SocketPeer(this.nextPeerId++, user, role, ws, metrics);
+    peer = new SocketPeer(
+      this.nextPeerId++,
+      user,
+      role,
+      ws,
+      metrics,
+      config.maxDocBytes + 2 * SLOW_BUFFER_BYTES,
+    );
     this.track(peer, boardId, +1);
     const current = peer;
     ws.once('close', () => this.detach(current, boardId));
@@ -201,6 +257,10 @@ export class DocumentChannel {
     try {
       room = await this.deps.rooms.open(boardId);
     } catch (error) {
+      if (error instanceof ShuttingDownError) {
+        peer.close(CloseCode.GOING_AWAY, 'server going away');
+        return;
+      }
       log.error({ err: error, boardId }, 'board failed to load');
       peer.close(CloseCode.INTERNAL, 'board failed to load');
       return;
@@ -216,11 +276,18 @@ export class DocumentChannel {
 
     const bucket = new TokenBucket(config.messagesPerSecond, config.messageBurst);
     const onMessage = (data: Buffer, isBinary: boolean) => {
-      metrics.messagesIn.inc();
-      metrics.bytesIn.inc(data.length);
+      metrics.traffic.messagesIn += 1;
+      metrics.traffic.bytesIn += data.length;
       if (!isBinary) return current.close(CloseCode.UNDECODABLE, 'text frames are not accepted');
       if (!bucket.take()) return current.close(CloseCode.TOO_MANY_MESSAGES, 'too many messages');
-      room.receive(current, data);
+      try {
+        room.receive(current, data);
+      } catch (error) {
+        // A throw here would escape ws's 'message' event and stop the whole process: whatever
+        // one connection's message trips over closes that connection only.
+        log.error({ err: error, boardId, peer: current.id }, 'handling a document message failed');
+        current.close(CloseCode.INTERNAL, 'internal error');
+      }
     };
     ws.off('message', onEarly);
     ws.on('message', onMessage);
@@ -258,12 +325,15 @@ export class DocumentChannel {
   }
 
   private countOnBoard(boardId: string): number {
-    return this.deps.rooms.get(boardId)?.peers.size ?? 0;
+    return this.connectionsByBoard.get(boardId) ?? 0;
   }
 
   private track(peer: SocketPeer, boardId: string, delta: 1 | -1): void {
     if (delta > 0) this.peers.add(peer);
     else this.peers.delete(peer);
+    const onBoard = (this.connectionsByBoard.get(boardId) ?? 0) + delta;
+    if (onBoard > 0) this.connectionsByBoard.set(boardId, onBoard);
+    else this.connectionsByBoard.delete(boardId);
     let boards = this.openBoardsByUser.get(peer.userId);
     if (!boards) {
       boards = new Map();

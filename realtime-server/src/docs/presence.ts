@@ -1,12 +1,13 @@
 // A room's presence (Yjs awareness): who owns which client id, the latest state of each, and
 // which ones changed since the last tick. States are merged per tick and sent as one message,
 // instead of one message per cursor move per peer.
-import { limits, PresenceState, type Role } from '@tandem/shared';
+import { limits, PresenceState, type PresenceUser, type Role } from '@tandem/shared';
 import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
 
 /** What presence needs to know of a connection. */
 export interface PresenceOwner {
   readonly userId: string;
+  readonly user: PresenceUser;
   readonly role: Role;
   readonly clientIds: Set<number>;
 }
@@ -53,7 +54,7 @@ export class RoomPresence {
       } else if (!owner.clientIds.has(clientId)) {
         if (owner.clientIds.size >= limits.maxClientIdsPerConnection || state === 'null') continue;
       }
-      const accepted = state === 'null' ? 'null' : this.acceptState(state, owner.role);
+      const accepted = state === 'null' ? 'null' : this.acceptState(state, owner);
       if (accepted === null) continue;
       owner.clientIds.add(clientId);
       this.entries.set(clientId, { clientId, clock, state: accepted, owner, instance: null });
@@ -61,8 +62,11 @@ export class RoomPresence {
     }
   }
 
-  /** Validates a state against the presence schema and stamps the connection's role on it. */
-  private acceptState(state: string, role: Role): string | null {
+  /**
+   * Validates a state against the presence schema and stamps the connection's user and role on
+   * it: a client must not show its cursor under another person's name.
+   */
+  private acceptState(state: string, owner: PresenceOwner): string | null {
     if (state.length > limits.maxAwarenessStateBytes) return null;
     let parsed: unknown;
     try {
@@ -72,7 +76,7 @@ export class RoomPresence {
     }
     const result = PresenceState.safeParse(parsed);
     if (!result.success) return null;
-    return JSON.stringify({ ...result.data, role });
+    return JSON.stringify({ ...result.data, user: owner.user, role: owner.role });
   }
 
   /** Removes every state a closing connection owned. */

@@ -1,7 +1,7 @@
 // A Room is one open board on this instance: its Y.Doc, the connections (peers) editing it,
 // their presence, its persistence, and its channel to the other instances. It knows nothing of
 // WebSockets: a Peer is anything that can send bytes and be closed.
-import { CloseCode, type Role } from '@tandem/shared';
+import { CloseCode, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import type { Bus } from '../bus/bus.ts';
@@ -24,6 +24,8 @@ import { updateHasNewContent } from './updates.ts';
 export interface Peer {
   readonly id: number;
   readonly userId: string;
+  /** Who the connection authenticated as; presence states are stamped with it. */
+  readonly user: PresenceUser;
   role: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
@@ -40,9 +42,23 @@ export interface RoomDeps {
   instanceId: string;
 }
 
+/** What a room learns from, and asks of, the instance-wide view of the other instances. */
+export interface InstanceView {
+  /** Whether any other instance is alive on the bus: alone, a room publishes nothing but sync requests. */
+  othersAlive(): boolean;
+  /** Any message from an instance proves it alive. */
+  heard(instance: string): void;
+}
+
 /** Origins of changes that this instance must not store or publish again. */
 const STORE_ORIGIN = Symbol('store');
 const BUS_ORIGIN = Symbol('bus');
+/**
+ * A bus message applied while client updates wait for missing dependencies: the transaction may
+ * integrate those waiting client structs too, and they reached no other instance and no store.
+ * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
+ */
+const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
 export const PRESENCE_TICK_MS = 25;
@@ -67,6 +83,7 @@ export class Room {
   private constructor(
     readonly boardId: string,
     private readonly deps: RoomDeps,
+    private readonly instances: InstanceView,
   ) {
     this.presence = new RoomPresence(() => this.schedulePresence());
     this.persister = new DocPersister(
@@ -84,8 +101,8 @@ export class Room {
    * for what the Store does not have yet. Rejects (leaving the stored board untouched) when the
    * stored content cannot be read or applied.
    */
-  static async load(boardId: string, deps: RoomDeps): Promise<Room> {
-    const room = new Room(boardId, deps);
+  static async load(boardId: string, deps: RoomDeps, instances: InstanceView): Promise<Room> {
+    const room = new Room(boardId, deps, instances);
     const started = performance.now();
     const stored = await deps.store.loadDoc(boardId);
     deps.metrics.storeLatency.observe({ op: 'load' }, (performance.now() - started) / 1000);
@@ -97,12 +114,23 @@ export class Room {
       Y.applyUpdate(room.doc, part, STORE_ORIGIN);
       room.sizeBytes += part.length;
     }
-    if (room.doc.store.pendingStructs || room.doc.store.pendingDs) {
-      throw new Error(`stored board ${boardId} has updates whose dependencies are missing`);
+    if (room.hasPending) {
+      // Served anyway: a client that holds the missing part sends it on sync. Refusing would
+      // make the board unusable forever.
+      deps.log.warn({ boardId }, 'stored board has updates whose dependencies are missing');
     }
     room.unsubscribe = await deps.bus.subscribe(boardChannel(boardId), (data) => room.onBusMessage(data));
     room.requestSync('open');
     return room;
+  }
+
+  private get hasPending(): boolean {
+    return this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null;
+  }
+
+  /** The origin for applying an update that came over the bus. */
+  private get busOrigin(): symbol {
+    return this.hasPending ? BUS_RESOLVING_ORIGIN : BUS_ORIGIN;
   }
 
   get isEmpty(): boolean {
@@ -131,9 +159,17 @@ export class Room {
       return;
     }
     switch (message.kind) {
-      case 'step1':
-        peer.send(encodeSyncStep2(this.encodeStateFor(message.stateVector)));
+      case 'step1': {
+        let answer: Uint8Array;
+        try {
+          answer = this.encodeStateFor(message.stateVector);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+          return;
+        }
+        peer.send(encodeSyncStep2(answer));
         return;
+      }
       case 'step2':
       case 'update':
         this.applyFromPeer(peer, message.update);
@@ -225,8 +261,10 @@ export class Room {
     const message = encodeUpdate(update);
     for (const peer of this.peers) if (peer !== origin) peer.send(message);
     if (origin === BUS_ORIGIN) return;
-    // The instance that received an edit from a client stores it and tells the others.
+    // The instance that received an edit from a client stores it and tells the others (when
+    // there are any: an instance that appears later asks for what it lacks when it opens the board).
     this.persister.enqueue(update);
+    if (!this.instances.othersAlive()) return;
     this.seq += 1;
     this.publish(BusMessageType.update, update, this.seq);
   }
@@ -256,15 +294,18 @@ export class Room {
       return;
     }
     if (message.instance === this.deps.instanceId) return;
+    this.instances.heard(message.instance);
     this.deps.metrics.busMessagesIn.inc();
     try {
       switch (message.type) {
         case BusMessageType.update: {
           const last = this.remoteSeq.get(message.instance);
           this.remoteSeq.set(message.instance, message.seq);
-          Y.applyUpdate(this.doc, message.payload, BUS_ORIGIN);
-          // A gap means a message was lost on the way: repair in one round trip.
+          Y.applyUpdate(this.doc, message.payload, this.busOrigin);
+          // A gap means a message was lost on the way: repair in one round trip. So does an
+          // update that waits on something this instance never received.
           if (last !== undefined && message.seq !== last + 1 && message.seq !== 1) this.requestSync('gap');
+          else if (this.hasPending) this.requestSync('pending');
           return;
         }
         case BusMessageType.awareness:
@@ -279,7 +320,8 @@ export class Room {
           return;
         }
         case BusMessageType.syncReply:
-          if (message.target === this.deps.instanceId) Y.applyUpdate(this.doc, message.payload, BUS_ORIGIN);
+          if (message.target === this.deps.instanceId)
+            Y.applyUpdate(this.doc, message.payload, this.busOrigin);
           return;
       }
     } catch (error) {
@@ -309,7 +351,7 @@ export class Room {
     if (!change) return;
     const message = encodeAwarenessMessage(change.all);
     for (const peer of this.peers) peer.send(message);
-    if (change.local) this.publish(BusMessageType.awareness, change.local);
+    if (change.local && this.instances.othersAlive()) this.publish(BusMessageType.awareness, change.local);
   }
 
   /** Changes the role of a user's live connections (a viewer stops editing at once). */

@@ -4,12 +4,21 @@
 // died vanish from the others within seconds.
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
-import { Room, type RoomDeps } from './room.ts';
+import { type InstanceView, Room, type RoomDeps } from './room.ts';
 
 const INSTANCES_CHANNEL = 'instances';
+
+/** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('instance shutting down');
+    this.name = 'ShuttingDownError';
+  }
+}
 export const HEARTBEAT_MS = 1000;
 /** An instance silent this long is presumed dead. */
 export const HEARTBEAT_LAPSE_MS = 3500;
+const RESYNC_AFTER_RECONNECT_MS = [0, 1000, 5000];
 
 export class Rooms {
   private readonly rooms = new Map<string, Room>();
@@ -19,6 +28,13 @@ export class Rooms {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private unsubscribeInstances: (() => Promise<void>) | null = null;
 
+  private readonly instanceView: InstanceView = {
+    othersAlive: () => this.lastHeard.size > 0,
+    heard: (instance) => {
+      this.lastHeard.set(instance, Date.now());
+    },
+  };
+
   constructor(private readonly deps: RoomDeps) {}
 
   async start(): Promise<void> {
@@ -26,8 +42,15 @@ export class Rooms {
       this.onHeartbeat(data),
     );
     this.deps.bus.onReconnect(() => {
-      // Messages may have been lost while the bus was down: every open board resyncs.
-      for (const room of this.rooms.values()) room.requestSync('reconnect');
+      // Messages may have been lost while the bus was down: every open board resyncs. Once now,
+      // and again shortly after, since the other instances may not have resubscribed yet and
+      // would miss this first request.
+      for (const delay of RESYNC_AFTER_RECONNECT_MS) {
+        const timer = setTimeout(() => {
+          for (const room of this.rooms.values()) room.requestSync('reconnect');
+        }, delay);
+        timer.unref();
+      }
     });
     this.heartbeat();
     this.heartbeatTimer = setInterval(() => this.heartbeat(), HEARTBEAT_MS);
@@ -48,6 +71,7 @@ export class Rooms {
 
   /** The open room of a board, loading it first if needed (one load for concurrent callers). */
   async open(boardId: string): Promise<Room> {
+    if (this.stopping) throw new ShuttingDownError();
     const open = this.rooms.get(boardId);
     if (open) return open;
     const pending = this.loading.get(boardId);
@@ -55,7 +79,7 @@ export class Rooms {
     const load = (async () => {
       // A room still storing its last edits must finish before the board is read again.
       await this.unloading.get(boardId);
-      const room = await Room.load(boardId, this.deps);
+      const room = await Room.load(boardId, this.deps, this.instanceView);
       this.rooms.set(boardId, room);
       this.deps.metrics.rooms.set(this.rooms.size);
       return room;
@@ -119,7 +143,11 @@ export class Rooms {
   }
 
   /** Closes every connection with `code` and stores every room; for shutdown. */
+  /** Set once shutdown begins: no board is opened any more. */
+  stopping = false;
+
   async closeAll(code: number, reason: string): Promise<void> {
+    this.stopping = true;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     await Promise.allSettled([...this.loading.values()]);
     const rooms = [...this.rooms.values()];

@@ -47,7 +47,7 @@ declare module 'fastify' {
 }
 
 function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  if (body === null || typeof body !== 'object') {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(ErrorCode.BAD_REQUEST, 'Send a JSON object in the request body.');
   }
   const result = schema.safeParse(body);
@@ -63,7 +63,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { config, store, sessions, rooms, live } = deps;
   const loginByEmail = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
   const loginByIp = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
-  const signupByIp = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
+  const signupByIp = new WindowLimiter(config.signupsPerMinute, 60_000);
 
   const user = (request: FastifyRequest): UserRow => {
     if (!request.user) throw authRequired();

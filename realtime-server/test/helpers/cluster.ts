@@ -2,6 +2,7 @@
 // prefix of their own (both removed afterwards).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { pino } from 'pino';
 import { openBus } from '../../src/bus/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { startServer, type TestServer } from './server.ts';
@@ -33,7 +34,8 @@ export class TestCluster {
       dataDir: '/nonexistent',
       schema: this.schema,
     });
-    const bus = await openBus({ redisUrl: redis, prefix: this.prefix });
+    const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+    const bus = await openBus({ redisUrl: redis, prefix: this.prefix, logger });
     const server = await startServer({
       store,
       bus,

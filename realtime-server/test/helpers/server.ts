@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { createApp, type TandemApp } from '../../src/app.ts';
 import type { Bus } from '../../src/bus/bus.ts';
 import { MemoryBus } from '../../src/bus/memory.ts';
@@ -30,6 +31,8 @@ export interface StartOptions {
   store?: Store;
   bus?: Bus;
   port?: number;
+  /** A logger of the test's own (to read what the server logs). */
+  logger?: Logger;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
@@ -54,7 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     store = sqlite;
   }
   const bus = options.bus ?? new MemoryBus();
-  const app = await createApp({ config, store, bus });
+  const app = await createApp({ config, store, bus, logger: options.logger });
   const url = await app.listen();
   return {
     url,

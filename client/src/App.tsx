@@ -1,0 +1,53 @@
+// Routes of SPEC §2 and the signed-in gate.
+import { useEffect } from 'react';
+import { SignIn, SignUp } from './pages/Auth.tsx';
+import { BoardPage } from './pages/BoardPage.tsx';
+import { Dashboard } from './pages/Dashboard.tsx';
+import { Join } from './pages/Join.tsx';
+import { NotFound } from './pages/NotFound.tsx';
+import { matchRoute, navigate, useLocation } from './router.tsx';
+import { useSession } from './session.ts';
+
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+export function App() {
+  const { path } = useLocation();
+  const user = useSession((s) => s.user);
+  const loaded = useSession((s) => s.loaded);
+  const load = useSession((s) => s.load);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (!loaded) return <main className="center-page hint">Loading…</main>;
+
+  const route = matchRoute(path);
+  const signIn = <Redirect to={`/signin?next=${encodeURIComponent(path)}`} />;
+  switch (route.name) {
+    case 'root':
+      return <Redirect to={user ? '/boards' : '/signin'} />;
+    case 'signin':
+    case 'signup':
+      if (user)
+        return (
+          <Redirect
+            to={
+              new URLSearchParams(location.search).get('next')?.startsWith('/')
+                ? new URLSearchParams(location.search).get('next')!
+                : '/boards'
+            }
+          />
+        );
+      return route.name === 'signin' ? <SignIn /> : <SignUp />;
+    case 'boards':
+      return user ? <Dashboard /> : signIn;
+    case 'board':
+      return user ? <BoardPage boardId={route.boardId} /> : signIn;
+    case 'join':
+      return user ? <Join token={route.token} /> : signIn;
+    default:
+      return <NotFound />;
+  }
+}

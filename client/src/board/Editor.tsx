@@ -1,0 +1,294 @@
+// Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
+// tool controller, presence and the UI around the canvas. It renders and dispatches only.
+import type { Board, ColorName, Role, User } from '@tandem/shared';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Link } from '../router.tsx';
+import { useWorkspace } from '../workspace/socket.ts';
+import { createActions } from './actions.ts';
+import { Canvas } from './canvas/Canvas.tsx';
+import { ShapeIndex } from './canvas/shapeIndex.ts';
+import { TextEditor } from './canvas/TextEditor.tsx';
+import { Avatars } from './presence/Avatars.tsx';
+import { Cursors } from './presence/Cursors.tsx';
+import { startLocalPresence } from './presence/localPresence.ts';
+import { useRemotes } from './presence/remote.ts';
+import { useEditor } from './store.ts';
+import { type BoardSession, openBoard } from './sync/provider.ts';
+import { ToolController } from './tools/controller.ts';
+import { handleKeyDown, handleKeyUp } from './tools/keyboard.ts';
+import { ExportMenu } from './ui/ExportMenu.tsx';
+import { Icon } from './ui/icons.tsx';
+import { ShareDialog } from './ui/ShareDialog.tsx';
+import { StatusBar } from './ui/StatusBar.tsx';
+import { StylePanel } from './ui/StylePanel.tsx';
+import { Toolbar } from './ui/Toolbar.tsx';
+import { ZoomControls } from './ui/ZoomControls.tsx';
+
+interface Props {
+  board: Board;
+  role: Role;
+  user: User;
+}
+
+export function Editor(props: Props) {
+  const [session, setSession] = useState<BoardSession | null>(null);
+  const readOnly = props.role === 'viewer';
+  useEffect(() => {
+    useEditor.getState().reset();
+    const s = openBoard(props.board.id, { readOnly: () => readOnly });
+    setSession(s);
+    return () => s.destroy();
+  }, [props.board.id, readOnly]);
+  if (!session) return null;
+  return <EditorView {...props} session={session} />;
+}
+
+function EditorView({ board, role, user, session }: Props & { session: BoardSession }) {
+  const readOnly = role === 'viewer';
+  const [title, setTitle] = useState(board.title);
+  const [sharing, setSharing] = useState(false);
+  const [membersVersion, setMembersVersion] = useState(0);
+  const [message, setMessage] = useState<string | null>(null);
+  const connection = useSyncExternalStore(session.onConnection, session.getConnection);
+  const accessLost = connection.status === 'access-lost';
+  const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
+
+  const index = useMemo(() => new ShapeIndex(session.doc), [session]);
+  useEffect(() => () => index.destroy(), [index]);
+  const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
+  const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
+  useEffect(() => () => presence.stop(), [presence]);
+  // Read at call time by the controller and actions, which live as long as the session.
+  const lockedRef = useRef(locked);
+  lockedRef.current = locked;
+  const actions = useMemo(
+    () => createActions(session, index, user.id, () => lockedRef.current),
+    [session, index, user.id],
+  );
+  const controller = useMemo(
+    () =>
+      new ToolController({
+        doc: session.doc,
+        userId: user.id,
+        readOnly: () => lockedRef.current,
+        shapes: index.getSnapshot,
+        stopCapturing: () => session.undo.stopCapturing(),
+      }),
+    [session, index, user.id],
+  );
+
+  // Keyboard and clipboard, for the whole page while the board is open.
+  useEffect(() => {
+    const down = (e: KeyboardEvent) => {
+      presence.activity();
+      handleKeyDown(e, actions, lockedRef.current);
+    };
+    const typing = (t: EventTarget | null) =>
+      t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
+    const copy = (e: ClipboardEvent) => {
+      if (typing(e.target)) return;
+      const text = actions.copyText();
+      if (!text || !e.clipboardData) return;
+      e.clipboardData.setData('text/plain', text);
+      e.preventDefault();
+      void actions.copy();
+    };
+    const cut = (e: ClipboardEvent) => {
+      if (typing(e.target)) return;
+      copy(e);
+      if (e.defaultPrevented) actions.deleteSelection();
+    };
+    const paste = (e: ClipboardEvent) => {
+      if (typing(e.target)) return;
+      e.preventDefault();
+      void actions.paste(e.clipboardData?.getData('text/plain') || undefined);
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', handleKeyUp);
+    document.addEventListener('copy', copy);
+    document.addEventListener('cut', cut);
+    document.addEventListener('paste', paste);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', handleKeyUp);
+      document.removeEventListener('copy', copy);
+      document.removeEventListener('cut', cut);
+      document.removeEventListener('paste', paste);
+    };
+  });
+
+  // Fit the content once the local copy has loaded, so a board opens showing its shapes.
+  useEffect(() => {
+    let done = false;
+    const fit = () => {
+      if (done || index.getSnapshot().list.length === 0) return;
+      done = true;
+      actions.zoomToFit();
+      const v = useEditor.getState().viewport;
+      if (v.zoom > 1) useEditor.getState().setViewport({ ...v, zoom: 1 });
+    };
+    void session.whenLocal.then(fit);
+    session.provider.once('sync', fit);
+    return () => {
+      done = true;
+    };
+  }, [session, index, actions]);
+
+  useWorkspace({
+    'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
+    'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
+  });
+
+  const selectionColor = useSelectionColor(index);
+
+  return (
+    <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
+      <Canvas
+        index={index}
+        controller={controller}
+        awareness={session.awareness}
+        readOnly={locked}
+        onPointer={presence.pointer}
+        onEditRequest={startEditing}
+      />
+      <FollowViewport awareness={session.awareness} />
+      <TextEditor doc={session.doc} index={index} />
+      <Cursors awareness={session.awareness} />
+      <header className="topbar">
+        <div className="panel title-panel">
+          <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
+            <Icon name="back" />
+          </Link>
+          <h1 className="board-title" title={title}>
+            {title}
+          </h1>
+        </div>
+        <div className="panel right-panel">
+          <Avatars awareness={session.awareness} me={me} />
+          <ExportMenu
+            session={session}
+            index={index}
+            title={title}
+            userId={user.id}
+            readOnly={locked}
+            onMessage={setMessage}
+          />
+          <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
+            <Icon name="share" size={18} /> Share
+          </button>
+        </div>
+      </header>
+      {readOnly && !accessLost && (
+        <div className="banner" role="note">
+          You are viewing this board. Only editors can change it.
+        </div>
+      )}
+      <Toolbar actions={actions} readOnly={locked} />
+      {!locked && <StylePanel actions={actions} currentColor={selectionColor} />}
+      <ZoomControls actions={actions} />
+      <StatusBar state={connection} />
+      {message && (
+        <div className="toast panel" role="alert">
+          <span>{message}</span>
+          <button type="button" className="tool" aria-label="Dismiss" onClick={() => setMessage(null)}>
+            <Icon name="close" size={16} />
+          </button>
+        </div>
+      )}
+      {accessLost && (
+        <AccessLost
+          code={connection.code}
+          sentence={connection.sentence}
+          session={session}
+          index={index}
+          title={title}
+          userId={user.id}
+        />
+      )}
+      {sharing && (
+        <ShareDialog
+          boardId={board.id}
+          isOwner={role === 'owner'}
+          meId={user.id}
+          membersVersion={membersVersion}
+          onClose={() => setSharing(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+const startEditing = (id: string) => useEditor.getState().setEditing(id);
+
+/** Following someone: take their viewport whenever it changes. Its own component, so a remote
+ * cursor move re-renders only this, not the editor around it. */
+function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] }) {
+  const remotes = useRemotes(awareness);
+  const followId = useEditor((s) => s.followClientId);
+  useEffect(() => {
+    if (followId === null) return;
+    const them = remotes.find((r) => r.clientId === followId);
+    if (!them) useEditor.getState().follow(null);
+    else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
+  }, [followId, remotes]);
+  return null;
+}
+
+function useSelectionColor(index: ShapeIndex): ColorName | null {
+  const selection = useEditor((s) => s.selection);
+  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
+  const colors = new Set(selection.map((id) => snap.byId.get(id)?.color).filter(Boolean));
+  return colors.size === 1 ? ([...colors][0] as ColorName) : null;
+}
+
+function AccessLost({
+  code,
+  sentence,
+  session,
+  index,
+  title,
+  userId,
+}: {
+  code: number | null;
+  sentence: string;
+  session: BoardSession;
+  index: ShapeIndex;
+  title: string;
+  userId: string;
+}) {
+  return (
+    <div
+      className="overlay"
+      role="alertdialog"
+      aria-label="Access lost"
+      aria-describedby="access-lost-sentence"
+    >
+      <div className="card">
+        <h2>{code === 4404 ? 'Board deleted' : code === 4401 ? 'Signed out' : 'Access lost'}</h2>
+        <p id="access-lost-sentence">{sentence}</p>
+        <p className="hint">
+          Anything you changed that had not reached the server is still here: export it before you leave.
+        </p>
+        <div className="row">
+          <ExportMenu
+            session={session}
+            index={index}
+            title={title}
+            userId={userId}
+            readOnly
+            onMessage={() => {}}
+          />
+          {code === 4401 ? (
+            <Link className="btn primary" href={`/signin?next=${encodeURIComponent(location.pathname)}`}>
+              Sign in
+            </Link>
+          ) : (
+            <Link className="btn primary" href="/boards">
+              Back to my boards
+            </Link>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+// Editor commands shared by the keyboard, the toolbar and menus: each reads the editor state,
+// calls the pure model and updates the selection. Read-only sessions get no content changes.
+import type { ColorName } from '@tandem/shared';
+import type { ShapeIndex } from './canvas/shapeIndex.ts';
+import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
+import { unionRect } from './model/geometry.ts';
+import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
+import { deleteShapes, moveShapes, restyle } from './model/shapes.ts';
+import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
+import type { BoardSession } from './sync/provider.ts';
+
+/** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
+let memoryClipboard = '';
+
+export function createActions(
+  session: BoardSession,
+  index: ShapeIndex,
+  userId: string,
+  readOnly: () => boolean,
+) {
+  const { doc, undo } = session;
+  const ed = () => useEditor.getState();
+  const sel = () => ed().selection.filter((id) => index.getSnapshot().byId.has(id));
+  const canEdit = () => !readOnly();
+
+  const zoomBy = (factor: number) => {
+    const s = ed();
+    s.setViewport(zoomAt(s.viewport, s.screen, factor, s.screen.w / 2, s.screen.h / 2));
+  };
+
+  return {
+    undo: () => canEdit() && undo.undo(),
+    redo: () => canEdit() && undo.redo(),
+    deleteSelection() {
+      if (!canEdit()) return;
+      deleteShapes(doc, sel());
+      ed().select([]);
+    },
+    duplicate() {
+      if (!canEdit()) return;
+      const ids = duplicateShapes(doc, sel(), userId);
+      if (ids.length > 0) ed().select(ids);
+    },
+    nudge(dx: number, dy: number) {
+      if (!canEdit()) return;
+      moveShapes(doc, sel(), dx, dy);
+    },
+    recolor(color: ColorName) {
+      if (!canEdit()) return;
+      restyle(doc, sel(), color);
+    },
+    forward: () => canEdit() && bringForward(doc, sel()),
+    backward: () => canEdit() && sendBackward(doc, sel()),
+    toFront: () => canEdit() && bringToFront(doc, sel()),
+    toBack: () => canEdit() && sendToBack(doc, sel()),
+    selectAll: () => ed().select(index.getSnapshot().list.map((e) => e.rec.id)),
+    copyText: (): string | null => (sel().length > 0 ? serializeShapes(doc, sel()) : null),
+    async copy(): Promise<string | null> {
+      const text = sel().length > 0 ? serializeShapes(doc, sel()) : null;
+      if (!text) return null;
+      memoryClipboard = text;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        // Clipboard permission refused: the in-memory copy still pastes within this tab.
+      }
+      return text;
+    },
+    async cut() {
+      if (!canEdit()) return;
+      if (await this.copy()) this.deleteSelection();
+    },
+    /** Pastes `text` (from a paste event) or whatever we can read; lands centred in view. */
+    async paste(text?: string) {
+      if (!canEdit()) return;
+      let t = text;
+      if (t === undefined) {
+        try {
+          t = await navigator.clipboard.readText();
+        } catch {
+          t = memoryClipboard;
+        }
+      }
+      if (!t) t = memoryClipboard;
+      const s = ed();
+      const v = visibleRect(s.viewport, s.screen);
+      const ids = pasteShapes(doc, t, userId, { x: v.x + v.w / 2, y: v.y + v.h / 2 });
+      if (ids.length > 0) s.select(ids);
+    },
+    zoomIn: () => zoomBy(1.25),
+    zoomOut: () => zoomBy(0.8),
+    zoomReset: () => {
+      const s = ed();
+      s.setViewport({ ...s.viewport, zoom: 1 });
+    },
+    zoomToFit() {
+      const s = ed();
+      const ids = new Set(sel());
+      const list = index.getSnapshot().list;
+      const chosen = ids.size > 0 ? list.filter((e) => ids.has(e.rec.id)) : list;
+      s.setViewport(fitRect(unionRect(chosen.map((e) => e.bounds)), s.screen));
+    },
+  };
+}
+
+export type Actions = ReturnType<typeof createActions>;

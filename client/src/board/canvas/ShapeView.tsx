@@ -1,0 +1,128 @@
+// Renders one shape record. Memoised on the record object, which the ShapeIndex keeps stable
+// while the shape is unchanged, so panning and remote edits elsewhere do not re-render it.
+import type { ShapeRecord } from '@tandem/shared';
+import { memo } from 'react';
+import { arrowEnds, type Point } from '../model/geometry.ts';
+import { strokePath } from './freehand.ts';
+import { fill, ink, tint } from './palette.ts';
+
+export function diamondPoints(w: number, h: number): string {
+  return `${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`;
+}
+
+function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
+  switch (s.type) {
+    case 'sticky':
+      return (
+        <rect
+          className={detail ? 'sticky' : undefined}
+          width={s.w}
+          height={s.h}
+          rx={6}
+          fill={fill[s.color]}
+        />
+      );
+    case 'rect':
+      return (
+        <rect width={s.w} height={s.h} rx={8} fill={tint(s.color)} stroke={ink[s.color]} strokeWidth={2} />
+      );
+    case 'ellipse':
+      return (
+        <ellipse
+          cx={s.w / 2}
+          cy={s.h / 2}
+          rx={s.w / 2}
+          ry={s.h / 2}
+          fill={tint(s.color)}
+          stroke={ink[s.color]}
+          strokeWidth={2}
+        />
+      );
+    case 'diamond':
+      return (
+        <polygon
+          points={diamondPoints(s.w, s.h)}
+          fill={tint(s.color)}
+          stroke={ink[s.color]}
+          strokeWidth={2}
+          strokeLinejoin="round"
+        />
+      );
+    case 'text':
+      return <rect width={s.w} height={s.h} fill="transparent" />;
+    case 'freehand':
+      return <path d={strokePath(s.points ?? [])} fill={ink[s.color]} />;
+    default:
+      return null;
+  }
+}
+
+function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
+  if (s.text === undefined || hidden) return null;
+  if (s.text === '' && s.type !== 'text') return null;
+  const centred = s.type !== 'sticky' && s.type !== 'text';
+  return (
+    <foreignObject width={s.w} height={s.h} style={{ overflow: 'visible' }}>
+      <div
+        className={`shape-text ${centred ? 'centred' : ''} ${s.type}`}
+        style={{ color: s.type === 'text' ? ink[s.color] : '#1f2328' }}
+      >
+        {s.text || (s.type === 'text' ? '\u00a0' : '')}
+      </div>
+    </foreignObject>
+  );
+}
+
+/** `detail` is off when zoomed far out: text would be unreadable and filters cost the most there. */
+export const ShapeView = memo(function ShapeView({
+  s,
+  editing,
+  detail,
+}: {
+  s: ShapeRecord;
+  editing: boolean;
+  detail: boolean;
+}) {
+  if (s.type === 'arrow') return null;
+  const transform = `translate(${s.x} ${s.y})${s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : ''}`;
+  return (
+    <g transform={transform} data-shape-id={s.id} data-shape-type={s.type}>
+      <Body s={s} detail={detail} />
+      <Label s={s} hidden={editing || !detail} />
+    </g>
+  );
+});
+
+export const ArrowView = memo(function ArrowView({
+  s,
+  from,
+  to,
+}: {
+  s: ShapeRecord;
+  from: Point;
+  to: Point;
+}) {
+  const angle = Math.atan2(to.y - from.y, to.x - from.x);
+  const head = 14;
+  const p1 = { x: to.x - head * Math.cos(angle - 0.45), y: to.y - head * Math.sin(angle - 0.45) };
+  const p2 = { x: to.x - head * Math.cos(angle + 0.45), y: to.y - head * Math.sin(angle + 0.45) };
+  return (
+    <g
+      data-shape-id={s.id}
+      data-shape-type="arrow"
+      stroke={ink[s.color]}
+      strokeWidth={2.5}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      fill="none"
+    >
+      <line x1={from.x} y1={from.y} x2={to.x} y2={to.y} />
+      <polyline points={`${p1.x},${p1.y} ${to.x},${to.y} ${p2.x},${p2.y}`} />
+    </g>
+  );
+});
+
+/** Resolves an arrow's ends against current shapes; returns stable tuples for memoisation by value. */
+export function resolveArrow(s: ShapeRecord, byId: Map<string, ShapeRecord>): [Point, Point] {
+  return arrowEnds(s, byId);
+}

@@ -1,0 +1,137 @@
+// Copy/paste, duplicate, import and export. All of them go through plain ShapeRecords checked
+// with the shared schema, so a paste from another board (or another Tandem) and an import are
+// the same code path, and a malformed record is skipped instead of breaking the board.
+import { BoardExport, type ShapeRecord, exportBoard as sharedExport } from '@tandem/shared';
+import type * as Y from 'yjs';
+import { edit, newId, shapesOf } from './doc.ts';
+import { boundsOf, type Point, unionRect } from './geometry.ts';
+import { keyBetween, topKey } from './order.ts';
+import { byZ, readShape } from './read.ts';
+import { buildShapeMap } from './shapes.ts';
+
+/** Marks our clipboard text so an unrelated paste is not mistaken for shapes. */
+export const CLIPBOARD_KIND = 'tandem/shapes';
+
+export function recordsOf(doc: Y.Doc, ids: Iterable<string>): ShapeRecord[] {
+  const shapes = shapesOf(doc);
+  const out: ShapeRecord[] = [];
+  for (const id of new Set(ids)) {
+    const r = readShape(id, shapes.get(id));
+    if (r) out.push(r);
+  }
+  return out.sort(byZ);
+}
+
+export function serializeShapes(doc: Y.Doc, ids: Iterable<string>): string {
+  return JSON.stringify({ kind: CLIPBOARD_KIND, version: 1, shapes: recordsOf(doc, ids) });
+}
+
+/** Parses clipboard or import text; answers the valid records and how many were skipped, or null if it is not ours. */
+export function parseShapes(
+  input: unknown,
+): { shapes: ShapeRecord[]; skipped: number; meta?: Record<string, unknown> } | null {
+  let data = input;
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input);
+    } catch {
+      return null;
+    }
+  }
+  if (!data || typeof data !== 'object') return null;
+  const o = data as { version?: unknown; shapes?: unknown; meta?: unknown };
+  if (o.version !== 1 || !Array.isArray(o.shapes)) return null;
+  const shapes: ShapeRecord[] = [];
+  let skipped = 0;
+  for (const raw of o.shapes) {
+    const one = BoardExport.shape.shapes.element.safeParse(raw);
+    if (one.success) shapes.push(one.data);
+    else skipped++;
+  }
+  const meta = BoardExport.shape.meta.safeParse(o.meta);
+  return { shapes, skipped, ...(meta.success && meta.data ? { meta: meta.data } : {}) };
+}
+
+/**
+ * Inserts copies of `records` with fresh ids above everything, moved by `offset`. Arrow ends
+ * bound to a shape that is part of the paste are re-bound to its copy; others become free.
+ */
+export function insertRecords(
+  doc: Y.Doc,
+  records: ShapeRecord[],
+  createdBy: string,
+  offset: Point = { x: 0, y: 0 },
+): string[] {
+  const sorted = [...records].sort(byZ);
+  const idMap = new Map(sorted.map((r) => [r.id, newId()]));
+  return edit(doc, () => {
+    let z = topKey(doc);
+    const out: string[] = [];
+    for (const r of sorted) {
+      const id = idMap.get(r.id)!;
+      const remap = (e: ShapeRecord['from']) => {
+        if (!e) return undefined;
+        const bound = e.shapeId ? idMap.get(e.shapeId) : undefined;
+        return bound
+          ? { shapeId: bound, x: e.x + offset.x, y: e.y + offset.y }
+          : { x: e.x + offset.x, y: e.y + offset.y };
+      };
+      const from = remap(r.from);
+      const to = remap(r.to);
+      const m = buildShapeMap(
+        {
+          type: r.type,
+          x: r.x + offset.x,
+          y: r.y + offset.y,
+          w: r.w,
+          h: r.h,
+          rotation: r.rotation,
+          color: r.color,
+          ...(r.text !== undefined ? { text: r.text } : {}),
+          ...(r.points ? { points: r.points } : {}),
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
+        },
+        createdBy,
+        z,
+      );
+      shapesOf(doc).set(id, m);
+      out.push(id);
+      z = keyBetween(z, null);
+    }
+    return out;
+  });
+}
+
+/** Pastes clipboard text; `at` centres the pasted group there, else it lands offset by 24 units. */
+export function pasteShapes(doc: Y.Doc, text: string, createdBy: string, at?: Point): string[] {
+  const parsed = parseShapes(text);
+  if (!parsed || parsed.shapes.length === 0) return [];
+  let offset = { x: 24, y: 24 };
+  if (at) {
+    const box = unionRect(parsed.shapes.map(boundsOf))!;
+    offset = { x: at.x - (box.x + box.w / 2), y: at.y - (box.y + box.h / 2) };
+  }
+  return insertRecords(doc, parsed.shapes, createdBy, offset);
+}
+
+export function duplicateShapes(doc: Y.Doc, ids: Iterable<string>, createdBy: string): string[] {
+  return insertRecords(doc, recordsOf(doc, ids), createdBy, { x: 24, y: 24 });
+}
+
+/** The board as the shared export JSON (the same code the server's export.json runs). */
+export function exportBoard(doc: Y.Doc): BoardExport {
+  return sharedExport(doc).board;
+}
+
+/** Imports a board's JSON next to the existing content; answers counts so the UI can say what happened. */
+export function importBoard(
+  doc: Y.Doc,
+  data: unknown,
+  createdBy: string,
+): { imported: number; skipped: number } | null {
+  const parsed = parseShapes(data);
+  if (!parsed) return null;
+  const ids = insertRecords(doc, parsed.shapes, createdBy);
+  return { imported: ids.length, skipped: parsed.skipped };
+}

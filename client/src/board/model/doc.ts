@@ -1,0 +1,38 @@
+// Access to the two top-level maps of a board's Y.Doc (SPEC §10), and the origin that marks
+// this user's own edits so the undo manager tracks them and nobody else's.
+import { META_KEY, SHAPES_KEY } from '@tandem/shared';
+import * as Y from 'yjs';
+
+/** Transaction origin of every edit this user makes; Y.UndoManager tracks only this origin. */
+export const LOCAL_ORIGIN = Symbol('tandem-local-edit');
+
+export type ShapeMap = Y.Map<unknown>;
+
+export const shapesOf = (doc: Y.Doc): Y.Map<ShapeMap> => doc.getMap<ShapeMap>(SHAPES_KEY);
+export const metaOf = (doc: Y.Doc): Y.Map<unknown> => doc.getMap(META_KEY);
+
+/** Runs `fn` as one transaction tagged as this user's edit. */
+export function edit<T>(doc: Y.Doc, fn: () => T): T {
+  let out!: T;
+  doc.transact(() => {
+    out = fn();
+  }, LOCAL_ORIGIN);
+  return out;
+}
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+/** A random URL-safe shape id (16 chars, 96 bits): collisions between users are not a concern. */
+export function newId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  let s = '';
+  for (const b of bytes) s += alphabet[b & 63];
+  return s;
+}
+
+export function createUndoManager(doc: Y.Doc): Y.UndoManager {
+  return new Y.UndoManager([shapesOf(doc), metaOf(doc)], {
+    trackedOrigins: new Set([LOCAL_ORIGIN]),
+    captureTimeout: 400,
+  });
+}

@@ -1,0 +1,155 @@
+// Pure geometry over plain records: bounds, hit tests, arrow end resolution.
+import type { ArrowEnd, ShapeRecord } from '@tandem/shared';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export const center = (r: Rect): Point => ({ x: r.x + r.w / 2, y: r.y + r.h / 2 });
+
+function rotate(p: Point, c: Point, angle: number): Point {
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const dx = p.x - c.x;
+  const dy = p.y - c.y;
+  return { x: c.x + dx * cos - dy * sin, y: c.y + dx * sin + dy * cos };
+}
+
+/** Axis-aligned bounds of a shape including its rotation. */
+export function boundsOf(s: Pick<ShapeRecord, 'x' | 'y' | 'w' | 'h' | 'rotation'>): Rect {
+  if (!s.rotation) return { x: s.x, y: s.y, w: s.w, h: s.h };
+  const c = center(s);
+  const corners = [
+    { x: s.x, y: s.y },
+    { x: s.x + s.w, y: s.y },
+    { x: s.x, y: s.y + s.h },
+    { x: s.x + s.w, y: s.y + s.h },
+  ].map((p) => rotate(p, c, s.rotation));
+  return rectOfPoints(corners);
+}
+
+export function rectOfPoints(points: Point[]): Rect {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const p of points) {
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x);
+    maxY = Math.max(maxY, p.y);
+  }
+  if (!Number.isFinite(minX)) return { x: 0, y: 0, w: 0, h: 0 };
+  return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
+}
+
+export function unionRect(rects: Rect[]): Rect | null {
+  if (rects.length === 0) return null;
+  return rectOfPoints(rects.flatMap((r) => [r, { x: r.x + r.w, y: r.y + r.h }]));
+}
+
+export const intersects = (a: Rect, b: Rect): boolean =>
+  a.x <= b.x + b.w && b.x <= a.x + a.w && a.y <= b.y + b.h && b.y <= a.y + a.h;
+
+export const contains = (outer: Rect, inner: Rect): boolean =>
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.w <= outer.x + outer.w &&
+  inner.y + inner.h <= outer.y + outer.h;
+
+/** Normalises a rectangle dragged from `a` to `b` in any direction. */
+export const rectFromCorners = (a: Point, b: Point): Rect => ({
+  x: Math.min(a.x, b.x),
+  y: Math.min(a.y, b.y),
+  w: Math.abs(b.x - a.x),
+  h: Math.abs(b.y - a.y),
+});
+
+function distToSegment(p: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len = dx * dx + dy * dy;
+  const t = len === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / len));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+/** True when `p` (board units) touches the shape; `tolerance` widens thin shapes. */
+export function hitShape(
+  s: ShapeRecord,
+  p: Point,
+  tolerance: number,
+  all?: Map<string, ShapeRecord>,
+): boolean {
+  if (s.type === 'arrow') {
+    const [a, b] = arrowEnds(s, all);
+    return distToSegment(p, a, b) <= tolerance + 4;
+  }
+  const local = s.rotation ? rotate(p, center(s), -s.rotation) : p;
+  if (s.type === 'freehand') {
+    const pts = s.points ?? [];
+    for (let i = 0; i + 3 < pts.length; i += 2) {
+      const a = { x: s.x + pts[i]!, y: s.y + pts[i + 1]! };
+      const b = { x: s.x + pts[i + 2]!, y: s.y + pts[i + 3]! };
+      if (distToSegment(local, a, b) <= tolerance + 4) return true;
+    }
+    return pts.length === 2 && Math.hypot(local.x - s.x - pts[0]!, local.y - s.y - pts[1]!) <= tolerance + 4;
+  }
+  return (
+    local.x >= s.x - tolerance &&
+    local.x <= s.x + s.w + tolerance &&
+    local.y >= s.y - tolerance &&
+    local.y <= s.y + s.h + tolerance
+  );
+}
+
+/** The topmost shape under `p`; `shapes` is in paint order. */
+export function topmostAt(shapes: ShapeRecord[], p: Point, tolerance: number): ShapeRecord | null {
+  const byId = new Map(shapes.map((s) => [s.id, s]));
+  for (let i = shapes.length - 1; i >= 0; i--) {
+    const s = shapes[i]!;
+    if (hitShape(s, p, tolerance, byId)) return s;
+  }
+  return null;
+}
+
+/** Where an arrow end bound to `target` meets the target's outline, aiming from `toward`. */
+export function attachPoint(target: Rect, toward: Point): Point {
+  const c = center(target);
+  const dx = toward.x - c.x;
+  const dy = toward.y - c.y;
+  if (dx === 0 && dy === 0) return c;
+  const hw = target.w / 2 + 6;
+  const hh = target.h / 2 + 6;
+  const scale = Math.min(
+    dx === 0 ? Number.POSITIVE_INFINITY : hw / Math.abs(dx),
+    dy === 0 ? Number.POSITIVE_INFINITY : hh / Math.abs(dy),
+  );
+  if (scale >= 1) return c;
+  return { x: c.x + dx * scale, y: c.y + dy * scale };
+}
+
+/**
+ * The two ends of an arrow. A bound end follows its shape: it is recomputed from the shape's
+ * current geometry, so an arrow follows a shape moved by anyone, even before the mover's client
+ * rewrote the stored end.
+ */
+export function arrowEnds(a: ShapeRecord, all?: Map<string, ShapeRecord>): [Point, Point] {
+  const from = a.from ?? { x: a.x, y: a.y };
+  const to = a.to ?? { x: a.x + a.w, y: a.y + a.h };
+  const fromShape = from.shapeId ? all?.get(from.shapeId) : undefined;
+  const toShape = to.shapeId ? all?.get(to.shapeId) : undefined;
+  const fromAim = toShape ? center(toShape) : { x: to.x, y: to.y };
+  const toAim = fromShape ? center(fromShape) : { x: from.x, y: from.y };
+  const p1 = fromShape ? attachPoint(boundsOf(fromShape), fromAim) : { x: from.x, y: from.y };
+  const p2 = toShape ? attachPoint(boundsOf(toShape), toAim) : { x: to.x, y: to.y };
+  return [p1, p2];
+}
+
+export const endPoint = (e: ArrowEnd): Point => ({ x: e.x, y: e.y });

@@ -1,0 +1,7 @@
+// The board model: pure functions over a Y.Doc, tested in Node without a browser.
+export * from './clipboard.ts';
+export * from './doc.ts';
+export * from './geometry.ts';
+export * from './order.ts';
+export * from './read.ts';
+export * from './shapes.ts';

@@ -1,0 +1,249 @@
+// Pure operations that create and change shapes in a board's Y.Doc. Each one is a single
+// transaction tagged LOCAL_ORIGIN, so one user action is one undo step and one network update.
+import { type ArrowEnd, type ColorName, type ShapeType, textShapeTypes } from '@tandem/shared';
+import * as Y from 'yjs';
+import { edit, newId, type ShapeMap, shapesOf } from './doc.ts';
+import { arrowEnds, boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
+import * as order from './order.ts';
+import { readShape } from './read.ts';
+
+export interface NewShape {
+  type: ShapeType;
+  x: number;
+  y: number;
+  w?: number;
+  h?: number;
+  rotation?: number;
+  color?: ColorName;
+  text?: string;
+  /** Freehand: flat [x0, y0, x1, y1, …] relative to (x, y). */
+  points?: number[];
+  from?: ArrowEnd;
+  to?: ArrowEnd;
+  id?: string;
+  z?: string;
+}
+
+export const defaultSize: Record<ShapeType, { w: number; h: number }> = {
+  sticky: { w: 200, h: 200 },
+  rect: { w: 200, h: 120 },
+  ellipse: { w: 200, h: 120 },
+  diamond: { w: 180, h: 140 },
+  text: { w: 240, h: 40 },
+  arrow: { w: 0, h: 0 },
+  freehand: { w: 0, h: 0 },
+};
+const defaultColor: Record<ShapeType, ColorName> = {
+  sticky: 'yellow',
+  rect: 'blue',
+  ellipse: 'green',
+  diamond: 'violet',
+  text: 'grey',
+  arrow: 'grey',
+  freehand: 'grey',
+};
+
+/** Builds the Y.Map of a shape without inserting it (used by create, paste and import). */
+export function buildShapeMap(s: NewShape, createdBy: string, z: string): ShapeMap {
+  const m = new Y.Map<unknown>();
+  const size = defaultSize[s.type];
+  m.set('type', s.type);
+  m.set('x', s.x);
+  m.set('y', s.y);
+  m.set('w', Math.max(0, s.w ?? size.w));
+  m.set('h', Math.max(0, s.h ?? size.h));
+  m.set('rotation', s.rotation ?? 0);
+  m.set('color', s.color ?? defaultColor[s.type]);
+  m.set('z', z);
+  m.set('createdBy', createdBy);
+  if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
+  if (s.type === 'freehand') m.set('points', s.points ?? []);
+  if (s.type === 'arrow') {
+    const from = s.from ?? { x: s.x, y: s.y };
+    const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };
+    m.set('from', from);
+    m.set('to', to);
+    const r = rectOfPoints([from, to]);
+    m.set('x', r.x);
+    m.set('y', r.y);
+    m.set('w', r.w);
+    m.set('h', r.h);
+  }
+  return m;
+}
+
+/** Creates one shape on top of the others; returns its id. */
+export function createShape(doc: Y.Doc, s: NewShape, createdBy: string): string {
+  return edit(doc, () => {
+    const id = s.id ?? newId();
+    shapesOf(doc).set(id, buildShapeMap(s, createdBy, s.z ?? order.topKey(doc)));
+    return id;
+  });
+}
+
+const num = (m: ShapeMap, k: string): number => {
+  const v = m.get(k);
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+};
+
+/** Moves shapes by (dx, dy); arrow ends bound to them follow, free arrow ends of moved arrows move too. */
+export function moveShapes(doc: Y.Doc, ids: Iterable<string>, dx: number, dy: number): void {
+  const set = new Set(ids);
+  if (set.size === 0 || (dx === 0 && dy === 0)) return;
+  edit(doc, () => {
+    const shapes = shapesOf(doc);
+    for (const id of set) {
+      const m = shapes.get(id);
+      if (!m) continue;
+      m.set('x', num(m, 'x') + dx);
+      m.set('y', num(m, 'y') + dy);
+      if (m.get('type') === 'arrow') {
+        for (const k of ['from', 'to'] as const) {
+          const e = m.get(k) as ArrowEnd | undefined;
+          if (e && (!e.shapeId || !set.has(e.shapeId))) m.set(k, { ...e, x: e.x + dx, y: e.y + dy });
+        }
+      }
+    }
+    followBoundArrows(doc, set);
+  });
+}
+
+/** Sets a shape's box; freehand points scale with it. */
+export function resizeShape(doc: Y.Doc, id: string, box: Rect): void {
+  edit(doc, () => {
+    const m = shapesOf(doc).get(id);
+    if (!m) return;
+    const w = Math.max(1, box.w);
+    const h = Math.max(1, box.h);
+    if (m.get('type') === 'freehand') {
+      const ow = num(m, 'w') || 1;
+      const oh = num(m, 'h') || 1;
+      const pts = (m.get('points') as number[] | undefined) ?? [];
+      m.set(
+        'points',
+        pts.map((v, i) => (i % 2 === 0 ? (v * w) / ow : (v * h) / oh)),
+      );
+    }
+    m.set('x', box.x);
+    m.set('y', box.y);
+    m.set('w', w);
+    m.set('h', h);
+    followBoundArrows(doc, new Set([id]));
+  });
+}
+
+/** Sets the rotation (radians) of shapes. */
+export function rotateShapes(doc: Y.Doc, ids: Iterable<string>, rotation: number): void {
+  edit(doc, () => {
+    const set = new Set(ids);
+    for (const id of set) shapesOf(doc).get(id)?.set('rotation', rotation);
+    followBoundArrows(doc, set);
+  });
+}
+
+export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): void {
+  edit(doc, () => {
+    for (const id of ids) shapesOf(doc).get(id)?.set('color', color);
+  });
+}
+
+/** Deletes shapes; arrows bound to them keep their last position and become free. */
+export function deleteShapes(doc: Y.Doc, ids: Iterable<string>): void {
+  const set = new Set(ids);
+  if (set.size === 0) return;
+  edit(doc, () => {
+    const shapes = shapesOf(doc);
+    for (const id of set) shapes.delete(id);
+    for (const m of shapes.values()) {
+      if (m.get('type') !== 'arrow') continue;
+      for (const k of ['from', 'to'] as const) {
+        const e = m.get(k) as ArrowEnd | undefined;
+        if (e?.shapeId && set.has(e.shapeId)) m.set(k, { x: e.x, y: e.y });
+      }
+    }
+  });
+}
+
+/** Sets both ends of an arrow (optionally bound to shapes) and keeps its box in step. */
+export function setArrowEnds(doc: Y.Doc, id: string, from: ArrowEnd, to: ArrowEnd): void {
+  edit(doc, () => {
+    const m = shapesOf(doc).get(id);
+    if (!m) return;
+    m.set('from', clean(from));
+    m.set('to', clean(to));
+    syncArrowBox(doc, id, m);
+  });
+}
+
+const clean = (e: ArrowEnd): ArrowEnd =>
+  e.shapeId ? { shapeId: e.shapeId, x: e.x, y: e.y } : { x: e.x, y: e.y };
+
+/**
+ * Rewrites the stored ends of arrows bound to `moved` shapes (and the box of each such arrow),
+ * so stored coordinates match what renderers draw; renderers also resolve bound ends live.
+ */
+export function followBoundArrows(doc: Y.Doc, moved: Set<string>): void {
+  const shapes = shapesOf(doc);
+  for (const [id, m] of shapes.entries()) {
+    if (m.get('type') !== 'arrow') continue;
+    const from = m.get('from') as ArrowEnd | undefined;
+    const to = m.get('to') as ArrowEnd | undefined;
+    const bound =
+      (from?.shapeId && moved.has(from.shapeId)) || (to?.shapeId && moved.has(to.shapeId)) || moved.has(id);
+    if (bound) syncArrowBox(doc, id, m);
+  }
+}
+
+function syncArrowBox(doc: Y.Doc, id: string, m: ShapeMap): void {
+  const rec = readShape(id, m);
+  if (!rec) return;
+  const all = new Map<string, ReturnType<typeof readShape> & object>();
+  for (const k of [rec.from?.shapeId, rec.to?.shapeId]) {
+    if (!k) continue;
+    const r = readShape(k, shapesOf(doc).get(k));
+    if (r) all.set(k, r);
+  }
+  const [a, b] = arrowEnds(rec, all);
+  if (rec.from) m.set('from', { ...rec.from, x: a.x, y: a.y });
+  if (rec.to) m.set('to', { ...rec.to, x: b.x, y: b.y });
+  const r = rectOfPoints([a, b]);
+  m.set('x', r.x);
+  m.set('y', r.y);
+  m.set('w', r.w);
+  m.set('h', r.h);
+}
+
+/** Replaces a shape's text with `next` by the smallest edit (common prefix/suffix kept), so concurrent typists merge by character. */
+export function replaceText(doc: Y.Doc, id: string, next: string): void {
+  const t = shapesOf(doc).get(id)?.get('text');
+  if (!(t instanceof Y.Text)) return;
+  const prev = t.toString();
+  if (prev === next) return;
+  let start = 0;
+  while (start < prev.length && start < next.length && prev[start] === next[start]) start++;
+  let endPrev = prev.length;
+  let endNext = next.length;
+  while (endPrev > start && endNext > start && prev[endPrev - 1] === next[endNext - 1]) {
+    endPrev--;
+    endNext--;
+  }
+  edit(doc, () => {
+    if (endPrev > start) t.delete(start, endPrev - start);
+    if (endNext > start) t.insert(start, next.slice(start, endNext));
+  });
+}
+
+/** Freehand stroke from absolute points: origin at the stroke's top-left, points relative to it. */
+export function freehandFrom(points: Point[]): Pick<NewShape, 'x' | 'y' | 'w' | 'h' | 'points'> {
+  const r = rectOfPoints(points);
+  return {
+    x: r.x,
+    y: r.y,
+    w: Math.max(1, r.w),
+    h: Math.max(1, r.h),
+    points: points.flatMap((p) => [round(p.x - r.x), round(p.y - r.y)]),
+  };
+}
+const round = (v: number): number => Math.round(v * 100) / 100;
+
+export { boundsOf };

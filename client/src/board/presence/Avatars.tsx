@@ -1,0 +1,70 @@
+// Everyone on the board: click an avatar to follow that person's viewport; idle people are
+// dimmed, viewers carry an eye badge.
+import type { PresenceUser } from '@tandem/shared';
+import type { Awareness } from 'y-protocols/awareness';
+import { useEditor } from '../store.ts';
+import { Icon } from '../ui/icons.tsx';
+import { useRemotes } from './remote.ts';
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join('');
+
+export function Avatar({ user, size = 32 }: { user: PresenceUser; size?: number }) {
+  return (
+    <span
+      className="avatar"
+      style={{ background: user.color, width: size, height: size, fontSize: size * 0.4 }}
+      title={user.name}
+    >
+      {initials(user.name)}
+    </span>
+  );
+}
+
+export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceUser }) {
+  const remotes = useRemotes(awareness);
+  const following = useEditor((s) => s.followClientId);
+  const follow = useEditor((s) => s.follow);
+  // One avatar per person even when they have the board open in two tabs.
+  const seen = new Set<string>([me.id]);
+  const people = remotes.filter((r) => {
+    if (seen.has(r.state.user.id)) return false;
+    seen.add(r.state.user.id);
+    return true;
+  });
+  return (
+    <div className="avatars" role="toolbar" aria-label="People on this board">
+      {people.map(({ clientId, state }) => {
+        const viewer = state.role === 'viewer';
+        const label = `${state.user.name}${viewer ? ' (viewer)' : ''}${state.idle ? ' (idle)' : ''}`;
+        return (
+          <button
+            type="button"
+            key={clientId}
+            className={`avatar-btn ${state.idle ? 'idle' : ''} ${following === clientId ? 'following' : ''}`}
+            style={{ ['--ring' as string]: state.user.color }}
+            aria-label={`Follow ${label}`}
+            aria-pressed={following === clientId}
+            title={following === clientId ? `Following ${state.user.name}. Move to stop.` : `Follow ${label}`}
+            onClick={() => follow(following === clientId ? null : clientId)}
+          >
+            <Avatar user={state.user} />
+            {viewer && (
+              <span className="viewer-badge" aria-hidden="true">
+                <Icon name="eye" size={11} />
+              </span>
+            )}
+          </button>
+        );
+      })}
+      <span className="avatar-me" title={`${me.name} (you)`}>
+        <Avatar user={me} />
+      </span>
+    </div>
+  );
+}

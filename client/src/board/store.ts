@@ -1,0 +1,119 @@
+// Editor state that is NOT shared with others: tool, viewport, selection, gesture in progress.
+// Board content lives only in the Y.Doc. Components select the smallest slice they need.
+import { limits } from '@tandem/shared';
+import { create } from 'zustand';
+import type { Rect } from './model/geometry.ts';
+
+export type Tool =
+  | 'select'
+  | 'hand'
+  | 'sticky'
+  | 'rect'
+  | 'ellipse'
+  | 'diamond'
+  | 'text'
+  | 'arrow'
+  | 'pen'
+  | 'eraser';
+
+/** Viewport: (x, y) is the board point at the centre of the screen, so a followed viewport fits any screen size. */
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+export interface EditorState {
+  tool: Tool;
+  viewport: Viewport;
+  screen: { w: number; h: number };
+  selection: string[];
+  editingId: string | null;
+  marquee: Rect | null;
+  /** A freehand stroke being drawn (board units), shown before it becomes a shape. */
+  draft: number[] | null;
+  followClientId: number | null;
+  spaceHeld: boolean;
+  setTool(tool: Tool): void;
+  setViewport(v: Viewport, opts?: { keepFollow?: boolean }): void;
+  setScreen(w: number, h: number): void;
+  select(ids: string[]): void;
+  setEditing(id: string | null): void;
+  setMarquee(r: Rect | null): void;
+  setDraft(d: number[] | null): void;
+  follow(clientId: number | null): void;
+  setSpace(held: boolean): void;
+  reset(): void;
+}
+
+export const clampZoom = (z: number): number => Math.min(limits.zoomMax, Math.max(limits.zoomMin, z));
+
+const initial = {
+  tool: 'select' as Tool,
+  viewport: { x: 0, y: 0, zoom: 1 },
+  screen: { w: 1200, h: 800 },
+  selection: [] as string[],
+  editingId: null,
+  marquee: null,
+  draft: null,
+  followClientId: null,
+  spaceHeld: false,
+};
+
+export const useEditor = create<EditorState>((set) => ({
+  ...initial,
+  setTool: (tool) => set({ tool, editingId: null }),
+  setViewport: (v, opts) =>
+    set((s) => ({
+      viewport: { x: v.x, y: v.y, zoom: clampZoom(v.zoom) },
+      // Any move of our own stops following someone else (SPEC §11).
+      followClientId: opts?.keepFollow ? s.followClientId : null,
+    })),
+  setScreen: (w, h) => set({ screen: { w, h } }),
+  select: (ids) => set((s) => (sameIds(s.selection, ids) ? s : { selection: ids })),
+  setEditing: (editingId) => set({ editingId }),
+  setMarquee: (marquee) => set({ marquee }),
+  setDraft: (draft) => set({ draft }),
+  follow: (followClientId) => set({ followClientId }),
+  setSpace: (spaceHeld) => set({ spaceHeld }),
+  reset: () => set({ ...initial }),
+}));
+
+const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Screen ↔ board conversions for a viewport. */
+export function toBoard(v: Viewport, screen: { w: number; h: number }, sx: number, sy: number) {
+  return { x: v.x + (sx - screen.w / 2) / v.zoom, y: v.y + (sy - screen.h / 2) / v.zoom };
+}
+export function toScreen(v: Viewport, screen: { w: number; h: number }, bx: number, by: number) {
+  return { x: (bx - v.x) * v.zoom + screen.w / 2, y: (by - v.y) * v.zoom + screen.h / 2 };
+}
+/** The board rectangle visible on screen. */
+export function visibleRect(v: Viewport, screen: { w: number; h: number }): Rect {
+  return {
+    x: v.x - screen.w / 2 / v.zoom,
+    y: v.y - screen.h / 2 / v.zoom,
+    w: screen.w / v.zoom,
+    h: screen.h / v.zoom,
+  };
+}
+/** Zooms by `factor` keeping the board point under screen (sx, sy) fixed. */
+export function zoomAt(
+  v: Viewport,
+  screen: { w: number; h: number },
+  factor: number,
+  sx: number,
+  sy: number,
+): Viewport {
+  const zoom = clampZoom(v.zoom * factor);
+  const p = toBoard(v, screen, sx, sy);
+  return { zoom, x: p.x - (sx - screen.w / 2) / zoom, y: p.y - (sy - screen.h / 2) / zoom };
+}
+/** A viewport showing `r` with a margin. */
+export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
+  if (!r) return { x: 0, y: 0, zoom: 1 };
+  const zoom = clampZoom(
+    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 200) / Math.max(r.h, 1), 2),
+  );
+  return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
+}

@@ -1,0 +1,99 @@
+// Keyboard shortcuts of SPEC §11. Ignored while typing in a field, so text editing is untouched.
+import type { Actions } from '../actions.ts';
+import { type Tool, useEditor } from '../store.ts';
+
+export const toolKeys: Record<string, Tool> = {
+  v: 'select',
+  h: 'hand',
+  n: 'sticky',
+  r: 'rect',
+  o: 'ellipse',
+  d: 'diamond',
+  t: 'text',
+  a: 'arrow',
+  p: 'pen',
+  e: 'eraser',
+};
+
+const isTyping = (t: EventTarget | null): boolean =>
+  t instanceof HTMLElement &&
+  (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
+
+export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
+  if (isTyping(e.target)) return;
+  const st = useEditor.getState();
+  const mod = e.ctrlKey || e.metaKey;
+  const key = e.key.toLowerCase();
+  if (e.key === ' ' && !e.repeat) {
+    st.setSpace(true);
+    e.preventDefault();
+    return;
+  }
+  if (mod) {
+    let handled = true;
+    if (key === 'z' && e.shiftKey) actions.redo();
+    else if (key === 'z') actions.undo();
+    else if (key === 'y') actions.redo();
+    else if (key === 'd') actions.duplicate();
+    else if (key === 'a') actions.selectAll();
+    else if (key === '=' || key === '+') actions.zoomIn();
+    else if (key === '-') actions.zoomOut();
+    else if (key === '0') actions.zoomReset();
+    else if (key === ']') (e.shiftKey ? actions.toFront : actions.forward)();
+    else if (key === '[') (e.shiftKey ? actions.toBack : actions.backward)();
+    // Copy, cut and paste go through the clipboard events (see Board), which carry the data.
+    else handled = false;
+    if (handled) e.preventDefault();
+    return;
+  }
+  if (e.altKey) return;
+  const step = e.shiftKey ? 10 : 1;
+  const arrows: Record<string, [number, number]> = {
+    ArrowLeft: [-step, 0],
+    ArrowRight: [step, 0],
+    ArrowUp: [0, -step],
+    ArrowDown: [0, step],
+  };
+  const nudge = arrows[e.key];
+  if (nudge && st.selection.length > 0) {
+    e.preventDefault();
+    actions.nudge(nudge[0], nudge[1]);
+    return;
+  }
+  if (e.key === 'Delete' || e.key === 'Backspace') {
+    e.preventDefault();
+    actions.deleteSelection();
+    return;
+  }
+  if (e.key === 'Escape') {
+    st.select([]);
+    st.setTool('select');
+    return;
+  }
+  if (e.key === 'Enter' && st.selection.length === 1 && !readOnly) {
+    e.preventDefault();
+    st.setEditing(st.selection[0]!);
+    return;
+  }
+  if (e.key === '=' || e.key === '+') {
+    actions.zoomIn();
+    return;
+  }
+  if (e.key === '-') {
+    actions.zoomOut();
+    return;
+  }
+  if (e.key === '!' || (e.shiftKey && key === '1')) {
+    actions.zoomToFit();
+    return;
+  }
+  const tool = toolKeys[key];
+  if (tool && !e.shiftKey) {
+    if (readOnly && tool !== 'select' && tool !== 'hand') return;
+    st.setTool(tool);
+  }
+}
+
+export function handleKeyUp(e: KeyboardEvent): void {
+  if (e.key === ' ') useEditor.getState().setSpace(false);
+}

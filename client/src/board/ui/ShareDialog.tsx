@@ -1,0 +1,173 @@
+// The owner's share dialog (SPEC §11): create "can edit" / "can view" links, copy, revoke; members
+// and their roles. Others see who is a member and can copy the board's address.
+import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, errorSentence } from '../../api/client.ts';
+import { Avatar } from '../presence/Avatars.tsx';
+import { Icon } from './icons.tsx';
+
+interface Props {
+  boardId: string;
+  isOwner: boolean;
+  meId: string;
+  /** Bumped when the server says members changed, so an open dialog refreshes. */
+  membersVersion: number;
+  onClose(): void;
+}
+
+const roleLabel: Record<Role, string> = { owner: 'Owner', editor: 'Can edit', viewer: 'Can view' };
+
+export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }: Props) {
+  const [links, setLinks] = useState<ShareLink[]>([]);
+  const [members, setMembers] = useState<Member[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [m, l] = await Promise.all([
+        api.members(boardId),
+        isOwner ? api.links(boardId) : Promise.resolve({ links: [] }),
+      ]);
+      setMembers(m.members);
+      setLinks(l.links);
+      setError(null);
+    } catch (e) {
+      setError(errorSentence(e));
+    }
+  }, [boardId, isOwner]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: membersVersion is the reload trigger
+  useEffect(() => {
+    void load();
+  }, [load, membersVersion]);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const run = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      await load();
+    } catch (e) {
+      setError(errorSentence(e));
+    }
+  };
+  const copy = async (text: string, key: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // Without clipboard permission the link stays visible in the field to copy by hand.
+    }
+    setCopied(key);
+  };
+  const absolute = (url: string) => new URL(url, location.origin).toString();
+
+  return (
+    <dialog ref={dialog} className="dialog" aria-label="Share board" onClose={onClose} onCancel={onClose}>
+      <header>
+        <h2>Share board</h2>
+        <button type="button" className="tool" aria-label="Close" onClick={() => dialog.current?.close()}>
+          <Icon name="close" />
+        </button>
+      </header>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {isOwner ? (
+        <section>
+          <h3>Invite links</h3>
+          <p className="hint">
+            Anyone with a link can join with its role. Revoking a link does not remove people who already
+            joined.
+          </p>
+          <div className="row">
+            {(['editor', 'viewer'] as LinkRole[]).map((role) => (
+              <button
+                key={role}
+                type="button"
+                className="btn"
+                onClick={() => run(() => api.createLink(boardId, role))}
+              >
+                <Icon name="link" size={16} /> Create “{role === 'editor' ? 'can edit' : 'can view'}” link
+              </button>
+            ))}
+          </div>
+          <ul className="links">
+            {links.map((l) => (
+              <li key={l.token}>
+                <span className={`pill pill-${l.role}`}>{l.role === 'editor' ? 'Can edit' : 'Can view'}</span>
+                <input
+                  readOnly
+                  value={absolute(l.url)}
+                  aria-label={`${roleLabel[l.role]} link`}
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+                <button type="button" className="btn small" onClick={() => copy(absolute(l.url), l.token)}>
+                  {copied === l.token ? 'Copied' : 'Copy'}
+                </button>
+                <button
+                  type="button"
+                  className="btn small danger"
+                  onClick={() => run(() => api.revokeLink(boardId, l.token))}
+                >
+                  Revoke
+                </button>
+              </li>
+            ))}
+            {links.length === 0 && <li className="hint">No active links.</li>}
+          </ul>
+        </section>
+      ) : (
+        <section>
+          <p className="hint">
+            Only the board’s owner can invite people. You can copy this board’s address for people who are
+            already members.
+          </p>
+          <button type="button" className="btn" onClick={() => copy(location.href, 'here')}>
+            {copied === 'here' ? 'Copied' : 'Copy board address'}
+          </button>
+        </section>
+      )}
+      <section>
+        <h3>Members</h3>
+        <ul className="members">
+          {members.map((m) => (
+            <li key={m.userId}>
+              <Avatar user={{ id: m.userId, name: m.name, color: m.color }} size={28} />
+              <span className="member-name">
+                {m.name}
+                {m.userId === meId ? ' (you)' : ''}
+                {m.isGuest ? <em> guest</em> : null}
+              </span>
+              {isOwner && m.role !== 'owner' ? (
+                <>
+                  <select
+                    aria-label={`Role of ${m.name}`}
+                    value={m.role}
+                    onChange={(e) => run(() => api.setMemberRole(boardId, m.userId, e.target.value as Role))}
+                  >
+                    <option value="editor">Can edit</option>
+                    <option value="viewer">Can view</option>
+                  </select>
+                  <button
+                    type="button"
+                    className="btn small danger"
+                    aria-label={`Remove ${m.name}`}
+                    onClick={() => run(() => api.removeMember(boardId, m.userId))}
+                  >
+                    Remove
+                  </button>
+                </>
+              ) : (
+                <span className="role">{roleLabel[m.role]}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </dialog>
+  );
+}

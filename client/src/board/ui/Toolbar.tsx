@@ -1,0 +1,64 @@
+// The tool palette (SPEC §11): each button's accessible name is its tool name, its shortcut in the tooltip.
+import type { Actions } from '../actions.ts';
+import { type Tool, useEditor } from '../store.ts';
+import { Icon, type IconName } from './icons.tsx';
+
+const tools: { tool: Tool; label: string; key: string; icon: IconName }[] = [
+  { tool: 'select', label: 'Select', key: 'V', icon: 'select' },
+  { tool: 'hand', label: 'Hand', key: 'H', icon: 'hand' },
+  { tool: 'sticky', label: 'Sticky note', key: 'N', icon: 'sticky' },
+  { tool: 'rect', label: 'Rectangle', key: 'R', icon: 'rect' },
+  { tool: 'ellipse', label: 'Ellipse', key: 'O', icon: 'ellipse' },
+  { tool: 'diamond', label: 'Diamond', key: 'D', icon: 'diamond' },
+  { tool: 'text', label: 'Text', key: 'T', icon: 'text' },
+  { tool: 'arrow', label: 'Arrow', key: 'A', icon: 'arrow' },
+  { tool: 'pen', label: 'Pen', key: 'P', icon: 'pen' },
+  { tool: 'eraser', label: 'Eraser', key: 'E', icon: 'eraser' },
+];
+
+export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boolean }) {
+  const current = useEditor((s) => s.tool);
+  const setTool = useEditor((s) => s.setTool);
+  const shown = readOnly ? tools.slice(0, 2) : tools;
+  return (
+    <div className="toolbar panel" role="toolbar" aria-label="Tools">
+      {shown.map((t) => (
+        <button
+          key={t.tool}
+          type="button"
+          className={`tool ${current === t.tool ? 'active' : ''}`}
+          aria-label={t.label}
+          aria-pressed={current === t.tool}
+          title={`${t.label} — ${t.key}`}
+          onClick={() => setTool(t.tool)}
+        >
+          <Icon name={t.icon} />
+          <span className="kbd">{t.key}</span>
+        </button>
+      ))}
+      {!readOnly && (
+        <>
+          <span className="sep" />
+          <button
+            type="button"
+            className="tool"
+            aria-label="Undo"
+            title="Undo — Ctrl+Z"
+            onClick={actions.undo}
+          >
+            <Icon name="undo" />
+          </button>
+          <button
+            type="button"
+            className="tool"
+            aria-label="Redo"
+            title="Redo — Ctrl+Shift+Z"
+            onClick={actions.redo}
+          >
+            <Icon name="redo" />
+          </button>
+        </>
+      )}
+    </div>
+  );
+}

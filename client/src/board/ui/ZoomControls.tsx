@@ -1,0 +1,47 @@
+import type { Actions } from '../actions.ts';
+import { useEditor } from '../store.ts';
+import { Icon } from './icons.tsx';
+
+export function ZoomControls({ actions }: { actions: Actions }) {
+  const zoom = useEditor((s) => s.viewport.zoom);
+  return (
+    <div className="zoom panel" role="toolbar" aria-label="Zoom">
+      <button
+        type="button"
+        className="tool"
+        aria-label="Zoom out"
+        title="Zoom out — −"
+        onClick={actions.zoomOut}
+      >
+        <Icon name="zoomOut" />
+      </button>
+      <button
+        type="button"
+        className="zoom-level"
+        title="Reset to 100% — Ctrl+0"
+        onClick={actions.zoomReset}
+        aria-label="Reset zoom"
+      >
+        {Math.round(zoom * 100)}%
+      </button>
+      <button
+        type="button"
+        className="tool"
+        aria-label="Zoom in"
+        title="Zoom in — +"
+        onClick={actions.zoomIn}
+      >
+        <Icon name="zoomIn" />
+      </button>
+      <button
+        type="button"
+        className="tool"
+        aria-label="Zoom to fit"
+        title="Zoom to fit — Shift+1"
+        onClick={actions.zoomToFit}
+      >
+        <Icon name="fit" />
+      </button>
+    </div>
+  );
+}

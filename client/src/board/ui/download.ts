@@ -1,0 +1,39 @@
+// Browser file helpers for export/import.
+export function download(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Rasterises an SVG string at `scale` (capped so a huge board does not exhaust memory). */
+export async function svgToPng(svg: string, width: number, height: number, scale = 2): Promise<Blob> {
+  const s = Math.max(0.1, Math.min(scale, 8192 / Math.max(width, height, 1)));
+  const img = new Image();
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    img.src = url;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(width * s));
+    canvas.height = Math.max(1, Math.round(height * s));
+    const ctx = canvas.getContext('2d')!;
+    ctx.scale(s, s);
+    ctx.drawImage(img, 0, 0, width, height);
+    return await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'),
+    );
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+export const safeName = (title: string) =>
+  title
+    .replace(/[^\w\- ]+/g, '')
+    .trim()
+    .replace(/\s+/g, '-') || 'board';

@@ -1,0 +1,200 @@
+// Sign in, sign up and "Continue as guest" (SPEC §2), validated with the shared schemas before
+// anything is sent; server answers (wrong password, email taken, rate limited) shown as sentences.
+import { fieldMessages, GuestBody, LoginBody, SignupBody } from '@tandem/shared';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api } from '../api/client.ts';
+import { Link, navigate, useLocation } from '../router.tsx';
+import { useSession } from '../session.ts';
+
+function useNext(): string {
+  const { search } = useLocation();
+  const next = search.get('next') ?? '/boards';
+  // Only same-site paths, so a crafted link cannot send people elsewhere after signing in.
+  return next.startsWith('/') && !next.startsWith('//') ? next : '/boards';
+}
+
+function Field({
+  label,
+  name,
+  type = 'text',
+  error,
+  autoComplete,
+}: {
+  label: string;
+  name: string;
+  type?: string;
+  error?: string | undefined;
+  autoComplete?: string;
+}) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <input
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={!!error}
+        aria-describedby={error ? `${name}-error` : undefined}
+      />
+      {error && (
+        <small id={`${name}-error`} className="field-error">
+          {error}
+        </small>
+      )}
+    </label>
+  );
+}
+
+function useSubmit() {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const setUser = useSession((s) => s.setUser);
+  const next = useNext();
+  const submit = async (call: () => Promise<{ user: import('@tandem/shared').User }>, scope: string) => {
+    setBusy(true);
+    try {
+      const { user } = await call();
+      setUser(user);
+      navigate(next, { replace: true });
+    } catch (e) {
+      if (e instanceof ApiError)
+        setErrors({ ...e.fields, [`${scope}_`]: Object.keys(e.fields).length ? '' : e.message });
+      else setErrors({ [`${scope}_`]: 'Something went wrong. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { errors, setErrors, busy, submit, next };
+}
+
+function GuestForm({ s }: { s: ReturnType<typeof useSubmit> }) {
+  const onGuest = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(e.currentTarget));
+    const parsed = GuestBody.safeParse({ name: data.guestName });
+    if (!parsed.success)
+      return s.setErrors({ guestName: fieldMessages(parsed.error).name ?? 'Enter a name.' });
+    void s.submit(() => api.guest(parsed.data), 'guest');
+  };
+  return (
+    <form className="guest" onSubmit={onGuest} noValidate aria-label="Continue as guest">
+      <div className="divider">
+        <span>or</span>
+      </div>
+      <Field label="Your name" name="guestName" error={s.errors.guestName} autoComplete="nickname" />
+      {s.errors.guest_ && (
+        <p className="error" role="alert">
+          {s.errors.guest_}
+        </p>
+      )}
+      <button type="submit" className="btn wide" disabled={s.busy}>
+        Continue as guest
+      </button>
+    </form>
+  );
+}
+
+function Shell({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <main className="auth">
+      <div className="auth-card">
+        <div className="brand">
+          <img src="/favicon.svg" alt="" width={36} height={36} />
+          <span>Tandem</span>
+        </div>
+        <h1>{title}</h1>
+        <p className="hint">{subtitle}</p>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function SignIn() {
+  const s = useSubmit();
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(e.currentTarget));
+    const parsed = LoginBody.safeParse(data);
+    if (!parsed.success) return s.setErrors(fieldMessages(parsed.error));
+    void s.submit(() => api.login(parsed.data), 'login');
+  };
+  return (
+    <Shell title="Sign in" subtitle="Welcome back. Pick up where your team left off.">
+      <form onSubmit={onSubmit} noValidate aria-label="Sign in">
+        <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          error={s.errors.password}
+          autoComplete="current-password"
+        />
+        {s.errors.login_ && (
+          <p className="error" role="alert">
+            {s.errors.login_}
+          </p>
+        )}
+        <button type="submit" className="btn primary wide" disabled={s.busy}>
+          Sign in
+        </button>
+      </form>
+      <GuestForm s={s} />
+      <p className="switch">
+        New here?{' '}
+        <Link href={`/signup${s.next !== '/boards' ? `?next=${encodeURIComponent(s.next)}` : ''}`}>
+          Create an account
+        </Link>
+      </p>
+    </Shell>
+  );
+}
+
+export function SignUp() {
+  const s = useSubmit();
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = Object.fromEntries(new FormData(e.currentTarget));
+    const parsed = SignupBody.safeParse(data);
+    if (!parsed.success) return s.setErrors(fieldMessages(parsed.error));
+    void s.submit(() => api.signup(parsed.data), 'signup');
+  };
+  return (
+    <Shell title="Create your account" subtitle="Boards you create are yours; invite anyone with a link.">
+      <form onSubmit={onSubmit} noValidate aria-label="Sign up">
+        <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />
+        <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          error={s.errors.password}
+          autoComplete="new-password"
+        />
+        {s.errors.signup_ && (
+          <p className="error" role="alert">
+            {s.errors.signup_}
+          </p>
+        )}
+        <button type="submit" className="btn primary wide" disabled={s.busy}>
+          Create account
+        </button>
+      </form>
+      <GuestForm s={s} />
+      <p className="switch">
+        Already have an account?{' '}
+        <Link href={`/signin${s.next !== '/boards' ? `?next=${encodeURIComponent(s.next)}` : ''}`}>
+          Sign in
+        </Link>
+      </p>
+    </Shell>
+  );
+}

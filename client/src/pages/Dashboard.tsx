@@ -1,0 +1,282 @@
+// My boards and boards shared with me, with who is on each right now (live through the
+// workspace channel); create, rename, delete, search by title.
+import { type BoardListItem, type BoardPresence, colors, titleField } from '@tandem/shared';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, errorSentence } from '../api/client.ts';
+import { Avatar } from '../board/presence/Avatars.tsx';
+import { Link, navigate } from '../router.tsx';
+import { useSession } from '../session.ts';
+import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
+
+const when = (iso: string) => {
+  const d = new Date(iso);
+  const mins = Math.round((Date.now() - d.getTime()) / 60000);
+  if (mins < 1) return 'just now';
+  if (mins < 60) return `${mins} min ago`;
+  if (mins < 60 * 24) return `${Math.round(mins / 60)} h ago`;
+  return d.toLocaleDateString();
+};
+
+/** A decorative thumbnail that differs per board (seeded by its id), so cards are told apart at a glance. */
+function ThumbArt({ id }: { id: string }) {
+  let h = 2166136261;
+  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  const pick = (n: number) => {
+    h = Math.imul(h ^ (h >>> 13), 2654435761) >>> 0;
+    return h % n;
+  };
+  const names = Object.values(colors);
+  return (
+    <span className="thumb-art" aria-hidden="true">
+      {[0, 1, 2].map((i) => (
+        <i
+          key={i}
+          style={{
+            left: `${14 + i * 24 + pick(10)}%`,
+            top: `${18 + pick(30)}%`,
+            background: names[pick(names.length)],
+            transform: `rotate(${pick(11) - 5}deg)`,
+            borderRadius: pick(3) === 0 ? '50%' : '4px',
+          }}
+        />
+      ))}
+    </span>
+  );
+}
+
+export function Dashboard() {
+  const user = useSession((s) => s.user)!;
+  const setUser = useSession((s) => s.setUser);
+  const [boards, setBoards] = useState<BoardListItem[] | null>(null);
+  const [presence, setPresence] = useState<BoardPresence>({});
+  const [error, setError] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setBoards((await api.boards()).boards);
+      setError(null);
+      refreshPresence();
+    } catch (e) {
+      setError(errorSentence(e));
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useWorkspace({
+    connect: () => refreshPresence(),
+    'board:changed': ({ board }) =>
+      setBoards((list) => {
+        if (!list) return list;
+        if (!list.some((b) => b.id === board.id)) {
+          void load(); // a board newly shared with me: the list item needs my role and the owner's name
+          return list;
+        }
+        return list.map((b) =>
+          b.id === board.id ? { ...b, title: board.title, updatedAt: board.updatedAt } : b,
+        );
+      }),
+    'board:removed': ({ boardId }) =>
+      setBoards((list) => {
+        const gone = list?.find((b) => b.id === boardId);
+        if (gone && gone.role !== 'owner')
+          setNotice(`“${gone.title}” was deleted or you no longer have access to it.`);
+        return list?.filter((b) => b.id !== boardId) ?? list;
+      }),
+    'presence:boards': (p) => setPresence((prev) => ({ ...prev, ...p })),
+    'members:changed': () => void load(),
+  });
+
+  const create = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const raw = String(new FormData(form).get('title') ?? '');
+    const parsed = titleField.safeParse(raw.trim() === '' ? 'Untitled board' : raw);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+    try {
+      const { board } = await api.createBoard(parsed.data);
+      form.reset();
+      navigate(`/b/${board.id}`);
+    } catch (err) {
+      setError(errorSentence(err));
+    }
+  };
+  const rename = async (id: string, title: string) => {
+    const parsed = titleField.safeParse(title);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+    setRenaming(null);
+    try {
+      const { board } = await api.renameBoard(id, parsed.data);
+      setBoards(
+        (list) =>
+          list?.map((b) => (b.id === id ? { ...b, title: board.title, updatedAt: board.updatedAt } : b)) ??
+          list,
+      );
+    } catch (err) {
+      setError(errorSentence(err));
+    }
+  };
+  const remove = async (b: BoardListItem) => {
+    if (!confirm(`Delete “${b.title}” for everyone? This cannot be undone.`)) return;
+    try {
+      await api.deleteBoard(b.id);
+      setBoards((list) => list?.filter((x) => x.id !== b.id) ?? list);
+    } catch (err) {
+      setError(errorSentence(err));
+    }
+  };
+  const signOut = async () => {
+    try {
+      await api.logout();
+    } finally {
+      setUser(null);
+      navigate('/signin', { replace: true });
+    }
+  };
+
+  const q = query.trim().toLowerCase();
+  const shown = (boards ?? []).filter((b) => b.title.toLowerCase().includes(q));
+  const mine = shown.filter((b) => b.role === 'owner');
+  const shared = shown.filter((b) => b.role !== 'owner');
+
+  const card = (b: BoardListItem) => {
+    const here = presence[b.id] ?? [];
+    return (
+      <li key={b.id} className="board-card" data-board-id={b.id}>
+        <Link href={`/b/${b.id}`} className="board-thumb" aria-label={`Open ${b.title}`}>
+          <ThumbArt id={b.id} />
+        </Link>
+        <div className="board-meta">
+          {renaming === b.id ? (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void rename(b.id, String(new FormData(e.currentTarget).get('title')));
+              }}
+            >
+              <input
+                name="title"
+                defaultValue={b.title}
+                aria-label="Board title"
+                onBlur={(e) => void rename(b.id, e.currentTarget.value)}
+              />
+            </form>
+          ) : (
+            <Link href={`/b/${b.id}`} className="board-name">
+              {b.title}
+            </Link>
+          )}
+          <span className="hint">
+            {b.role === 'owner' ? 'You' : b.ownerName} · {when(b.updatedAt)}
+            {b.role === 'viewer' ? ' · view only' : ''}
+          </span>
+          <div className="board-foot">
+            <span
+              className="here"
+              role="img"
+              aria-label={
+                here.length ? `On it now: ${here.map((u) => u.name).join(', ')}` : 'Nobody on it now'
+              }
+            >
+              {here.slice(0, 5).map((u) => (
+                <Avatar key={u.id} user={u} size={22} />
+              ))}
+              {here.length > 5 && <span className="more">+{here.length - 5}</span>}
+            </span>
+            <span className="card-actions">
+              {b.role !== 'viewer' && (
+                <button
+                  type="button"
+                  className="btn small ghost"
+                  onClick={() => setRenaming(b.id)}
+                  aria-label={`Rename ${b.title}`}
+                >
+                  Rename
+                </button>
+              )}
+              {b.role === 'owner' && (
+                <button
+                  type="button"
+                  className="btn small ghost danger"
+                  onClick={() => void remove(b)}
+                  aria-label={`Delete ${b.title}`}
+                >
+                  Delete
+                </button>
+              )}
+            </span>
+          </div>
+        </div>
+      </li>
+    );
+  };
+
+  return (
+    <main className="dashboard">
+      <header className="dash-header">
+        <div className="brand">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>Tandem</span>
+        </div>
+        <input
+          className="search"
+          type="search"
+          placeholder="Search boards"
+          aria-label="Search boards"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <div className="me">
+          <Avatar user={user} size={30} />
+          <span>
+            {user.name}
+            {user.isGuest ? ' (guest)' : ''}
+          </span>
+          <button type="button" className="btn small ghost" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <section className="dash-body">
+        <form className="create" onSubmit={create}>
+          <input name="title" placeholder="Name a new board" aria-label="New board title" maxLength={120} />
+          <button type="submit" className="btn primary">
+            New board
+          </button>
+        </form>
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {notice && (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        )}
+        {boards === null ? (
+          <p className="hint">Loading your boards…</p>
+        ) : (
+          <>
+            <h2>My boards</h2>
+            {mine.length === 0 ? (
+              <p className="hint">{q ? 'No board of yours matches.' : 'No boards yet. Create one above.'}</p>
+            ) : (
+              <ul className="grid">{mine.map(card)}</ul>
+            )}
+            {shared.length > 0 && (
+              <>
+                <h2>Shared with me</h2>
+                <ul className="grid">{shared.map(card)}</ul>
+              </>
+            )}
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

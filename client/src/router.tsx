@@ -1,0 +1,58 @@
+// A tiny history router: the app has six routes (SPEC §2), which do not need a library.
+import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
+
+const listeners = new Set<() => void>();
+const notify = () => {
+  for (const fn of listeners) fn();
+};
+window.addEventListener('popstate', notify);
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  if (opts.replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  notify();
+}
+
+const subscribe = (fn: () => void) => {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+};
+const snapshot = () => location.pathname + location.search;
+
+export function useLocation(): { path: string; search: URLSearchParams } {
+  const full = useSyncExternalStore(subscribe, snapshot);
+  const [path = '/', query = ''] = full.split('?');
+  return { path, search: new URLSearchParams(query) };
+}
+
+export type Route =
+  | { name: 'root' }
+  | { name: 'signin' }
+  | { name: 'signup' }
+  | { name: 'boards' }
+  | { name: 'board'; boardId: string }
+  | { name: 'join'; token: string }
+  | { name: 'not-found' };
+
+export function matchRoute(path: string): Route {
+  const p = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  if (p === '/') return { name: 'root' };
+  if (p === '/signin') return { name: 'signin' };
+  if (p === '/signup') return { name: 'signup' };
+  if (p === '/boards') return { name: 'boards' };
+  let m = /^\/b\/([^/]+)$/.exec(p);
+  if (m) return { name: 'board', boardId: decodeURIComponent(m[1]!) };
+  m = /^\/join\/([^/]+)$/.exec(p);
+  if (m) return { name: 'join', token: decodeURIComponent(m[1]!) };
+  return { name: 'not-found' };
+}
+
+export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
+  const click = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(href);
+  };
+  return <a href={href} onClick={click} {...rest} />;
+}

@@ -1,0 +1,65 @@
+// The workspace channel (socket.io, SPEC §7) with the shared event maps: one connection per tab,
+// shared by the dashboard and the board page, opened while someone listens.
+import { type ClientToServerEvents, type ServerToClientEvents, WORKSPACE_PATH } from '@tandem/shared';
+import { useEffect, useRef } from 'react';
+import { io, type Socket } from 'socket.io-client';
+
+export type WorkspaceSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: WorkspaceSocket | null = null;
+let users = 0;
+
+function acquire(): WorkspaceSocket {
+  if (!socket)
+    socket = io({ path: WORKSPACE_PATH, withCredentials: true, transports: ['websocket', 'polling'] });
+  users++;
+  return socket;
+}
+function release(): void {
+  users--;
+  if (users === 0 && socket) {
+    socket.disconnect();
+    socket = null;
+  }
+}
+
+export type WorkspaceHandlers = Partial<ServerToClientEvents> & { connect?: () => void };
+
+/** Subscribes to workspace events while the component is mounted; handlers may change between renders. */
+export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void {
+  const ref = useRef(handlers);
+  ref.current = handlers;
+  useEffect(() => {
+    if (!enabled) return;
+    const s = acquire();
+    const on = {
+      'board:changed': (p: Parameters<ServerToClientEvents['board:changed']>[0]) =>
+        ref.current['board:changed']?.(p),
+      'board:removed': (p: Parameters<ServerToClientEvents['board:removed']>[0]) =>
+        ref.current['board:removed']?.(p),
+      'presence:boards': (p: Parameters<ServerToClientEvents['presence:boards']>[0]) =>
+        ref.current['presence:boards']?.(p),
+      'members:changed': (p: Parameters<ServerToClientEvents['members:changed']>[0]) =>
+        ref.current['members:changed']?.(p),
+    };
+    const connect = () => ref.current.connect?.();
+    s.on('board:changed', on['board:changed']);
+    s.on('board:removed', on['board:removed']);
+    s.on('presence:boards', on['presence:boards']);
+    s.on('members:changed', on['members:changed']);
+    s.on('connect', connect);
+    if (s.connected) connect();
+    return () => {
+      s.off('board:changed', on['board:changed']);
+      s.off('board:removed', on['board:removed']);
+      s.off('presence:boards', on['presence:boards']);
+      s.off('members:changed', on['members:changed']);
+      s.off('connect', connect);
+      release();
+    };
+  }, [enabled]);
+}
+
+export function refreshPresence(): void {
+  socket?.emit('presence:refresh');
+}

@@ -1,0 +1,144 @@
+// Roles and access against the real server: a viewer sees live edits and cannot change anything;
+// a deleted board and a removed member are told so in a sentence, live.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { closeSentence } from '@tandem/shared';
+import type { Browser } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shapes,
+  shareLink,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
+
+describe('roles and access', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a viewer sees live edits and cannot change anything', async () => {
+    const { page: owner } = await newUser(browser, server, 'Olga');
+    await owner.screenshot({ path: `${artifacts}/dashboard-empty.png` });
+    const boardId = await createBoard(owner, 'Design review');
+    const link = await shareLink(owner, 'can view');
+    const { page: viewer } = await newUser(browser, server, 'Vic', { guest: true });
+    await viewer.goto(link);
+    await viewer.waitForURL(`**/b/${boardId}`);
+    await waitStatus(viewer, 'read-only');
+    await viewer.getByText('You are viewing this board. Only editors can change it.').waitFor();
+    assert.equal(await viewer.getByRole('button', { name: 'Sticky note' }).count(), 0, 'no creation tools');
+
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('Seen by all');
+    await owner.keyboard.press('Escape');
+    await until(
+      async () => (await shapes(viewer, 'sticky').count()) === 1,
+      'the sticky on the viewer’s screen',
+    );
+    await until(
+      async () => (await viewer.locator('.shape-text').textContent()) === 'Seen by all',
+      'its text',
+    );
+
+    // Shortcuts, selection + Delete, dragging and paste do nothing for a viewer.
+    await canvas(viewer).focus();
+    await viewer.keyboard.press('n');
+    await canvas(viewer).click({ position: { x: 900, y: 200 } });
+    await viewer.locator('[data-shape-type="sticky"]').click();
+    await viewer.keyboard.press('Delete');
+    await viewer.keyboard.press('Control+d');
+    const box = (await viewer.locator('[data-shape-type="sticky"]').boundingBox())!;
+    await viewer.mouse.move(box.x + 50, box.y + 50);
+    await viewer.mouse.down();
+    await viewer.mouse.move(box.x + 250, box.y + 250, { steps: 5 });
+    await viewer.mouse.up();
+    // The owner's own next edit arriving proves the viewer's (non-)edits would have arrived first.
+    await place(owner, 'Rectangle', 900, 600);
+    await until(async () => (await shapes(viewer, 'rect').count()) === 1, 'the owner’s next edit');
+    assert.equal(await shapes(owner).count(), 2);
+    assert.equal(await shapes(viewer).count(), 2);
+    const after = (await owner.locator('[data-shape-type="sticky"]').getAttribute('transform'))!;
+    assert.equal(after, await viewer.locator('[data-shape-type="sticky"]').getAttribute('transform'));
+    await waitStatus(viewer, 'read-only');
+    // The owner sees the viewer marked as a viewer.
+    await owner.getByRole('button', { name: /^Follow Vic \(viewer\)/ }).waitFor();
+    await viewer.screenshot({ path: `${artifacts}/board-viewer.png` });
+  });
+
+  it('a removed member is told so, live', async () => {
+    const { page: owner } = await newUser(browser, server, 'Omar');
+    const boardId = await createBoard(owner, 'Sprint');
+    const link = await shareLink(owner, 'can edit');
+    const { page: member } = await newUser(browser, server, 'Mia', { guest: true });
+    await member.goto(link);
+    await member.waitForURL(`**/b/${boardId}`);
+    await waitStatus(member, 'live');
+
+    await owner.getByRole('button', { name: 'Share' }).click();
+    // Lowered to viewer: the member's board turns read-only, live.
+    await owner.getByLabel('Role of Mia').selectOption('viewer');
+    await waitStatus(member, 'read-only');
+    await owner.screenshot({ path: `${artifacts}/share-dialog.png` });
+    await owner.getByRole('button', { name: 'Remove Mia' }).click();
+    await waitStatus(member, 'access-lost');
+    await member.getByText(closeSentence[4403]).first().waitFor();
+    await member.getByRole('alertdialog', { name: 'Access lost' }).waitFor();
+    await member.screenshot({ path: `${artifacts}/board-access-lost.png` });
+  });
+
+  it('a deleted board is told so, live, on the board and on the dashboard', async () => {
+    const { page: owner } = await newUser(browser, server, 'Ola');
+    const boardId = await createBoard(owner, 'Doomed');
+    const link = await shareLink(owner, 'can edit');
+    const { page: member } = await newUser(browser, server, 'Max', { guest: true });
+    const { page: memberDash } = { page: await member.context().newPage() };
+    await member.goto(link);
+    await member.waitForURL(`**/b/${boardId}`);
+    await waitStatus(member, 'live');
+    await memberDash.goto('/boards');
+    await memberDash.getByRole('link', { name: 'Doomed', exact: true }).waitFor();
+    await memberDash.screenshot({ path: `${artifacts}/dashboard.png` });
+
+    await owner.goto('/boards');
+    owner.once('dialog', (d) => void d.accept());
+    await owner.getByRole('button', { name: 'Delete Doomed' }).click();
+    await waitStatus(member, 'access-lost');
+    await member.getByText(closeSentence[4404]).first().waitFor();
+    await memberDash.getByText('“Doomed” was deleted or you no longer have access to it.').waitFor();
+    assert.equal(await memberDash.getByRole('link', { name: 'Doomed', exact: true }).count(), 0);
+  });
+
+  it('sign-in page and its errors are sentences', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+    const page = await context.newPage();
+    await page.goto('/');
+    await page.waitForURL('**/signin');
+    await page.screenshot({ path: `${artifacts}/signin.png` });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Enter a valid email address.').waitFor();
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.match((await page.getByRole('alert').textContent()) ?? '', /\.$/);
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: 'Not found' }).waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,182 @@
+// One person at the keyboard and the menus: tool shortcuts, moving, undo/redo, zoom, duplicate,
+// copy/paste, export and import, and a 5,000-shape board rendering only what is in view.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BoardExport } from '@tandem/shared';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import { artifacts, canvas, createBoard, launch, newUser, shapes, startApp, until } from './helpers.ts';
+
+const translate = async (page: Page, type: string, nth = 0) => {
+  const t = (await shapes(page, type).nth(nth).getAttribute('transform')) ?? '';
+  const m = /translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(t);
+  return m ? { x: Number(m[1]), y: Number(m[2]) } : null;
+};
+const pressed = (page: Page, name: string) => page.getByRole('button', { name, exact: true, pressed: true });
+const zoomLabel = (page: Page) => page.getByRole('button', { name: 'Reset zoom' });
+
+describe('editor', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    page = (await newUser(browser, server, 'Kim')).page;
+    await createBoard(page, 'Keys');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('is usable from the keyboard', async () => {
+    await canvas(page).focus();
+    await page.keyboard.press('r');
+    await pressed(page, 'Rectangle').waitFor();
+    await canvas(page).click({ position: { x: 600, y: 400 } });
+    await pressed(page, 'Select').waitFor();
+    const start = (await translate(page, 'rect'))!;
+
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await until(async () => (await translate(page, 'rect'))?.x === start.x + 10, 'moved right');
+    assert.deepEqual(await translate(page, 'rect'), { x: start.x + 10, y: start.y + 1 });
+    await page.keyboard.press('Control+z');
+    await until(async () => (await translate(page, 'rect'))?.x === start.x, 'undone');
+    await page.keyboard.press('Control+Shift+z');
+    await until(async () => (await translate(page, 'rect'))?.x === start.x + 10, 'redone');
+
+    await page.keyboard.press('Control+d');
+    await until(async () => (await shapes(page, 'rect').count()) === 2, 'duplicated');
+    await page.keyboard.press('Delete');
+    await until(async () => (await shapes(page, 'rect').count()) === 1, 'deleted');
+
+    await shapes(page, 'rect').click();
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Shape text').pressSequentially('Typed in place');
+    await page.keyboard.press('Escape');
+    await until(
+      async () =>
+        (await page.locator('[data-shape-type="rect"] .shape-text').textContent()) === 'Typed in place',
+      'text',
+    );
+
+    await page.keyboard.press('+');
+    await until(async () => (await zoomLabel(page).textContent()) === '125%', 'zoomed in');
+    await page.keyboard.press('-');
+    await until(async () => (await zoomLabel(page).textContent()) === '100%', 'zoomed out');
+    await page.keyboard.press('h');
+    await pressed(page, 'Hand').waitFor();
+    await page.keyboard.press('Escape');
+    await pressed(page, 'Select').waitFor();
+  });
+
+  it('draws with the pen, connects with an arrow and erases', async () => {
+    await canvas(page).focus();
+    await page.keyboard.press('p');
+    await page.mouse.move(300, 600);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(300 + i * 15, 600 + (i % 2) * 20);
+    await page.mouse.up();
+    await until(async () => (await shapes(page, 'freehand').count()) === 1, 'a stroke');
+    await page.keyboard.press('a');
+    await page.mouse.move(360, 610);
+    await page.mouse.down();
+    await page.mouse.move(500, 500, { steps: 4 });
+    await page.mouse.move(610, 410, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await shapes(page, 'arrow').count()) === 1, 'an arrow');
+    await page.keyboard.press('e');
+    await pressed(page, 'Eraser').waitFor();
+    await page.mouse.click(345, 610);
+    await until(async () => (await shapes(page, 'freehand').count()) === 0, 'the stroke erased');
+    await page.keyboard.press('v');
+    await page.screenshot({ path: `${artifacts}/board-tools.png` });
+  });
+
+  it('copies and pastes, reorders and recolours from the panel', async () => {
+    await shapes(page, 'rect').first().click();
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    await until(async () => (await shapes(page, 'rect').count()) === 2, 'pasted');
+    await page.getByRole('button', { name: 'Colour red' }).click();
+    await until(
+      async () => (await page.getByRole('button', { name: 'Colour red', pressed: true }).count()) === 1,
+      'red',
+    );
+    await page.getByRole('button', { name: 'Send back' }).click();
+    await page.getByRole('button', { name: 'Bring forward' }).click();
+    await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+  });
+
+  it('exports JSON, SVG and PNG, and imports JSON', async () => {
+    const save = async (item: string) => {
+      await page.getByRole('button', { name: 'Export' }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: item }).click(),
+      ]);
+      const path = join(tmpdir(), `tandem-${Date.now()}-${download.suggestedFilename()}`);
+      await download.saveAs(path);
+      return readFileSync(path);
+    };
+    const json = BoardExport.parse(JSON.parse((await save('Board as JSON')).toString()));
+    assert.deepEqual(json.shapes.map((x) => x.type).sort(), ['arrow', 'rect', 'rect']);
+    assert.match((await save('Board as SVG')).toString(), /^<svg [^>]*>.*Typed in place/s);
+    const png = await save('Board as PNG');
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    writeFileSync(`${artifacts}/export.png`, png);
+
+    const file = join(tmpdir(), `tandem-import-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ ...json, shapes: [...json.shapes, { id: 'bad', type: 'rocket' }] }));
+    await page.getByLabel('Import JSON file').setInputFiles(file);
+    await page.getByText('Imported 3 shapes; skipped 1 that did not match the format.').waitFor();
+    await until(async () => (await shapes(page, 'rect').count()) === 4, 'imported');
+  });
+
+  it('renders only what is in view on a 5,000-shape board', async () => {
+    const big = await newUser(browser, server, 'Lee');
+    const p = big.page;
+    await createBoard(p, 'Big');
+    const types = ['sticky', 'rect', 'ellipse', 'diamond'] as const;
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      id: `s${i}`,
+      type: types[i % 4]!,
+      x: (i % 100) * 260,
+      y: Math.floor(i / 100) * 260,
+      w: 200,
+      h: 200,
+      rotation: 0,
+      color: 'yellow',
+      z: `a${String(i).padStart(5, '0')}`,
+      createdBy: 'x',
+      text: `#${i}`,
+    }));
+    const file = join(tmpdir(), `tandem-big-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify({ version: 1, shapes: many }));
+    await p.getByLabel('Import JSON file').setInputFiles(file);
+    await p.getByText('Imported 5000 shapes.').waitFor();
+    const app = canvas(p);
+    await until(async () => (await app.getAttribute('data-shape-count')) === '5000', 'all shapes indexed');
+    const rendered = Number(await app.getAttribute('data-rendered-count'));
+    assert.ok(rendered > 0 && rendered < 200, `rendered ${rendered} of 5000 at 100%`);
+    await p.getByRole('button', { name: 'Select', exact: true }).click();
+    // Pan with the wheel and zoom with Ctrl+wheel: still only what is visible.
+    await p.mouse.move(640, 400);
+    for (let i = 0; i < 10; i++) await p.mouse.wheel(400, 300);
+    const panned = Number(await app.getAttribute('data-rendered-count'));
+    assert.ok(panned > 0 && panned < 200, `rendered ${panned} after panning`);
+    await p.keyboard.down('Control');
+    await p.mouse.wheel(0, 200);
+    await p.keyboard.up('Control');
+    await until(async () => (await zoomLabel(p).textContent()) !== '100%', 'zoomed by Ctrl+wheel');
+    await p.screenshot({ path: `${artifacts}/board-5000.png` });
+  });
+});

@@ -1,0 +1,123 @@
+// Browser test helpers: the real server (with the built client) on a random port, and Debian's
+// Chromium driven by playwright-core. Waits are on conditions, never on the clock.
+import { resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
+
+export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
+
+export async function startApp(): Promise<TestServer> {
+  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist') } });
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newUser(
+  browser: Browser,
+  server: TestServer,
+  name: string,
+  opts: { guest?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
+  await page.goto('/signin');
+  if (opts.guest) {
+    await page.getByLabel('Your name').fill(name);
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+  } else {
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await page
+      .getByLabel('Email')
+      .fill(`${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2)}@example.com`);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+  }
+  await page.waitForURL('**/boards');
+  return { context, page };
+}
+
+/** Creates a board from the dashboard and waits until its document connection is live. */
+export async function createBoard(page: Page, title: string): Promise<string> {
+  await page.getByLabel('New board title').fill(title);
+  await page.getByRole('button', { name: 'New board' }).click();
+  await page.waitForURL('**/b/*');
+  await waitStatus(page, 'live');
+  return new URL(page.url()).pathname.split('/').pop()!;
+}
+
+export async function waitStatus(page: Page, status: string): Promise<void> {
+  await page.locator(`[role="status"][data-status="${status}"]`).waitFor();
+}
+
+/** Makes a share link as the owner and answers its URL. */
+export async function shareLink(page: Page, role: 'can edit' | 'can view'): Promise<string> {
+  await page.getByRole('button', { name: 'Share' }).click();
+  await page.getByRole('button', { name: `Create “${role}” link` }).click();
+  const field = page.getByLabel(role === 'can edit' ? 'Can edit link' : 'Can view link').first();
+  await field.waitFor();
+  const url = await field.inputValue();
+  await page.getByRole('button', { name: 'Close' }).click();
+  return url;
+}
+
+export const canvas = (page: Page) => page.getByRole('application', { name: 'Board canvas' });
+
+/** Places a shape with a tool by clicking at canvas-relative (x, y). */
+export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
+  await page.getByRole('button', { name: tool, exact: true }).click();
+  await canvas(page).click({ position: { x, y } });
+}
+
+export const shapes = (page: Page, type?: string) =>
+  page.locator(type ? `[data-shape-type="${type}"]` : '[data-shape-id]');
+
+/** Counts the stored Yjs updates in a board's IndexedDB, to wait until an edit is on disk. */
+export async function storedUpdates(page: Page, boardId: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('updates', 'readonly');
+          const count = tx.objectStore('updates').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+          count.onerror = () => reject(count.error);
+        };
+      }),
+    `tandem-board-${boardId}`,
+  );
+}
+
+/** Polls `fn` until it returns true (condition waits, not timed sleeps). */
+export async function until(fn: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const stickyText = (page: Page) => page.locator('[data-shape-type="sticky"] .shape-text');

@@ -1,0 +1,161 @@
+// Hardening: SIGTERM to the real server process in the middle of heavy editing. Every edit that
+// reached the server is in the store when the process exits, the clients are closed with 1001,
+// they reconnect by themselves to the restarted server, and nothing any of them typed is lost.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { CloseCode } from '@tandem/shared';
+import * as Y from 'yjs';
+import { SqliteStore } from '../src/store/sqlite.ts';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  shapesJson,
+  waitSynced,
+} from './helpers/clients.ts';
+import { freePort, waitUntil } from './helpers/services.ts';
+
+async function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: new URL('..', import.meta.url).pathname,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CLIENT_DIR: '',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      // Long debounce: at SIGTERM most edits are only in memory.
+      PERSIST_DEBOUNCE_MS: '60000',
+      PERSIST_MAX_DELAY_MS: '60000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitUntil(
+    'server process answers',
+    () =>
+      fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    30_000,
+  );
+  return child;
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const [code] = (await exited) as [number | null];
+  return code;
+}
+
+/** The board as stored on disk, read with the server stopped. */
+async function storedOnDisk(dataDir: string, boardId: string): Promise<Y.Doc> {
+  const store = new SqliteStore({ dataDir });
+  try {
+    const stored = await store.loadDoc(boardId);
+    const doc = new Y.Doc();
+    for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
+      Y.applyUpdate(doc, part);
+    return doc;
+  } finally {
+    await store.close();
+  }
+}
+
+test('hardening: SIGTERM during heavy editing stores every edit, closes with 1001, and the clients reconnect with nothing lost', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-sigterm-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const wsUrl = url.replace('http', 'ws');
+  let child: ChildProcess | null = await startProcess(dataDir, port);
+  const clients: DocClient[] = [];
+  const typing: NodeJS.Timeout[] = [];
+  try {
+    const owner = await new ApiClient(url).signup('Owner');
+    const boardId = await owner.createBoard();
+    const writers = [0, 1, 2].map(() => connectDoc(wsUrl, boardId, { cookie: owner.cookie }));
+    const observer = connectDoc(wsUrl, boardId, { cookie: owner.cookie });
+    clients.push(...writers, observer);
+    await Promise.all(clients.map((client) => waitSynced(client)));
+
+    // What the observer had when the server said goodbye: all of it went through the server.
+    let observedAtClose: string | null = null;
+    observer.provider.on('connection-close', () => {
+      observedAtClose ??= shapesJson(observer.doc);
+    });
+    // Heavy editing: every writer adds a shape and types into a shared note every few ms.
+    addShape(writers[0]!.doc, 'shared', { type: 'sticky', x: 0, y: 0 }, '');
+    await waitUntil('everyone has the shared note', () =>
+      writers.every((w) => w.doc.getMap('shapes').has('shared')),
+    );
+    writers.forEach((writer, w) => {
+      let n = 0;
+      typing.push(
+        setInterval(() => {
+          n += 1;
+          addShape(writer.doc, `w${w}-${n}`, { type: 'rect', x: n, y: w });
+          const note = writer.doc.getMap('shapes').get('shared') as Y.Map<Y.Text>;
+          note.get('text')!.insert(0, String(w));
+        }, 5),
+      );
+    });
+    await waitUntil(
+      'a good amount of editing reached the observer',
+      () => observer.doc.getMap('shapes').size > 150,
+    );
+
+    assert.equal(await stop(child), 0);
+    child = null;
+    await waitUntil('every client told 1001', () =>
+      clients.every((client) => client.closes.some((close) => close.code === CloseCode.GOING_AWAY)),
+    );
+    for (const timer of typing.splice(0)) clearInterval(timer);
+    assert.ok(observedAtClose, 'the observer saw the close');
+
+    // Everything the observer had seen is on disk.
+    const onDisk = await storedOnDisk(dataDir, boardId);
+    const seen = JSON.parse(observedAtClose as string) as Record<string, unknown>;
+    const stored = JSON.parse(shapesJson(onDisk)) as Record<string, unknown>;
+    for (const id of Object.keys(seen))
+      assert.ok(id in stored, `${id} reached the server but was not stored`);
+    onDisk.destroy();
+
+    // The clients come back by themselves to the restarted server and sync what they typed
+    // while it was down.
+    child = await startProcess(dataDir, port);
+    await waitUntil('every client reconnected and synced', () =>
+      clients.every((client) => client.provider.wsconnected && client.provider.synced),
+    );
+    const expected = shapesJson(writers[0]!.doc);
+    await waitUntil(
+      'every replica converged',
+      () => clients.every((client) => shapesJson(client.doc) === expected),
+      20_000,
+    );
+    const fresh = connectDoc(wsUrl, boardId, { cookie: owner.cookie });
+    clients.push(fresh);
+    await waitSynced(fresh);
+    await waitUntil('a fresh reader gets everything', () => shapesJson(fresh.doc) === expected);
+
+    for (const client of clients) client.provider.shouldConnect = false;
+    assert.equal(await stop(child), 0);
+    child = null;
+    const final = await storedOnDisk(dataDir, boardId);
+    assert.equal(shapesJson(final), expected, 'everything is stored after the second SIGTERM');
+    final.destroy();
+  } finally {
+    for (const timer of typing) clearInterval(timer);
+    for (const client of clients) client.destroy();
+    if (child) await stop(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
