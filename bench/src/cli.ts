@@ -187,11 +187,13 @@ function coldloadCase(flags: Flags): Case {
   const p = {
     edits: num(flags, 'edits', 20_000),
     loads: num(flags, 'loads', 20),
+    cold: flags.cold === 'true',
+    unloadWaitMs: num(flags, 'unload-wait', 3000),
     ...commonFlags(flags),
   };
   return {
-    name: `coldload-${p.edits}`,
-    servers: [...SERVER_KINDS],
+    name: `coldload-${p.edits}${p.cold ? '-cold' : ''}`,
+    servers: p.cold ? ['tandem'] : [...SERVER_KINDS],
     rows: [
       r('syncP50', 'sync p50 ms', 2),
       r('syncP95', 'sync p95 ms', 2),

@@ -25,6 +25,8 @@ export interface ConnectCommand {
   /** coldload: the shapes map must reach this size before the client counts as synced */
   expectShapes?: number;
   echoAwareness?: boolean;
+  /** coldload --cold: disconnect each client as soon as it synced, so the server can unload the board */
+  closeAfterSync?: boolean;
 }
 
 export interface ConnectResult {

@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
 import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
-import { type ClientSpec, nowMicros, type Report } from './protocol.ts';
+import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
 import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
 
@@ -367,6 +367,13 @@ export interface ColdloadParams extends CommonParams {
   edits: number;
   /** fresh clients, one after another */
   loads: number;
+  /**
+   * Tandem only: the uploader leaves and every fresh client is alone on the board, so each load
+   * reads the board from the store (the anchors keep documents only while someone is connected).
+   */
+  cold?: boolean;
+  /** --cold: ms to wait after the board empties, so the server stores and unloads it */
+  unloadWaitMs?: number;
 }
 
 /** mulberry32: a small seeded PRNG, so every run builds the same board. */
@@ -435,7 +442,7 @@ export function buildBoard(edits: number, seed = 1): { doc: Y.Doc; shapes: numbe
 export async function coldload(p: ColdloadParams): Promise<RunResult> {
   const notes: string[] = [];
   const server = await start(p);
-  const pool = new Pool(1);
+  let pool = new Pool(1);
   let builder: ReturnType<typeof createClient> | null = null;
   try {
     const [board] = await server.setupBoards(1);
@@ -471,17 +478,49 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
       expectShapes: built.shapes,
     });
     if (warm.failed) throw new Error('the server never served the whole board');
-    const cpu0 = serverCpu(server);
-    const w0 = nowMicros();
     const specs: ClientSpec[] = Array.from({ length: p.loads }, (_, i) => ({
       ...target,
       id: i + 2,
       writer: false,
       mover: false,
     }));
-    const conn = await pool.connect(specs, { concurrency: 1, timeoutMs: 60_000, expectShapes: built.shapes });
-    const cpu1 = serverCpu(server);
-    const w1 = nowMicros();
+    let conn: ConnectResult;
+    let cpuMicros = 0;
+    let w0 = nowMicros();
+    let w1 = w0;
+    if (p.cold) {
+      if (p.server !== 'tandem') throw new Error('--cold needs a server that stores boards (Tandem)');
+      await pool.close();
+      pool = new Pool(1);
+      b.destroy();
+      builder = null;
+      // every load starts with the board stored and unloaded; only the load itself is counted
+      const wait = p.unloadWaitMs ?? 3000;
+      const syncMs: number[] = [];
+      let failed = 0;
+      w0 = nowMicros();
+      for (const spec of specs) {
+        await sleep(wait);
+        const c0 = serverCpu(server);
+        const one = await pool.connect([spec], {
+          concurrency: 1,
+          timeoutMs: 60_000,
+          expectShapes: built.shapes,
+          closeAfterSync: true,
+        });
+        cpuMicros += serverCpu(server) - c0;
+        syncMs.push(...one.syncMs);
+        failed += one.failed;
+      }
+      w1 = nowMicros();
+      conn = { synced: syncMs.length, failed, syncMs: Float64Array.from(syncMs) };
+    } else {
+      const cpu0 = serverCpu(server);
+      w0 = nowMicros();
+      conn = await pool.connect(specs, { concurrency: 1, timeoutMs: 60_000, expectShapes: built.shapes });
+      cpuMicros = serverCpu(server) - cpu0;
+      w1 = nowMicros();
+    }
     if (conn.failed) notes.push(`${conn.failed} of ${p.loads} loads did not complete`);
     const s = summarize(conn.syncMs);
     return {
@@ -496,7 +535,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
         syncP50: s.p50,
         syncP95: s.p95,
         syncMax: s.max,
-        serverCpuMsPerLoad: (cpu1 - cpu0) / 1000 / Math.max(1, conn.synced),
+        serverCpuMsPerLoad: cpuMicros / 1000 / Math.max(1, conn.synced),
         serverRssMB: serverRss(server) / 2 ** 20,
       },
       notes,

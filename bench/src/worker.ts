@@ -130,6 +130,10 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
     });
     if (ok) syncMs.push((nowMicros() - start) / 1000);
     else failed++;
+    if (cmd.closeAfterSync) {
+      client.destroy();
+      live.splice(live.indexOf(l), 1);
+    }
   };
   const lanes = Array.from({ length: Math.max(1, cmd.concurrency) }, async () => {
     for (let spec = queue.shift(); spec; spec = queue.shift()) await one(spec);
