@@ -99,6 +99,7 @@ function commonFlags(flags: Flags) {
   return {
     workers: num(flags, 'workers', 2),
     serverCpu: flags['server-cpu'] ?? '0',
+    serverNodeArgs: flags['server-node-args']?.split(' ').filter(Boolean),
   };
 }
 

@@ -31,12 +31,20 @@ export interface CommonParams {
   serverCpu: string;
   /** directory for the servers' V8 CPU profiles; unset: no profiling */
   profileDir?: string;
+  /** extra node flags for the server processes */
+  serverNodeArgs?: string[];
 }
 
 /** Starts the server(s) of a scenario, with a CPU profile directory when asked. */
 function start(p: CommonParams, instances: 1 | 2 = 1): Promise<ServerHandle> {
   if (p.profileDir) mkdirSync(p.profileDir, { recursive: true });
-  return startServer({ kind: p.server, instances, cpu: p.serverCpu, profileDir: p.profileDir });
+  return startServer({
+    kind: p.server,
+    instances,
+    cpu: p.serverCpu,
+    profileDir: p.profileDir,
+    nodeArgs: p.serverNodeArgs,
+  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -50,6 +50,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** write a V8 CPU profile of each instance here (`node --cpu-prof`), on a graceful stop */
   profileDir?: string;
+  /** extra node flags for every server process, e.g. --max-semi-space-size=64 */
+  nodeArgs?: string[];
 }
 
 export interface ServerHandle {
@@ -151,9 +153,11 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
   const cleanups: (() => void)[] = [];
   const prefix = `bench-${randomBytes(4).toString('hex')}`;
   const secret = randomBytes(32).toString('hex');
-  const node = opts.profileDir
-    ? [process.execPath, '--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`]
-    : [process.execPath];
+  const node = [
+    process.execPath,
+    ...(opts.nodeArgs ?? []),
+    ...(opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : []),
+  ];
 
   try {
     for (let i = 0; i < n; i++) {
