@@ -3,6 +3,7 @@
 // handles, other people's selections, the marquee and the stroke being drawn.
 import type { ShapeRecord } from '@tandem/shared';
 import {
+  memo,
   type PointerEvent as ReactPointerEvent,
   useEffect,
   useMemo,
@@ -16,7 +17,7 @@ import { toBoard, useEditor, visibleRect } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
-import type { ShapeIndex } from './shapeIndex.ts';
+import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
 
 interface Props {
   index: ShapeIndex;
@@ -66,6 +67,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
   }, [controller, setScreen]);
 
   const view = visibleRect(viewport, screen);
+  const lastVisible = useRef<IndexedShape[]>([]);
   const detail = viewport.zoom >= 0.3;
   const visible = useMemo(() => {
     // Pad the view a little so shapes do not pop in at the edge while panning.
@@ -75,7 +77,13 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       w: view.w + 128 / viewport.zoom,
       h: view.h + 128 / viewport.zoom,
     };
-    return snap.list.filter((e) => intersects(e.bounds, pad));
+    const next = snap.list.filter((e) => intersects(e.bounds, pad));
+    // Keep the previous list while the same shapes are in view (most frames of a pan or zoom),
+    // so the memoised ShapeLayer below skips reconciling every visible shape on each frame.
+    const prev = lastVisible.current;
+    if (next.length === prev.length && next.every((e, i) => e === prev[i])) return prev;
+    lastVisible.current = next;
+    return next;
   }, [snap, view.x, view.y, view.w, view.h, viewport.zoom]);
 
   const local = (e: { clientX: number; clientY: number }) => {
@@ -152,13 +160,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       data-rendered-count={visible.length}
     >
       <g transform={transform}>
-        {visible.map(({ rec }) =>
-          rec.type === 'arrow' ? (
-            <ArrowFor key={rec.id} rec={rec} byId={snap.byId} />
-          ) : (
-            <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
-          ),
-        )}
+        <ShapeLayer visible={visible} byId={snap.byId} editingId={editingId} detail={detail} />
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         <Draft />
@@ -167,6 +169,26 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     </svg>
   );
 }
+
+const ShapeLayer = memo(function ShapeLayer({
+  visible,
+  byId,
+  editingId,
+  detail,
+}: {
+  visible: IndexedShape[];
+  byId: Map<string, ShapeRecord>;
+  editingId: string | null;
+  detail: boolean;
+}) {
+  return visible.map(({ rec }) =>
+    rec.type === 'arrow' ? (
+      <ArrowFor key={rec.id} rec={rec} byId={byId} />
+    ) : (
+      <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
+    ),
+  );
+});
 
 function ArrowFor({ rec, byId }: { rec: ShapeRecord; byId: Map<string, ShapeRecord> }) {
   const [from, to] = resolveArrow(rec, byId);
