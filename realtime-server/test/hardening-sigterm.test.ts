@@ -101,6 +101,8 @@ test('hardening: SIGTERM during heavy editing stores every edit, closes with 100
       let n = 0;
       typing.push(
         setInterval(() => {
+          // Bounded, so a slow machine does not pile up more than it can compare afterwards.
+          if (n >= 400) return;
           n += 1;
           addShape(writer.doc, `w${w}-${n}`, { type: 'rect', x: n, y: w });
           const note = writer.doc.getMap('shapes').get('shared') as Y.Map<Y.Text>;
@@ -135,12 +137,17 @@ test('hardening: SIGTERM during heavy editing stores every edit, closes with 100
     await waitUntil('every client reconnected and synced', () =>
       clients.every((client) => client.provider.wsconnected && client.provider.synced),
     );
-    const expected = shapesJson(writers[0]!.doc);
+    // Converged: every replica equal to every other (each one's offline edits have reached all).
     await waitUntil(
       'every replica converged',
-      () => clients.every((client) => shapesJson(client.doc) === expected),
-      20_000,
+      () => new Set(clients.map((client) => shapesJson(client.doc))).size === 1,
+      60_000,
     );
+    const expected = shapesJson(writers[0]!.doc);
+    // Nothing typed before the stop was lost on the way.
+    for (const [w, writer] of writers.entries()) {
+      assert.ok(writer.doc.getMap('shapes').has(`w${w}-1`), `writer ${w}'s first edit survived`);
+    }
     const fresh = connectDoc(wsUrl, boardId, { cookie: owner.cookie });
     clients.push(fresh);
     await waitSynced(fresh);

@@ -55,24 +55,26 @@ class SocketPeer implements Peer {
     this.userId = user.id;
   }
 
-  send(message: Uint8Array): void {
+  send(message: Uint8Array | Uint8Array[]): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    const frame = frameOnce(message);
     // The sweep closes a slow reader only after seconds; meanwhile a client that never reads
     // could make the server queue without bound (a 4-byte sync step 1 is answered with the whole
     // board, every time). One whole board plus the slow threshold is all a connection can need.
-    if (this.ws.bufferedAmount + message.length > this.maxBufferedBytes) {
+    if (this.ws.bufferedAmount + frame.length > this.maxBufferedBytes) {
       this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
       return;
     }
-    this.metrics.traffic.messagesOut += 1;
-    this.metrics.traffic.bytesOut += message.length;
+    this.metrics.traffic.messagesOut += Array.isArray(message) ? message.length : 1;
+    this.metrics.traffic.bytesOut += frame.length;
     // A room sends one message to many sockets in a row: frame it once and write the same bytes
     // to each socket, instead of letting ws frame it again per socket (the broadcast hot path).
     // Safe because server frames are unmasked and we use no extension that transforms payloads
     // (perMessageDeflate is off), so ws never holds frames back that this could overtake.
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (socket?.writable) socket.write(frameOnce(message));
-    else this.ws.send(message, { binary: true });
+    if (socket?.writable) socket.write(frame);
+    else
+      for (const part of Array.isArray(message) ? message : [message]) this.ws.send(part, { binary: true });
   }
 
   close(code: number, reason: string): void {
@@ -103,15 +105,15 @@ export function frameBinary(payload: Uint8Array): Buffer {
   return frame;
 }
 
-let lastMessage: Uint8Array | null = null;
-let lastFrame: Buffer | null = null;
-/** The frame of the message most recently sent: a broadcast frames once for all its sockets. */
-function frameOnce(message: Uint8Array): Buffer {
-  if (message !== lastMessage || lastFrame === null) {
-    lastFrame = frameBinary(message);
-    lastMessage = message;
+const frames = new WeakMap<Uint8Array | Uint8Array[], Buffer>();
+/** The frame(s) of a message, built once however many sockets it is sent to. */
+function frameOnce(message: Uint8Array | Uint8Array[]): Buffer {
+  let frame = frames.get(message);
+  if (!frame) {
+    frame = Array.isArray(message) ? Buffer.concat(message.map(frameBinary)) : frameBinary(message);
+    frames.set(message, frame);
   }
-  return lastFrame;
+  return frame;
 }
 
 function closeSocket(ws: WebSocket, code: number, reason: string): void {

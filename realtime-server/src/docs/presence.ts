@@ -1,7 +1,7 @@
 // A room's presence (Yjs awareness): who owns which client id, the latest state of each, and
 // which ones changed since the last tick. States are merged per tick and sent as one message,
 // instead of one message per cursor move per peer.
-import { limits, PresenceState, type PresenceUser, type Role } from '@tandem/shared';
+import { checkPresenceState, limits, type PresenceUser, type Role } from '@tandem/shared';
 import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
 
 /** What presence needs to know of a connection. */
@@ -74,9 +74,11 @@ export class RoomPresence {
     } catch {
       return null;
     }
-    const result = PresenceState.safeParse(parsed);
-    if (!result.success) return null;
-    return JSON.stringify({ ...result.data, user: owner.user, role: owner.role });
+    const checked = checkPresenceState(parsed);
+    if (!checked) return null;
+    checked.user = owner.user;
+    checked.role = owner.role;
+    return JSON.stringify(checked);
   }
 
   /** Removes every state a closing connection owned. */

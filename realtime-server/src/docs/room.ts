@@ -29,7 +29,8 @@ export interface Peer {
   role: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
-  send(message: Uint8Array): void;
+  /** Sends one message, or several written together. */
+  send(message: Uint8Array | Uint8Array[]): void;
   close(code: number, reason: string): void;
 }
 
@@ -58,6 +59,7 @@ const BUS_ORIGIN = Symbol('bus');
  * integrate those waiting client structs too, and they reached no other instance and no store.
  * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
  */
+const MIXED_ORIGINS = Symbol('several origins');
 const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
@@ -78,6 +80,13 @@ export class Room {
   /** The whole board encoded, kept until the next change: most joins start from an empty client. */
   private fullState: Uint8Array | null = null;
   private presenceTimer: NodeJS.Timeout | null = null;
+  /** Doc updates applied this turn, sent merged in one message when the turn ends. */
+  private outgoing: Uint8Array[] = [];
+  /** The one origin of this turn's updates (not sent back to it), or MIXED_ORIGINS. */
+  private outgoingOrigin: unknown = null;
+  private flushQueued = false;
+  private presenceDue = false;
+  private lastPresenceFlush = 0;
   private closed = false;
 
   private constructor(
@@ -258,8 +267,10 @@ export class Room {
     this.fullState = null;
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
-    const message = encodeUpdate(update);
-    for (const peer of this.peers) if (peer !== origin) peer.send(message);
+    this.outgoing.push(update);
+    this.outgoingOrigin =
+      this.outgoing.length === 1 || this.outgoingOrigin === origin ? origin : MIXED_ORIGINS;
+    this.queueFlush();
     if (origin === BUS_ORIGIN) return;
     // The instance that received an edit from a client stores it and tells the others (when
     // there are any: an instance that appears later asks for what it lacks when it opens the board).
@@ -338,20 +349,66 @@ export class Room {
     this.remoteSeq.delete(instance);
   }
 
-  private schedulePresence(): void {
-    if (this.presenceTimer || this.closed) return;
-    this.presenceTimer = setTimeout(() => {
-      this.presenceTimer = null;
-      this.flushPresence();
-    }, PRESENCE_TICK_MS);
+  private queueFlush(): void {
+    if (this.flushQueued || this.closed) return;
+    this.flushQueued = true;
+    setImmediate(() => this.flushOutgoing());
   }
 
-  private flushPresence(): void {
-    const change = this.presence.takeChanges();
-    if (!change) return;
-    const message = encodeAwarenessMessage(change.all);
-    for (const peer of this.peers) peer.send(message);
-    if (change.local && this.instances.othersAlive()) this.publish(BusMessageType.awareness, change.local);
+  /**
+   * Presence is sent at most once per tick, leading edge: a change in a room quiet for a tick
+   * goes out this turn; changes that follow within the tick are merged and sent when it ends.
+   */
+  private schedulePresence(): void {
+    if (this.presenceTimer || this.presenceDue || this.closed) return;
+    const wait = this.lastPresenceFlush + PRESENCE_TICK_MS - performance.now();
+    if (wait <= 0) {
+      this.presenceDue = true;
+      this.queueFlush();
+      return;
+    }
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      this.presenceDue = true;
+      this.flushOutgoing();
+    }, wait);
+  }
+
+  /**
+   * Sends what this turn produced as one write per peer: the doc updates merged into one message
+   * (several arrive in one turn under load) and, when due, the presence changes. Each message is
+   * encoded once and the same bytes go to every peer.
+   */
+  private flushOutgoing(): void {
+    this.flushQueued = false;
+    let update: Uint8Array | null = null;
+    let except: unknown = null;
+    if (this.outgoing.length > 0) {
+      const merged = this.outgoing.length === 1 ? this.outgoing[0]! : Y.mergeUpdates(this.outgoing);
+      update = encodeUpdate(merged);
+      // Updates from several peers in one turn go to everyone: Yjs ignores what a client has.
+      except = this.outgoingOrigin === MIXED_ORIGINS ? null : this.outgoingOrigin;
+      this.outgoing = [];
+      this.outgoingOrigin = null;
+    }
+    let awareness: Uint8Array | null = null;
+    if (this.presenceDue) {
+      this.presenceDue = false;
+      this.lastPresenceFlush = performance.now();
+      const change = this.presence.takeChanges();
+      if (change) {
+        awareness = encodeAwarenessMessage(change.all);
+        if (change.local && this.instances.othersAlive())
+          this.publish(BusMessageType.awareness, change.local);
+      }
+    }
+    if (!update && !awareness) return;
+    const forEveryone: Uint8Array | Uint8Array[] =
+      update && awareness ? [update, awareness] : (update ?? awareness)!;
+    for (const peer of this.peers) {
+      if (peer !== except) peer.send(forEveryone);
+      else if (awareness) peer.send(awareness);
+    }
   }
 
   /** Changes the role of a user's live connections (a viewer stops editing at once). */
@@ -391,7 +448,8 @@ export class Room {
     await this.flush();
     this.closed = true;
     if (this.presenceTimer) clearTimeout(this.presenceTimer);
-    this.flushPresence();
+    this.presenceDue = true;
+    this.flushOutgoing();
     this.persister.close();
     await this.unsubscribe?.().catch(() => undefined);
     this.doc.destroy();

@@ -3,6 +3,7 @@
 // handles, other people's selections, the marquee and the stroke being drawn.
 import type { ShapeRecord } from '@tandem/shared';
 import {
+  memo,
   type PointerEvent as ReactPointerEvent,
   useEffect,
   useMemo,
@@ -16,7 +17,7 @@ import { toBoard, useEditor } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
-import type { ShapeIndex } from './shapeIndex.ts';
+import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
 
 interface Props {
   index: ShapeIndex;
@@ -65,10 +66,11 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     };
   }, [controller, setScreen]);
 
+  const lastVisible = useRef<IndexedShape[]>([]);
   const detail = viewport.zoom >= 0.3;
   // Culling works on a window larger than the view, snapped to a grid of quarter-screens and to
-  // zoom steps, so while panning the visible list (and the elements made from it) stays the same
-  // object for many frames and React has nothing to reconcile: only the group's transform changes.
+  // zoom steps, so while panning the visible list stays the same object for many frames and React
+  // has nothing to reconcile: only the group's transform changes.
   const zoomStep = Math.round(Math.log2(viewport.zoom) * 4);
   const cell = Math.max(screen.w, screen.h) / 4 / 2 ** (zoomStep / 4);
   const cellX = Math.floor(viewport.x / cell);
@@ -77,19 +79,14 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     // The view reaches at most ~2.2 cells either side of its centre (zoom within its step), and
     // the centre lies in cell (cellX, cellY): this window covers it with a small margin.
     const win = { x: (cellX - 2.4) * cell, y: (cellY - 2.4) * cell, w: 5.8 * cell, h: 5.8 * cell };
-    return snap.list.filter((e) => intersects(e.bounds, win));
+    const next = snap.list.filter((e) => intersects(e.bounds, win));
+    // Keep the previous list while the same shapes are in the window (a window change often
+    // brings none in or out), so the memoised ShapeLayer below skips reconciling every shape.
+    const prev = lastVisible.current;
+    if (next.length === prev.length && next.every((e, i) => e === prev[i])) return prev;
+    lastVisible.current = next;
+    return next;
   }, [snap, cellX, cellY, cell]);
-  const shapeElements = useMemo(
-    () =>
-      visible.map(({ rec }) =>
-        rec.type === 'arrow' ? (
-          <ArrowFor key={rec.id} rec={rec} byId={snap.byId} />
-        ) : (
-          <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
-        ),
-      ),
-    [visible, snap.byId, editingId, detail],
-  );
 
   const local = (e: { clientX: number; clientY: number }) => {
     const r = ref.current!.getBoundingClientRect();
@@ -165,7 +162,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       data-rendered-count={visible.length}
     >
       <g transform={transform}>
-        {shapeElements}
+        <ShapeLayer visible={visible} byId={snap.byId} editingId={editingId} detail={detail} />
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         <Draft />
@@ -174,6 +171,26 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
     </svg>
   );
 }
+
+const ShapeLayer = memo(function ShapeLayer({
+  visible,
+  byId,
+  editingId,
+  detail,
+}: {
+  visible: IndexedShape[];
+  byId: Map<string, ShapeRecord>;
+  editingId: string | null;
+  detail: boolean;
+}) {
+  return visible.map(({ rec }) =>
+    rec.type === 'arrow' ? (
+      <ArrowFor key={rec.id} rec={rec} byId={byId} />
+    ) : (
+      <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
+    ),
+  );
+});
 
 function ArrowFor({ rec, byId }: { rec: ShapeRecord; byId: Map<string, ShapeRecord> }) {
   const [from, to] = resolveArrow(rec, byId);

@@ -3,7 +3,7 @@
 import type { ShapeRecord } from '@tandem/shared';
 import { memo } from 'react';
 import { arrowEnds, type Point } from '../model/geometry.ts';
-import { strokePath } from './freehand.ts';
+import { cachedStrokePath } from './freehand.ts';
 import { fill, ink, tint } from './palette.ts';
 
 export function diamondPoints(w: number, h: number): string {
@@ -51,7 +51,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
     case 'text':
       return <rect width={s.w} height={s.h} fill="transparent" />;
     case 'freehand':
-      return <path d={strokePath(s.points ?? [])} fill={ink[s.color]} />;
+      return <path d={cachedStrokePath(s.points ?? [])} fill={ink[s.color]} />;
     default:
       return null;
   }
@@ -93,36 +93,34 @@ export const ShapeView = memo(function ShapeView({
   );
 });
 
-export const ArrowView = memo(function ArrowView({
-  s,
-  from,
-  to,
-}: {
-  s: ShapeRecord;
-  from: Point;
-  to: Point;
-}) {
-  const angle = Math.atan2(to.y - from.y, to.x - from.x);
-  const head = 14;
-  const p1 = { x: to.x - head * Math.cos(angle - 0.45), y: to.y - head * Math.sin(angle - 0.45) };
-  const p2 = { x: to.x - head * Math.cos(angle + 0.45), y: to.y - head * Math.sin(angle + 0.45) };
-  return (
-    <g
-      data-shape-id={s.id}
-      data-shape-type="arrow"
-      stroke={ink[s.color]}
-      strokeWidth={2.5}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      fill="none"
-    >
-      <line x1={from.x} y1={from.y} x2={to.x} y2={to.y} />
-      <polyline points={`${p1.x},${p1.y} ${to.x},${to.y} ${p2.x},${p2.y}`} />
-    </g>
-  );
-});
+export const ArrowView = memo(
+  function ArrowView({ s, from, to }: { s: ShapeRecord; from: Point; to: Point }) {
+    const angle = Math.atan2(to.y - from.y, to.x - from.x);
+    const head = 14;
+    const p1 = { x: to.x - head * Math.cos(angle - 0.45), y: to.y - head * Math.sin(angle - 0.45) };
+    const p2 = { x: to.x - head * Math.cos(angle + 0.45), y: to.y - head * Math.sin(angle + 0.45) };
+    return (
+      <g
+        data-shape-id={s.id}
+        data-shape-type="arrow"
+        stroke={ink[s.color]}
+        strokeWidth={2.5}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        fill="none"
+      >
+        <line x1={from.x} y1={from.y} x2={to.x} y2={to.y} />
+        <polyline points={`${p1.x},${p1.y} ${to.x},${to.y} ${p2.x},${p2.y}`} />
+      </g>
+    );
+  },
+  // The ends are resolved afresh on every canvas render, so compare them by value: an arrow
+  // whose record and ends are unchanged (every arrow, while panning) is not re-rendered.
+  (a, b) =>
+    a.s === b.s && a.from.x === b.from.x && a.from.y === b.from.y && a.to.x === b.to.x && a.to.y === b.to.y,
+);
 
-/** Resolves an arrow's ends against current shapes; returns stable tuples for memoisation by value. */
+/** Resolves an arrow's ends against current shapes (new points each call; ArrowView compares them by value). */
 export function resolveArrow(s: ShapeRecord, byId: Map<string, ShapeRecord>): [Point, Point] {
   return arrowEnds(s, byId);
 }

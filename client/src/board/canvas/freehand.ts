@@ -10,3 +10,15 @@ export function strokePath(points: number[], size = 6): string {
   for (let i = 1; i < outline.length; i++) d += `L${outline[i]![0].toFixed(2)} ${outline[i]![1].toFixed(2)}`;
   return `${d}Z`;
 }
+
+const strokes = new WeakMap<readonly number[], string>();
+/** strokePath for a record's points array, computed once per array: a stroke that scrolls out of
+ * view and back (unmounted, then mounted again) is not traced again. Records keep their arrays
+ * while unchanged, and an edit brings a new array. */
+export function cachedStrokePath(points: number[]): string {
+  const known = strokes.get(points);
+  if (known !== undefined) return known;
+  const d = strokePath(points);
+  strokes.set(points, d);
+  return d;
+}

@@ -1,0 +1,378 @@
+// `npm run bench [-- <scenario> --flag value …]`: runs scenarios against the servers, repeats them,
+// writes every run and the medians to bench/results/, and prints a side-by-side table with ratios.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAverage } from './proc.ts';
+import { formatProfiles } from './profile.ts';
+import { coldload, connect, type Metrics, type RunResult, traffic } from './scenarios.ts';
+import { SERVER_KINDS, SERVER_LABELS, type ServerKind } from './servers.ts';
+import { median } from './stats.ts';
+
+const benchDir = fileURLToPath(new URL('..', import.meta.url));
+const resultsDir = join(benchDir, 'results');
+
+type Flags = Record<string, string>;
+
+function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
+  const positional: string[] = [];
+  const flags: Flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--'))
+        flags[a.slice(2)] = argv[++i] as string;
+      else flags[a.slice(2)] = 'true';
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+function num(flags: Flags, name: string, fallback: number): number {
+  const raw = flags[name];
+  if (raw === undefined) return fallback;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v < 0)
+    throw new Error(`--${name} must be a non-negative number; it is "${raw}"`);
+  return v;
+}
+
+/** What one table row shows: a metric, its label, and how to print it. */
+interface Row {
+  key: string;
+  label: string;
+  digits: number;
+}
+
+interface Case {
+  /** name in tables and result files */
+  name: string;
+  servers: ServerKind[];
+  rows: Row[];
+  run(server: ServerKind, profileDir?: string): Promise<RunResult>;
+}
+
+const r = (key: string, label: string, digits = 1): Row => ({ key, label, digits });
+
+const trafficRows = [
+  r('docP50', 'update latency p50 ms', 2),
+  r('docP95', 'update latency p95 ms', 2),
+  r('docP99', 'update latency p99 ms', 2),
+  r('docMax', 'update latency max ms', 1),
+  r('awP50', 'cursor latency p50 ms', 2),
+  r('awP99', 'cursor latency p99 ms', 2),
+  r('docLost', 'updates not seen one by one (merged or lost)', 0),
+  r('unconverged', 'receivers not on the last update (lost)', 0),
+  r('awLost', 'cursor states coalesced or lost', 0),
+  r('deliveriesPerS', 'deliveries/s', 0),
+  r('serverCpuUsPerDelivery', 'server CPU µs/delivery', 2),
+  r('serverCpuPct', 'server CPU %', 1),
+  r('serverRssMB', 'server RSS MB', 1),
+  r('disconnects', 'disconnects', 0),
+  r('genCpuPct', 'generator CPU %', 1),
+  r('genLagP99Ms', 'generator loop lag p99 ms', 1),
+  r('otherCpuPct', 'other processes CPU % (noise)', 0),
+];
+
+const presenceRows = [
+  r('awP50', 'cursor latency p50 ms', 2),
+  r('awP99', 'cursor latency p99 ms', 2),
+  r('awMax', 'cursor latency max ms', 1),
+  r('awDriftMs', 'p50 drift, last−first quarter ms', 1),
+  r('awDelivered', 'cursor states delivered', 0),
+  r('awExpected', 'cursor states sent × receivers', 0),
+  r('serverCpuPct', 'server CPU %', 1),
+  r('serverCpuUsPerDelivery', 'server CPU µs/(sent × receivers)', 2),
+  r('disconnects', 'disconnects', 0),
+  r('drainS', 'drain after stop s', 2),
+  r('keepsUp', 'keeps up (1 yes, 0 no; median of runs)', 0),
+  r('genCpuPct', 'generator CPU %', 1),
+  r('genLagP99Ms', 'generator loop lag p99 ms', 1),
+  r('otherCpuPct', 'other processes CPU % (noise)', 0),
+];
+
+function commonFlags(flags: Flags) {
+  return {
+    workers: num(flags, 'workers', 2),
+    serverCpu: flags['server-cpu'] ?? '0',
+    serverNodeArgs: flags['server-node-args']?.split(' ').filter(Boolean),
+  };
+}
+
+function fanoutCase(
+  name: string,
+  flags: Flags,
+  defaults: { boards: number; clients: number },
+  instances: 1 | 2,
+): Case {
+  const writers = num(flags, 'writers', 2);
+  const p = {
+    boards: num(flags, 'boards', defaults.boards),
+    clients: num(flags, 'clients', defaults.clients),
+    writers,
+    rate: num(flags, 'rate', 10),
+    movers: num(flags, 'movers', writers),
+    cursorRate: num(flags, 'cursor-rate', 30),
+    duration: num(flags, 'duration', 10),
+    instances,
+    echoAwareness: flags['echo-awareness'] === 'true',
+    ...commonFlags(flags),
+  };
+  const rows =
+    instances > 1
+      ? [
+          ...trafficRows,
+          r('redisCpuPct', 'Redis CPU %', 1),
+          r('pgCpuPct', 'PostgreSQL CPU %', 1),
+          r('totalCpuUsPerDelivery', 'servers+Redis CPU µs/delivery', 2),
+          r('totalWithPgCpuUsPerDelivery', 'servers+Redis+PostgreSQL CPU µs/delivery', 2),
+        ]
+      : trafficRows;
+  return {
+    name: `${name}-${p.boards}x${p.clients}`,
+    servers: instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
+    rows,
+    run: (server, profileDir) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server, profileDir }),
+  };
+}
+
+function presenceCase(flags: Flags, defaults: { clients: number; movers: number }): Case {
+  const p = {
+    boards: 1,
+    clients: num(flags, 'clients', defaults.clients),
+    writers: 0,
+    rate: 0,
+    movers: num(flags, 'movers', defaults.movers),
+    cursorRate: num(flags, 'cursor-rate', 30),
+    duration: num(flags, 'duration', 10),
+    instances: 1 as const,
+    echoAwareness: flags['echo-awareness'] === 'true',
+    ...commonFlags(flags),
+  };
+  return {
+    name: `presence-${p.clients}c-${p.movers}m`,
+    servers: [...SERVER_KINDS],
+    rows: presenceRows,
+    run: (server, profileDir) => traffic('presence', { ...p, server, profileDir }),
+  };
+}
+
+function connectCase(flags: Flags): Case {
+  const p = {
+    boards: num(flags, 'boards', 1000),
+    clients: num(flags, 'clients', 10_000),
+    concurrency: num(flags, 'concurrency', 100),
+    ...commonFlags(flags),
+  };
+  return {
+    name: `connect-${p.clients}c-${p.boards}b`,
+    servers: [...SERVER_KINDS],
+    rows: [
+      r('allSyncedS', 'time until all synced s', 2),
+      r('syncP50', 'sync p50 ms', 1),
+      r('syncP99', 'sync p99 ms', 1),
+      r('failed', 'failed to sync', 0),
+      r('rssKBPerConn', 'server RSS KB/connection', 2),
+      r('rssMB', 'server RSS MB', 1),
+      r('serverCpuUsPerConn', 'server CPU µs/connection', 0),
+    ],
+    run: (server, profileDir) => connect({ ...p, server, profileDir }),
+  };
+}
+
+function coldloadCase(flags: Flags): Case {
+  const p = {
+    edits: num(flags, 'edits', 20_000),
+    loads: num(flags, 'loads', 20),
+    cold: flags.cold === 'true',
+    unloadWaitMs: num(flags, 'unload-wait', 3000),
+    ...commonFlags(flags),
+  };
+  return {
+    name: `coldload-${p.edits}${p.cold ? '-cold' : ''}`,
+    servers: p.cold ? ['tandem'] : [...SERVER_KINDS],
+    rows: [
+      r('syncP50', 'sync p50 ms', 2),
+      r('syncP95', 'sync p95 ms', 2),
+      r('syncMax', 'sync max ms', 2),
+      r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
+      r('docKB', 'board size KB', 1),
+    ],
+    run: (server, profileDir) => coldload({ ...p, server, profileDir }),
+  };
+}
+
+function casesFor(scenario: string, flags: Flags): Case[] {
+  switch (scenario) {
+    case 'fanout':
+      return [fanoutCase('fanout', flags, { boards: 10, clients: 10 }, 1)];
+    case 'cluster':
+      return [fanoutCase('cluster', flags, { boards: 10, clients: 10 }, 2)];
+    case 'presence':
+      return [presenceCase(flags, { clients: 50, movers: 50 })];
+    case 'connect':
+      return [connectCase(flags)];
+    case 'coldload':
+      return [coldloadCase(flags)];
+    case 'all':
+      return [
+        fanoutCase('fanout', flags, { boards: 10, clients: 10 }, 1),
+        fanoutCase('fanout', flags, { boards: 1, clients: 100 }, 1),
+        connectCase(flags),
+        coldloadCase(flags),
+        fanoutCase('cluster', flags, { boards: 10, clients: 10 }, 2),
+        presenceCase(flags, { clients: 50, movers: 50 }),
+        presenceCase(flags, { clients: 200, movers: 20 }),
+      ];
+    default:
+      throw new Error(`unknown scenario "${scenario}": fanout, cluster, presence, connect, coldload or all`);
+  }
+}
+
+function tandemAvailable(): boolean {
+  return existsSync(join(benchDir, '..', 'realtime-server', 'src', 'main.ts'));
+}
+
+function fmt(v: number | undefined, digits: number): string {
+  if (v === undefined || !Number.isFinite(v)) return '—';
+  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function ratio(a: number | undefined, b: number | undefined): string {
+  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return '—';
+  return `${(a / b).toFixed(2)}×`;
+}
+
+export function table(c: Case, medians: Partial<Record<ServerKind, Metrics>>): string {
+  const cols = c.servers;
+  const header = ['', ...cols.map((s) => SERVER_LABELS[s])];
+  const showRatios = cols.includes('tandem');
+  const anchors = cols.filter((s) => s !== 'tandem');
+  if (showRatios) header.push(...anchors.map((a) => `Tandem ÷ ${SERVER_LABELS[a]}`));
+  const lines = [header];
+  for (const row of c.rows) {
+    const line = [row.label, ...cols.map((s) => fmt(medians[s]?.[row.key], row.digits))];
+    if (showRatios) line.push(...anchors.map((a) => ratio(medians.tandem?.[row.key], medians[a]?.[row.key])));
+    lines.push(line);
+  }
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
+  const out = lines.map(
+    (l) =>
+      `| ${l.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(' | ')} |`,
+  );
+  out.splice(
+    1,
+    0,
+    `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
+  );
+  return out.join('\n');
+}
+
+function medianMetrics(runs: RunResult[]): Metrics {
+  const keys = new Set(runs.flatMap((r) => Object.keys(r.metrics)));
+  const out: Metrics = {};
+  for (const k of keys) out[k] = median(runs.map((r) => r.metrics[k] ?? Number.NaN));
+  return out;
+}
+
+async function main(): Promise<void> {
+  const { positional, flags } = parseArgs(process.argv.slice(2));
+  // The generator runs on CPU 1 and the servers on CPU 0, so neither steals the other's core.
+  if (flags.pin !== 'false' && process.env.BENCH_PINNED !== '1' && availableParallelism() > 1) {
+    const res = spawnSync(
+      'taskset',
+      ['-c', flags['generator-cpu'] ?? '1', process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_PINNED: '1' },
+      },
+    );
+    if (!res.error) process.exit(res.status ?? 1);
+    console.warn(`could not pin the generator (${res.error.message}); running unpinned`);
+  }
+  const scenario = positional[0] ?? 'all';
+  if (scenario === 'profile') {
+    // `npm run bench -- profile <file.cpuprofile>…`: summarise profiles written by --profile or --cpu-prof
+    console.log(formatProfiles(positional.slice(1).map((f) => resolve(process.env.INIT_CWD ?? '.', f))));
+    return;
+  }
+  const repeats = num(flags, 'repeats', scenario === 'all' ? 3 : 1);
+  const wanted = flags.servers ? (flags.servers.split(',') as ServerKind[]) : [...SERVER_KINDS];
+  for (const s of wanted) if (!SERVER_KINDS.includes(s)) throw new Error(`unknown server "${s}"`);
+  const cases = casesFor(scenario, flags);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  mkdirSync(resultsDir, { recursive: true });
+  const summary: Record<string, unknown>[] = [];
+  const tables: string[] = [];
+  for (const c of cases) {
+    c.servers = c.servers.filter((s) => wanted.includes(s) && (s !== 'tandem' || tandemAvailable()));
+    const byServer: Partial<Record<ServerKind, RunResult[]>> = {};
+    // interleave servers within each repeat, so a change in machine load hits all of them alike
+    for (let rep = 0; rep < repeats; rep++) {
+      for (const s of c.servers) {
+        const load = loadAverage();
+        process.stdout.write(`${c.name} · ${SERVER_LABELS[s]} · run ${rep + 1}/${repeats} (load ${load}) … `);
+        try {
+          const profileDir =
+            flags.profile === 'true'
+              ? join(resultsDir, 'profiles', `${stamp}-${c.name}-${s}-${rep + 1}`)
+              : undefined;
+          const res = await c.run(s, profileDir);
+          res.params.loadAverage = load;
+          if (profileDir) {
+            const files = readdirSync(profileDir)
+              .filter((f) => f.endsWith('.cpuprofile'))
+              .map((f) => join(profileDir, f));
+            res.profiles = [formatProfiles(files, res.window)];
+          }
+          const runs = byServer[s] ?? [];
+          runs.push(res);
+          byServer[s] = runs;
+          writeFileSync(
+            join(resultsDir, `${stamp}-${c.name}-${s}-${rep + 1}.json`),
+            `${JSON.stringify(res, null, 2)}\n`,
+          );
+          const head = c.rows.slice(0, 3).map((row) => `${row.key}=${fmt(res.metrics[row.key], row.digits)}`);
+          console.log(head.join(' '), res.notes.length ? `[${res.notes.join('; ')}]` : '');
+          for (const prof of res.profiles ?? []) console.log(`\n${prof}\n`);
+        } catch (err) {
+          console.log(`failed: ${(err as Error).message}`);
+        }
+      }
+    }
+    const medians: Partial<Record<ServerKind, Metrics>> = {};
+    for (const s of c.servers) {
+      const runs = byServer[s];
+      if (runs?.length) medians[s] = medianMetrics(runs);
+    }
+    const t = table(c, medians);
+    tables.push(`### ${c.name} (median of ${repeats})\n\n${t}`);
+    console.log(`\n### ${c.name} (median of ${repeats})\n\n${t}\n`);
+    summary.push({
+      case: c.name,
+      repeats,
+      medians,
+      notes: Object.fromEntries(
+        Object.entries(byServer).map(([s, runs]) => [s, runs.flatMap((x) => x.notes)]),
+      ),
+    });
+  }
+  const file = join(resultsDir, `${stamp}-${scenario}-summary.json`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ date: new Date().toISOString(), argv: process.argv.slice(2), summary }, null, 2)}\n`,
+  );
+  writeFileSync(file.replace(/\.json$/, '.md'), `${tables.join('\n\n')}\n`);
+  console.log(`results: ${file}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,557 @@
+// The scenarios: each starts its server(s), drives real Yjs clients, stops by itself and returns flat metrics.
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import * as Y from 'yjs';
+import { createClient } from './client.ts';
+import { Pool } from './pool.ts';
+import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
+import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
+import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
+import { percentileSorted, summarize } from './stats.ts';
+
+/** One run's figures, flat so repeats can be reduced to medians metric by metric. */
+export type Metrics = Record<string, number>;
+
+export interface RunResult {
+  scenario: string;
+  server: ServerKind;
+  params: Record<string, unknown>;
+  metrics: Metrics;
+  notes: string[];
+  /** summaries of the server's CPU profiles, when run with --profile */
+  profiles?: string[];
+  /** the measured window on the monotonic clock, µs: what a profile summary looks at */
+  window?: [number, number];
+}
+
+export interface CommonParams {
+  server: ServerKind;
+  /** generator worker threads */
+  workers: number;
+  /** CPU list for the server(s); '' runs unpinned */
+  serverCpu: string;
+  /** directory for the servers' V8 CPU profiles; unset: no profiling */
+  profileDir?: string;
+  /** extra node flags for the server processes */
+  serverNodeArgs?: string[];
+}
+
+/** Starts the server(s) of a scenario, with a CPU profile directory when asked. */
+function start(p: CommonParams, instances: 1 | 2 = 1): Promise<ServerHandle> {
+  if (p.profileDir) mkdirSync(p.profileDir, { recursive: true });
+  return startServer({
+    kind: p.server,
+    instances,
+    cpu: p.serverCpu,
+    profileDir: p.profileDir,
+    nodeArgs: p.serverNodeArgs,
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function serverCpu(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procCpuMicros(i.pid), 0);
+}
+
+function serverRss(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procRssBytes(i.pid), 0);
+}
+
+/** Processes by command name (Redis, PostgreSQL's backends), so the cluster scenario can count what the bus and store cost. */
+function pidsNamed(name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+/** CPU time of a set of processes, counting only those still alive. */
+function cpuOf(pids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      out.set(pid, procCpuMicros(pid));
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
+
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, t] of after) sum += t - (before.get(pid) ?? t);
+  return sum;
+}
+
+function generatorCpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+// ---------------------------------------------------------------------------------------------
+// traffic: the engine behind fanout, presence and cluster
+
+export interface TrafficParams extends CommonParams {
+  boards: number;
+  clients: number;
+  /** document writers per board */
+  writers: number;
+  /** document updates a second per writer */
+  rate: number;
+  /** cursor movers per board */
+  movers: number;
+  /** cursor moves a second per mover */
+  cursorRate: number;
+  /** seconds of traffic */
+  duration: number;
+  instances: 1 | 2;
+  echoAwareness?: boolean;
+}
+
+function concatLatencies(reports: Report[], pick: (r: Report) => Float64Array): Float64Array {
+  const out = new Float64Array(reports.reduce((n, r) => n + pick(r).length, 0));
+  let at = 0;
+  for (const r of reports) {
+    out.set(pick(r), at);
+    at += pick(r).length;
+  }
+  return out;
+}
+
+/** p50 of the last quarter minus p50 of the first quarter of each worker's (time-ordered) samples: a growing backlog shows as a large drift. */
+function latencyDrift(reports: Report[], pick: (r: Report) => Float64Array): number {
+  let worst = 0;
+  for (const r of reports) {
+    const xs = pick(r);
+    const q = Math.floor(xs.length / 4);
+    if (q < 10) continue;
+    const early = percentileSorted(xs.slice(0, q).sort(), 50);
+    const late = percentileSorted(xs.slice(xs.length - q).sort(), 50);
+    worst = Math.max(worst, late - early);
+  }
+  return worst;
+}
+
+export async function traffic(name: string, p: TrafficParams): Promise<RunResult> {
+  const notes: string[] = [];
+  const server = await start(p, p.instances);
+  const pool = new Pool(p.workers);
+  try {
+    const boards = await server.setupBoards(p.boards);
+    const specs: ClientSpec[] = [];
+    let id = 0;
+    for (const board of boards) {
+      for (let c = 0; c < p.clients; c++) {
+        const inst = server.instances[c % server.instances.length] ?? server.instances[0];
+        if (!inst) throw new Error('no server instance');
+        specs.push({
+          id: ++id,
+          kind: p.server,
+          wsBase: inst.wsBase,
+          origin: server.origin(inst),
+          board: board.id,
+          params: board.params,
+          writer: c < p.writers,
+          mover: c < p.movers,
+        });
+      }
+    }
+    const conn = await pool.connect(specs, {
+      concurrency: 50,
+      timeoutMs: 60_000,
+      echoAwareness: p.echoAwareness,
+    });
+    if (conn.failed > 0) notes.push(`${conn.failed} of ${specs.length} clients did not sync`);
+    await sleep(1000); // let the join-time presence exchange settle
+
+    const redisPids = p.instances > 1 ? pidsNamed('redis-server') : [];
+    const pgPids = p.instances > 1 ? pidsNamed('postgres') : [];
+    const redisCpu0 = cpuOf(redisPids);
+    const pgCpu0 = cpuOf(pgPids);
+    const cpu0 = serverCpu(server);
+    const gen0 = generatorCpuMicros();
+    const busy0 = cpuBusyMicros();
+    const w0 = nowMicros();
+    const t0 = performance.now();
+    const sent = await pool.start({
+      updateRate: p.writers > 0 ? p.rate : 0,
+      awarenessRate: p.movers > 0 ? p.cursorRate : 0,
+      durationMs: p.duration * 1000,
+    });
+    const tSent = performance.now();
+    const sum = (r: Record<number, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+    const docSent = sum(sent.updates);
+    const awSent = sum(sent.cursors);
+    const docExpected = docSent * (p.clients - 1);
+    const awExpected = awSent * (p.clients - 1);
+    // drain: until every expected delivery arrived, or nothing arrived for 500 ms (servers that
+    // coalesce presence never deliver every state), and at most 5 s
+    let counts = await pool.counts();
+    const drainDeadline = performance.now() + 5000;
+    let lastChange = performance.now();
+    while (
+      (counts.docDelivered < docExpected || counts.awDelivered < awExpected) &&
+      performance.now() < drainDeadline &&
+      performance.now() - lastChange < 500
+    ) {
+      await sleep(50);
+      const next = await pool.counts();
+      if (next.docDelivered !== counts.docDelivered || next.awDelivered !== counts.awDelivered) {
+        lastChange = performance.now();
+      }
+      counts = next;
+    }
+    const t1 = performance.now();
+    const w1 = nowMicros();
+    const cpu1 = serverCpu(server);
+    const gen1 = generatorCpuMicros();
+    const busy1 = cpuBusyMicros();
+    const redisCpu1 = cpuOf(redisPids);
+    const pgCpu1 = cpuOf(pgPids);
+    const rss = serverRss(server);
+    const reports = await pool.reports();
+
+    const doc = summarize(concatLatencies(reports, (r) => r.docLatencyMs));
+    const aw = summarize(concatLatencies(reports, (r) => r.awLatencyMs));
+    const docDelivered = reports.reduce((n, r) => n + r.docDelivered, 0);
+    const awDelivered = reports.reduce((n, r) => n + r.awDelivered, 0);
+    const disconnects = reports.reduce((n, r) => n + r.disconnects, 0);
+    const wallS = (t1 - t0) / 1000;
+    const sendS = (tSent - t0) / 1000;
+    const cpuMicros = cpu1 - cpu0;
+    const expected = docExpected + awExpected;
+    // convergence: every receiver ends with each writer's last update
+    let unconverged = 0;
+    for (const r of reports) {
+      for (const [w, seqs] of Object.entries(r.finalSeqs)) {
+        const last = sent.updates[Number(w)] ?? 0;
+        unconverged += seqs.filter((s) => s !== last).length;
+      }
+    }
+    if (unconverged > 0)
+      notes.push(`${unconverged} receiver×writer pairs did not end on the writer's last update`);
+    const genCpuPct = ((gen1 - gen0) / 1e6 / wallS) * 100;
+    // what else ran on the two CPUs meanwhile (other people's work, Redis, PostgreSQL): the noise floor
+    const busyPct = (cpu: number) => (((busy1[cpu] ?? 0) - (busy0[cpu] ?? 0)) / 1e6 / wallS) * 100;
+    const otherCpuPct = busyPct(0) + busyPct(1) - (cpuMicros / 1e6 / wallS) * 100 - genCpuPct;
+    const lagP99 = Math.max(...reports.map((r) => r.lagP99));
+    if (genCpuPct > 85)
+      notes.push(`generator busy (${genCpuPct.toFixed(0)}% of a core): latencies are an upper bound`);
+    const metrics: Metrics = {
+      clients: specs.length,
+      synced: conn.synced,
+      docSent,
+      docExpected,
+      docDelivered,
+      docLost: docExpected - docDelivered,
+      docP50: doc.p50,
+      docP95: doc.p95,
+      docP99: doc.p99,
+      docMax: doc.max,
+      awSent,
+      awExpected,
+      awDelivered,
+      awLost: awExpected - awDelivered,
+      awP50: aw.p50,
+      awP95: aw.p95,
+      awP99: aw.p99,
+      awMax: aw.max,
+      awDriftMs: latencyDrift(reports, (r) => r.awLatencyMs),
+      docDriftMs: latencyDrift(reports, (r) => r.docLatencyMs),
+      deliveriesPerS: (docDelivered + awDelivered) / sendS,
+      serverCpuPct: (cpuMicros / 1e6 / wallS) * 100,
+      serverCpuUsPerDelivery: expected > 0 ? cpuMicros / expected : Number.NaN,
+      serverRssMB: rss / 2 ** 20,
+      disconnects,
+      drainS: (t1 - tSent) / 1000,
+      genCpuPct,
+      genLagP99Ms: lagP99,
+      otherCpuPct,
+      unconverged,
+    };
+    // keeps up: latency does not grow over the run, the backlog drains within 2 s, nobody was cut off
+    const drift = Math.max(metrics.awDriftMs ?? 0, metrics.docDriftMs ?? 0);
+    metrics.keepsUp = drift < 100 && (metrics.drainS ?? 0) < 2 && disconnects === 0 ? 1 : 0;
+    if (p.instances > 1) {
+      // PostgreSQL backends that started during the run are missed; the pool opens them at start-up
+      const redisMicros = cpuDelta(redisCpu0, redisCpu1);
+      const pgMicros = cpuDelta(pgCpu0, pgCpu1);
+      metrics.redisCpuPct = (redisMicros / 1e6 / wallS) * 100;
+      metrics.pgCpuPct = (pgMicros / 1e6 / wallS) * 100;
+      metrics.totalCpuUsPerDelivery = expected > 0 ? (cpuMicros + redisMicros) / expected : Number.NaN;
+      metrics.totalWithPgCpuUsPerDelivery =
+        expected > 0 ? (cpuMicros + redisMicros + pgMicros) / expected : Number.NaN;
+    }
+    return { scenario: name, server: p.server, params: { ...p }, metrics, notes, window: [w0, w1] };
+  } finally {
+    await pool.close().catch(() => {});
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// connect: many idle clients; time until all synced, and what each costs the server in memory
+
+export interface ConnectParams extends CommonParams {
+  boards: number;
+  clients: number;
+  /** handshakes in flight per generator worker */
+  concurrency: number;
+}
+
+export async function connect(p: ConnectParams): Promise<RunResult> {
+  const notes: string[] = [];
+  const server = await start(p);
+  const pool = new Pool(p.workers);
+  try {
+    const boards = await server.setupBoards(p.boards);
+    const inst = server.instances[0];
+    if (!inst) throw new Error('no server instance');
+    const specs: ClientSpec[] = Array.from({ length: p.clients }, (_, i) => {
+      const board = boards[i % boards.length] ?? boards[0];
+      if (!board) throw new Error('no boards');
+      return {
+        id: i + 1,
+        kind: p.server,
+        wsBase: inst.wsBase,
+        origin: server.origin(inst),
+        board: board.id,
+        params: board.params,
+        writer: false,
+        mover: false,
+      };
+    });
+    await sleep(500);
+    const rss0 = serverRss(server);
+    const cpu0 = serverCpu(server);
+    const w0 = nowMicros();
+    const t0 = performance.now();
+    const conn = await pool.connect(specs, { concurrency: p.concurrency, timeoutMs: 120_000 });
+    const t1 = performance.now();
+    const w1 = nowMicros();
+    const cpu1 = serverCpu(server);
+    await sleep(3000); // let presence renewals and allocations settle before reading memory
+    const rss1 = serverRss(server);
+    if (conn.failed > 0) notes.push(`${conn.failed} of ${p.clients} clients did not sync`);
+    const sync = summarize(conn.syncMs);
+    return {
+      scenario: 'connect',
+      server: p.server,
+      params: { ...p },
+      metrics: {
+        clients: p.clients,
+        synced: conn.synced,
+        failed: conn.failed,
+        allSyncedS: (t1 - t0) / 1000,
+        syncP50: sync.p50,
+        syncP99: sync.p99,
+        serverCpuUsPerConn: (cpu1 - cpu0) / p.clients,
+        rssBaseMB: rss0 / 2 ** 20,
+        rssMB: rss1 / 2 ** 20,
+        rssKBPerConn: (rss1 - rss0) / 1024 / p.clients,
+      },
+      notes,
+      window: [w0, w1],
+    };
+  } finally {
+    await pool.close().catch(() => {});
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// coldload: a board built from many small edits, then fresh clients timing their sync
+
+export interface ColdloadParams extends CommonParams {
+  edits: number;
+  /** fresh clients, one after another */
+  loads: number;
+  /**
+   * Tandem only: the uploader leaves and every fresh client is alone on the board, so each load
+   * reads the board from the store (the anchors keep documents only while someone is connected).
+   */
+  cold?: boolean;
+  /** --cold: ms to wait after the board empties, so the server stores and unloads it */
+  unloadWaitMs?: number;
+}
+
+/** mulberry32: a small seeded PRNG, so every run builds the same board. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'green', 'gray'];
+
+/**
+ * A whiteboard document made of `edits` small transactions, the way people make one: a tenth of
+ * the edits create shapes (sticky notes with text), the rest move, resize, recolour and type.
+ */
+export function buildBoard(edits: number, seed = 1): { doc: Y.Doc; shapes: number } {
+  const rand = prng(seed);
+  const doc = new Y.Doc();
+  const shapes = doc.getMap<Y.Map<unknown>>('shapes');
+  const ids: string[] = [];
+  const creations = Math.max(1, Math.floor(edits / 10));
+  for (let e = 0; e < edits; e++) {
+    doc.transact(() => {
+      if (e < creations) {
+        const m = new Y.Map<unknown>();
+        const id = `s${e}`;
+        shapes.set(id, m);
+        m.set('type', 'sticky');
+        m.set('x', Math.floor(rand() * 5000));
+        m.set('y', Math.floor(rand() * 5000));
+        m.set('w', 200);
+        m.set('h', 200);
+        m.set('rotation', 0);
+        m.set('color', COLORS[e % COLORS.length]);
+        m.set('z', `a${e.toString(36)}`);
+        m.set('createdBy', 'bench');
+        m.set('text', new Y.Text());
+        ids.push(id);
+        return;
+      }
+      const m = shapes.get(ids[Math.floor(rand() * ids.length)] as string);
+      if (!m) return;
+      const r = rand();
+      if (r < 0.5) {
+        m.set('x', Math.floor(rand() * 5000));
+        m.set('y', Math.floor(rand() * 5000));
+      } else if (r < 0.8) {
+        const text = m.get('text') as Y.Text;
+        text.insert(text.length, String.fromCharCode(97 + Math.floor(rand() * 26)));
+      } else if (r < 0.9) {
+        m.set('w', 100 + Math.floor(rand() * 300));
+        m.set('h', 100 + Math.floor(rand() * 300));
+      } else {
+        m.set('color', COLORS[Math.floor(rand() * COLORS.length)]);
+      }
+    });
+  }
+  return { doc, shapes: ids.length };
+}
+
+export async function coldload(p: ColdloadParams): Promise<RunResult> {
+  const notes: string[] = [];
+  const server = await start(p);
+  let pool = new Pool(1);
+  let builder: ReturnType<typeof createClient> | null = null;
+  try {
+    const [board] = await server.setupBoards(1);
+    const inst = server.instances[0];
+    if (!board || !inst) throw new Error('no board');
+    const target = {
+      kind: p.server,
+      wsBase: inst.wsBase,
+      origin: server.origin(inst),
+      board: board.id,
+      params: board.params,
+    };
+    const built = buildBoard(p.edits);
+    const docBytes = Y.encodeStateAsUpdate(built.doc).byteLength;
+    // the builder uploads the whole board in its first sync and stays connected, so every server
+    // (including the anchors, which keep documents only in memory) still holds it while we measure
+    const b = createClient(target, { doc: built.doc });
+    builder = b;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('builder did not sync')), 60_000);
+      const done = () => {
+        if (!b.provider.synced) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      b.provider.on('sync', done);
+      done();
+    });
+    // a first reader proves the server has the whole board before timing starts
+    const warm = await pool.connect([{ ...target, id: 1, writer: false, mover: false }], {
+      concurrency: 1,
+      timeoutMs: 60_000,
+      expectShapes: built.shapes,
+    });
+    if (warm.failed) throw new Error('the server never served the whole board');
+    const specs: ClientSpec[] = Array.from({ length: p.loads }, (_, i) => ({
+      ...target,
+      id: i + 2,
+      writer: false,
+      mover: false,
+    }));
+    let conn: ConnectResult;
+    let cpuMicros = 0;
+    let w0 = nowMicros();
+    let w1 = w0;
+    if (p.cold) {
+      if (p.server !== 'tandem') throw new Error('--cold needs a server that stores boards (Tandem)');
+      await pool.close();
+      pool = new Pool(1);
+      b.destroy();
+      builder = null;
+      // every load starts with the board stored and unloaded; only the load itself is counted
+      const wait = p.unloadWaitMs ?? 3000;
+      const syncMs: number[] = [];
+      let failed = 0;
+      w0 = nowMicros();
+      for (const spec of specs) {
+        await sleep(wait);
+        const c0 = serverCpu(server);
+        const one = await pool.connect([spec], {
+          concurrency: 1,
+          timeoutMs: 60_000,
+          expectShapes: built.shapes,
+          closeAfterSync: true,
+        });
+        cpuMicros += serverCpu(server) - c0;
+        syncMs.push(...one.syncMs);
+        failed += one.failed;
+      }
+      w1 = nowMicros();
+      conn = { synced: syncMs.length, failed, syncMs: Float64Array.from(syncMs) };
+    } else {
+      const cpu0 = serverCpu(server);
+      w0 = nowMicros();
+      conn = await pool.connect(specs, { concurrency: 1, timeoutMs: 60_000, expectShapes: built.shapes });
+      cpuMicros = serverCpu(server) - cpu0;
+      w1 = nowMicros();
+    }
+    if (conn.failed) notes.push(`${conn.failed} of ${p.loads} loads did not complete`);
+    const s = summarize(conn.syncMs);
+    return {
+      scenario: 'coldload',
+      server: p.server,
+      params: { ...p },
+      metrics: {
+        edits: p.edits,
+        shapes: built.shapes,
+        docKB: docBytes / 1024,
+        loads: conn.synced,
+        syncP50: s.p50,
+        syncP95: s.p95,
+        syncMax: s.max,
+        serverCpuMsPerLoad: cpuMicros / 1000 / Math.max(1, conn.synced),
+        serverRssMB: serverRss(server) / 2 ** 20,
+      },
+      notes,
+      window: [w0, w1],
+    };
+  } finally {
+    builder?.destroy();
+    await pool.close().catch(() => {});
+    await server.stop();
+  }
+}

@@ -1,0 +1,256 @@
+// A generator worker: hosts a share of the bench clients, makes their traffic and times every delivery.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parentPort } from 'node:worker_threads';
+import type * as Y from 'yjs';
+import { type BenchClient, createClient } from './client.ts';
+import {
+  type ClientSpec,
+  type Command,
+  type ConnectCommand,
+  type ConnectResult,
+  type Counts,
+  type Envelope,
+  nowMicros,
+  type Report,
+  type SentCounts,
+  type StartCommand,
+} from './protocol.ts';
+import { Samples } from './stats.ts';
+
+interface Live {
+  spec: ClientSpec;
+  client: BenchClient;
+  /** per writer id: last sequence number seen */
+  lastSeq: Map<number, number>;
+}
+
+/**
+ * A presence state as Tandem's schema wants it (SPEC §3; the server strips unknown fields), and the
+ * same for every server. A moving cursor carries its send time in `x` and its sequence number in `y`.
+ */
+interface CursorState {
+  cursor?: { x: number; y: number } | null;
+}
+
+function presence(id: number): Record<string, unknown> {
+  return {
+    user: { id: `bench-${id}`, name: `bench ${id}`, color: 'blue' },
+    cursor: null,
+    selection: [],
+    viewport: { x: 0, y: 0, zoom: 1 },
+    tool: 'select',
+    idle: false,
+  };
+}
+
+interface Mark {
+  t: number;
+  s: number;
+  w: number;
+}
+
+// every y-websocket provider adds a process 'exit' listener; thousands of clients are expected here
+process.setMaxListeners(0);
+
+const live: Live[] = [];
+let recording = false;
+let docLatency = new Samples();
+let awLatency = new Samples();
+let counts: Counts = { docDelivered: 0, awDelivered: 0, disconnects: 0 };
+const lag = monitorEventLoopDelay({ resolution: 10 });
+
+function attach(l: Live): void {
+  const { doc, provider } = l.client;
+  const marks = doc.getMap<Mark>('bench');
+  marks.observe((event: Y.YMapEvent<Mark>) => {
+    if (event.transaction.local) return;
+    const now = nowMicros();
+    for (const key of event.keysChanged) {
+      const m = marks.get(key);
+      if (!m) continue;
+      const prev = l.lastSeq.get(m.w) ?? 0;
+      if (m.s <= prev) continue;
+      l.lastSeq.set(m.w, m.s);
+      if (!recording) continue;
+      counts.docDelivered++;
+      docLatency.push((now - m.t) / 1000);
+    }
+  });
+  const own = doc.clientID;
+  provider.awareness.on(
+    'change',
+    ({ added, updated }: { added: number[]; updated: number[] }, origin: unknown) => {
+      if (!recording || origin === 'local') return;
+      const now = nowMicros();
+      const states = provider.awareness.getStates();
+      for (const list of [added, updated]) {
+        for (const id of list) {
+          if (id === own) continue;
+          const c = (states.get(id) as CursorState | undefined)?.cursor;
+          if (!c) continue;
+          counts.awDelivered++;
+          awLatency.push((now - c.x) / 1000);
+        }
+      }
+    },
+  );
+  provider.on('connection-close', () => {
+    if (recording) counts.disconnects++;
+  });
+}
+
+async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
+  const syncMs = new Samples();
+  let failed = 0;
+  const queue = [...cmd.clients];
+  const one = async (spec: ClientSpec) => {
+    const start = nowMicros();
+    const client = createClient(spec, { echoAwareness: cmd.echoAwareness });
+    client.provider.awareness.setLocalState(presence(spec.id));
+    const l: Live = { spec, client, lastSeq: new Map() };
+    live.push(l);
+    attach(l);
+    const ok = await new Promise<boolean>((resolve) => {
+      const shapes = client.doc.getMap('shapes');
+      const done = () => {
+        if (!client.provider.synced) return;
+        if (cmd.expectShapes !== undefined && shapes.size < cmd.expectShapes) return;
+        finish(true);
+      };
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        client.provider.off('sync', done);
+        if (cmd.expectShapes !== undefined) shapes.unobserve(done);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => finish(false), cmd.timeoutMs);
+      client.provider.on('sync', done);
+      if (cmd.expectShapes !== undefined) shapes.observe(done);
+      done();
+    });
+    if (ok) syncMs.push((nowMicros() - start) / 1000);
+    else failed++;
+    if (cmd.closeAfterSync) {
+      client.destroy();
+      live.splice(live.indexOf(l), 1);
+    }
+  };
+  const lanes = Array.from({ length: Math.max(1, cmd.concurrency) }, async () => {
+    for (let spec = queue.shift(); spec; spec = queue.shift()) await one(spec);
+  });
+  await Promise.all(lanes);
+  return { synced: syncMs.length, failed, syncMs: syncMs.toArray() };
+}
+
+let sent: SentCounts = { updates: {}, cursors: {} };
+
+function start(cmd: StartCommand): Promise<SentCounts> {
+  docLatency = new Samples();
+  awLatency = new Samples();
+  counts = { docDelivered: 0, awDelivered: 0, disconnects: 0 };
+  sent = { updates: {}, cursors: {} };
+  recording = true;
+  lag.reset();
+  lag.enable();
+  const timers: NodeJS.Timeout[] = [];
+  const every = (rate: number, fn: () => void) => {
+    const period = 1000 / rate;
+    // a random phase, so a thousand clients do not all fire in the same millisecond
+    timers.push(
+      setTimeout(() => {
+        fn();
+        timers.push(setInterval(fn, period));
+      }, Math.random() * period),
+    );
+  };
+  for (const l of live) {
+    const { id } = l.spec;
+    if (l.spec.writer && cmd.updateRate > 0) {
+      const marks = l.client.doc.getMap<Mark>('bench');
+      const key = `w${id}`;
+      sent.updates[id] = 0;
+      every(cmd.updateRate, () => {
+        if (!l.client.provider.wsconnected) return;
+        const s = (sent.updates[id] ?? 0) + 1;
+        sent.updates[id] = s;
+        marks.set(key, { t: Math.round(nowMicros()), s, w: id });
+      });
+    }
+    if (l.spec.mover && cmd.awarenessRate > 0) {
+      sent.cursors[id] = 0;
+      every(cmd.awarenessRate, () => {
+        if (!l.client.provider.wsconnected) return;
+        const s = (sent.cursors[id] ?? 0) + 1;
+        sent.cursors[id] = s;
+        l.client.provider.awareness.setLocalStateField('cursor', { x: Math.round(nowMicros()), y: s });
+      });
+    }
+  }
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      for (const t of timers) clearTimeout(t);
+      lag.disable();
+      resolve(sent);
+    }, cmd.durationMs);
+  });
+}
+
+function report(): Report {
+  recording = false;
+  const finalSeqs: Record<number, number[]> = {};
+  for (const l of live) {
+    for (const [w, s] of l.lastSeq) {
+      let list = finalSeqs[w];
+      if (!list) {
+        list = [];
+        finalSeqs[w] = list;
+      }
+      list.push(s);
+    }
+  }
+  const ms = (ns: number) => (Number.isFinite(ns) ? ns / 1e6 : Number.NaN);
+  return {
+    ...counts,
+    docLatencyMs: docLatency.toArray(),
+    awLatencyMs: awLatency.toArray(),
+    lagP50: ms(lag.percentile(50)),
+    lagP99: ms(lag.percentile(99)),
+    lagMax: ms(lag.max),
+    finalSeqs,
+  };
+}
+
+function close(): void {
+  for (const l of live) l.client.destroy();
+  live.length = 0;
+}
+
+async function handle(cmd: Command): Promise<unknown> {
+  switch (cmd.cmd) {
+    case 'connect':
+      return connect(cmd);
+    case 'start':
+      return start(cmd);
+    case 'counts':
+      return { ...counts };
+    case 'report':
+      return report();
+    case 'close':
+      close();
+      return null;
+  }
+}
+
+parentPort?.on('message', (msg: Envelope<Command>) => {
+  handle(msg.body).then(
+    (result) => {
+      const transfer: ArrayBuffer[] = [];
+      if (msg.body.cmd === 'report') {
+        const r = result as Report;
+        transfer.push(r.docLatencyMs.buffer as ArrayBuffer, r.awLatencyMs.buffer as ArrayBuffer);
+      }
+      parentPort?.postMessage({ rid: msg.rid, ok: true, result }, transfer);
+    },
+    (err: unknown) => parentPort?.postMessage({ rid: msg.rid, ok: false, error: String(err) }),
+  );
+});

@@ -1,0 +1,82 @@
+// The bench's own arithmetic, and one tiny real run that must deliver every update. No timing assertions:
+// figures are measured and written down by `npm run bench`, never asserted by tests.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as Y from 'yjs';
+import { buildBoard, traffic } from '../src/scenarios.ts';
+import { median, percentileSorted, Samples, summarize } from '../src/stats.ts';
+
+test('percentileSorted uses the nearest rank', () => {
+  const xs = Float64Array.from({ length: 100 }, (_, i) => i + 1); // 1..100
+  assert.equal(percentileSorted(xs, 50), 50);
+  assert.equal(percentileSorted(xs, 95), 95);
+  assert.equal(percentileSorted(xs, 99), 99);
+  assert.equal(percentileSorted(xs, 100), 100);
+  assert.equal(percentileSorted(xs, 0), 1);
+  assert.equal(percentileSorted([7], 99), 7);
+  assert.equal(percentileSorted([1, 2, 3, 4], 50), 2);
+  assert.equal(percentileSorted([1, 2, 3, 4], 51), 3);
+  assert.ok(Number.isNaN(percentileSorted([], 50)));
+});
+
+test('summarize sorts its input and reports count, mean, percentiles and max', () => {
+  const s = summarize([5, 1, 4, 2, 3]);
+  assert.deepEqual(s, { count: 5, mean: 3, p50: 3, p95: 5, p99: 5, max: 5 });
+  const empty = summarize([]);
+  assert.equal(empty.count, 0);
+  assert.ok(Number.isNaN(empty.p50));
+});
+
+test('median of repeats ignores non-finite values and averages the middle pair', () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.equal(median([Number.NaN, 1, 3]), 2);
+  assert.ok(Number.isNaN(median([])));
+});
+
+test('Samples grows past its first buffer and keeps every value in order', () => {
+  const s = new Samples();
+  for (let i = 0; i < 5000; i++) s.push(i);
+  const a = s.toArray();
+  assert.equal(a.length, 5000);
+  assert.equal(a[0], 0);
+  assert.equal(a[4999], 4999);
+});
+
+test('buildBoard makes the same board from the same seed, a tenth of the edits being new shapes', () => {
+  const a = buildBoard(2000, 7);
+  const b = buildBoard(2000, 7);
+  assert.equal(a.shapes, 200);
+  assert.equal(a.doc.getMap('shapes').size, 200);
+  assert.deepEqual(a.doc.getMap('shapes').toJSON(), b.doc.getMap('shapes').toJSON());
+  const copy = new Y.Doc();
+  Y.applyUpdate(copy, Y.encodeStateAsUpdate(a.doc));
+  assert.deepEqual(copy.getMap('shapes').toJSON(), a.doc.getMap('shapes').toJSON());
+});
+
+test("a tiny fanout against y-websocket's server delivers every update and every cursor move", async () => {
+  const res = await traffic('fanout', {
+    server: 'ywebsocket',
+    boards: 1,
+    clients: 2,
+    writers: 1,
+    rate: 10,
+    movers: 1,
+    cursorRate: 10,
+    duration: 1,
+    instances: 1,
+    workers: 1,
+    serverCpu: '',
+  });
+  const m = res.metrics;
+  assert.equal(m.synced, 2);
+  assert.ok((m.docSent ?? 0) > 0, 'the writer sent updates');
+  assert.equal(m.docExpected, m.docSent, 'one receiver per update');
+  assert.equal(m.docDelivered, m.docExpected);
+  assert.equal(m.docLost, 0);
+  assert.ok((m.awSent ?? 0) > 0, 'the mover sent cursor moves');
+  assert.equal(m.awDelivered, m.awExpected);
+  assert.equal(m.unconverged, 0);
+  assert.equal(m.disconnects, 0);
+  assert.equal(m.docP50 !== undefined && m.docP50 >= 0, true);
+});
