@@ -3,16 +3,7 @@
 // fresh server reloading the Store, hold identical content. Replay a failure with TEST_SEED.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { colorNames } from '@tandem/shared';
-import type * as Y from 'yjs';
-import {
-  ApiClient,
-  addShape,
-  connectDoc,
-  type DocClient,
-  shapesJson,
-  waitSynced,
-} from './helpers/clients.ts';
+import { ApiClient, connectDoc, type DocClient, shapesJson, waitSynced } from './helpers/clients.ts';
 import { randomEdit } from './helpers/edits.ts';
 import { Random, testSeed } from './helpers/random.ts';
 import { startServer } from './helpers/server.ts';
