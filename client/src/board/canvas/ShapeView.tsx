@@ -13,14 +13,13 @@ export function diamondPoints(w: number, h: number): string {
 function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
   switch (s.type) {
     case 'sticky':
+      // The shadow is an offset translucent rect, not a blur filter: with thousands of notes a
+      // blurred drop-shadow is re-rasterised on every pan frame (docs/benchmarks-client.md).
       return (
-        <rect
-          className={detail ? 'sticky' : undefined}
-          width={s.w}
-          height={s.h}
-          rx={6}
-          fill={fill[s.color]}
-        />
+        <>
+          {detail && <rect className="sticky-shadow" x={1} y={3} width={s.w} height={s.h} rx={7} />}
+          <rect className="sticky" width={s.w} height={s.h} rx={6} fill={fill[s.color]} />
+        </>
       );
     case 'rect':
       return (
