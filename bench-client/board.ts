@@ -1,25 +1,14 @@
 // The benchmark board: 5,000 shapes of every kind the editor draws, written into a real board on
 // the real server by a Node Yjs client (y-websocket over the document channel, as any client
 // would), so a browser that opens the board afterwards syncs all of it from the server.
+
 import type { ColorName, ShapeType } from '@tandem/shared';
-import { colorNames } from '@tandem/shared';
+import { colorNames, mulberry32 } from '@tandem/shared';
 import { generateNKeysBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 import { connectDoc, waitSynced } from '../realtime-server/test/helpers/clients.ts';
 
 export const SPACING = 260;
-
-/** A small deterministic PRNG (mulberry32), so every run measures the same board. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const words =
   'plan ship review idea sketch user flow test launch ask why metric goal risk note todo done blocked design copy data api'.split(
@@ -39,7 +28,7 @@ export interface BoardMix {
  * neighbouring shapes. Non-arrow shapes sit on a grid, SPACING board units apart.
  */
 export function fillBoard(doc: Y.Doc, total: number, createdBy: string, seed = 1): BoardMix {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const arrows = Math.round(total * 0.15);
   const placed = total - arrows;
   const columns = Math.ceil(Math.sqrt(placed * 1.7));

@@ -1,5 +1,7 @@
 // The scenarios: each starts its server(s), drives real Yjs clients, stops by itself and returns flat metrics.
+
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mulberry32 } from '@tandem/shared';
 import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
@@ -384,18 +386,6 @@ export interface ColdloadParams extends CommonParams {
   unloadWaitMs?: number;
 }
 
-/** mulberry32: a small seeded PRNG, so every run builds the same board. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'green', 'gray'];
 
 /**
@@ -403,7 +393,7 @@ const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'green', 'g
  * the edits create shapes (sticky notes with text), the rest move, resize, recolour and type.
  */
 export function buildBoard(edits: number, seed = 1): { doc: Y.Doc; shapes: number } {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const doc = new Y.Doc();
   const shapes = doc.getMap<Y.Map<unknown>>('shapes');
   const ids: string[] = [];

@@ -5,4 +5,5 @@ export * from './events.ts';
 export * from './ids.ts';
 export * from './limits.ts';
 export * from './presence.ts';
+export * from './random.ts';
 export * from './shapes.ts';
