@@ -64,8 +64,27 @@ function useSubmit() {
       setBusy(false);
     }
   };
-  return { errors, setErrors, busy, submit, next };
+  /** An onSubmit that checks the form with the shared schema, then sends it. */
+  const onSubmitWith =
+    <T,>(
+      schema: Schema<T>,
+      send: (body: T) => Promise<{ user: import('@tandem/shared').User }>,
+      scope: string,
+    ) =>
+    (e: FormEvent<HTMLFormElement>) => {
+      e.preventDefault();
+      const parsed = schema.safeParse(Object.fromEntries(new FormData(e.currentTarget)));
+      if (!parsed.success) return setErrors(fieldMessages(parsed.error));
+      void submit(() => send(parsed.data), scope);
+    };
+  return { errors, setErrors, busy, submit, next, onSubmitWith };
 }
+
+type Schema<T> = {
+  safeParse(
+    data: unknown,
+  ): { success: true; data: T } | { success: false; error: Parameters<typeof fieldMessages>[0] };
+};
 
 function GuestForm({ s }: { s: ReturnType<typeof useSubmit> }) {
   const onGuest = (e: FormEvent<HTMLFormElement>) => {
@@ -129,13 +148,7 @@ function Shell({
 
 export function SignIn() {
   const s = useSubmit();
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = Object.fromEntries(new FormData(e.currentTarget));
-    const parsed = LoginBody.safeParse(data);
-    if (!parsed.success) return s.setErrors(fieldMessages(parsed.error));
-    void s.submit(() => api.login(parsed.data), 'login');
-  };
+  const onSubmit = s.onSubmitWith(LoginBody, api.login, 'login');
   return (
     <Shell title="Sign in" subtitle="Welcome back. Pick up where your team left off.">
       <form onSubmit={onSubmit} noValidate aria-label="Sign in">
@@ -162,13 +175,7 @@ export function SignIn() {
 
 export function SignUp() {
   const s = useSubmit();
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = Object.fromEntries(new FormData(e.currentTarget));
-    const parsed = SignupBody.safeParse(data);
-    if (!parsed.success) return s.setErrors(fieldMessages(parsed.error));
-    void s.submit(() => api.signup(parsed.data), 'signup');
-  };
+  const onSubmit = s.onSubmitWith(SignupBody, api.signup, 'signup');
   return (
     <Shell title="Create your account" subtitle="Boards you create are yours; invite anyone with a link.">
       <form onSubmit={onSubmit} noValidate aria-label="Sign up">
