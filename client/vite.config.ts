@@ -2,6 +2,8 @@
 // exactly as in production (cookies, Origin checks and relative URLs behave the same).
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+// By relative path: Vite bundles the config, so this reads the TypeScript source itself.
+import { DOCUMENT_PATH, WORKSPACE_PATH } from '../shared/src/protocol.ts';
 
 const target = process.env.TANDEM_SERVER ?? 'http://localhost:8080';
 
@@ -21,8 +23,8 @@ export default defineConfig({
     // Origin here is Vite's port, so the proxy presents the server's own origin instead.
     proxy: {
       '/api': { target, configure: sameOrigin },
-      '/yjs': { target, ws: true, configure: sameOrigin },
-      '/socket.io': { target, ws: true, configure: sameOrigin },
+      [DOCUMENT_PATH]: { target, ws: true, configure: sameOrigin },
+      [WORKSPACE_PATH]: { target, ws: true, configure: sameOrigin },
     },
   },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },

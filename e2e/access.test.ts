@@ -9,6 +9,7 @@ import {
   artifacts,
   canvas,
   createBoard,
+  failOnPageErrors,
   launch,
   newUser,
   place,
@@ -91,6 +92,7 @@ describe('roles and access', () => {
       baseURL: server.url,
     });
     const member = await memberContext.newPage();
+    failOnPageErrors(member, 'Mia');
     await member.goto(link);
     await member.waitForURL('**/signin?next=*');
     await member.getByLabel('Your name').fill('Mia');
@@ -103,9 +105,11 @@ describe('roles and access', () => {
     await owner.getByLabel('Role of Mia').selectOption('viewer');
     await waitStatus(member, 'read-only');
     await owner.screenshot({ path: `${artifacts}/share-dialog.png` });
+    // Removing asks first (a removed member can rejoin through an active link).
+    owner.once('dialog', (d) => void d.accept());
     await owner.getByRole('button', { name: 'Remove Mia' }).click();
     await waitStatus(member, 'access-lost');
-    await member.getByText(closeSentence[4403]).first().waitFor();
+    await member.getByText(closeSentence.NO_ACCESS).first().waitFor();
     await member.getByRole('alertdialog', { name: 'Access lost' }).waitFor();
     await member.screenshot({ path: `${artifacts}/board-access-lost.png` });
   });
@@ -133,7 +137,7 @@ describe('roles and access', () => {
     owner.once('dialog', (d) => void d.accept());
     await owner.getByRole('button', { name: 'Delete Doomed' }).click();
     await waitStatus(member, 'access-lost');
-    await member.getByText(closeSentence[4404]).first().waitFor();
+    await member.getByText(closeSentence.NO_SUCH_BOARD).first().waitFor();
     await memberDash.getByText('“Doomed” was deleted or you no longer have access to it.').waitFor();
     assert.equal(await memberDash.getByRole('link', { name: 'Doomed', exact: true }).count(), 0);
   });
@@ -141,6 +145,7 @@ describe('roles and access', () => {
   it('sign-in page and its errors are sentences', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
     const page = await context.newPage();
+    failOnPageErrors(page, 'visitor');
     await page.goto('/');
     await page.waitForURL('**/signin');
     await page.screenshot({ path: `${artifacts}/signin.png` });

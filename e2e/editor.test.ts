@@ -260,6 +260,9 @@ describe('editor', () => {
     await p.getByText('Imported 5000 shapes.').waitFor();
     const app = canvas(p);
     await until(async () => (await app.getAttribute('data-shape-count')) === '5000', 'all shapes indexed');
+    // The view moved to the whole import; at 100% only a screenful is drawn.
+    await p.getByRole('button', { name: 'Reset zoom' }).click();
+    await until(async () => (await zoomLabel(p).textContent()) === '100%', 'at 100%');
     const rendered = Number(await app.getAttribute('data-rendered-count'));
     assert.ok(rendered > 0 && rendered < 200, `rendered ${rendered} of 5000 at 100%`);
     await p.getByRole('button', { name: 'Select', exact: true }).click();

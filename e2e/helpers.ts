@@ -3,17 +3,50 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterEach } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
-import { startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
+import { type StartOptions, startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
 
 /** The real server with the built client, on a free port with a temp data dir. */
-export async function startApp(env: Partial<Record<ConfigVariable, string>> = {}): Promise<TestServer> {
-  return startServer({ env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env } });
+export async function startApp(
+  env: Partial<Record<ConfigVariable, string>> = {},
+  options: Omit<StartOptions, 'env'> = {},
+): Promise<TestServer> {
+  return startServer({
+    ...options,
+    env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env },
+  });
 }
+
+/** Page errors seen since the last test ended; any of them fails the test it happened in. */
+const pageErrors: string[] = [];
+
+/**
+ * Watches a page for errors the user would not see: an uncaught exception (`pageerror`) or one
+ * the browser reports in the console. Pages made by newUser are watched already.
+ */
+export function failOnPageErrors(page: Page, name: string): void {
+  page.on('pageerror', (error) => {
+    console.error(`[${name}] page error:`, error.message);
+    pageErrors.push(`[${name}] ${error.message}`);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error' && message.text().startsWith('Uncaught')) {
+      pageErrors.push(`[${name}] ${message.text()}`);
+    }
+  });
+}
+
+// Registered at the top level of every browser test file that imports these helpers, so it runs
+// after each of their tests.
+afterEach(() => {
+  if (pageErrors.length > 0)
+    throw new Error(`page errors during the test:\n${pageErrors.splice(0).join('\n')}`);
+});
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
@@ -40,7 +73,7 @@ export async function newUser(
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
-  page.on('pageerror', (e) => console.error(`[${name}] page error:`, e.message));
+  failOnPageErrors(page, name);
   await page.goto('/signin');
   if (opts.guest) {
     await page.getByLabel('Your name').fill(name);

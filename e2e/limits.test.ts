@@ -41,7 +41,7 @@ describe('limits', () => {
       text: () => 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(4),
     });
     await page.getByLabel('Import JSON file').setInputFiles(file);
-    await page.getByRole('status').getByText(closeSentence[4413]).waitFor();
+    await page.getByRole('status').getByText(closeSentence.BOARD_TOO_LARGE).waitFor();
     await waitStatus(page, 'offline');
     // The import is still on screen (kept locally), and the board is locked against more edits.
     await until(

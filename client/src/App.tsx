@@ -1,5 +1,6 @@
 // Routes of SPEC §2 and the signed-in gate.
 import { useEffect } from 'react';
+import { safeNext } from './nextPath.ts';
 import { SignIn, SignUp } from './pages/Auth.tsx';
 import { BoardPage } from './pages/BoardPage.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
@@ -30,16 +31,7 @@ export function App() {
       return <Redirect to={user ? '/boards' : '/signin'} />;
     case 'signin':
     case 'signup':
-      if (user)
-        return (
-          <Redirect
-            to={
-              new URLSearchParams(location.search).get('next')?.startsWith('/')
-                ? new URLSearchParams(location.search).get('next')!
-                : '/boards'
-            }
-          />
-        );
+      if (user) return <Redirect to={safeNext(new URLSearchParams(location.search).get('next'))} />;
       return route.name === 'signin' ? <SignIn /> : <SignUp />;
     case 'boards':
       return user ? <Dashboard /> : signIn;

@@ -1,5 +1,6 @@
 // A tiny history router: the app has six routes (SPEC §2), which do not need a library.
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
+import { safeNext } from './nextPath.ts';
 
 const listeners = new Set<() => void>();
 const notify = () => {
@@ -7,7 +8,9 @@ const notify = () => {
 };
 window.addEventListener('popstate', notify);
 
-export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+export function navigate(target: string, opts: { replace?: boolean } = {}): void {
+  // Only ever a path on this site: history refuses a foreign URL with a SecurityError.
+  const to = safeNext(target, '/');
   if (opts.replace) history.replaceState(null, '', to);
   else history.pushState(null, '', to);
   notify();

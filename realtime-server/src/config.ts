@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaults, limits } from '@tandem/shared';
+import { assetDefaults, defaults, historyDefaults, limits } from '@tandem/shared';
 
 export interface Config {
   port: number;
@@ -37,6 +37,18 @@ export interface Config {
   secureCookies: boolean;
   /** Trust X-Forwarded-For from a load balancer. */
   trustProxy: boolean;
+  /** PostgreSQL: a query (or a wait for a connection) fails after this long, closing its connection. */
+  databaseTimeoutMs: number;
+  /** Graceful stop: how long storing the last edits may keep retrying before the process gives up. */
+  shutdownTimeoutMs: number;
+  /** Largest image one upload may store (SPEC §13). */
+  maxAssetBytes: number;
+  /** Most image bytes one board may hold. */
+  maxBoardAssetBytes: number;
+  /** Unreferenced images are deleted, and versions thinned to one a day, after this many days. */
+  historyDays: number;
+  /** A version is recorded after each this long of editing (HISTORY_INTERVAL_S). */
+  historyIntervalMs: number;
 }
 
 /** Every variable config reads, for docs and the compose-file check. */
@@ -65,6 +77,12 @@ export const configVariables = [
   'CLIENT_DIR',
   'INSTANCE_NAME',
   'TRUST_PROXY',
+  'DATABASE_TIMEOUT_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'MAX_ASSET_BYTES',
+  'MAX_BOARD_ASSET_BYTES',
+  'HISTORY_DAYS',
+  'HISTORY_INTERVAL_S',
 ] as const;
 export type ConfigVariable = (typeof configVariables)[number];
 type Env = Partial<Record<ConfigVariable, string | undefined>>;
@@ -203,5 +221,18 @@ export function loadConfig(env: Env = process.env as Env): Config {
     instanceName: env.INSTANCE_NAME || `${process.pid}-${randomBytes(3).toString('hex')}`,
     secureCookies: publicOrigin.startsWith('https:'),
     trustProxy: trustProxy === 'true' || trustProxy === '1',
+    databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
+    maxAssetBytes: integer(env, 'MAX_ASSET_BYTES', assetDefaults.maxAssetBytes, 1024, 1024 * MiB),
+    maxBoardAssetBytes: integer(
+      env,
+      'MAX_BOARD_ASSET_BYTES',
+      assetDefaults.maxBoardAssetBytes,
+      1024,
+      Number.MAX_SAFE_INTEGER,
+    ),
+    historyDays: integer(env, 'HISTORY_DAYS', assetDefaults.historyDays, 0, 36_500),
+    historyIntervalMs:
+      integer(env, 'HISTORY_INTERVAL_S', historyDefaults.intervalSeconds, 1, 7 * 86_400) * 1000,
   };
 }

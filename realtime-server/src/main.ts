@@ -1,9 +1,24 @@
 // Starts Tandem from the environment: `npm start`.
 import { pino } from 'pino';
-import { createApp } from './app.ts';
+import { createApp, UnstoredEditsError } from './app.ts';
 import { openBus } from './bus/index.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openStore } from './store/index.ts';
+
+/** Exit codes: 0 stopped cleanly; 1 failed to start, failed to stop, or took too long to stop. */
+const EXIT_FAILURE = 1;
+/** Stopped, but some board's edits could not be stored within SHUTDOWN_TIMEOUT_MS. */
+const EXIT_EDITS_UNSTORED = 2;
+
+/** Set once the app exists, so an unhandled rejection is counted in its /metrics. */
+let onUnhandledRejection: (reason: unknown) => void = (reason) => {
+  console.error('Tandem: UNHANDLED PROMISE REJECTION (a bug; the process keeps running):', reason);
+};
+// Node's default for an unhandled rejection is to stop the process, taking every board on it down
+// and dropping whatever its persisters had not yet stored. One failed Redis or PostgreSQL call
+// must never do that: it is logged loudly and counted (tandem_unhandled_rejections_total), and the
+// process keeps running. Uncaught exceptions still stop it: their state may be corrupt.
+process.on('unhandledRejection', (reason) => onUnhandledRejection(reason));
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -17,9 +32,15 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel, base: { instance: config.instanceName } });
+  let counted: { inc(): void } | null = null;
+  onUnhandledRejection = (reason) => {
+    counted?.inc();
+    log.error({ err: reason }, 'UNHANDLED PROMISE REJECTION (a bug; the process keeps running)');
+  };
   const store = await openStore({
     databaseUrl: config.databaseUrl ?? undefined,
     dataDir: config.dataDir,
+    timeoutMs: config.databaseTimeoutMs,
     schema: config.databaseSchema ?? undefined,
     logger: log,
   });
@@ -29,6 +50,7 @@ async function main(): Promise<void> {
     logger: log,
   });
   const app = await createApp({ config, store, bus, logger: log });
+  counted = app.metrics.unhandledRejections;
   await app.listen();
   log.info(
     {
@@ -44,10 +66,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: storing pending edits');
+    // The budget covers storing the last edits; closing sockets and pools gets a little more.
     const force = setTimeout(() => {
       log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 25_000);
+      process.exit(EXIT_FAILURE);
+    }, config.shutdownTimeoutMs + 5000);
     force.unref();
     app.close().then(
       () => {
@@ -55,8 +78,15 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (error: unknown) => {
+        if (error instanceof UnstoredEditsError) {
+          log.fatal(
+            { boards: error.boardIds },
+            'stopped with edits that could not be stored: they are lost unless a client still has them',
+          );
+          process.exit(EXIT_EDITS_UNSTORED);
+        }
         log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        process.exit(EXIT_FAILURE);
       },
     );
   };

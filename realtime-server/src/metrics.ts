@@ -88,10 +88,31 @@ export function createMetrics() {
       help: 'Bus messages published',
       registers: [registry],
     }),
+    unhandledRejections: new Counter({
+      name: 'tandem_unhandled_rejections_total',
+      help: 'Promise rejections nothing handled (each one is a bug; the process keeps running)',
+      registers: [registry],
+    }),
     busResyncs: new Counter({
       name: 'tandem_bus_resyncs_total',
       help: 'Sync requests sent to other instances (board opened, gap seen, bus reconnected)',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    adoptedUpdates: new Counter({
+      name: 'tandem_adopted_updates_total',
+      help: 'Updates relayed by another instance and stored by this one because their origin did not confirm them (reason: lapsed, held too long, flush)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    degradedRooms: new Gauge({
+      name: 'tandem_degraded_rooms',
+      help: 'Boards open without the bus (served from the Store alone until it returns)',
+      registers: [registry],
+    }),
+    busUp: new Gauge({
+      name: 'tandem_bus_up',
+      help: '1 while the bus (Redis) is reachable, else 0',
       registers: [registry],
     }),
   };

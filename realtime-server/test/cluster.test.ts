@@ -208,10 +208,11 @@ describe('several instances', { skip }, () => {
       await waitUntil('synced before the outage', () => onB.doc.getMap('shapes').has('before'));
 
       await redis.kill();
-      await waitUntil(
-        'readyz reports the bus outage',
-        async () => (await fetch(`${a.url}/readyz`)).status === 503,
-      );
+      await waitUntil('readyz reports the bus outage: degraded, still serving', async () => {
+        const answer = await fetch(`${a.url}/readyz`);
+        const body = (await answer.json()) as { status: string; bus: string };
+        return answer.status === 200 && body.status === 'degraded' && body.bus === 'unreachable';
+      });
       for (let i = 0; i < 5; i++) {
         addShape(onA.doc, `a-during-${i}`, { type: 'rect', x: i, y: 0 }, 'x');
         addShape(onB.doc, `b-during-${i}`, { type: 'ellipse', x: 0, y: i }, 'y');
@@ -223,7 +224,12 @@ describe('several instances', { skip }, () => {
         30_000,
       );
       assert.equal(onA.doc.getMap('shapes').size, 11);
-      await waitUntil('ready again', async () => (await fetch(`${a.url}/readyz`)).status === 200, 30_000);
+      await waitUntil(
+        'ready again',
+        async () =>
+          ((await (await fetch(`${a.url}/readyz`)).json()) as { status: string }).status === 'ready',
+        30_000,
+      );
       addShape(onB.doc, 'after', { type: 'rect', x: 9, y: 9 });
       await waitUntil('live again', () => onA.doc.getMap('shapes').has('after'));
     });

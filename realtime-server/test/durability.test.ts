@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
+import * as Y from 'yjs';
+import type { SqliteStore } from '../src/store/sqlite.ts';
 import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from './helpers/clients.ts';
 import { startProcess } from './helpers/process.ts';
 import { startServer } from './helpers/server.ts';
@@ -85,5 +87,48 @@ test('SIGTERM stores every edit that reached the server and closes clients with 
     reader.destroy();
   } finally {
     await restarted.stop();
+  }
+});
+
+test('each stored batch names the user who sent it, and when (attribution for version history)', async () => {
+  const server = await startServer();
+  try {
+    const ada = await new ApiClient(server.url).signup('Ada');
+    const boardId = await ada.createBoard('Attributed');
+    const link = await ada.call<{ link: { token: string } }>('POST', `/api/boards/${boardId}/links`, {
+      role: 'editor',
+    });
+    assert.equal(link.status, 201);
+    const ben = await new ApiClient(server.url).signup('Ben');
+    assert.equal((await ben.call('POST', `/api/join/${link.body.link.token}`)).status, 200);
+    const before = Date.now();
+    const onAda = connectDoc(server.wsUrl, boardId, { cookie: ada.cookie });
+    const onBen = connectDoc(server.wsUrl, boardId, { cookie: ben.cookie });
+    await Promise.all([waitSynced(onAda), waitSynced(onBen)]);
+    addShape(onAda.doc, 'by-ada', { type: 'rect', x: 0, y: 0 });
+    addShape(onBen.doc, 'by-ben', { type: 'ellipse', x: 1, y: 1 });
+    await waitUntil('both edits are stored', async () => {
+      const rows = (server.store as SqliteStore).db
+        .prepare('SELECT user_id FROM doc_updates WHERE board_id = ? AND user_id IS NOT NULL')
+        .all(boardId) as { user_id: string }[];
+      return new Set(rows.map((r) => r.user_id)).size === 2;
+    });
+    const rows = (server.store as SqliteStore).db
+      .prepare('SELECT user_id, created_at, data FROM doc_updates WHERE board_id = ? ORDER BY seq')
+      .all(boardId) as { user_id: string | null; created_at: number; data: Uint8Array }[];
+    const shapesBy = (userId: string) => {
+      const doc = new Y.Doc();
+      for (const row of rows) if (row.user_id === userId) Y.applyUpdate(doc, row.data);
+      return [...doc.getMap('shapes').keys()];
+    };
+    assert.ok(shapesBy(ada.userId).includes('by-ada'));
+    assert.ok(!shapesBy(ada.userId).includes('by-ben'));
+    assert.ok(shapesBy(ben.userId).includes('by-ben'));
+    for (const row of rows)
+      if (row.user_id) assert.ok(row.created_at >= before - 1000 && row.created_at <= Date.now());
+    onAda.destroy();
+    onBen.destroy();
+  } finally {
+    await server.close();
   }
 });

@@ -134,7 +134,7 @@ describe('hardening: limits of the document channel', () => {
         await waitUntil(
           'every connection is waiting for the board or refused',
           () =>
-            server.app.channel.connectionCount - bystanders.clients.length + refusedSoFar ===
+            server.app.gateway.connectionCount - bystanders.clients.length + refusedSoFar ===
             MAX_CONNECTIONS + 3,
         );
         store.loadDoc = loadDoc;
@@ -143,7 +143,7 @@ describe('hardening: limits of the document channel', () => {
       }
       sockets.push(...results.map((r) => r.socket));
       const joined = results.filter((r) => r.result === 'joined');
-      const refused = results.filter((r) => r.result === CloseCode.TOO_MANY_MESSAGES);
+      const refused = results.filter((r) => r.result === CloseCode.TOO_MANY_CONNECTIONS);
       assert.equal(joined.length, MAX_CONNECTIONS, `${arrival}: joined`);
       assert.equal(refused.length, 3, `${arrival}: refused with 4429`);
       // A place freed is a place taken.
@@ -170,7 +170,7 @@ describe('hardening: limits of the document channel', () => {
       open.push(await rawDoc(server, boardId, { cookie: user.cookie }));
     sockets.push(...open);
     const refused = await attempt(server, boards[MAX_BOARDS]!, user.cookie);
-    assert.equal(refused.result, CloseCode.TOO_MANY_MESSAGES);
+    assert.equal(refused.result, CloseCode.TOO_MANY_BOARDS);
     const sameBoard = await attempt(server, boards[0]!, user.cookie);
     sockets.push(sameBoard.socket);
     assert.equal(sameBoard.result, 'joined');

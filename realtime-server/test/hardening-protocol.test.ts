@@ -192,7 +192,7 @@ describe('hardening: hostile input on the document channel', () => {
 
   test('a message just over MAX_MESSAGE_BYTES is refused with 1009 every time, and a stock y-websocket client that keeps retrying leaks nothing', async () => {
     const baseline = await heapAfterGc();
-    const connectionsBefore = server.app.channel.connectionCount;
+    const connectionsBefore = server.app.gateway.connectionCount;
     for (let i = 0; i < 5; i++) {
       const socket = await rawDoc(server, boardId, { cookie: owner.cookie });
       assert.equal(await sendAndProbe(socket, new Uint8Array(MAX_MESSAGE_BYTES + 1)), CloseCode.TOO_BIG);
@@ -215,7 +215,7 @@ describe('hardening: hostile input on the document channel', () => {
     assert.ok(stubborn.closes.every((close) => close.code === CloseCode.TOO_BIG));
     await waitUntil(
       'refused connections released',
-      () => server.app.channel.connectionCount === connectionsBefore,
+      () => server.app.gateway.connectionCount === connectionsBefore,
     );
     assert.ok(!server.app.rooms.get(boardId)!.doc.getMap('shapes').has('too-big'));
     await bystanders.checkSyncing('after oversized messages');

@@ -203,7 +203,7 @@ describe('hardening: resources held by clients', () => {
     }
     for (const socket of open) socket.ws.close();
     await waitUntil('every board unloaded', () => server.app.rooms.size === 2, 30_000);
-    assert.equal(server.app.channel.connectionCount, bystanders.clients.length);
+    assert.equal(server.app.gateway.connectionCount, bystanders.clients.length);
     assert.match(await storedShapes(server.store, boardIds[1990]!), /s1990/);
     await bystanders.checkSyncing('after 2,000 boards');
     await assertHeapNear(baseline, '2,000 boards');

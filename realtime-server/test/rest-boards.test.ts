@@ -608,7 +608,7 @@ describe('REST: boards', () => {
       addShape(doc, 'broken', { ...sticky('e'), type: 'hexagon' });
       addShape(doc, 'no-coordinates', { type: 'sticky', color: 'yellow', z: 'f' });
       doc.getMap('meta').set('background', 'dots');
-      await server.store.appendUpdates(id, [Y.encodeStateAsUpdate(doc)]);
+      await server.store.append(id, [{ update: Y.encodeStateAsUpdate(doc), userId: null, at: new Date() }]);
       const answer = await owner.call<BoardExport>('GET', `/api/boards/${id}/export.json`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.equal(answer.body.version, 1);

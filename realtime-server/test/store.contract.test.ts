@@ -8,10 +8,11 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import * as Y from 'yjs';
 import { openStore } from '../src/store/index.ts';
+import { MemoryDocStore } from '../src/store/memory.ts';
 import { migrations } from '../src/store/migrations.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
-import { EmailTakenError, type Store } from '../src/store/store.ts';
+import { type DocStore, EmailTakenError, type Store, VoteSessionOpenError } from '../src/store/store.ts';
 import { freePort, postgresUrl, skipUnless } from './helpers/services.ts';
 
 /** Where one backend keeps its data for the suite, and how to open a store on it. */
@@ -26,6 +27,29 @@ interface StoreFixture {
 }
 
 const id = (bytes = 16) => randomBytes(bytes).toString('base64url');
+
+/** Appends plain updates as unattributed entries. */
+const appendAll = (store: DocStore, boardId: string, updates: Uint8Array[]) =>
+  store.append(
+    boardId,
+    updates.map((update) => ({ update, userId: null, at: new Date() })),
+  );
+
+/** The attribution columns of a board's log, oldest first, read straight from the database. */
+async function attribution(
+  store: Store,
+  boardId: string,
+): Promise<{ userId: string | null; at: number | null }[]> {
+  const sql = 'SELECT user_id, created_at FROM doc_updates WHERE board_id = $1 ORDER BY seq';
+  const rows =
+    store instanceof SqliteStore
+      ? (store.db.prepare(sql.replace('$1', '?')).all(boardId) as Record<string, unknown>[])
+      : (await (store as PostgresStore).pool.query(sql, [boardId])).rows;
+  return rows.map((r) => ({
+    userId: (r.user_id as string | null) ?? null,
+    at: r.created_at === null ? null : new Date(r.created_at as number | Date).getTime(),
+  }));
+}
 
 function sqliteFixture(): StoreFixture {
   let dir = '';
@@ -101,7 +125,7 @@ function edits(count: number, doc = new Y.Doc()): { doc: Y.Doc; updates: Uint8Ar
   return { doc, updates };
 }
 
-async function loadJson(store: Store, boardId: string): Promise<unknown> {
+async function loadJson(store: DocStore, boardId: string): Promise<unknown> {
   const stored = await store.loadDoc(boardId);
   const doc = new Y.Doc();
   if (stored.snapshot) Y.applyUpdate(doc, stored.snapshot);
@@ -334,10 +358,10 @@ function storeContract(fixture: StoreFixture): void {
 
       const { doc, updates } = edits(5);
       assert.equal(Object.keys(content(doc) as object).length, 5);
-      const size1 = await store.appendUpdates(b.id, updates.slice(0, 3));
+      const size1 = await appendAll(store, b.id, updates.slice(0, 3));
       const bytes3 = updates.slice(0, 3).reduce((n, u) => n + u.byteLength, 0);
       assert.deepEqual(size1, { entries: 3, bytes: bytes3, totalBytes: bytes3 });
-      const size2 = await store.appendUpdates(b.id, updates.slice(3));
+      const size2 = await appendAll(store, b.id, updates.slice(3));
       const bytes5 = updates.reduce((n, u) => n + u.byteLength, 0);
       assert.deepEqual(size2, { entries: 5, bytes: bytes5, totalBytes: bytes5 });
 
@@ -350,11 +374,34 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await loadJson(store, b.id), content(doc));
     });
 
+    test('content: append records who sent each entry and when, and moves updatedAt forward', async () => {
+      const ada = await user('Ada');
+      const b = await board(ada.id);
+      const createdAt = (await store.getBoard(b.id))!.updatedAt.getTime();
+      const { doc, updates } = edits(3);
+      const t = createdAt + 60_000;
+      await store.append(b.id, [
+        { update: updates[0]!, userId: ada.id, at: new Date(t) },
+        { update: updates[1]!, userId: null, at: new Date(t + 1000) },
+      ]);
+      await store.append(b.id, [{ update: updates[2]!, userId: 'someone-else', at: new Date(t - 5000) }]);
+      assert.deepEqual(await attribution(store, b.id), [
+        { userId: ada.id, at: t },
+        { userId: null, at: t + 1000 },
+        { userId: 'someone-else', at: t - 5000 },
+      ]);
+      assert.deepEqual(await loadJson(store, b.id), content(doc));
+      // updatedAt follows the latest entry and never goes back.
+      assert.equal((await store.getBoard(b.id))!.updatedAt.getTime(), t + 1000);
+      await store.append(b.id, []);
+      assert.equal((await store.getBoard(b.id))!.updatedAt.getTime(), t + 1000);
+    });
+
     test('content: compact merges into one snapshot with identical content', async () => {
       const ada = await user();
       const b = await board(ada.id);
       const { doc, updates } = edits(20);
-      await store.appendUpdates(b.id, updates);
+      await appendAll(store, b.id, updates);
       const before = await loadJson(store, b.id);
       assert.deepEqual(before, content(doc));
 
@@ -371,7 +418,7 @@ function storeContract(fixture: StoreFixture): void {
 
       // A second round merges the snapshot with what came after it.
       const more = edits(3, doc).updates;
-      const size = await store.appendUpdates(b.id, more);
+      const size = await appendAll(store, b.id, more);
       const moreBytes = more.reduce((n, u) => n + u.byteLength, 0);
       assert.deepEqual(size, {
         entries: 3,
@@ -392,11 +439,11 @@ function storeContract(fixture: StoreFixture): void {
       const ada = await user();
       const b = await board(ada.id);
       const { doc, updates } = edits(10);
-      await store.appendUpdates(b.id, updates);
+      await appendAll(store, b.id, updates);
       const late = edits(2, doc).updates;
       let appended: Promise<unknown> | undefined;
       await store.compact(b.id, (parts) => {
-        appended = store.appendUpdates(b.id, late);
+        appended = appendAll(store, b.id, late);
         return Y.mergeUpdates(parts);
       });
       await appended;
@@ -410,7 +457,7 @@ function storeContract(fixture: StoreFixture): void {
       const ada = await user();
       const b = await board(ada.id);
       const { doc, updates } = edits(4);
-      await store.appendUpdates(b.id, updates);
+      await appendAll(store, b.id, updates);
       await assert.rejects(
         store.compact(b.id, () => {
           throw new Error('merge failed');
@@ -423,13 +470,79 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await loadJson(store, b.id), content(doc));
     });
 
+    test('votes: one open session per board; ballots replace, count voters, close once, totals', async () => {
+      const ada = await user('Ada');
+      const ben = await user('Ben');
+      const b = await board(ada.id);
+      assert.equal(await store.currentVoteSession(b.id), null);
+      const s1 = await store.createVoteSession({
+        id: id(),
+        boardId: b.id,
+        votesPerPerson: 3,
+        startedBy: ada.id,
+      });
+      assert.equal(s1.closedAt, null);
+      await assert.rejects(
+        store.createVoteSession({ id: id(), boardId: b.id, votesPerPerson: 2, startedBy: ben.id }),
+        VoteSessionOpenError,
+      );
+      // Another board is not affected by this one's open session.
+      const other = await board(ada.id);
+      await store.createVoteSession({ id: id(), boardId: other.id, votesPerPerson: 1, startedBy: ada.id });
+      assert.deepEqual(await store.currentVoteSession(b.id), s1);
+      assert.deepEqual(await store.getVoteSession(s1.id), s1);
+
+      assert.equal(await store.setBallot(s1.id, ada.id, { x: 2, y: 1 }), true);
+      assert.equal(await store.countVoters(s1.id), 1);
+      // A ballot replaces the previous one; zero counts are dropped.
+      assert.equal(await store.setBallot(s1.id, ada.id, { x: 1, z: 2, y: 0 }), true);
+      assert.deepEqual(await store.getBallot(s1.id, ada.id), { x: 1, z: 2 });
+      assert.equal(await store.setBallot(s1.id, ben.id, { z: 1 }), true);
+      assert.deepEqual(await store.getBallot(s1.id, ben.id), { z: 1 });
+      assert.equal(await store.countVoters(s1.id), 2);
+      // An emptied ballot no longer counts its author as a voter.
+      assert.equal(await store.setBallot(s1.id, ben.id, {}), true);
+      assert.equal(await store.countVoters(s1.id), 1);
+      assert.equal(await store.setBallot(s1.id, ben.id, { z: 1, x: 1 }), true);
+      assert.equal(await store.countVoters(s1.id), 2);
+
+      assert.equal(await store.closeVoteSession(s1.id), true);
+      assert.equal(await store.closeVoteSession(s1.id), false);
+      assert.equal(await store.setBallot(s1.id, ben.id, { x: 1 }), false, 'no ballot after the close');
+      assert.deepEqual(
+        await store.getBallot(s1.id, ben.id),
+        { z: 1, x: 1 },
+        'the last ballot before the close stays',
+      );
+      const totals = (await store.voteTotals(s1.id)).sort((p, q) => p.shapeId.localeCompare(q.shapeId));
+      assert.deepEqual(totals, [
+        { shapeId: 'x', votes: 2 },
+        { shapeId: 'z', votes: 3 },
+      ]);
+      const closed = await store.currentVoteSession(b.id);
+      assert.equal(closed?.id, s1.id);
+      assert.ok(closed?.closedAt instanceof Date);
+
+      // A new session may start once the last one is closed, and becomes the current one.
+      const s2 = await store.createVoteSession({
+        id: id(),
+        boardId: b.id,
+        votesPerPerson: 5,
+        startedBy: ben.id,
+      });
+      assert.equal((await store.currentVoteSession(b.id))?.id, s2.id);
+      await store.closeVoteSession(s2.id);
+      assert.equal((await store.currentVoteSession(b.id))?.id, s2.id, 'the most recently closed one');
+      assert.deepEqual(await store.voteTotals(s2.id), []);
+    });
+
     test('data survives closing and reopening the store', async () => {
       const ada = await user('Ada');
       const b = await board(ada.id, 'Kept');
       const { doc, updates } = edits(3);
-      await store.appendUpdates(b.id, updates.slice(0, 2));
+      await appendAll(store, b.id, updates.slice(0, 2));
       await store.compact(b.id, Y.mergeUpdates);
-      await store.appendUpdates(b.id, updates.slice(2));
+      await appendAll(store, b.id, updates.slice(2));
       const link = await store.createLink({
         token: id(24),
         boardId: b.id,
@@ -497,7 +610,7 @@ describe('PostgresStore only', { skip: pgSkip }, () => {
     let appending = true;
     const appender = (async () => {
       for (let round = 0; round < 40; round++) {
-        await c.appendUpdates(boardId, edits(3, doc).updates);
+        await appendAll(c, boardId, edits(3, doc).updates);
       }
       appending = false;
     })();
@@ -523,12 +636,43 @@ describe('PostgresStore only', { skip: pgSkip }, () => {
     const port = await freePort();
     const store = new PostgresStore({
       connectionString: `postgres://postgres@127.0.0.1:${port}/test`,
-      connectionTimeoutMillis: 2000,
+      timeoutMs: 2000,
     });
     stores.push(store);
     await assert.rejects(store.loadDoc('any-board-id-at-all'));
     await assert.rejects(store.ping());
-    await assert.rejects(store.appendUpdates('any-board-id-at-all', [new Uint8Array([1])]));
+    await assert.rejects(appendAll(store, 'any-board-id-at-all', [new Uint8Array([1])]));
+  });
+});
+
+// The harness's in-memory DocStore keeps the document half of the same contract.
+describe('DocStore contract: MemoryDocStore (the durability harness)', () => {
+  test('appends keep their order and attribution; LogSize adds up; compaction keeps late appends', async () => {
+    const store = new MemoryDocStore();
+    assert.deepEqual(await store.loadDoc('b'), { snapshot: null, updates: [] });
+    const { doc, updates } = edits(6);
+    const at = new Date(1_700_000_000_000);
+    const size = await store.append('b', [
+      { update: updates[0]!, userId: 'ada', at },
+      { update: updates[1]!, userId: null, at },
+    ]);
+    const bytes2 = updates[0]!.byteLength + updates[1]!.byteLength;
+    assert.deepEqual(size, { entries: 2, bytes: bytes2, totalBytes: bytes2 });
+    assert.deepEqual(
+      store.entries('b').map((e) => e.userId),
+      ['ada', null],
+    );
+    await appendAll(store, 'b', updates.slice(2, 4));
+    let late: Promise<unknown> | undefined;
+    await store.compact('b', (parts) => {
+      late = appendAll(store, 'b', updates.slice(4));
+      return Y.mergeUpdates(parts);
+    });
+    await late;
+    const stored = await store.loadDoc('b');
+    assert.ok(stored.snapshot);
+    assert.equal(stored.updates.length, 2, 'the entries appended while merging are kept');
+    assert.deepEqual(await loadJson(store, 'b'), content(doc));
   });
 });
 

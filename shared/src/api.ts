@@ -11,36 +11,55 @@ const roleRank: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
 /** True when `have` is at least `need`. */
 export const roleAtLeast = (have: Role, need: Role): boolean => roleRank[have] >= roleRank[need];
 
+/** Lengths of the text fields people type (SPEC §5): the schemas below and the forms' maxLength use these. */
+export const textLimits = {
+  nameMax: 40,
+  titleMax: 120,
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 200,
+} as const;
+
 export const nameField = z
   .string({ error: 'Enter a name.' })
   .trim()
   .min(1, { error: 'Enter a name.' })
-  .max(40, { error: 'A name has at most 40 characters.' });
+  .max(textLimits.nameMax, { error: `A name has at most ${textLimits.nameMax} characters.` });
 export const titleField = z
   .string({ error: 'Enter a title.' })
   .trim()
   .min(1, { error: 'Enter a title.' })
-  .max(120, { error: 'A title has at most 120 characters.' });
+  .max(textLimits.titleMax, { error: `A title has at most ${textLimits.titleMax} characters.` });
 export const emailField = z
   .string({ error: 'Enter an email address.' })
   .trim()
   .toLowerCase()
-  .max(254, { error: 'An email address has at most 254 characters.' })
+  .max(textLimits.emailMax, { error: `An email address has at most ${textLimits.emailMax} characters.` })
   .pipe(z.email({ error: 'Enter a valid email address.' }));
 export const passwordField = z
   .string({ error: 'Enter a password.' })
-  .min(8, { error: 'A password has at least 8 characters.' })
-  .max(200, { error: 'A password has at most 200 characters.' });
+  .min(textLimits.passwordMin, { error: `A password has at least ${textLimits.passwordMin} characters.` })
+  .max(textLimits.passwordMax, { error: `A password has at most ${textLimits.passwordMax} characters.` });
 
 export const SignupBody = z.object({ email: emailField, name: nameField, password: passwordField });
 export type SignupBody = z.infer<typeof SignupBody>;
 export const LoginBody = z.object({
   email: emailField,
-  password: z.string({ error: 'Enter your password.' }).min(1, { error: 'Enter your password.' }).max(200),
+  password: z
+    .string({ error: 'Enter your password.' })
+    .min(1, { error: 'Enter your password.' })
+    .max(textLimits.passwordMax),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 export const GuestBody = z.object({ name: nameField });
 export type GuestBody = z.infer<typeof GuestBody>;
+/** `POST /api/auth/upgrade`: a guest becomes a full account, keeping their boards (name optional). */
+export const UpgradeBody = z.object({
+  email: emailField,
+  password: passwordField,
+  name: nameField.optional(),
+});
+export type UpgradeBody = z.infer<typeof UpgradeBody>;
 export const BoardTitleBody = z.object({ title: titleField });
 export type BoardTitleBody = z.infer<typeof BoardTitleBody>;
 export const MemberRoleBody = z.object({ role: Role });
@@ -112,6 +131,10 @@ export interface LinksAnswer {
 export interface JoinAnswer {
   boardId: string;
   role: Role;
+}
+/** `GET /api/time`: the server's clock in epoch ms, for the client's clock-offset estimate. */
+export interface ServerTime {
+  now: number;
 }
 export interface TokenAnswer {
   token: string;

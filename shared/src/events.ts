@@ -1,9 +1,8 @@
-// The workspace channel (socket.io, SPEC §7): typed event maps shared by server and client so
+// The workspace socket (socket.io on WORKSPACE_PATH, SPEC §7): typed event maps shared by server and client so
 // an event name is written once.
 import type { Board } from './api.ts';
 import type { PresenceUser } from './presence.ts';
-
-export const WORKSPACE_PATH = '/socket.io';
+import type { VotesChanged } from './votes.ts';
 
 export type BoardPresence = Record<string, PresenceUser[]>;
 
@@ -12,6 +11,8 @@ export interface ServerToClientEvents {
   'board:removed': (payload: { boardId: string }) => void;
   'presence:boards': (payload: BoardPresence) => void;
   'members:changed': (payload: { boardId: string }) => void;
+  /** A vote session of the board started, gained a voter, or closed (SPEC §14). */
+  'votes:changed': (payload: VotesChanged) => void;
 }
 
 export interface ClientToServerEvents {

@@ -40,10 +40,11 @@ export const limits = {
   maxAwarenessStateBytes: 8 * 1024,
   /** Awareness client ids one connection may own. */
   maxClientIdsPerConnection: 8,
-  /** Boards one user may have open at once over the document channel. */
+  /** Boards one user may have open at once over the document gateway. */
   maxBoardsOpenPerUser: 50,
   /** A connection must complete its first message within this many ms. */
   firstMessageDeadlineMs: 10_000,
-  zoomMin: 0.1,
+  /** Low enough to see a 5,000-shape board whole on a laptop screen (issue 15). */
+  zoomMin: 0.02,
   zoomMax: 8,
 } as const;

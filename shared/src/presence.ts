@@ -1,4 +1,5 @@
-// Awareness state per connection (SPEC §3). The server drops states that do not match.
+// Awareness state per connection (SPEC §3, §14). The server completes partial states with
+// defaults, stamps `user` and `role`, and drops only malformed or oversized ones.
 import { z } from 'zod';
 import { limits } from './limits.ts';
 
@@ -10,64 +11,154 @@ export const PresenceUser = z.object({
 });
 export type PresenceUser = z.infer<typeof PresenceUser>;
 
+/** §14 laser pointer trail: points `[x, y, t]`, at most 64 of them. */
+export const MAX_LASER_POINTS = 64;
+export const MAX_CHAT_CHARS = 100;
+export const MAX_REACTION_CHARS = 16;
+const Laser = z
+  .object({ points: z.array(z.tuple([finite, finite, finite])).max(MAX_LASER_POINTS) })
+  .nullable();
+const Chat = z.string().max(MAX_CHAT_CHARS).nullable();
+const Reaction = z.object({ emoji: z.string().min(1).max(MAX_REACTION_CHARS), at: finite }).nullable();
+const Cursor = z.object({ x: finite, y: finite }).nullable();
+const Selection = z.array(z.string().max(64)).max(5000);
+const Viewport = z.object({ x: finite, y: finite, zoom: finite.min(limits.zoomMin).max(limits.zoomMax) });
+
+/** What every client is shown of a presence: a complete state, `user` and `role` from the server. */
 export const PresenceState = z.object({
   user: PresenceUser,
-  cursor: z.object({ x: finite, y: finite }).nullable(),
-  selection: z.array(z.string().max(64)).max(5000),
-  viewport: z.object({ x: finite, y: finite, zoom: finite.min(limits.zoomMin).max(limits.zoomMax) }),
+  cursor: Cursor,
+  selection: Selection,
+  viewport: Viewport,
   tool: z.string().max(32),
   idle: z.boolean(),
   /** Set by the server from the connection's role; a client's own value is ignored. */
   role: z.enum(['owner', 'editor', 'viewer']).optional(),
+  /** §14, ephemeral and optional: the laser trail, a cursor chat bubble, a floating reaction. */
+  laser: Laser.optional(),
+  chat: Chat.optional(),
+  reaction: Reaction.optional(),
 });
 export type PresenceState = z.infer<typeof PresenceState>;
 
-const ROLES = new Set(['owner', 'editor', 'viewer']);
+/** The defaults a partial state is completed with (SPEC §3: a bot that sets only `cursor`). */
+export const presenceDefaults = {
+  cursor: null,
+  selection: [] as string[],
+  viewport: { x: 0, y: 0, zoom: 1 },
+  tool: 'select',
+  idle: false,
+} as const;
+
+/**
+ * What a client may send (SPEC §3): any subset of the fields, each checked when present; the
+ * missing ones take `presenceDefaults`. `user` and `role` are accepted whatever they hold, since
+ * the server replaces both with the connection's identity. Unknown keys are dropped.
+ */
+export const PresenceInput = z.object({
+  user: z.unknown().optional(),
+  role: z.unknown().optional(),
+  cursor: Cursor.default(presenceDefaults.cursor),
+  selection: Selection.default([]),
+  viewport: Viewport.default({ ...presenceDefaults.viewport }),
+  tool: z.string().max(32).default(presenceDefaults.tool),
+  idle: z.boolean().default(presenceDefaults.idle),
+  laser: Laser.optional(),
+  chat: Chat.optional(),
+  reaction: Reaction.optional(),
+});
+
+/** A client's presence, completed: everything but what the server stamps. */
+export type PresenceFields = Omit<PresenceState, 'user' | 'role'>;
+export type PresenceCheck = { ok: true; state: PresenceFields } | { ok: false; reason: string };
+
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isString = (v: unknown, min: number, max: number): v is string =>
   typeof v === 'string' && v.length >= min && v.length <= max;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+const bad = (reason: string): PresenceCheck => ({ ok: false, reason });
 
 /**
- * The same verdict as `PresenceState.safeParse`, written by hand for the server's hot path (every
+ * The same verdict as `PresenceInput.safeParse`, written by hand for the server's hot path (every
  * cursor move of every client): several times cheaper than zod's generic parser. Answers the
- * state with only the schema's fields (unknown keys dropped, as zod does), or null.
+ * completed state with only the schema's fields, or why it is malformed (the first bad field).
  * `presence.test.ts` checks it agrees with the zod schema.
  */
-export function checkPresenceState(value: unknown): PresenceState | null {
-  if (!isObject(value)) return null;
-  const { user, cursor, selection, viewport, tool, idle, role } = value;
-  if (
-    !isObject(user) ||
-    !isString(user.id, 1, 64) ||
-    !isString(user.name, 1, 40) ||
-    !isString(user.color, 0, 32)
-  ) {
-    return null;
-  }
-  if (cursor !== null && !(isObject(cursor) && isFiniteNumber(cursor.x) && isFiniteNumber(cursor.y)))
-    return null;
-  if (!Array.isArray(selection) || selection.length > 5000) return null;
-  for (const id of selection) if (!isString(id, 0, 64)) return null;
-  if (
-    !isObject(viewport) ||
-    !isFiniteNumber(viewport.x) ||
-    !isFiniteNumber(viewport.y) ||
-    !isFiniteNumber(viewport.zoom)
-  )
-    return null;
-  if (viewport.zoom < limits.zoomMin || viewport.zoom > limits.zoomMax) return null;
-  if (!isString(tool, 0, 32) || typeof idle !== 'boolean') return null;
-  if (role !== undefined && !(typeof role === 'string' && ROLES.has(role))) return null;
-  const state: PresenceState = {
-    user: { id: user.id, name: user.name, color: user.color },
-    cursor: cursor === null ? null : { x: (cursor as { x: number }).x, y: (cursor as { y: number }).y },
-    selection: selection as string[],
-    viewport: { x: viewport.x, y: viewport.y, zoom: viewport.zoom },
-    tool,
-    idle,
+export function checkPresenceInput(value: unknown): PresenceCheck {
+  if (!isObject(value)) return bad('not an object');
+  const { cursor, selection, viewport, tool, idle, laser, chat, reaction } = value;
+  const state: PresenceFields = {
+    cursor: null,
+    selection: [],
+    viewport: { ...presenceDefaults.viewport },
+    tool: presenceDefaults.tool,
+    idle: presenceDefaults.idle,
   };
-  if (role !== undefined) state.role = role as PresenceState['role'];
-  return state;
+  if (cursor !== undefined && cursor !== null) {
+    if (!(isObject(cursor) && isFiniteNumber(cursor.x) && isFiniteNumber(cursor.y))) return bad('cursor');
+    state.cursor = { x: cursor.x, y: cursor.y };
+  }
+  if (selection !== undefined) {
+    if (!Array.isArray(selection) || selection.length > 5000) return bad('selection');
+    for (const id of selection) if (!isString(id, 0, 64)) return bad('selection');
+    state.selection = selection as string[];
+  }
+  if (viewport !== undefined) {
+    if (
+      !isObject(viewport) ||
+      !isFiniteNumber(viewport.x) ||
+      !isFiniteNumber(viewport.y) ||
+      !isFiniteNumber(viewport.zoom) ||
+      viewport.zoom < limits.zoomMin ||
+      viewport.zoom > limits.zoomMax
+    )
+      return bad('viewport');
+    state.viewport = { x: viewport.x, y: viewport.y, zoom: viewport.zoom };
+  }
+  if (tool !== undefined) {
+    if (!isString(tool, 0, 32)) return bad('tool');
+    state.tool = tool;
+  }
+  if (idle !== undefined) {
+    if (typeof idle !== 'boolean') return bad('idle');
+    state.idle = idle;
+  }
+  if (laser !== undefined) {
+    if (laser === null) state.laser = null;
+    else {
+      if (!isObject(laser) || !Array.isArray(laser.points) || laser.points.length > MAX_LASER_POINTS)
+        return bad('laser');
+      const points: [number, number, number][] = [];
+      for (const point of laser.points) {
+        if (
+          !Array.isArray(point) ||
+          point.length !== 3 ||
+          !isFiniteNumber(point[0]) ||
+          !isFiniteNumber(point[1]) ||
+          !isFiniteNumber(point[2])
+        )
+          return bad('laser');
+        points.push([point[0], point[1], point[2]]);
+      }
+      state.laser = { points };
+    }
+  }
+  if (chat !== undefined) {
+    if (chat !== null && !isString(chat, 0, MAX_CHAT_CHARS)) return bad('chat');
+    state.chat = chat;
+  }
+  if (reaction !== undefined) {
+    if (reaction === null) state.reaction = null;
+    else {
+      if (
+        !isObject(reaction) ||
+        !isString(reaction.emoji, 1, MAX_REACTION_CHARS) ||
+        !isFiniteNumber(reaction.at)
+      )
+        return bad('reaction');
+      state.reaction = { emoji: reaction.emoji, at: reaction.at };
+    }
+  }
+  return { ok: true, state };
 }

@@ -4,7 +4,17 @@ import { z } from 'zod';
 export const SHAPES_KEY = 'shapes';
 export const META_KEY = 'meta';
 
-export const shapeTypes = ['sticky', 'rect', 'ellipse', 'diamond', 'text', 'arrow', 'freehand'] as const;
+export const shapeTypes = [
+  'sticky',
+  'rect',
+  'ellipse',
+  'diamond',
+  'text',
+  'arrow',
+  'freehand',
+  'image',
+  'frame',
+] as const;
 export const ShapeType = z.enum(shapeTypes);
 export type ShapeType = z.infer<typeof ShapeType>;
 /** Types whose record carries a Y.Text under `text`. */
@@ -32,6 +42,19 @@ export const ColorName = z.enum(colorNames as [keyof typeof colors, ...(keyof ty
 export type ColorName = z.infer<typeof ColorName>;
 
 const finite = z.number().finite();
+/** Text size of text-bearing shapes (a sticky shrinks below it, to a floor, before it grows). */
+export const fontSizes = { s: 12, m: 16, l: 24, xl: 36 } as const;
+export const FontSize = z.enum(['s', 'm', 'l', 'xl']);
+export type FontSize = z.infer<typeof FontSize>;
+export const TextAlign = z.enum(['start', 'middle', 'end']);
+export type TextAlign = z.infer<typeof TextAlign>;
+export const Dash = z.enum(['solid', 'dashed', 'dotted']);
+export type Dash = z.infer<typeof Dash>;
+export const ArrowHead = z.enum(['none', 'arrow', 'triangle', 'dot']);
+export type ArrowHead = z.infer<typeof ArrowHead>;
+/** Stroke widths offered in the style panel (board units); any width in range is valid. */
+export const strokeWidths = [1, 2, 4, 8] as const;
+
 export const ArrowEnd = z.object({ shapeId: z.string().max(64).optional(), x: finite, y: finite });
 export type ArrowEnd = z.infer<typeof ArrowEnd>;
 
@@ -51,6 +74,21 @@ export const ShapeRecord = z.object({
   points: z.array(finite).max(100_000).optional(),
   from: ArrowEnd.optional(),
   to: ArrowEnd.optional(),
+  // Style and layout fields (all optional: a record without them renders with the defaults).
+  fontSize: FontSize.optional(),
+  align: TextAlign.optional(),
+  strokeWidth: finite.min(0.5).max(32).optional(),
+  dash: Dash.optional(),
+  startHead: ArrowHead.optional(),
+  endHead: ArrowHead.optional(),
+  /** Shapes sharing a groupId select, move and resize together. */
+  groupId: z.string().min(1).max(64).optional(),
+  /** A locked shape cannot be selected by a click or marquee, moved, resized or deleted until unlocked. */
+  locked: z.boolean().optional(),
+  /** image: the board asset it shows (SPEC §13). */
+  assetId: z.string().max(128).optional(),
+  /** frame: its name (a Y.Text in the document), shown above it (SPEC §10, §14). */
+  name: z.string().max(200).optional(),
 });
 export type ShapeRecord = z.infer<typeof ShapeRecord>;
 
@@ -58,5 +96,7 @@ export const BoardExport = z.object({
   version: z.literal(1),
   shapes: z.array(ShapeRecord).max(100_000),
   meta: z.record(z.string(), z.unknown()).optional(),
+  /** The board's images as data URLs by asset id, so an import can upload them to the new board. */
+  assets: z.record(z.string().max(128), z.string().startsWith('data:image/')).optional(),
 });
 export type BoardExport = z.infer<typeof BoardExport>;

@@ -36,7 +36,7 @@ const fallbackSentence: Record<number, string> = {
   429: 'Too many attempts. Wait a minute and try again.',
 };
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(`/api${path}`, {
@@ -76,6 +76,8 @@ export const api = {
   login: (body: { email: string; password: string }) => call<UserAnswer>('POST', '/auth/login', body),
   guest: (body: { name: string }) => call<UserAnswer>('POST', '/auth/guest', body),
   logout: () => call<void>('POST', '/auth/logout'),
+  upgrade: (body: { email: string; password: string; name?: string }) =>
+    call<UserAnswer>('POST', '/auth/upgrade', body),
   boards: () => call<BoardsAnswer>('GET', '/boards'),
   createBoard: (title: string) => call<BoardAnswer>('POST', '/boards', { title }),
   board: (id: string) => call<BoardWithRoleAnswer>('GET', `/boards/${enc(id)}`),

@@ -1,6 +1,6 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
-import type { Board, ColorName, Role, User } from '@tandem/shared';
+import { type Board, CloseCode, type ColorName, type Role, type User } from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
@@ -9,6 +9,9 @@ import { createActions } from './actions.ts';
 import { Canvas } from './canvas/Canvas.tsx';
 import { ShapeIndex } from './canvas/shapeIndex.ts';
 import { TextEditor } from './canvas/TextEditor.tsx';
+import { Facilitation } from './facilitation/Facilitation.tsx';
+import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
+import { ImageInput } from './images/ImageInput.tsx';
 import { Avatars } from './presence/Avatars.tsx';
 import { Cursors } from './presence/Cursors.tsx';
 import { startLocalPresence } from './presence/localPresence.ts';
@@ -19,11 +22,14 @@ import { ToolController } from './tools/controller.ts';
 import { handleKeyDown, handleKeyUp } from './tools/keyboard.ts';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
+import { Notice, Progress } from './ui/Notice.tsx';
+import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { StylePanel } from './ui/StylePanel.tsx';
 import { Toolbar } from './ui/Toolbar.tsx';
 import { ZoomControls } from './ui/ZoomControls.tsx';
+import { useSelectionPrune } from './useSelectionPrune.ts';
 
 interface Props {
   board: Board;
@@ -50,18 +56,22 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const [sharing, setSharing] = useState(false);
   const [membersVersion, setMembersVersion] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
+  // A version being previewed (History panel): the canvas shows it, read-only, instead of the live board.
+  const [previewIndex, setPreviewIndex] = useState<ShapeIndex | null>(null);
   const connection = useSyncExternalStore(session.onConnection, session.getConnection);
+  const saved = useSyncExternalStore(session.onSaved, session.getSaved);
   const accessLost = connection.status === 'access-lost';
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 
   const index = useMemo(() => new ShapeIndex(session.doc), [session]);
   useEffect(() => () => index.destroy(), [index]);
+  useSelectionPrune(index);
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
   useEffect(() => () => presence.stop(), [presence]);
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
-  lockedRef.current = locked;
+  lockedRef.current = locked || previewIndex !== null;
   const actions = useMemo(
     () => createActions(session, index, user.id, () => lockedRef.current),
     [session, index, user.id],
@@ -145,17 +155,24 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   return (
     <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
       <Canvas
-        index={index}
+        index={previewIndex ?? index}
         controller={controller}
         awareness={session.awareness}
-        readOnly={locked}
+        readOnly={locked || previewIndex !== null}
         onPointer={presence.pointer}
         onEditRequest={startEditing}
       />
       <FollowViewport awareness={session.awareness} />
       {!locked && <EmptyHint index={index} />}
-      <TextEditor doc={session.doc} index={index} />
+      {!previewIndex && <TextEditor doc={session.doc} index={index} />}
       <Cursors awareness={session.awareness} />
+      <ImageInput
+        boardId={board.id}
+        userId={user.id}
+        session={session}
+        readOnly={locked}
+        onMessage={setMessage}
+      />
       <header className="topbar">
         <div className="panel title-panel">
           <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
@@ -167,7 +184,9 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         </div>
         <div className="panel right-panel">
           <Avatars awareness={session.awareness} me={me} />
+          <HistoryButton />
           <ExportMenu
+            boardId={board.id}
             session={session}
             index={index}
             title={title}
@@ -185,10 +204,30 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           You are viewing this board. Only editors can change it.
         </div>
       )}
-      <Toolbar actions={actions} readOnly={locked} />
+      <HistoryLayer
+        boardId={board.id}
+        role={role}
+        meId={user.id}
+        onPreview={setPreviewIndex}
+        onMessage={setMessage}
+      />
+      <Toolbar actions={actions} readOnly={locked || previewIndex !== null} />
+      <Facilitation
+        boardId={board.id}
+        title={title}
+        role={role}
+        user={user}
+        session={session}
+        index={index}
+        locked={locked || previewIndex !== null}
+        onMessage={setMessage}
+      />
       {!locked && <StylePanel actions={actions} currentColor={selectionColor} />}
       <ZoomControls actions={actions} />
-      <StatusBar state={connection} />
+      <StatusBar state={connection} saved={readOnly ? null : saved} />
+      <Notice />
+      <Progress />
+      <Recover state={connection} boardId={board.id} userId={user.id} />
       {message && (
         <div className="toast panel" role="alert">
           <span>{message}</span>
@@ -278,13 +317,20 @@ function AccessLost({
       aria-describedby="access-lost-sentence"
     >
       <div className="card">
-        <h2>{code === 4404 ? 'Board deleted' : code === 4401 ? 'Signed out' : 'Access lost'}</h2>
+        <h2>
+          {code === CloseCode.NO_SUCH_BOARD
+            ? 'Board deleted'
+            : code === CloseCode.NOT_AUTHENTICATED
+              ? 'Signed out'
+              : 'Access lost'}
+        </h2>
         <p id="access-lost-sentence">{sentence}</p>
         <p className="hint">
           Anything you changed that had not reached the server is still here: export it before you leave.
         </p>
         <div className="row">
           <ExportMenu
+            boardId={session.provider.roomname}
             session={session}
             index={index}
             title={title}
@@ -292,7 +338,7 @@ function AccessLost({
             readOnly
             onMessage={() => {}}
           />
-          {code === 4401 ? (
+          {code === CloseCode.NOT_AUTHENTICATED ? (
             <Link
               className="btn primary"
               href={`/signin?next=${encodeURIComponent(location.pathname)}`}

@@ -2,6 +2,7 @@
 // calls the pure model and updates the selection. Read-only sessions get no content changes.
 import type { ColorName } from '@tandem/shared';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
+import { withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
 import { unionRect } from './model/geometry.ts';
 import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
@@ -43,7 +44,7 @@ export function createActions(
     },
     nudge(dx: number, dy: number) {
       if (!canEdit()) return;
-      moveShapes(doc, sel(), dx, dy);
+      moveShapes(doc, withFrameMembers(doc, sel()), dx, dy);
     },
     recolor(color: ColorName) {
       if (!canEdit()) return;

@@ -34,6 +34,13 @@ export interface EditorState {
   draft: number[] | null;
   followClientId: number | null;
   spaceHeld: boolean;
+  /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
+   * tool shortcuts) until the person clicks or presses Escape. */
+  keyGuard: boolean;
+  /** A one-line notice for the person (shown as a toast by the editor). */
+  notice: string | null;
+  /** A long task in progress (a large import), shown as a progress bar. */
+  progress: { label: string; done: number; total: number } | null;
   setTool(tool: Tool): void;
   setViewport(v: Viewport, opts?: { keepFollow?: boolean }): void;
   setScreen(w: number, h: number): void;
@@ -43,6 +50,10 @@ export interface EditorState {
   setDraft(d: number[] | null): void;
   follow(clientId: number | null): void;
   setSpace(held: boolean): void;
+  setNotice(notice: string | null): void;
+  setProgress(p: EditorState['progress']): void;
+  setKeyGuard(on: boolean): void;
+  noteDeletedWhileTyping(): void;
   reset(): void;
 }
 
@@ -58,6 +69,9 @@ const initial = {
   draft: null,
   followClientId: null,
   spaceHeld: false,
+  keyGuard: false,
+  notice: null as string | null,
+  progress: null as EditorState['progress'],
 };
 
 export const useEditor = create<EditorState>((set) => ({
@@ -76,6 +90,16 @@ export const useEditor = create<EditorState>((set) => ({
   setDraft: (draft) => set({ draft }),
   follow: (followClientId) => set({ followClientId }),
   setSpace: (spaceHeld) => set({ spaceHeld }),
+  setNotice: (notice) => set({ notice }),
+  setProgress: (progress) => set({ progress }),
+  setKeyGuard: (keyGuard) => set({ keyGuard }),
+  noteDeletedWhileTyping: () =>
+    set((s) => ({
+      editingId: null,
+      selection: s.selection.filter((id) => id !== s.editingId),
+      keyGuard: true,
+      notice: 'Someone else deleted the note you were typing in.',
+    })),
   reset: () => set({ ...initial }),
 }));
 

@@ -3,46 +3,14 @@
 import { fieldMessages, GuestBody, LoginBody, SignupBody } from '@tandem/shared';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../api/client.ts';
+import { safeNext } from '../nextPath.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.ts';
+import { Field } from './Field.tsx';
 
 function useNext(): string {
   const { search } = useLocation();
-  const next = search.get('next') ?? '/boards';
-  // Only same-site paths, so a crafted link cannot send people elsewhere after signing in.
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/boards';
-}
-
-function Field({
-  label,
-  name,
-  type = 'text',
-  error,
-  autoComplete,
-}: {
-  label: string;
-  name: string;
-  type?: string;
-  error?: string | undefined;
-  autoComplete?: string;
-}) {
-  return (
-    <label className="field">
-      <span>{label}</span>
-      <input
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={!!error}
-        aria-describedby={error ? `${name}-error` : undefined}
-      />
-      {error && (
-        <small id={`${name}-error`} className="field-error">
-          {error}
-        </small>
-      )}
-    </label>
-  );
+  return safeNext(search.get('next'));
 }
 
 function useSubmit() {

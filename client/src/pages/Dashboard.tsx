@@ -7,6 +7,7 @@ import { Avatar } from '../board/presence/Avatars.tsx';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
+import { SignOutButton } from './GuestAccount.tsx';
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -46,7 +47,6 @@ function ThumbArt({ id }: { id: string }) {
 
 export function Dashboard() {
   const user = useSession((s) => s.user)!;
-  const setUser = useSession((s) => s.setUser);
   const [boards, setBoards] = useState<BoardListItem[] | null>(null);
   const [presence, setPresence] = useState<BoardPresence>({});
   const [error, setError] = useState<string | null>(null);
@@ -71,9 +71,22 @@ export function Dashboard() {
   useEffect(() => {
     void load();
   }, [load]);
+  // Back from offline (or the server back up): load again, and keep trying while the list failed,
+  // so "Cannot reach the server" clears itself once the server answers.
+  const failed = error !== null && boards === null;
+  useEffect(() => {
+    const online = () => void load();
+    window.addEventListener('online', online);
+    const retry = failed ? setInterval(online, 5000) : undefined;
+    return () => {
+      window.removeEventListener('online', online);
+      clearInterval(retry);
+    };
+  }, [load, failed]);
 
   useWorkspace({
-    connect: () => refreshPresence(),
+    // A (re)connected workspace channel means the server is reachable again: refresh the list too.
+    connect: () => void load(),
     'board:changed': ({ board }) =>
       setBoards((list) => {
         if (!list) return list;
@@ -96,12 +109,14 @@ export function Dashboard() {
     'members:changed': () => void load(),
   });
 
+  const [createError, setCreateError] = useState<string | null>(null);
   const create = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const raw = String(new FormData(form).get('title') ?? '');
     const parsed = titleField.safeParse(raw.trim() === '' ? 'Untitled board' : raw);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+    if (!parsed.success) return setCreateError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+    setCreateError(null);
     try {
       const { board } = await api.createBoard(parsed.data);
       form.reset();
@@ -110,13 +125,23 @@ export function Dashboard() {
       setError(errorSentence(err));
     }
   };
-  const rename = async (id: string, title: string) => {
+  const [renameError, setRenameError] = useState<string | null>(null);
+  /** Enter renames; an invalid title keeps the field open with its error; blur with an invalid title cancels. */
+  const rename = async (id: string, title: string, via: 'submit' | 'blur') => {
     // Enter submits and the field's blur follows: only the first one renames.
     if (renamingRef.current !== id) return;
-    renamingRef.current = null;
     const parsed = titleField.safeParse(title);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+    if (!parsed.success) {
+      if (via === 'blur') {
+        setRenameError(null);
+        setRenaming(null);
+      } else setRenameError(parsed.error.issues[0]?.message ?? 'Enter a title.');
+      return;
+    }
+    setRenameError(null);
     setRenaming(null);
+    const current = boards?.find((b) => b.id === id)?.title;
+    if (current === parsed.data) return;
     try {
       const { board } = await api.renameBoard(id, parsed.data);
       setBoards(
@@ -137,14 +162,6 @@ export function Dashboard() {
       setError(errorSentence(err));
     }
   };
-  const signOut = async () => {
-    try {
-      await api.logout();
-    } finally {
-      setUser(null);
-      navigate('/signin', { replace: true });
-    }
-  };
 
   const q = query.trim().toLowerCase();
   const shown = (boards ?? []).filter((b) => b.title.toLowerCase().includes(q));
@@ -163,15 +180,30 @@ export function Dashboard() {
             <form
               onSubmit={(e) => {
                 e.preventDefault();
-                void rename(b.id, String(new FormData(e.currentTarget).get('title')));
+                void rename(b.id, String(new FormData(e.currentTarget).get('title')), 'submit');
               }}
             >
               <input
                 name="title"
                 defaultValue={b.title}
                 aria-label="Board title"
-                onBlur={(e) => void rename(b.id, e.currentTarget.value)}
+                aria-invalid={!!renameError}
+                aria-describedby={renameError ? 'rename-error' : undefined}
+                // biome-ignore lint/a11y/noAutofocus: the field appears because Rename was pressed
+                autoFocus
+                onBlur={(e) => void rename(b.id, e.currentTarget.value, 'blur')}
+                onKeyDown={(e) => {
+                  if (e.key === 'Escape') {
+                    setRenameError(null);
+                    setRenaming(null);
+                  }
+                }}
               />
+              {renameError && (
+                <small id="rename-error" className="field-error" role="alert">
+                  {renameError}
+                </small>
+              )}
             </form>
           ) : (
             <Link href={`/b/${b.id}`} className="board-name">
@@ -244,22 +276,37 @@ export function Dashboard() {
             {user.name}
             {user.isGuest ? ' (guest)' : ''}
           </span>
-          <button type="button" className="btn small ghost" onClick={() => void signOut()}>
-            Sign out
-          </button>
+          <SignOutButton />
         </div>
       </header>
       <section className="dash-body">
         <form className="create" onSubmit={create}>
-          <input name="title" placeholder="Name a new board" aria-label="New board title" maxLength={120} />
+          <input
+            name="title"
+            placeholder="Name a new board"
+            aria-label="New board title"
+            aria-invalid={!!createError}
+            aria-describedby={createError ? 'create-error' : undefined}
+            onChange={() => setCreateError(null)}
+          />
           <button type="submit" className="btn primary">
             New board
           </button>
         </form>
-        {error && (
-          <p className="error" role="alert">
-            {error}
+        {createError && (
+          <p id="create-error" className="error field-error" role="alert">
+            {createError}
           </p>
+        )}
+        {error && (
+          <div className="error" role="alert">
+            {error}{' '}
+            {failed && (
+              <button type="button" className="btn small" onClick={() => void load()}>
+                Try again
+              </button>
+            )}
+          </div>
         )}
         {notice && (
           <p className="notice" role="status">
@@ -267,7 +314,9 @@ export function Dashboard() {
           </p>
         )}
         {boards === null ? (
-          <p className="hint">Loading your boards…</p>
+          failed ? null : (
+            <p className="hint">Loading your boards…</p>
+          )
         ) : (
           <>
             <h2>My boards</h2>

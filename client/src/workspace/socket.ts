@@ -41,12 +41,15 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
         ref.current['presence:boards']?.(p),
       'members:changed': (p: Parameters<ServerToClientEvents['members:changed']>[0]) =>
         ref.current['members:changed']?.(p),
+      'votes:changed': (p: Parameters<ServerToClientEvents['votes:changed']>[0]) =>
+        ref.current['votes:changed']?.(p),
     };
     const connect = () => ref.current.connect?.();
     s.on('board:changed', on['board:changed']);
     s.on('board:removed', on['board:removed']);
     s.on('presence:boards', on['presence:boards']);
     s.on('members:changed', on['members:changed']);
+    s.on('votes:changed', on['votes:changed']);
     s.on('connect', connect);
     if (s.connected) connect();
     return () => {
@@ -54,6 +57,7 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
       s.off('board:removed', on['board:removed']);
       s.off('presence:boards', on['presence:boards']);
       s.off('members:changed', on['members:changed']);
+      s.off('votes:changed', on['votes:changed']);
       s.off('connect', connect);
       release();
     };

@@ -1,7 +1,15 @@
 // The Bus seam: pub/sub between server instances. In-process (one instance) by default, Redis
-// pub/sub when REDIS_URL is set. Messages are opaque bytes; docs/ gives them meaning.
+// pub/sub when REDIS_URL is set. Messages are opaque bytes; documents/ gives them meaning.
+
+import type { Server } from 'socket.io';
 
 export type BusHandler = (message: Uint8Array) => void;
+
+/** The socket.io adapter that carries workspace events between instances, and how to stop it. */
+export interface SocketIoAdapter {
+  factory: Parameters<Server['adapter']>[0];
+  close(): Promise<void>;
+}
 
 export interface Bus {
   publish(channel: string, message: Uint8Array): void;
@@ -11,5 +19,7 @@ export interface Bus {
   onReconnect(listener: () => void): void;
   /** False while the broker is unreachable (for /readyz). */
   isHealthy(): boolean;
+  /** The socket.io adapter over the same broker; absent when there is one instance only. */
+  socketIoAdapter?(): Promise<SocketIoAdapter>;
   close(): Promise<void>;
 }

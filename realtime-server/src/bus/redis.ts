@@ -1,9 +1,33 @@
 // The Redis Bus: pub/sub between instances. A subscribed connection cannot publish, so there is
 // one client for each. Pub/sub is at-most-once: what is published while a client is down is
-// dropped, and onReconnect tells callers to repair (docs/ exchanges state vectors).
+// dropped, and onReconnect tells callers to repair (documents/ exchanges state vectors).
+import { createAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import { createClient, type RedisClientType } from 'redis';
-import type { Bus, BusHandler } from './bus.ts';
+import type { Bus, BusHandler, SocketIoAdapter } from './bus.ts';
+
+/**
+ * The same client, except that every promise one of its methods returns has a handler attached.
+ * The socket.io Redis adapter publishes (and subscribes) without ever catching: a publish queued
+ * while Redis hangs and rejected when the connection resets (ECONNRESET) would otherwise be an
+ * unhandled rejection, which stops Node. Callers that await still see the rejection.
+ */
+export function withHandledRejections<T extends object>(
+  client: T,
+  onRejection: (error: unknown, method: string) => void,
+): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (result instanceof Promise) result.catch((error: unknown) => onRejection(error, String(property)));
+        return result;
+      };
+    },
+  });
+}
 
 export interface RedisBusOptions {
   url: string;
@@ -24,6 +48,7 @@ export class RedisBus implements Bus {
   private readonly reconnectListeners: (() => void)[] = [];
   private readonly logger: Logger;
   private readonly prefix: string;
+  private readonly url: string;
   /** Set while either client is down, so coming back up is reported once. */
   private down = false;
   private closed = false;
@@ -32,6 +57,7 @@ export class RedisBus implements Bus {
   private constructor(options: RedisBusOptions) {
     this.logger = options.logger;
     this.prefix = options.prefix;
+    this.url = options.url;
     this.publisher = this.client(options.url, 'publisher', true);
     this.subscriber = this.client(options.url, 'subscriber', false);
   }
@@ -41,7 +67,44 @@ export class RedisBus implements Bus {
     const bus = new RedisBus(options);
     await Promise.all([bus.publisher.connect(), bus.subscriber.connect()]);
     bus.down = false;
+    bus.probeTimer = setInterval(() => bus.probe(), PROBE_MS);
+    bus.probeTimer.unref();
     return bus;
+  }
+
+  private probeTimer: NodeJS.Timeout | null = null;
+  private probing = false;
+  /** Set while Redis is connected but does not answer (hung, SIGSTOP, a silent partition). */
+  private stalled = false;
+
+  /**
+   * A hung Redis keeps its connections open, so the client still says it is ready: a PING that
+   * goes unanswered for PROBE_DEADLINE_MS tells. When it answers again, callers repair as after
+   * a reconnect.
+   */
+  private probe(): void {
+    if (this.probing || this.closed || !this.publisher.isReady) return;
+    this.probing = true;
+    const timer = setTimeout(() => {
+      if (this.stalled || this.closed) return;
+      this.stalled = true;
+      this.down = true;
+      this.logger.warn('redis bus not answering; treating it as down');
+    }, PROBE_DEADLINE_MS);
+    this.publisher
+      .ping()
+      .then(
+        () => {
+          if (!this.stalled) return;
+          this.stalled = false;
+          this.onReady();
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.probing = false;
+      });
   }
 
   private client(url: string, role: string, dropWhileDown: boolean): Client {
@@ -106,7 +169,38 @@ export class RedisBus implements Bus {
     await this.subscriber.subscribe(name, listener, true);
     return async () => {
       if (this.closed) return;
-      await this.subscriber.unsubscribe(name, listener, true);
+      // A broker that is down or hung must not hold up a room's unload or a shutdown.
+      await withinDeadline(this.subscriber.unsubscribe(name, listener, true));
+    };
+  }
+
+  /**
+   * socket.io's Redis adapter, on two connections of its own (its subscriber listens to patterns
+   * this bus does not know), under the same prefix.
+   */
+  async socketIoAdapter(): Promise<SocketIoAdapter> {
+    const log = this.logger;
+    const publisher = createClient({ url: this.url, socket: { reconnectStrategy: reconnectDelay } });
+    const subscriber = publisher.duplicate();
+    for (const client of [publisher, subscriber]) {
+      client.on('error', (error: Error) =>
+        log.debug({ err: error }, 'socket.io redis adapter connection error'),
+      );
+    }
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    // What is lost is a live dashboard event (a rename, a presence list); the dashboards refetch
+    // when their socket reconnects.
+    const dropped = (error: unknown, method: string) =>
+      log.debug({ err: error, method }, 'socket.io redis adapter command failed');
+    return {
+      factory: createAdapter(
+        withHandledRejections(publisher, dropped),
+        withHandledRejections(subscriber, dropped),
+        { key: `${this.prefix}socket.io` },
+      ),
+      async close() {
+        await Promise.all([publisher, subscriber].map(closeClient));
+      },
     };
   }
 
@@ -115,17 +209,42 @@ export class RedisBus implements Bus {
   }
 
   isHealthy(): boolean {
-    return !this.closed && this.publisher.isReady && this.subscriber.isReady;
+    return !this.closed && !this.stalled && this.publisher.isReady && this.subscriber.isReady;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(
-      [this.publisher, this.subscriber].map(async (client) => {
-        if (client.isReady) await client.close().catch(() => client.destroy());
-        else if (client.isOpen) client.destroy();
-      }),
-    );
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    await Promise.all([this.publisher, this.subscriber].map(closeClient));
   }
+}
+
+/** How often Redis is asked whether it answers, and how long it may take. */
+const PROBE_MS = 1000;
+const PROBE_DEADLINE_MS = 2000;
+
+/** How long a courtesy to the broker (unsubscribe, QUIT) may take before we stop waiting. */
+const BROKER_DEADLINE_MS = 1000;
+
+async function withinDeadline(promise: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, BROKER_DEADLINE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Closes politely when Redis answers, else (down, or hung) drops the connection. */
+async function closeClient(client: {
+  isReady: boolean;
+  isOpen: boolean;
+  close(): Promise<unknown>;
+  destroy(): void;
+}) {
+  if (client.isReady) await withinDeadline(client.close());
+  if (client.isOpen) client.destroy();
 }

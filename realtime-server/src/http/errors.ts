@@ -1,5 +1,5 @@
-// Errors are values with codes: route code throws ApiError, and one handler turns it (and
-// fastify's own errors) into SPEC §8's JSON body.
+// Errors are values with codes: route code throws ApiError, and one mapper (toErrorBody, sent by
+// sendError in server.ts) turns it, and fastify's own errors, into SPEC §8's JSON body.
 import { type ErrorBody, ErrorCode, errorStatus } from '@tandem/shared';
 
 export class ApiError extends Error {
@@ -8,7 +8,6 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields?: Record<string, string>,
-    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -11,6 +11,8 @@ export interface OpenStoreOptions {
   /** PostgreSQL only: a schema of its own, created when missing. */
   schema?: string | undefined;
   logger?: Logger | undefined;
+  /** PostgreSQL only: how long a query may take before it fails and its connection is closed. */
+  timeoutMs?: number | undefined;
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string =>
@@ -22,6 +24,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
         connectionString: options.databaseUrl,
         ...(options.schema ? { schema: options.schema } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       })
     : new SqliteStore({ dataDir: options.dataDir });
   try {

@@ -3,6 +3,7 @@
 // Append new migrations at the end; never edit one that has shipped.
 
 export interface Dialect {
+  engine: 'sqlite' | 'postgres';
   /** Timestamps: epoch milliseconds in SQLite, timestamptz in PostgreSQL. */
   time: string;
   bool: string;
@@ -12,6 +13,7 @@ export interface Dialect {
 }
 
 export const sqliteDialect: Dialect = {
+  engine: 'sqlite',
   time: 'INTEGER',
   bool: 'INTEGER',
   bytes: 'BLOB',
@@ -19,6 +21,7 @@ export const sqliteDialect: Dialect = {
 };
 
 export const postgresDialect: Dialect = {
+  engine: 'postgres',
   time: 'TIMESTAMPTZ',
   bool: 'BOOLEAN',
   bytes: 'BYTEA',
@@ -92,6 +95,118 @@ export const migrations: Migration[] = [
         data ${d.bytes} NOT NULL
       )`,
       'CREATE INDEX doc_updates_board ON doc_updates (board_id, seq)',
+    ],
+  },
+  {
+    id: 2,
+    name: "a version number on each board's access, bumped by every revocation",
+    // Instances compare it with the version each connection was admitted under, so a removal
+    // they missed on the bus (Redis down, a message lost) is still noticed (docs/security.md).
+    statements: () => ['ALTER TABLE boards ADD COLUMN access_version INTEGER NOT NULL DEFAULT 0'],
+  },
+  {
+    // Version history (SPEC §12) needs to know who sent each stored batch and when. Both are
+    // nullable: rows stored before this migration, and repairs between instances, have no author.
+    // No foreign key: attribution must never make storing an edit fail.
+    id: 3,
+    name: 'attribution of stored document updates',
+    statements: (d) => [
+      'ALTER TABLE doc_updates ADD COLUMN user_id TEXT',
+      `ALTER TABLE doc_updates ADD COLUMN created_at ${d.time}`,
+    ],
+  },
+  {
+    id: 4,
+    name: 'board images (the PostgreSQL AssetStore)',
+    // On SQLite, images are files under DATA_DIR (assets/disk.ts): there is nothing to create.
+    statements: (d) =>
+      d.engine === 'sqlite'
+        ? []
+        : [
+            // No foreign key to boards: an asset outlives nothing by itself, and the clean-up
+            // (assets/cleanup.ts) removes a deleted board's images after HISTORY_DAYS like any other.
+            `CREATE TABLE assets (
+              board_id TEXT NOT NULL,
+              id TEXT NOT NULL,
+              mime TEXT NOT NULL,
+              width INTEGER NOT NULL,
+              height INTEGER NOT NULL,
+              bytes BIGINT NOT NULL,
+              data ${d.bytes} NOT NULL,
+              created_at ${d.time} NOT NULL,
+              -- Set by the clean-up while nothing references the image; deleted HISTORY_DAYS later.
+              unreferenced_since ${d.time},
+              PRIMARY KEY (board_id, id)
+            )`,
+            `CREATE TABLE asset_renditions (
+              board_id TEXT NOT NULL,
+              asset_id TEXT NOT NULL,
+              width INTEGER NOT NULL,
+              mime TEXT NOT NULL,
+              data ${d.bytes} NOT NULL,
+              PRIMARY KEY (board_id, asset_id, width),
+              FOREIGN KEY (board_id, asset_id) REFERENCES assets (board_id, id) ON DELETE CASCADE
+            )`,
+          ],
+  },
+  {
+    // Version history (SPEC §12). A version holds the whole board as it was (so a preview, an
+    // export or a restore reads one row) and the log position it covers. doc_history keeps the
+    // attributed log entries that compaction merged away, for as long as the history window
+    // needs them (reverting one user's edits replays them).
+    id: 5,
+    name: 'version history',
+    statements: (d) => [
+      `CREATE TABLE doc_versions (
+        n ${d.serialKey},
+        id TEXT NOT NULL UNIQUE,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        created_at ${d.time} NOT NULL,
+        label TEXT,
+        kind TEXT NOT NULL,
+        authors TEXT NOT NULL,
+        added INTEGER NOT NULL,
+        changed INTEGER NOT NULL,
+        removed INTEGER NOT NULL,
+        assets TEXT NOT NULL,
+        data ${d.bytes} NOT NULL
+      )`,
+      'CREATE INDEX doc_versions_board ON doc_versions (board_id, n)',
+      `CREATE TABLE doc_history (
+        seq BIGINT PRIMARY KEY,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        user_id TEXT,
+        created_at ${d.time},
+        data ${d.bytes} NOT NULL
+      )`,
+      'CREATE INDEX doc_history_board ON doc_history (board_id, seq)',
+    ],
+  },
+  {
+    // Issue 14 (SPEC §14): dot voting. Votes live here, never in the board's Yjs document.
+    id: 6,
+    name: 'vote sessions and ballots',
+    statements: (d) => [
+      `CREATE TABLE vote_sessions (
+        id TEXT PRIMARY KEY,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        votes_per_person INTEGER NOT NULL,
+        started_by TEXT NOT NULL REFERENCES users (id),
+        created_at ${d.time} NOT NULL,
+        closed_at ${d.time}
+      )`,
+      // At most one open session per board, enforced by the database so two instances starting
+      // one at the same moment cannot both succeed (the loser answers 409).
+      'CREATE UNIQUE INDEX vote_sessions_open ON vote_sessions (board_id) WHERE closed_at IS NULL',
+      'CREATE INDEX vote_sessions_board ON vote_sessions (board_id, created_at)',
+      `CREATE TABLE vote_ballots (
+        session_id TEXT NOT NULL REFERENCES vote_sessions (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        shape_id TEXT NOT NULL,
+        votes INTEGER NOT NULL,
+        PRIMARY KEY (session_id, user_id, shape_id)
+      )`,
     ],
   },
 ];

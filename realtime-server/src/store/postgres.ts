@@ -1,29 +1,12 @@
 // The PostgreSQL Store, for several instances sharing one database. Anything two instances could
 // do at once (migrating, compacting one board) runs under an advisory lock.
-import type { BoardListItem, Member, Role } from '@tandem/shared';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { migrations, postgresDialect, roleRankSql } from './migrations.ts';
-import {
-  memberOrder,
-  type Row,
-  toBoard,
-  toBoardListItem,
-  toLink,
-  toMember,
-  toSession,
-  toUser,
-} from './rows.ts';
-import {
-  type BoardRow,
-  EmailTakenError,
-  type LinkRow,
-  type LogSize,
-  type SessionRow,
-  type Store,
-  type StoredDoc,
-  type UserRow,
-} from './store.ts';
+import { SqlHistory } from './history.ts';
+import { migrations, postgresDialect } from './migrations.ts';
+import type { Row } from './rows.ts';
+import { PostgresSql } from './sql.ts';
+import { BoardGoneError, type DocEntry, type LogSize, type Store, type StoredDoc } from './store.ts';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -32,7 +15,23 @@ export interface PostgresStoreOptions {
   logger?: Logger;
   /** Pool size; the default suits one instance of a small deployment. */
   max?: number;
-  connectionTimeoutMillis?: number;
+  /**
+   * How long any query (and any wait for a connection) may take before it fails. A query that
+   * times out also closes its connection: on a silent network (a firewall dropping packets, a
+   * failover) the connection would otherwise stay busy for ever and the pool run dry.
+   */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5000;
+
+/** The error pg raises when a query outlives query_timeout. */
+const isQueryTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'Query read timeout';
+
+/** Closes a pooled client's socket at once (pool.release only sends Terminate, which a silent peer never answers). */
+function destroyConnection(client: pg.PoolClient | pg.Client): void {
+  (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 // Advisory lock keys are (class, object) pairs; the classes keep ours apart from anyone else's.
@@ -46,19 +45,30 @@ const bytes = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.b
 /** Rows per INSERT when appending, well under PostgreSQL's 65535 parameters. */
 const APPEND_CHUNK = 1000;
 
-export class PostgresStore implements Store {
+export class PostgresStore extends SqlHistory implements Store {
   readonly pool: pg.Pool;
+  protected readonly sql: PostgresSql;
   private readonly schema: string | undefined;
 
   constructor(options: PostgresStoreOptions) {
+    super();
     if (options.schema !== undefined && !schemaPattern.test(options.schema)) {
       throw new Error(`schema must match ${schemaPattern}: ${JSON.stringify(options.schema)}`);
     }
     this.schema = options.schema;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+    this.timeoutMs = timeoutMs;
     this.pool = new pg.Pool({
       connectionString: options.connectionString,
       max: options.max ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+      connectionTimeoutMillis: timeoutMs,
+      // Client side: the query fails after this long whatever the network does.
+      query_timeout: timeoutMs,
+      // Server side: a query stuck on a lock or a slow plan is cancelled too, freeing its locks.
+      statement_timeout: timeoutMs,
+      // A peer that vanished (host down, NAT entry dropped) is noticed by the kernel.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
       // Set at connection start-up, so no query can ever run with another search_path.
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
@@ -66,7 +76,15 @@ export class PostgresStore implements Store {
     // An idle client whose server went away emits 'error' on the pool; unhandled, it would
     // crash the process. The next query reconnects (or fails and says so).
     this.pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
+    // A client released after a timed-out query is dropped by the pool (release with an error);
+    // its socket is closed here, since the query it still waits for may never be answered.
+    this.pool.on('release', (err, client) => {
+      if (isQueryTimeout(err)) destroyConnection(client);
+    });
+    this.sql = new PostgresSql(this.pool, () => this.pool.connect());
   }
+
+  private readonly timeoutMs: number;
 
   async migrate(): Promise<void> {
     const client = await this.pool.connect();
@@ -106,7 +124,19 @@ export class PostgresStore implements Store {
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    // /readyz must answer promptly during an outage, not after a whole query timeout.
+    const limit = Math.min(2000, this.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.pool.query('SELECT 1'),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('database did not answer in time')), limit);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
@@ -127,202 +157,18 @@ export class PostgresStore implements Store {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      // A connection that cannot even roll back is not given back to the pool.
-      broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackErr: Error) => rollbackErr,
-      );
+      // A connection that cannot even roll back is not given back to the pool; one whose query
+      // timed out is not asked to (its ROLLBACK would only wait behind the lost query).
+      broken = isQueryTimeout(err)
+        ? (err as Error)
+        : await client.query('ROLLBACK').then(
+            () => undefined,
+            (rollbackErr: Error) => rollbackErr,
+          );
       throw err;
     } finally {
       client.release(broken);
     }
-  }
-
-  async createUser(user: Omit<UserRow, 'createdAt'>): Promise<UserRow> {
-    const createdAt = new Date();
-    try {
-      await this.pool.query(
-        'INSERT INTO users (id, name, email, password_hash, color, is_guest, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [user.id, user.name, user.email, user.passwordHash, user.color, user.isGuest, createdAt],
-      );
-    } catch (err) {
-      const e = err as { code?: string; constraint?: string };
-      if (e.code === '23505' && e.constraint === 'users_email') throw new EmailTakenError();
-      throw err;
-    }
-    return { ...user, createdAt };
-  }
-
-  async getUser(id: string): Promise<UserRow | null> {
-    const r = await this.one('SELECT * FROM users WHERE id = $1', [id]);
-    return r ? toUser(r) : null;
-  }
-
-  async getUserByEmail(email: string): Promise<UserRow | null> {
-    const r = await this.one('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
-    return r ? toUser(r) : null;
-  }
-
-  async createSession(s: SessionRow): Promise<void> {
-    await this.pool.query(
-      'INSERT INTO sessions (id_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-      [s.idHash, s.userId, s.createdAt, s.expiresAt],
-    );
-  }
-
-  async getSession(idHash: string): Promise<SessionRow | null> {
-    // An expired session is as good as none, so a caller can never accept one by mistake.
-    const r = await this.one('SELECT * FROM sessions WHERE id_hash = $1 AND expires_at > $2', [
-      idHash,
-      new Date(),
-    ]);
-    return r ? toSession(r) : null;
-  }
-
-  async extendSession(idHash: string, expiresAt: Date): Promise<void> {
-    await this.pool.query('UPDATE sessions SET expires_at = $1 WHERE id_hash = $2', [expiresAt, idHash]);
-  }
-
-  async deleteSession(idHash: string): Promise<void> {
-    await this.pool.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
-  }
-
-  async createBoard(board: { id: string; title: string; ownerId: string }): Promise<BoardRow> {
-    const now = new Date();
-    await this.transaction(async (c) => {
-      await c.query(
-        'INSERT INTO boards (id, title, owner_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)',
-        [board.id, board.title, board.ownerId, now],
-      );
-      await c.query('INSERT INTO memberships (board_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)', [
-        board.id,
-        board.ownerId,
-        'owner',
-        now,
-      ]);
-    });
-    return { ...board, createdAt: now, updatedAt: now, deletedAt: null };
-  }
-
-  async getBoard(id: string): Promise<BoardRow | null> {
-    const r = await this.one('SELECT * FROM boards WHERE id = $1 AND deleted_at IS NULL', [id]);
-    return r ? toBoard(r) : null;
-  }
-
-  async renameBoard(id: string, title: string): Promise<BoardRow | null> {
-    const r = await this.one(
-      `UPDATE boards SET title = $1, updated_at = greatest(updated_at, $2)
-       WHERE id = $3 AND deleted_at IS NULL RETURNING *`,
-      [title, new Date(), id],
-    );
-    return r ? toBoard(r) : null;
-  }
-
-  async deleteBoard(id: string): Promise<void> {
-    await this.transaction(async (c) => {
-      await c.query('UPDATE boards SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL', [
-        new Date(),
-        id,
-      ]);
-      await c.query('DELETE FROM doc_updates WHERE board_id = $1', [id]);
-      await c.query('DELETE FROM doc_snapshots WHERE board_id = $1', [id]);
-    });
-  }
-
-  async touchBoard(id: string, at: Date): Promise<void> {
-    // Debounced writes from several instances may arrive out of order; updatedAt never goes back.
-    await this.pool.query('UPDATE boards SET updated_at = $1 WHERE id = $2 AND updated_at < $1', [at, id]);
-  }
-
-  async listBoards(userId: string): Promise<BoardListItem[]> {
-    const res = await this.pool.query(
-      `SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at
-       FROM memberships m
-       JOIN boards b ON b.id = m.board_id AND b.deleted_at IS NULL
-       JOIN users o ON o.id = b.owner_id
-       WHERE m.user_id = $1
-       ORDER BY b.updated_at DESC, b.id`,
-      [userId],
-    );
-    return res.rows.map(toBoardListItem);
-  }
-
-  async getRole(boardId: string, userId: string): Promise<Role | null> {
-    const r = await this.one(
-      `SELECT m.role FROM memberships m JOIN boards b ON b.id = m.board_id AND b.deleted_at IS NULL
-       WHERE m.board_id = $1 AND m.user_id = $2`,
-      [boardId, userId],
-    );
-    return r ? (r.role as Role) : null;
-  }
-
-  async listMembers(boardId: string): Promise<Member[]> {
-    const res = await this.pool.query(
-      `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at
-       FROM memberships m JOIN users u ON u.id = m.user_id
-       WHERE m.board_id = $1
-       ORDER BY ${memberOrder}`,
-      [boardId],
-    );
-    return res.rows.map(toMember);
-  }
-
-  async setRole(boardId: string, userId: string, role: Role): Promise<boolean> {
-    const res = await this.pool.query(
-      'UPDATE memberships SET role = $1 WHERE board_id = $2 AND user_id = $3',
-      [role, boardId, userId],
-    );
-    return (res.rowCount ?? 0) > 0;
-  }
-
-  async grantAtLeast(boardId: string, userId: string, role: Role): Promise<Role> {
-    const r = await this.one(
-      `INSERT INTO memberships (board_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (board_id, user_id) DO UPDATE SET role = CASE
-         WHEN ${roleRankSql('excluded.role')} > ${roleRankSql('memberships.role')} THEN excluded.role
-         ELSE memberships.role END
-       RETURNING role`,
-      [boardId, userId, role, new Date()],
-    );
-    return r?.role as Role;
-  }
-
-  async removeMember(boardId: string, userId: string): Promise<boolean> {
-    const res = await this.pool.query('DELETE FROM memberships WHERE board_id = $1 AND user_id = $2', [
-      boardId,
-      userId,
-    ]);
-    return (res.rowCount ?? 0) > 0;
-  }
-
-  async createLink(link: Omit<LinkRow, 'createdAt' | 'revokedAt'>): Promise<LinkRow> {
-    const createdAt = new Date();
-    await this.pool.query(
-      'INSERT INTO links (token, board_id, role, created_by, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [link.token, link.boardId, link.role, link.createdBy, createdAt],
-    );
-    return { ...link, createdAt, revokedAt: null };
-  }
-
-  async listLinks(boardId: string): Promise<LinkRow[]> {
-    const res = await this.pool.query(
-      'SELECT * FROM links WHERE board_id = $1 AND revoked_at IS NULL ORDER BY seq DESC',
-      [boardId],
-    );
-    return res.rows.map(toLink);
-  }
-
-  async getLink(token: string): Promise<LinkRow | null> {
-    const r = await this.one('SELECT * FROM links WHERE token = $1', [token]);
-    return r ? toLink(r) : null;
-  }
-
-  async revokeLink(boardId: string, token: string): Promise<boolean> {
-    const res = await this.pool.query(
-      'UPDATE links SET revoked_at = $1 WHERE board_id = $2 AND token = $3 AND revoked_at IS NULL',
-      [new Date(), boardId, token],
-    );
-    return (res.rowCount ?? 0) > 0;
   }
 
   async loadDoc(boardId: string): Promise<StoredDoc> {
@@ -343,15 +189,23 @@ export class PostgresStore implements Store {
     return doc;
   }
 
-  async appendUpdates(boardId: string, updates: Uint8Array[]): Promise<LogSize> {
-    if (updates.length > APPEND_CHUNK) {
+  async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
+    if (entries.length > 0) {
       await this.transaction(async (c) => {
-        for (let i = 0; i < updates.length; i += APPEND_CHUNK) {
-          await insertUpdates(c, boardId, updates.slice(i, i + APPEND_CHUNK));
+        // A lock on the board row: a deletion (which updates that row) waits for this append and
+        // then deletes what it wrote, or this append waits for the deletion and then finds the
+        // board deleted. Either way no content outlives a deleted board. Not FOR SHARE: the insert
+        // below updates the row too (updatedAt), and two appends each holding a share lock and
+        // then asking to update would deadlock; this lock makes them take turns instead.
+        const live = await c.query(
+          'SELECT 1 FROM boards WHERE id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE',
+          [boardId],
+        );
+        if (live.rows.length === 0) throw new BoardGoneError(boardId);
+        for (let i = 0; i < entries.length; i += APPEND_CHUNK) {
+          await insertEntries(c, boardId, entries.slice(i, i + APPEND_CHUNK));
         }
       });
-    } else if (updates.length > 0) {
-      await insertUpdates(this.pool, boardId, updates);
     }
     const r = await this.one(
       `SELECT
@@ -368,6 +222,10 @@ export class PostgresStore implements Store {
     await this.transaction(async (c) => {
       // Held to the end of the transaction: a second compactor waits, then reads our result.
       await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [COMPACT_LOCK, boardId]);
+      const live = await c.query('SELECT 1 FROM boards WHERE id = $1 AND deleted_at IS NULL FOR SHARE', [
+        boardId,
+      ]);
+      if (live.rows.length === 0) return;
       const snap = await c.query('SELECT data FROM doc_snapshots WHERE board_id = $1', [boardId]);
       const log = await c.query('SELECT seq, data FROM doc_updates WHERE board_id = $1 ORDER BY seq', [
         boardId,
@@ -381,17 +239,33 @@ export class PostgresStore implements Store {
          ON CONFLICT (board_id) DO UPDATE SET data = excluded.data`,
         [boardId, bytes(merged)],
       );
-      // Exactly the entries merged above: anything appended since stays in the log.
-      await c.query('DELETE FROM doc_updates WHERE seq = ANY($1::bigint[])', [log.rows.map((r) => r.seq)]);
+      // Exactly the entries merged above: anything appended since stays in the log. Version
+      // history keeps the attributed entries it may replay (store/history.ts).
+      const seqs = log.rows.map((r) => r.seq);
+      await c.query(
+        `INSERT INTO doc_history (seq, board_id, user_id, created_at, data)
+         SELECT seq, board_id, user_id, created_at, data FROM doc_updates WHERE seq = ANY($1::bigint[])`,
+        [seqs],
+      );
+      await c.query('DELETE FROM doc_updates WHERE seq = ANY($1::bigint[])', [seqs]);
     });
   }
 }
 
-async function insertUpdates(db: pg.Pool | pg.PoolClient, boardId: string, updates: Uint8Array[]) {
-  // Rows of one VALUES list take their sequence numbers in order.
-  const values = updates.map((_, i) => `($1, $${i + 2})`).join(', ');
-  await db.query(`INSERT INTO doc_updates (board_id, data) VALUES ${values}`, [
-    boardId,
-    ...updates.map(bytes),
-  ]);
+async function insertEntries(db: pg.Pool | pg.PoolClient, boardId: string, entries: DocEntry[]) {
+  // Rows of one VALUES list take their sequence numbers in order. One statement inserts them and
+  // moves the board's updatedAt forward (never back), so the append stays one round trip.
+  const values = entries.map((_, i) => `($1, $${3 * i + 2}, $${3 * i + 3}, $${3 * i + 4}::timestamptz)`);
+  const latest = new Date(Math.max(...entries.map((e) => e.at.getTime())));
+  const params: unknown[] = [boardId];
+  for (const e of entries) params.push(bytes(e.update), e.userId, e.at);
+  params.push(latest);
+  const at = `$${params.length}`;
+  await db.query(
+    `WITH inserted AS (
+       INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES ${values.join(', ')}
+     )
+     UPDATE boards SET updated_at = ${at} WHERE id = $1 AND updated_at < ${at}`,
+    params,
+  );
 }

@@ -1,7 +1,7 @@
 // Turns database rows (snake_case, dialect-specific types) into the Store's row types. SQLite
 // hands back epoch milliseconds and 0/1, PostgreSQL Dates and booleans; both land here.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
-import type { BoardRow, LinkRow, SessionRow, UserRow } from './store.ts';
+import type { BoardRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './store.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -69,3 +69,12 @@ export const toMember = (r: Row): Member => ({
 
 /** Owner first, then in the order people joined. */
 export const memberOrder = "CASE WHEN m.role = 'owner' THEN 0 ELSE 1 END, m.created_at, u.id";
+
+export const toVoteSession = (r: Row): VoteSessionRow => ({
+  id: str(r.id),
+  boardId: str(r.board_id),
+  votesPerPerson: Number(r.votes_per_person),
+  startedBy: str(r.started_by),
+  createdAt: time(r.created_at),
+  closedAt: timeOrNull(r.closed_at),
+});

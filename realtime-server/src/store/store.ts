@@ -1,7 +1,11 @@
 // The Store seam: every row Tandem keeps (accounts, sessions, boards, memberships, share links)
 // and every board's Yjs content (an append-only update log plus one compacted snapshot).
-// SQLite (embedded default) and PostgreSQL implement it and pass one shared contract suite.
+// SQLite (embedded default) and PostgreSQL implement it and pass one shared contract suite. The
+// document path (documents/) sees only the DocStore part.
 import type { BoardListItem, LinkRole, Member, Role } from '@tandem/shared';
+import type { LogEntry, StoredVersion, UserBadge, VersionRow } from './history.ts';
+
+export type { LogEntry, StoredVersion, UserBadge, VersionKind, VersionRow } from './history.ts';
 
 export interface UserRow {
   id: string;
@@ -44,12 +48,41 @@ export interface StoredDoc {
   updates: Uint8Array[];
 }
 
+/**
+ * One batch of a board's updates as it is appended: who sent it (the user of the connection it
+ * came from; null when unknown, e.g. a difference repaired between instances) and when it was
+ * received. Version history (SPEC §12) reads this attribution.
+ */
+export interface DocEntry {
+  update: Uint8Array;
+  userId: string | null;
+  at: Date;
+}
+
 /** Size of a board's stored content after an append, so the caller can decide to compact. */
 export interface LogSize {
   entries: number;
   bytes: number;
   /** Snapshot plus log, in bytes. */
   totalBytes: number;
+}
+
+/** A dot-voting session (SPEC §14). */
+export interface VoteSessionRow {
+  id: string;
+  boardId: string;
+  votesPerPerson: number;
+  startedBy: string;
+  createdAt: Date;
+  closedAt: Date | null;
+}
+
+/** Thrown by createVoteSession when the board already has an open session. */
+export class VoteSessionOpenError extends Error {
+  constructor() {
+    super('a vote session is already open');
+    this.name = 'VoteSessionOpenError';
+  }
 }
 
 /** Thrown by createUser when the email is already in use. */
@@ -60,7 +93,55 @@ export class EmailTakenError extends Error {
   }
 }
 
-export interface Store {
+/** Version history (SPEC §12): versions and the attributed log they are computed from. */
+export interface HistoryStore {
+  /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
+  logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
+  /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
+  insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
+  latestVersion(boardId: string): Promise<StoredVersion | null>;
+  getVersion(boardId: string, id: string): Promise<StoredVersion | null>;
+  /** The last version recorded at or before `at`. */
+  versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null>;
+  /** Newest first, without their content; `before` is the id of the last one already seen. */
+  listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]>;
+  userBadges(ids: string[]): Promise<UserBadge[]>;
+  /** Every image id that a kept version of the board shows. */
+  versionAssets(boardId: string): Promise<string[]>;
+  /** Thins versions recorded before `cutoff` to one a day and drops log entries no replay needs. */
+  thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }>;
+}
+
+/** Thrown when content is appended to a board that is deleted (or never existed): nothing was stored. */
+export class BoardGoneError extends Error {
+  constructor(readonly boardId: string) {
+    super(`board ${boardId} is deleted`);
+    this.name = 'BoardGoneError';
+  }
+}
+
+/**
+ * The document path's view of the Store: all that documents/ needs to keep a board's content.
+ * SQLite and PostgreSQL implement it as part of the Store; tests have an in-memory one.
+ */
+export interface DocStore {
+  /** The board's stored content. Rejects (never returns empty) when it cannot be read. */
+  loadDoc(boardId: string): Promise<StoredDoc>;
+  /**
+   * Appends entries to the log in one transaction, in order, and moves the board's updatedAt
+   * forward to the latest entry's time (never back). Rejects with BoardGoneError (storing
+   * nothing) when the board is deleted, even when the deletion commits at the same moment.
+   */
+  append(boardId: string, entries: DocEntry[]): Promise<LogSize>;
+  /**
+   * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
+   * under a per-board lock so two instances never compact one board at once. Entries appended
+   * while merging are kept.
+   */
+  compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void>;
+}
+
+export interface Store extends DocStore, HistoryStore {
   /** Creates or upgrades the schema. Safe to call from several instances at once. */
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */
@@ -68,6 +149,14 @@ export interface Store {
   close(): Promise<void>;
 
   createUser(user: Omit<UserRow, 'createdAt'>): Promise<UserRow>;
+  /**
+   * Turns a guest into a full account (same id, so every membership and board is kept). Answers
+   * null when `id` is not a guest; throws EmailTakenError when the email is in use.
+   */
+  upgradeGuest(
+    id: string,
+    account: { name: string; email: string; passwordHash: string },
+  ): Promise<UserRow | null>;
   getUser(id: string): Promise<UserRow | null>;
   getUserByEmail(email: string): Promise<UserRow | null>;
 
@@ -98,6 +187,14 @@ export interface Store {
   grantAtLeast(boardId: string, userId: string, role: Role): Promise<Role>;
   /** Removes a membership; false when there was none. */
   removeMember(boardId: string, userId: string): Promise<boolean>;
+  /**
+   * The access version of each board that exists and is not deleted (absent: deleted or unknown).
+   * Every change that can take access away (a role changed, a member removed, the board deleted)
+   * raises it, after the change.
+   */
+  accessVersions(boardIds: string[]): Promise<Map<string, number>>;
+  /** Which of these session id hashes belong to sessions that exist and have not expired. */
+  liveSessions(idHashes: string[]): Promise<Set<string>>;
 
   createLink(link: Omit<LinkRow, 'createdAt' | 'revokedAt'>): Promise<LinkRow>;
   /** Active (not revoked) links of a board, newest first. */
@@ -107,14 +204,22 @@ export interface Store {
   /** Revokes an active link of that board; false when there is none. */
   revokeLink(boardId: string, token: string): Promise<boolean>;
 
-  /** The board's stored content. Rejects (never returns empty) when it cannot be read. */
-  loadDoc(boardId: string): Promise<StoredDoc>;
-  /** Appends updates to the log in one transaction, in order. */
-  appendUpdates(boardId: string, updates: Uint8Array[]): Promise<LogSize>;
+  /** Starts a session; throws VoteSessionOpenError when the board already has an open one. */
+  createVoteSession(session: Omit<VoteSessionRow, 'createdAt' | 'closedAt'>): Promise<VoteSessionRow>;
+  /** The board's open session, else its most recently closed one, else null. */
+  currentVoteSession(boardId: string): Promise<VoteSessionRow | null>;
+  getVoteSession(sessionId: string): Promise<VoteSessionRow | null>;
   /**
-   * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
-   * under a per-board lock so two instances never compact one board at once. Entries appended
-   * while merging are kept.
+   * Replaces one person's whole ballot (counts of 0 are dropped), only while the session is open:
+   * false (and the previous ballot kept) when it is closed.
    */
-  compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void>;
+  setBallot(sessionId: string, userId: string, votes: Record<string, number>): Promise<boolean>;
+  /** One person's votes: shapeId → count. */
+  getBallot(sessionId: string, userId: string): Promise<Record<string, number>>;
+  /** How many people have at least one vote in the session. */
+  countVoters(sessionId: string): Promise<number>;
+  /** Closes an open session; false when it was already closed (or never existed). */
+  closeVoteSession(sessionId: string): Promise<boolean>;
+  /** Total votes per shape, unsorted. */
+  voteTotals(sessionId: string): Promise<{ shapeId: string; votes: number }[]>;
 }

@@ -1,6 +1,6 @@
 // What REST changes announce live: to dashboards (socket.io) and to open document connections,
 // on every instance.
-import type { Board, Role } from '@tandem/shared';
+import type { Board, Role, VotesChanged } from '@tandem/shared';
 
 export interface LiveEvents {
   boardChanged(board: Board): void;
@@ -10,4 +10,8 @@ export interface LiveEvents {
   membershipAdded(boardId: string, userId: string): void;
   /** A member's role changed, or (null) the member was removed: their connections follow at once. */
   accessChanged(boardId: string, userId: string, role: Role | null): void;
+  /** A session ended (logout): the document connections opened with it close, on every instance. */
+  sessionEnded(sessionHash: string): void;
+  /** A vote session started, gained a voter or closed: counts only, to the board's members. */
+  votesChanged(payload: VotesChanged): void;
 }

@@ -1,4 +1,4 @@
-// The workspace channel (socket.io, SPEC §7): live events that are not board content. Each
+// The workspace socket (socket.io on /socket.io, SPEC §7): live events that are not board content. Each
 // socket joins `user:<id>` and `board:<id>` for every board it is a member of, so an event is
 // one emit to a socket.io room; with the Redis adapter that reaches every instance. Who is on
 // which board is aggregated from every instance's summaries on the bus.
@@ -11,32 +11,33 @@ import {
   type PresenceUser,
   type Role,
   type ServerToClientEvents,
+  type VotesChanged,
   WORKSPACE_PATH,
 } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import type { Bus } from '../bus/bus.ts';
+import {
+  CONTROL_CHANNEL,
+  type ControlMessage,
+  decodeJsonMessage,
+  encodeJsonMessage,
+  PRESENCE_CHANNEL,
+  type PresenceMessage,
+} from '../bus/protocol.ts';
 import type { Config } from '../config.ts';
-import type { DocumentChannel } from '../docs/channel.ts';
-import type { Rooms } from '../docs/rooms.ts';
+import type { DocumentGateway } from '../documents/gateway.ts';
+import type { Rooms } from '../documents/rooms.ts';
 import type { Store, UserRow } from '../store/store.ts';
 import type { LiveEvents } from './live.ts';
 
-const CONTROL_CHANNEL = 'control';
-const PRESENCE_CHANNEL = 'presence';
-/** Presence summaries are re-sent this often, and dropped when an instance falls silent. */
+/**
+ * Presence summaries are re-sent this often. An instance's summary is dropped when its heartbeat
+ * lapses (bus/instances.ts, the one place that knows who is alive).
+ */
 const SUMMARY_MS = 2000;
-const SUMMARY_LAPSE_MS = 5000;
 const PRESENCE_THROTTLE_MS = 100;
-
-type ControlMessage =
-  | { t: 'access'; from: string; boardId: string; userId: string; role: Role | null }
-  | { t: 'deleted'; from: string; boardId: string };
-
-type PresenceMessage =
-  | { t: 'boards'; from: string; boards: Record<string, PresenceUser[]>; full: boolean }
-  | { t: 'request'; from: string };
 
 interface SocketData {
   user: UserRow;
@@ -53,14 +54,11 @@ export interface WorkspaceDeps {
   instanceId: string;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
 export class Workspace implements LiveEvents {
   readonly io: Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-  private channel: DocumentChannel | null = null;
+  private gateway: DocumentGateway | null = null;
   /** instance → board → users, for every other instance. */
-  private readonly remote = new Map<string, { at: number; boards: Map<string, PresenceUser[]> }>();
+  private readonly remote = new Map<string, { boards: Map<string, PresenceUser[]> }>();
   private readonly dirtyBoards = new Set<string>();
   private presenceTimer: NodeJS.Timeout | null = null;
   private readonly summaryTimer: NodeJS.Timeout;
@@ -73,7 +71,7 @@ export class Workspace implements LiveEvents {
     this.io = new Server(httpServer, {
       path: WORKSPACE_PATH,
       serveClient: false,
-      // The document channel shares this server's upgrades: socket.io must not close them.
+      // The document gateway shares this server's upgrades: socket.io must not close them.
       destroyUpgrade: false,
       maxHttpBufferSize: 64 * 1024,
       allowRequest: (request, callback) => {
@@ -95,13 +93,19 @@ export class Workspace implements LiveEvents {
         });
     });
     this.io.on('connection', (socket) => void this.onConnection(socket));
-    this.summaryTimer = setInterval(() => this.publishSummary(true), SUMMARY_MS);
+    this.summaryTimer = setInterval(() => this.publishSummary(), SUMMARY_MS);
     this.summaryTimer.unref();
   }
 
-  async start(channel: DocumentChannel): Promise<void> {
-    this.channel = channel;
-    const { bus } = this.deps;
+  async start(gateway: DocumentGateway): Promise<void> {
+    this.gateway = gateway;
+    const { bus, rooms } = this.deps;
+    rooms.instances.onLapse((instance) => {
+      const summary = this.remote.get(instance);
+      if (!summary) return;
+      this.remote.delete(instance);
+      this.emitPresence([...summary.boards.keys()]);
+    });
     this.unsubscribers.push(await bus.subscribe(CONTROL_CHANNEL, (data) => this.onControl(data)));
     this.unsubscribers.push(await bus.subscribe(PRESENCE_CHANNEL, (data) => this.onPresence(data)));
     this.publish(PRESENCE_CHANNEL, { t: 'request', from: this.deps.instanceId });
@@ -148,6 +152,11 @@ export class Workspace implements LiveEvents {
     this.io.in(`user:${userId}`).socketsJoin(`board:${boardId}`);
   }
 
+  votesChanged(payload: VotesChanged): void {
+    // Through the adapter: members connected to any instance hear it once.
+    this.io.to(`board:${payload.boardId}`).emit('votes:changed', payload);
+  }
+
   accessChanged(boardId: string, userId: string, role: Role | null): void {
     if (role === null) {
       this.io.to(`user:${userId}`).emit('board:removed', { boardId });
@@ -163,7 +172,15 @@ export class Workspace implements LiveEvents {
     this.publish(CONTROL_CHANNEL, message);
   }
 
+  sessionEnded(sessionHash: string): void {
+    this.control({ t: 'session', from: this.deps.instanceId, sessionHash });
+  }
+
   private applyControl(message: ControlMessage): void {
+    if (message.t === 'session') {
+      this.gateway?.closeSession(message.sessionHash);
+      return;
+    }
     const room = this.deps.rooms.get(message.boardId);
     if (!room) return;
     if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
@@ -171,13 +188,13 @@ export class Workspace implements LiveEvents {
   }
 
   private onControl(data: Uint8Array): void {
-    const message = this.decode<ControlMessage>(data);
+    const message = decodeJsonMessage<ControlMessage>(data);
     if (message && message.from !== this.deps.instanceId) this.applyControl(message);
   }
 
   // --- who is on which board ------------------------------------------------------------------
 
-  /** Called by the document channel when a board's local users change. */
+  /** Called by the document gateway when a board's local users change. */
   boardUsersChanged(boardId: string): void {
     this.dirtyBoards.add(boardId);
     if (this.presenceTimer) return;
@@ -186,38 +203,31 @@ export class Workspace implements LiveEvents {
       const boards = [...this.dirtyBoards];
       this.dirtyBoards.clear();
       const local: Record<string, PresenceUser[]> = {};
-      for (const id of boards) local[id] = this.channel?.localUsers(id) ?? [];
+      for (const id of boards) local[id] = this.gateway?.localUsers(id) ?? [];
       this.publish(PRESENCE_CHANNEL, { t: 'boards', from: this.deps.instanceId, boards: local, full: false });
       this.emitPresence(boards);
     }, PRESENCE_THROTTLE_MS);
   }
 
-  private publishSummary(expire: boolean): void {
+  private publishSummary(): void {
     const boards: Record<string, PresenceUser[]> = {};
-    for (const id of this.channel?.localBoards() ?? []) boards[id] = this.channel?.localUsers(id) ?? [];
+    for (const id of this.gateway?.localBoards() ?? []) boards[id] = this.gateway?.localUsers(id) ?? [];
     this.publish(PRESENCE_CHANNEL, { t: 'boards', from: this.deps.instanceId, boards, full: true });
-    if (!expire) return;
-    const now = Date.now();
-    for (const [instance, summary] of this.remote) {
-      if (now - summary.at < SUMMARY_LAPSE_MS) continue;
-      this.remote.delete(instance);
-      this.emitPresence([...summary.boards.keys()]);
-    }
   }
 
   private onPresence(data: Uint8Array): void {
-    const message = this.decode<PresenceMessage>(data);
+    const message = decodeJsonMessage<PresenceMessage>(data);
     if (!message || message.from === this.deps.instanceId) return;
+    this.deps.rooms.instances.heard(message.from);
     if (message.t === 'request') {
-      this.publishSummary(false);
+      this.publishSummary();
       return;
     }
     let summary = this.remote.get(message.from);
     if (!summary) {
-      summary = { at: 0, boards: new Map() };
+      summary = { boards: new Map() };
       this.remote.set(message.from, summary);
     }
-    summary.at = Date.now();
     const changed = new Set<string>(Object.keys(message.boards));
     if (message.full) {
       for (const id of summary.boards.keys()) if (!(id in message.boards)) changed.add(id);
@@ -237,7 +247,7 @@ export class Workspace implements LiveEvents {
     const result: BoardPresence = {};
     for (const id of boardIds) {
       const users = new Map<string, PresenceUser>();
-      for (const user of this.channel?.localUsers(id) ?? []) users.set(user.id, user);
+      for (const user of this.gateway?.localUsers(id) ?? []) users.set(user.id, user);
       for (const summary of this.remote.values()) {
         for (const user of summary.boards.get(id) ?? []) users.set(user.id, user);
       }
@@ -254,15 +264,7 @@ export class Workspace implements LiveEvents {
   }
 
   private publish(channel: string, message: ControlMessage | PresenceMessage): void {
-    this.deps.bus.publish(channel, encoder.encode(JSON.stringify(message)));
-  }
-
-  private decode<T>(data: Uint8Array): T | null {
-    try {
-      return JSON.parse(decoder.decode(data)) as T;
-    } catch {
-      return null;
-    }
+    this.deps.bus.publish(channel, encodeJsonMessage(message));
   }
 
   async close(): Promise<void> {

@@ -206,7 +206,7 @@ function bystanderShapes(doc: Y.Doc): Record<string, unknown> {
 export async function waitAllReleased(server: TestServer, what: string): Promise<void> {
   await waitUntil(
     `${what}: every connection and room released`,
-    () => server.app.channel.connectionCount === 0 && server.app.rooms.size === 0,
+    () => server.app.gateway.connectionCount === 0 && server.app.rooms.size === 0,
     20_000,
   );
 }

@@ -14,6 +14,12 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Every child still running; killed when the test process exits, so a failed test leaves none behind. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export async function startProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
   const chosen = port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -29,18 +35,29 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  running.add(child);
+  const exited = once(child, 'exit').then(([code]) => {
+    running.delete(child);
+    return code as number | null;
+  });
   const url = `http://127.0.0.1:${chosen}`;
-  await waitUntil(
-    `server process on port ${chosen} answers`,
-    () =>
-      child.exitCode === null &&
-      fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    30_000,
-  );
+  try {
+    // Generous: on a loaded machine, tsx compiling the server on start can take tens of seconds.
+    await waitUntil(
+      `server process on port ${chosen} answers`,
+      () =>
+        child.exitCode === null &&
+        fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
+  } catch (error) {
+    // A process that never answered must not outlive the test (it would keep the runner waiting).
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     child,
     port: chosen,

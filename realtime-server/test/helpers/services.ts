@@ -133,6 +133,16 @@ export class PrivateRedis {
     );
   }
 
+  /** SIGSTOP: the broker hangs, its connections open but silent (a stalled or partitioned Redis). */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after pause(). */
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** SIGKILL: the broker vanishes without closing its connections politely. */
   async kill(): Promise<void> {
     const child = this.child;

@@ -2,8 +2,11 @@
 // while the shape is unchanged, so panning and remote edits elsewhere do not re-render it.
 import type { ShapeRecord } from '@tandem/shared';
 import { memo } from 'react';
+import { ImageBody } from '../images/ImageView.tsx';
 import { arrowEnds, type Point } from '../model/geometry.ts';
+import { linePositions } from '../model/textLayout.ts';
 import { cachedStrokePath } from './freehand.ts';
+import { layoutOf } from './measure.ts';
 import { fill, ink, tint } from './palette.ts';
 
 export function diamondPoints(w: number, h: number): string {
@@ -51,26 +54,48 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
       return <rect width={s.w} height={s.h} fill="transparent" />;
     case 'freehand':
       return <path d={cachedStrokePath(s.points ?? [])} fill={ink[s.color]} />;
+    case 'image':
+      return <ImageBody s={s} />;
+    case 'frame':
+      // A named area (SPEC §14): a light backdrop and a border, its name above it.
+      return (
+        <>
+          <rect className="frame" width={s.w} height={s.h} rx={4} />
+          <text className="frame-name" x={0} y={-10}>
+            {s.name || 'Frame'}
+          </text>
+        </>
+      );
     default:
       return null;
   }
 }
 
 function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
-  if (s.text === undefined || hidden) return null;
-  if (s.text === '' && s.type !== 'text') return null;
-  const centred = s.type !== 'sticky' && s.type !== 'text';
+  if (s.text === undefined || hidden || s.text === '') return null;
+  // Laid out by the shared text layout, the same one the export uses: the font shrinks to a floor
+  // to fit, and every line is drawn (past the floor the note has grown to hold them).
+  const l = layoutOf(s);
+  const pos = linePositions(s, l);
   return (
-    <foreignObject width={s.w} height={s.h} style={{ overflow: 'visible' }}>
-      <div
-        className={`shape-text ${centred ? 'centred' : ''} ${s.type}`}
-        style={{ color: s.type === 'text' ? ink[s.color] : '#1f2328' }}
-      >
-        {s.text || (s.type === 'text' ? '\u00a0' : '')}
-      </div>
-    </foreignObject>
+    <text
+      className="shape-text"
+      fontSize={l.size}
+      fill={s.type === 'text' ? ink[s.color] : '#1f2328'}
+      textAnchor={anchor[l.align]}
+      data-font-size={l.size}
+    >
+      {l.lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <tspan key={i} x={pos.x} y={pos.y(i)}>
+          {line || '\u00a0'}
+        </tspan>
+      ))}
+    </text>
   );
 }
+
+export const anchor = { start: 'start', middle: 'middle', end: 'end' } as const;
 
 /** `detail` is off when zoomed far out: text would be unreadable and filters cost the most there. */
 export const ShapeView = memo(function ShapeView({

@@ -1,12 +1,17 @@
-// Edits a shape's text in place. The textarea is bound to the shape's Y.Text: local input becomes
-// the smallest insert/delete, remote edits are applied to the field with the caret carried
-// through them, so two people typing in one note merge by character. It closes on Escape or a
-// press on the canvas, not on blur: another window taking focus must not end an edit.
+// Edits a shape's text in place. The textarea is bound to the shape's Y.Text through a TextBinding:
+// local input becomes the smallest insert/delete at the caret, and others' edits are applied to the
+// field with the caret kept as a Yjs relative position, so two people typing at one spot each keep
+// their own run of letters. The note's font shrinks to fit (shared text layout) and past the floor
+// the note grows. It closes on Escape or a press on the canvas, not on blur: another window taking
+// focus must not end an edit.
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
 import { textOf } from '../model/read.ts';
-import { replaceText, resizeShape } from '../model/shapes.ts';
+import { resizeShape } from '../model/shapes.ts';
+import { TextBinding } from '../model/textBinding.ts';
+import { layoutText } from '../model/textLayout.ts';
 import { toScreen, useEditor } from '../store.ts';
+import { layoutOf, measure } from './measure.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
 export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
@@ -16,43 +21,44 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
   const setEditing = useEditor((s) => s.setEditing);
   const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const binding = useRef<TextBinding | null>(null);
   const rec = editingId ? snap.byId.get(editingId) : undefined;
 
   useEffect(() => {
-    if (editingId && !rec) setEditing(null); // deleted while being edited
-  }, [editingId, rec, setEditing]);
+    // Someone else deleted the note being typed in: close the editor, say so, and keep the next
+    // keystrokes from turning into tool shortcuts (SPEC §11 keys are ignored until a click or Esc).
+    if (editingId && !rec) useEditor.getState().noteDeletedWhileTyping();
+  }, [editingId, rec]);
 
   useEffect(() => {
     const el = ref.current;
     if (!editingId || !el) return;
     const ytext = textOf(doc, editingId);
     if (!ytext) return;
-    el.value = ytext.toString();
-    el.focus();
-    el.setSelectionRange(el.value.length, el.value.length);
-    const onRemote = (e: Y.YTextEvent) => {
-      if (e.transaction.local) return;
-      let start = el.selectionStart;
-      let end = el.selectionEnd;
-      let pos = 0;
-      for (const op of e.delta) {
-        if (op.retain) pos += op.retain;
-        else if (typeof op.insert === 'string') {
-          const n = op.insert.length;
-          if (pos <= start) start += n;
-          if (pos <= end) end += n;
-          pos += n;
-        } else if (op.delete) {
-          const n = op.delete;
-          if (pos < start) start -= Math.min(n, start - pos);
-          if (pos < end) end -= Math.min(n, end - pos);
-        }
-      }
-      el.value = ytext.toString();
-      el.setSelectionRange(start, end);
+    const b = new TextBinding(doc, ytext);
+    binding.current = b;
+    const show = () => {
+      const st = b.state();
+      if (el.value !== st.value) el.value = st.value;
+      el.setSelectionRange(st.start, st.end);
     };
-    ytext.observe(onRemote);
-    return () => ytext.unobserve(onRemote);
+    show();
+    el.focus();
+    // Every change the field did not make itself (others' typing, undo) is shown with the caret
+    // carried through it.
+    const onChange = () => {
+      if (el.value !== ytext.toString()) show();
+    };
+    ytext.observe(onChange);
+    const onSelect = () => {
+      if (document.activeElement === el) b.select(el.selectionStart, el.selectionEnd);
+    };
+    document.addEventListener('selectionchange', onSelect);
+    return () => {
+      ytext.unobserve(onChange);
+      document.removeEventListener('selectionchange', onSelect);
+      binding.current = null;
+    };
   }, [doc, editingId]);
 
   useLayoutEffect(() => {
@@ -65,11 +71,11 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
 
   if (!editingId || !rec) return null;
   const tl = toScreen(viewport, screen, rec.x, rec.y);
-  const centred = rec.type !== 'sticky' && rec.type !== 'text';
+  const layout = layoutOf(rec);
   return (
     <textarea
       ref={ref}
-      className={`text-editor ${rec.type} ${centred ? 'centred' : ''}`}
+      className={`text-editor ${rec.type} ${layout.valign === 'middle' ? 'centred' : ''}`}
       aria-label="Shape text"
       spellCheck={false}
       style={{
@@ -78,19 +84,24 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
         width: rec.w,
         height: rec.type === 'text' ? undefined : rec.h,
         minHeight: rec.type === 'text' ? rec.h : undefined,
+        fontSize: layout.size,
+        padding: `${layout.padY}px ${layout.padX}px`,
+        textAlign: layout.align === 'middle' ? 'center' : layout.align === 'end' ? 'right' : 'left',
         transform: `scale(${viewport.zoom}) rotate(${rec.rotation}rad)`,
         transformOrigin: '0 0',
       }}
       onInput={(e) => {
-        replaceText(doc, editingId, e.currentTarget.value);
-        // A text shape grows with what is typed, so its box (hit tests, selection, export) fits.
-        if (rec.type === 'text') {
-          const el = e.currentTarget;
-          el.style.height = 'auto';
-          const h = Math.ceil(el.scrollHeight);
-          if (Math.abs(h - rec.h) > 2)
-            resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h: Math.max(40, h) });
-        }
+        const el = e.currentTarget;
+        binding.current?.input(el.value, el.selectionStart, el.selectionEnd);
+        // The shape grows to hold every line once its font is at the floor (a text shape follows
+        // its text both ways), so nothing is hidden and hit tests, selection and export fit.
+        const l = layoutText({ ...rec, text: el.value }, measure);
+        const h =
+          rec.type === 'text'
+            ? Math.max(40, Math.ceil(l.lines.length * l.lineHeight + 2 * l.padY))
+            : l.neededH;
+        if (rec.type === 'text' ? Math.abs(h - rec.h) > 2 : h > rec.h + 0.5)
+          resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h });
       }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {

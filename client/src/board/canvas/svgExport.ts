@@ -2,46 +2,27 @@
 // file opens anywhere and can be drawn onto a canvas for PNG without tainting it.
 import type { ShapeRecord } from '@tandem/shared';
 import { arrowEnds, boundsOf, unionRect } from '../model/geometry.ts';
+import { linePositions } from '../model/textLayout.ts';
 import { strokePath } from './freehand.ts';
+import { layoutOf, TEXT_FONT } from './measure.ts';
 import { fill, ink, tint } from './palette.ts';
 
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Greedy wrap by an average glyph width; good enough for export, where no DOM measures text. */
-function wrap(text: string, width: number, size: number): string[] {
-  const perLine = Math.max(1, Math.floor(width / (size * 0.55)));
-  const out: string[] = [];
-  for (const para of text.split('\n')) {
-    let line = '';
-    for (const word of para.split(' ')) {
-      const next = line ? `${line} ${word}` : word;
-      if (next.length > perLine && line) {
-        out.push(line);
-        line = word;
-      } else line = next;
-    }
-    out.push(line);
-  }
-  return out;
-}
-
 function textSvg(s: ShapeRecord): string {
   if (!s.text) return '';
-  const size = s.type === 'text' ? 20 : 16;
-  const centred = s.type !== 'sticky' && s.type !== 'text';
-  const pad = s.type === 'text' ? 4 : 12;
-  const lines = wrap(s.text, s.w - 2 * pad, size);
-  const lh = size * 1.3;
-  const top = centred ? s.h / 2 - (lines.length * lh) / 2 + size : pad + size;
-  const x = centred ? s.w / 2 : pad;
+  // The same layout as the canvas (model/textLayout.ts), measured by the same canvas font, so the
+  // file wraps exactly as the screen does and long words are broken inside their note.
+  const l = layoutOf(s);
+  const pos = linePositions(s, l);
   const color = s.type === 'text' ? ink[s.color] : '#1f2328';
-  return `<text x="${x}" y="${top}" font-family="Inter, system-ui, sans-serif" font-size="${size}" fill="${color}" text-anchor="${centred ? 'middle' : 'start'}">${lines
-    .map((l, i) => `<tspan x="${x}" dy="${i === 0 ? 0 : lh}">${esc(l)}</tspan>`)
+  return `<text font-family="${esc(TEXT_FONT)}" font-size="${l.size}" fill="${color}" text-anchor="${l.align}" xml:space="preserve">${l.lines
+    .map((line, i) => `<tspan x="${pos.x}" y="${pos.y(i)}">${esc(line)}</tspan>`)
     .join('')}</text>`;
 }
 
-function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>): string {
+function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<string, string>): string {
   if (s.type === 'arrow') {
     const [a, b] = arrowEnds(s, byId);
     const ang = Math.atan2(b.y - a.y, b.x - a.x);
@@ -60,6 +41,15 @@ function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>): string {
   else if (s.type === 'diamond')
     body = `<polygon points="${s.w / 2},0 ${s.w},${s.h / 2} ${s.w / 2},${s.h} 0,${s.h / 2}" fill="${tint(s.color)}" ${stroke}/>`;
   else if (s.type === 'freehand') body = `<path d="${strokePath(s.points ?? [])}" fill="${ink[s.color]}"/>`;
+  else if (s.type === 'frame')
+    body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/><text x="0" y="-10" font-family="Inter, system-ui, sans-serif" font-size="16" fill="#57606a">${esc(s.name ?? '')}</text>`;
+  else if (s.type === 'image') {
+    // Embedded as a data URL, so the file stands alone and a canvas can rasterise it untainted.
+    const href = s.assetId ? images.get(s.assetId) : undefined;
+    body = href
+      ? `<image href="${esc(href)}" width="${s.w}" height="${s.h}" preserveAspectRatio="none"/>`
+      : `<rect width="${s.w}" height="${s.h}" fill="#eef0f3"/>`;
+  }
   return `<g transform="translate(${s.x} ${s.y})${rot}">${body}${textSvg(s)}</g>`;
 }
 
@@ -68,6 +58,8 @@ export function toSvg(
   shapes: ShapeRecord[],
   all: Map<string, ShapeRecord>,
   margin = 32,
+  /** Data URLs of the images shown, by asset id (images/transfer.ts). */
+  images: Map<string, string> = new Map(),
 ): { svg: string; width: number; height: number } {
   const box = unionRect(
     shapes.map((s) => {
@@ -78,7 +70,7 @@ export function toSvg(
   ) ?? { x: 0, y: 0, w: 0, h: 0 };
   const width = Math.ceil(box.w + 2 * margin);
   const height = Math.ceil(box.h + 2 * margin);
-  const body = shapes.map((s) => shapeSvg(s, all)).join('');
+  const body = shapes.map((s) => shapeSvg(s, all, images)).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}"><rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
   return { svg, width, height };
 }

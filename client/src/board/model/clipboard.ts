@@ -7,7 +7,7 @@ import { edit, newId, shapesOf } from './doc.ts';
 import { boundsOf, type Point, unionRect } from './geometry.ts';
 import { keyBetween, topKey } from './order.ts';
 import { byZ, readShape } from './read.ts';
-import { buildShapeMap } from './shapes.ts';
+import { buildShapeMap, extraKeys, type ShapeExtras } from './shapes.ts';
 
 /** Marks our clipboard text so an unrelated paste is not mistaken for shapes. */
 export const CLIPBOARD_KIND = 'tandem/shapes';
@@ -62,24 +62,34 @@ export function insertRecords(
   createdBy: string,
   offset: Point = { x: 0, y: 0 },
 ): string[] {
+  const plan = planInsert(doc, records, offset);
+  return edit(doc, () => plan.insert(plan.sorted, createdBy));
+}
+
+/**
+ * Prepares inserting copies of `records`: fresh ids for all of them up front, so arrows bound
+ * inside the set are re-bound even when the records go in over several transactions.
+ */
+function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
   const sorted = [...records].sort(byZ);
   const idMap = new Map(sorted.map((r) => [r.id, newId()]));
-  return edit(doc, () => {
-    let z = topKey(doc);
+  let z = topKey(doc);
+  const remap = (e: ShapeRecord['from']) => {
+    if (!e) return undefined;
+    const bound = e.shapeId ? idMap.get(e.shapeId) : undefined;
+    return bound
+      ? { shapeId: bound, x: e.x + offset.x, y: e.y + offset.y }
+      : { x: e.x + offset.x, y: e.y + offset.y };
+  };
+  const insert = (part: ShapeRecord[], createdBy: string): string[] => {
     const out: string[] = [];
-    for (const r of sorted) {
+    for (const r of part) {
       const id = idMap.get(r.id)!;
-      const remap = (e: ShapeRecord['from']) => {
-        if (!e) return undefined;
-        const bound = e.shapeId ? idMap.get(e.shapeId) : undefined;
-        return bound
-          ? { shapeId: bound, x: e.x + offset.x, y: e.y + offset.y }
-          : { x: e.x + offset.x, y: e.y + offset.y };
-      };
       const from = remap(r.from);
       const to = remap(r.to);
       const m = buildShapeMap(
         {
+          ...styleOf(r),
           type: r.type,
           x: r.x + offset.x,
           y: r.y + offset.y,
@@ -91,6 +101,9 @@ export function insertRecords(
           ...(r.points ? { points: r.points } : {}),
           ...(from ? { from } : {}),
           ...(to ? { to } : {}),
+          ...(r.groupId ? { groupId: groupIds(r.groupId) } : {}),
+          ...(r.assetId !== undefined ? { assetId: r.assetId } : {}),
+          ...(r.name !== undefined ? { name: r.name } : {}),
         },
         createdBy,
         z,
@@ -100,7 +113,49 @@ export function insertRecords(
       z = keyBetween(z, null);
     }
     return out;
-  });
+  };
+  // Groups are copied as new groups: a pasted copy must not join the original's group.
+  const groups = new Map<string, string>();
+  const groupIds = (g: string) => {
+    const known = groups.get(g);
+    if (known) return known;
+    const fresh = newId();
+    groups.set(g, fresh);
+    return fresh;
+  };
+  return { sorted, insert };
+}
+
+/** The optional style fields of a record (its group is remapped separately). */
+function styleOf(r: ShapeRecord): ShapeExtras {
+  const out: Record<string, unknown> = {};
+  for (const k of extraKeys) if (k !== 'groupId' && r[k] !== undefined) out[k] = r[k];
+  return out as ShapeExtras;
+}
+
+/** How many shapes go in one transaction of a large import: small enough to send in one piece. */
+export const IMPORT_PIECE = 500;
+
+/**
+ * Inserts `records` in pieces of `IMPORT_PIECE`, one transaction each, waiting on `pause` between
+ * them so the page stays responsive, each piece is sent on its own, and progress can be shown.
+ * Answers the new ids.
+ */
+export async function insertRecordsInPieces(
+  doc: Y.Doc,
+  records: ShapeRecord[],
+  createdBy: string,
+  opts: { offset?: Point; onProgress?(done: number, total: number): void; pause?(): Promise<void> } = {},
+): Promise<string[]> {
+  const plan = planInsert(doc, records, opts.offset ?? { x: 0, y: 0 });
+  const out: string[] = [];
+  const total = plan.sorted.length;
+  for (let i = 0; i < total; i += IMPORT_PIECE) {
+    out.push(...edit(doc, () => plan.insert(plan.sorted.slice(i, i + IMPORT_PIECE), createdBy)));
+    opts.onProgress?.(Math.min(total, i + IMPORT_PIECE), total);
+    if (i + IMPORT_PIECE < total) await (opts.pause ?? (() => new Promise((r) => setTimeout(r, 0))))();
+  }
+  return out;
 }
 
 /** Pastes clipboard text; `at` centres the pasted group there, else it lands offset by 24 units. */

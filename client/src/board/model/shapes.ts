@@ -1,13 +1,32 @@
 // Pure operations that create and change shapes in a board's Y.Doc. Each one is a single
 // transaction tagged LOCAL_ORIGIN, so one user action is one undo step and one network update.
-import { type ArrowEnd, type ColorName, type ShapeType, textShapeTypes } from '@tandem/shared';
+import {
+  type ArrowEnd,
+  type ColorName,
+  type ShapeRecord,
+  type ShapeType,
+  textShapeTypes,
+} from '@tandem/shared';
 import * as Y from 'yjs';
 import { edit, newId, type ShapeMap, shapesOf } from './doc.ts';
 import { arrowEnds, boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
 
-export interface NewShape {
+/** Optional style and layout fields a shape may carry (SPEC §10 plus the editor's extras). */
+export const extraKeys = [
+  'fontSize',
+  'align',
+  'strokeWidth',
+  'dash',
+  'startHead',
+  'endHead',
+  'groupId',
+  'locked',
+] as const;
+export type ShapeExtras = Partial<Pick<ShapeRecord, (typeof extraKeys)[number]>>;
+
+export interface NewShape extends ShapeExtras {
   type: ShapeType;
   x: number;
   y: number;
@@ -20,6 +39,10 @@ export interface NewShape {
   points?: number[];
   from?: ArrowEnd;
   to?: ArrowEnd;
+  /** Image: the board asset it shows. */
+  assetId?: string;
+  /** Frame: its name. */
+  name?: string;
   id?: string;
   z?: string;
 }
@@ -32,6 +55,8 @@ export const defaultSize: Record<ShapeType, { w: number; h: number }> = {
   text: { w: 240, h: 40 },
   arrow: { w: 0, h: 0 },
   freehand: { w: 0, h: 0 },
+  image: { w: 320, h: 240 },
+  frame: { w: 800, h: 500 },
 };
 const defaultColor: Record<ShapeType, ColorName> = {
   sticky: 'yellow',
@@ -41,6 +66,8 @@ const defaultColor: Record<ShapeType, ColorName> = {
   text: 'grey',
   arrow: 'grey',
   freehand: 'grey',
+  image: 'grey',
+  frame: 'grey',
 };
 
 /** Builds the Y.Map of a shape without inserting it (used by create, paste and import). */
@@ -56,8 +83,11 @@ export function buildShapeMap(s: NewShape, createdBy: string, z: string): ShapeM
   m.set('color', s.color ?? defaultColor[s.type]);
   m.set('z', z);
   m.set('createdBy', createdBy);
+  for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
   if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
   if (s.type === 'freehand') m.set('points', s.points ?? []);
+  if (s.type === 'image') m.set('assetId', s.assetId ?? '');
+  if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
   if (s.type === 'arrow') {
     const from = s.from ?? { x: s.x, y: s.y };
     const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };

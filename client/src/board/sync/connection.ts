@@ -1,6 +1,6 @@
 // The connection state machine of SPEC §4, as a pure reducer so it is tested without a socket.
-//   connecting → live ↔ offline → live;  read-only for viewers;  access lost on 4401/4403/4404.
-import { type CloseCode, closeSentence, retryableCloseCodes } from '@tandem/shared';
+//   connecting → live ↔ offline → live;  read-only for viewers;  access lost on accessLostCloseCodes.
+import { accessLostCloseCodes, closeMeaning, closeSentence, retryableCloseCodes } from '@tandem/shared';
 
 export type ConnectionStatus = 'connecting' | 'live' | 'offline' | 'read-only' | 'access-lost';
 
@@ -17,11 +17,10 @@ export interface ConnectionState {
 export type ConnectionEvent =
   | { type: 'connecting' }
   | { type: 'synced'; readOnly: boolean }
-  | { type: 'closed'; code: number }
+  /** `reason` is the close frame's text: it tells apart the meanings that share one code. */
+  | { type: 'closed'; code: number; reason?: string /** navigator.onLine at the time */; online?: boolean }
   | { type: 'browser-offline' }
   | { type: 'browser-online' };
-
-export const accessLostCodes: ReadonlySet<number> = new Set([4401, 4403, 4404]);
 
 export const initialConnection: ConnectionState = {
   status: 'connecting',
@@ -38,16 +37,18 @@ export const statusLabel: Record<ConnectionStatus, string> = {
   'access-lost': 'Access lost',
 };
 
-/** True when the provider may reconnect after this close code (network drops are 1006). */
+/** True when the provider may reconnect after this close code (network drops are ABNORMAL, 1006). */
 export const shouldReconnect = (code: number): boolean =>
-  retryableCloseCodes.has(code) || !(code in closeSentence);
+  retryableCloseCodes.has(code) || closeMeaning(code) === null;
 
-export function sentenceFor(code: number): string {
-  return (
-    closeSentence[code as CloseCode] ??
-    'The connection dropped. Your edits are kept on this device; reconnecting…'
-  );
+/** The sentence for a close; a code the server never sends reads as a dropped connection. */
+export function sentenceFor(code: number, reason = ''): string {
+  return closeSentence[closeMeaning(code, reason) ?? 'ABNORMAL'];
 }
+
+/** Said only when the browser reports no network; a dropped socket with the network up is the server's. */
+export const offlineSentence =
+  'You are offline. Your edits are kept on this device and sync when you reconnect.';
 
 export function reduceConnection(state: ConnectionState, event: ConnectionEvent): ConnectionState {
   // A terminal close is final: nothing but a reload (a new state machine) leaves it.
@@ -67,33 +68,31 @@ export function reduceConnection(state: ConnectionState, event: ConnectionEvent)
           }
         : { status: 'live', sentence: 'Connected. Changes are saved as you go.', retrying: true, code: null };
     case 'browser-offline':
-      return {
-        ...state,
-        status: 'offline',
-        sentence: 'You are offline. Your edits are kept on this device and sync when you reconnect.',
-      };
+      return { ...state, status: 'offline', sentence: offlineSentence };
     case 'browser-online':
       return state.status === 'offline'
         ? { ...state, status: 'connecting', sentence: 'Back online. Reconnecting…' }
         : state;
     case 'closed': {
-      if (accessLostCodes.has(event.code)) {
+      if (accessLostCloseCodes.has(event.code)) {
         return {
           status: 'access-lost',
-          sentence: sentenceFor(event.code),
+          sentence: sentenceFor(event.code, event.reason),
           retrying: false,
           code: event.code,
         };
       }
       if (!shouldReconnect(event.code)) {
-        return { status: 'offline', sentence: sentenceFor(event.code), retrying: false, code: event.code };
+        return {
+          status: 'offline',
+          sentence: sentenceFor(event.code, event.reason),
+          retrying: false,
+          code: event.code,
+        };
       }
       return {
         status: 'offline',
-        sentence:
-          event.code in closeSentence
-            ? sentenceFor(event.code)
-            : 'You are offline. Your edits are kept on this device and sync when you reconnect.',
+        sentence: event.online === false ? offlineSentence : sentenceFor(event.code, event.reason),
         retrying: true,
         code: event.code,
       };

@@ -1,11 +1,10 @@
 // y-websocket's stock provider forwards every awareness change it sees, including the remote ones
 // it just received, back to the server: on a board with N people that is N² messages per cursor
 // move. This replaces its awareness handler with one that sends only this client's own state.
+import { DocumentMessageType } from '@tandem/shared';
 import * as encoding from 'lib0/encoding';
 import { encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { WebsocketProvider } from 'y-websocket';
-
-const MESSAGE_AWARENESS = 1;
 
 interface Changes {
   added: number[];
@@ -23,7 +22,7 @@ export function sendOnlyOwnAwareness(provider: WebsocketProvider): () => void {
     const ws = provider.ws;
     if (!provider.wsconnected || !ws || ws.readyState !== ws.OPEN) return;
     const enc = encoding.createEncoder();
-    encoding.writeVarUint(enc, MESSAGE_AWARENESS);
+    encoding.writeVarUint(enc, DocumentMessageType.awareness);
     encoding.writeVarUint8Array(enc, encodeAwarenessUpdate(awareness, own));
     ws.send(encoding.toUint8Array(enc));
   };

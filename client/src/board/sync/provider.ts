@@ -2,8 +2,12 @@
 // the connection state machine. Two deliberate departures from the stock provider:
 //  - it sends only this client's own awareness changes (the stock one re-sends every remote change
 //    it receives, N² messages on a busy board);
-//  - it stops for good on close codes where reconnecting cannot help (SPEC §8).
+//  - it stops for good on close codes where reconnecting cannot help (SPEC §8);
+//  - it asks the server to confirm when its edits are stored ("All changes saved", saved.ts), and
+//    the page asks before it is left with edits not yet confirmed.
 
+import { CloseCode, DOCUMENT_PATH, SAVED_MESSAGE_TYPE } from '@tandem/shared';
+import * as decoding from 'lib0/decoding';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { Awareness } from 'y-protocols/awareness';
 import { WebsocketProvider } from 'y-websocket';
@@ -17,6 +21,13 @@ import {
   shouldReconnect,
 } from './connection.ts';
 import { sendOnlyOwnAwareness } from './ownAwareness.ts';
+import { sendInPieces } from './pieces.ts';
+import { type SavedStatus, SaveTracker } from './saved.ts';
+
+/** Edits within this long are confirmed with one request (a drag is many edits). */
+const ASK_AFTER_MS = 150;
+/** While edits are unconfirmed, ask again this often (an answer can be lost with its socket). */
+const ASK_AGAIN_MS = 5000;
 
 export interface BoardSession {
   doc: Y.Doc;
@@ -27,6 +38,9 @@ export interface BoardSession {
   whenLocal: Promise<void>;
   getConnection(): ConnectionState;
   onConnection(fn: (s: ConnectionState) => void): () => void;
+  /** Whether the server has confirmed that this browser's edits are stored. */
+  getSaved(): SavedStatus;
+  onSaved(fn: (s: SavedStatus) => void): () => void;
   destroy(): void;
 }
 
@@ -41,12 +55,13 @@ export function openBoard(boardId: string, opts: { userId: string; readOnly: () 
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
   const idb = new IndexeddbPersistence(localStoreName(opts.userId, boardId), doc);
-  const provider = new WebsocketProvider(`${wsOrigin()}/yjs`, boardId, doc, {
+  const provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, boardId, doc, {
     awareness,
     disableBc: true,
     shouldReconnect: (event) => shouldReconnect(event.code),
   });
   const stopOwnAwareness = sendOnlyOwnAwareness(provider);
+  const stopPieces = sendInPieces(provider);
 
   let state = initialConnection;
   const listeners = new Set<(s: ConnectionState) => void>();
@@ -70,7 +85,12 @@ export function openBoard(boardId: string, opts: { userId: string; readOnly: () 
   });
   provider.on('connection-close', (event) => {
     // `null` means we closed it ourselves (disconnect, or the provider's silence watchdog).
-    dispatch({ type: 'closed', code: event?.code ?? 1006 });
+    dispatch({
+      type: 'closed',
+      code: event?.code ?? CloseCode.ABNORMAL,
+      reason: event?.reason ?? '',
+      online: navigator.onLine,
+    });
   });
   // The browser knows before the socket does: a connection that the network dropped can stay
   // half-open for a long time, so close it ourselves and reconnect when the network is back.
@@ -86,6 +106,46 @@ export function openBoard(boardId: string, opts: { userId: string; readOnly: () 
   window.addEventListener('online', online);
   if (!navigator.onLine) offline();
 
+  const saved = new SaveTracker((message) => {
+    const ws = provider.ws;
+    // Only after the sync: by then the edits made offline have been sent in it.
+    if (!provider.synced || !ws || ws.readyState !== ws.OPEN) return false;
+    ws.send(message);
+    return true;
+  });
+  provider.messageHandlers[SAVED_MESSAGE_TYPE] = (_encoder, decoder) => {
+    saved.answered(decoding.readVarUint(decoder));
+  };
+  let askTimer: ReturnType<typeof setTimeout> | null = null;
+  const askSoon = () => {
+    askTimer ??= setTimeout(() => {
+      askTimer = null;
+      saved.ask();
+    }, ASK_AFTER_MS);
+  };
+  // Every change not from the server is this browser's own (edits, undo, the IndexedDB copy);
+  // the provider has already sent it when this runs (it listens first).
+  const onUpdate = (_update: Uint8Array, origin: unknown) => {
+    if (origin === provider) return;
+    saved.edit();
+    askSoon();
+  };
+  doc.on('update', onUpdate);
+  provider.on('sync', (synced: boolean) => {
+    if (synced) askSoon();
+  });
+  provider.on('status', ({ status }) => {
+    if (status !== 'connected') saved.disconnected();
+  });
+  const askAgain = setInterval(() => saved.ask(), ASK_AGAIN_MS);
+  const beforeUnload = (event: BeforeUnloadEvent) => {
+    if (saved.status === 'saved') return;
+    event.preventDefault();
+    // Older browsers show the dialog only when returnValue is set.
+    event.returnValue = '';
+  };
+  window.addEventListener('beforeunload', beforeUnload);
+
   const undo = createUndoManager(doc);
   return {
     doc,
@@ -98,10 +158,17 @@ export function openBoard(boardId: string, opts: { userId: string; readOnly: () 
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
+    getSaved: () => saved.status,
+    onSaved: (fn) => saved.subscribe(fn),
     destroy() {
+      window.removeEventListener('beforeunload', beforeUnload);
+      clearInterval(askAgain);
+      if (askTimer) clearTimeout(askTimer);
+      doc.off('update', onUpdate);
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
       stopOwnAwareness();
+      stopPieces();
       undo.destroy();
       provider.destroy();
       awareness.destroy();

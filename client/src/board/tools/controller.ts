@@ -3,6 +3,8 @@
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import type * as Y from 'yjs';
 import type { ShapeSnapshot } from '../canvas/shapeIndex.ts';
+import { withFrameMembers } from '../facilitation/frames.ts';
+import { resizeKeepingAspect } from '../images/placement.ts';
 import { center, intersects, type Point, type Rect, rectFromCorners, topmostAt } from '../model/geometry.ts';
 import {
   createShape,
@@ -21,7 +23,7 @@ export type Handle = 'nw' | 'ne' | 'sw' | 'se' | 'rotate' | 'from' | 'to';
 type Gesture =
   | { kind: 'pan'; start: Point; origin: { x: number; y: number } }
   | { kind: 'move'; last: Point; ids: string[]; moved: boolean }
-  | { kind: 'resize'; id: string; handle: 'nw' | 'ne' | 'sw' | 'se'; box: Rect }
+  | { kind: 'resize'; id: string; handle: 'nw' | 'ne' | 'sw' | 'se'; box: Rect; keepAspect: boolean }
   | { kind: 'arrow-end'; id: string; which: 'from' | 'to'; other: ArrowEnd }
   | { kind: 'rotate'; id: string; c: Point }
   | { kind: 'marquee'; start: Point; base: string[] }
@@ -78,6 +80,7 @@ export class ToolController {
   }): void {
     this.pointers.set(e.pointerId, { x: e.x, y: e.y });
     const st = useEditor.getState();
+    if (st.keyGuard) st.setKeyGuard(false);
     if (this.pointers.size === 2) {
       // Second finger: a pinch replaces whatever the first finger started.
       this.cancelGesture();
@@ -112,6 +115,8 @@ export class ToolController {
             id,
             handle: e.handle as 'nw' | 'ne' | 'sw' | 'se',
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
+            // An image keeps its proportions unless Shift is held (SPEC §13).
+            keepAspect: rec.type === 'image',
           };
         return;
       }
@@ -122,7 +127,8 @@ export class ToolController {
         else if (!sel.includes(hit.id)) sel = [hit.id];
         st.select(sel);
         if (!readOnly && sel.includes(hit.id))
-          this.gesture = { kind: 'move', last: p, ids: sel, moved: false };
+          // A frame carries the shapes inside it (SPEC §14).
+          this.gesture = { kind: 'move', last: p, ids: withFrameMembers(this.ctx.doc, sel), moved: false };
         return;
       }
       if (!e.shift) st.select([]);
@@ -189,6 +195,10 @@ export class ToolController {
         return;
       }
       case 'resize': {
+        if (g.keepAspect && !e.shift) {
+          resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
+          return;
+        }
         const b = g.box;
         let x1 = b.x;
         let y1 = b.y;

@@ -28,6 +28,17 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   const st = useEditor.getState();
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.toLowerCase();
+  if (st.keyGuard) {
+    // The note being typed in was deleted under the typist: their next letters are not commands.
+    if (e.key === 'Escape') st.setKeyGuard(false);
+    else if (
+      !mod &&
+      (e.key.length === 1 || e.key === 'Backspace' || e.key === 'Delete' || e.key === 'Enter')
+    ) {
+      e.preventDefault();
+      return;
+    }
+  }
   if (e.key === ' ' && !e.repeat) {
     st.setSpace(true);
     e.preventDefault();

@@ -1,14 +1,19 @@
 // Export the board or the selection as PNG, SVG or JSON; import a board's JSON.
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
-import { exportBoard, importBoard } from '../model/clipboard.ts';
-import { useEditor } from '../store.ts';
+import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
+import { exportBoard, parseShapes } from '../model/clipboard.ts';
+import { unionRect } from '../model/geometry.ts';
+import { fitRect, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { download, safeName, svgToPng } from './download.ts';
 import { Icon } from './icons.tsx';
+import { importInPieces } from './importInPieces.ts';
+import { useMenuDismiss } from './useMenuDismiss.ts';
 
 interface Props {
+  boardId: string;
   session: BoardSession;
   index: ShapeIndex;
   title: string;
@@ -17,8 +22,11 @@ interface Props {
   onMessage(sentence: string): void;
 }
 
-export function ExportMenu({ session, index, title, userId, readOnly, onMessage }: Props) {
+export function ExportMenu({ boardId, session, index, title, userId, readOnly, onMessage }: Props) {
   const [open, setOpen] = useState(false);
+  const wrap = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useMenuDismiss(open, wrap, close);
   const file = useRef<HTMLInputElement>(null);
   const hasSelection = useEditor((s) => s.selection.length > 0);
 
@@ -32,7 +40,7 @@ export function ExportMenu({ session, index, title, userId, readOnly, onMessage 
     setOpen(false);
     const { list, byId } = chosen(selectionOnly);
     if (list.length === 0) return onMessage('There is nothing to export yet.');
-    const { svg, width, height } = toSvg(list, byId);
+    const { svg, width, height } = toSvg(list, byId, 32, await imagesOf(boardId, list));
     const name = `${safeName(title)}${selectionOnly ? '-selection' : ''}`;
     if (kind === 'svg') download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     else {
@@ -43,9 +51,9 @@ export function ExportMenu({ session, index, title, userId, readOnly, onMessage 
       }
     }
   };
-  const json = () => {
+  const json = async () => {
     setOpen(false);
-    const data = exportBoard(session.doc);
+    const data = await withImages(boardId, exportBoard(session.doc));
     download(
       `${safeName(title)}.json`,
       new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
@@ -60,15 +68,23 @@ export function ExportMenu({ session, index, title, userId, readOnly, onMessage 
     } catch {
       return onMessage('That file is not JSON. Choose a board exported from Tandem.');
     }
-    const result = importBoard(session.doc, data, userId);
-    if (!result) return onMessage('That file is not a Tandem board export.');
+    const images = await uploadImported(boardId, data);
+    const parsed = parseShapes(images.data);
+    if (!parsed) return onMessage('That file is not a Tandem board export.');
+    const ids = await importInPieces(session, parsed.shapes, userId);
+    // The view moves to what was imported (it may lie far from what was on screen).
+    const snap = index.getSnapshot();
+    const set = new Set(ids);
+    const box = unionRect(snap.list.filter((e) => set.has(e.rec.id)).map((e) => e.bounds));
+    const st = useEditor.getState();
+    if (box) st.setViewport(fitRect(box, st.screen));
     onMessage(
-      `Imported ${result.imported} shape${result.imported === 1 ? '' : 's'}${result.skipped ? `; skipped ${result.skipped} that did not match the format` : ''}.`,
+      `Imported ${ids.length} shape${ids.length === 1 ? '' : 's'}${parsed.skipped ? `; skipped ${parsed.skipped} that did not match the format` : ''}.${images.failed ? ` ${images.failed} image${images.failed === 1 ? '' : 's'} could not be added: ${images.reason}` : ''}`,
     );
   };
 
   return (
-    <div className="menu-wrap">
+    <div className="menu-wrap" ref={wrap}>
       <button
         type="button"
         className="btn ghost"
@@ -93,7 +109,7 @@ export function ExportMenu({ session, index, title, userId, readOnly, onMessage 
           <button type="button" role="menuitem" disabled={!hasSelection} onClick={() => image('svg', true)}>
             Selection as SVG
           </button>
-          <button type="button" role="menuitem" onClick={json}>
+          <button type="button" role="menuitem" onClick={() => void json()}>
             Board as JSON
           </button>
           {!readOnly && (

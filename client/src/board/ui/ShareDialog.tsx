@@ -1,5 +1,6 @@
 // The owner's share dialog (SPEC §11): create "can edit" / "can view" links, copy, revoke; members
-// and their roles. Others see who is a member and can copy the board's address.
+// and their roles. Editors and viewers see the members read-only and can copy the board's address.
+// Removing a member and revoking a link ask first.
 import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
@@ -111,7 +112,11 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
                 <button
                   type="button"
                   className="btn small danger"
-                  onClick={() => run(() => api.revokeLink(boardId, l.token))}
+                  onClick={() =>
+                    confirm(
+                      `Revoke this “${l.role === 'editor' ? 'can edit' : 'can view'}” link? Nobody new can join with it. People who already joined through it stay members.`,
+                    ) && run(() => api.revokeLink(boardId, l.token))
+                  }
                 >
                   Revoke
                 </button>
@@ -156,7 +161,13 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
                     type="button"
                     className="btn small danger"
                     aria-label={`Remove ${m.name}`}
-                    onClick={() => run(() => api.removeMember(boardId, m.userId))}
+                    onClick={() =>
+                      confirm(
+                        links.length > 0
+                          ? `Remove ${m.name} from this board? They lose access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
+                          : `Remove ${m.name} from this board? They lose access at once.`,
+                      ) && run(() => api.removeMember(boardId, m.userId))
+                    }
                   >
                     Remove
                   </button>

@@ -1,5 +1,6 @@
 // The tool palette (SPEC §11): each button's accessible name is its tool name, its shortcut in the tooltip.
 import type { Actions } from '../actions.ts';
+import { pickImages } from '../images/ImageInput.tsx';
 import { type Tool, useEditor } from '../store.ts';
 import { Icon, type IconName } from './icons.tsx';
 
@@ -36,6 +37,12 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
           <span className="kbd">{t.key}</span>
         </button>
       ))}
+      {!readOnly && (
+        <button type="button" className="tool" aria-label="Image" title="Image — I" onClick={pickImages}>
+          <Icon name="image" />
+          <span className="kbd">I</span>
+        </button>
+      )}
       {!readOnly && (
         <>
           <span className="sep" />

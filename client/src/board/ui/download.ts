@@ -32,8 +32,10 @@ export async function svgToPng(svg: string, width: number, height: number, scale
   }
 }
 
+/** A file name from a board title: letters of any script and digits kept (accents too), the rest dashed. */
 export const safeName = (title: string) =>
   title
-    .replace(/[^\w\- ]+/g, '')
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}\p{M}_\- ]+/gu, '')
     .trim()
     .replace(/\s+/g, '-') || 'board';

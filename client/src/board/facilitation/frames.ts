@@ -1,0 +1,103 @@
+// Frames (SPEC §10, §14): named areas. A shape belongs to a frame when its centre lies inside
+// the frame; moving a frame moves its members, resizing it does not scale them. Pure functions
+// over a Y.Doc and plain records, tested in Node.
+import type { ShapeRecord } from '@tandem/shared';
+import * as Y from 'yjs';
+import { edit, shapesOf } from '../model/doc.ts';
+import { boundsOf, center, type Point, type Rect } from '../model/geometry.ts';
+import { keyBetween, zOrder } from '../model/order.ts';
+import { readAll, readShape } from '../model/read.ts';
+import { createShape, moveShapes } from '../model/shapes.ts';
+
+export const isFrame = (s: Pick<ShapeRecord, 'type'>): boolean => s.type === 'frame';
+
+const inside = (r: Rect, p: Point): boolean =>
+  p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
+
+/** The ids of the shapes whose centre lies inside the frame (other frames are never members). */
+export function frameMembers(frame: ShapeRecord, shapes: Iterable<ShapeRecord>): string[] {
+  const area: Rect = { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+  const out: string[] = [];
+  for (const s of shapes) {
+    if (s.id === frame.id || isFrame(s)) continue;
+    if (inside(area, center(boundsOf(s)))) out.push(s.id);
+  }
+  return out;
+}
+
+/**
+ * The frames in presentation order: top to bottom, then left to right (rows of frames read like
+ * a page), ties by id so every client steps through the same sequence.
+ */
+export function framesInOrder(shapes: Iterable<ShapeRecord>): ShapeRecord[] {
+  const frames = [...shapes].filter(isFrame);
+  const rowTolerance = 40;
+  return frames.sort((a, b) => {
+    if (Math.abs(a.y - b.y) > rowTolerance) return a.y - b.y;
+    if (a.x !== b.x) return a.x - b.x;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  });
+}
+
+/** The frame after (or before) `currentId` in presentation order, clamped at the ends. */
+export function stepFrame(frames: ShapeRecord[], currentId: string | null, step: 1 | -1): string | null {
+  if (frames.length === 0) return null;
+  const at = frames.findIndex((f) => f.id === currentId);
+  if (at < 0) return (step === 1 ? frames[0] : frames[frames.length - 1])?.id ?? null;
+  return frames[Math.min(frames.length - 1, Math.max(0, at + step))]?.id ?? null;
+}
+
+/** "Frame 3" for the next frame made on this board. */
+export function nextFrameName(shapes: Iterable<ShapeRecord>): string {
+  return `Frame ${[...shapes].filter(isFrame).length + 1}`;
+}
+
+/** Creates a frame; its name is a Y.Text so two people can edit it at once. */
+export function createFrame(doc: Y.Doc, box: Rect, createdBy: string, name?: string): string {
+  return createShape(
+    doc,
+    {
+      type: 'frame',
+      ...box,
+      name: name ?? nextFrameName(readAll(doc)),
+      color: 'grey',
+      // Beneath everything already there, so the shapes it frames stay on top and clickable.
+      z: keyBetween(null, zOrder(doc)[0]?.z ?? null),
+    },
+    createdBy,
+  );
+}
+
+/** The ids a move of `ids` carries along: each frame among them brings its members. */
+export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
+  const set = new Set(ids);
+  const frames: ShapeRecord[] = [];
+  for (const id of set) {
+    const s = readShape(id, shapesOf(doc).get(id));
+    if (s && isFrame(s)) frames.push(s);
+  }
+  if (frames.length === 0) return [...set];
+  const all = readAll(doc);
+  for (const f of frames) for (const m of frameMembers(f, all)) set.add(m);
+  return [...set];
+}
+
+/** Moves a frame and the shapes inside it, as one edit. */
+export function moveFrame(doc: Y.Doc, frameId: string, dx: number, dy: number): void {
+  moveShapes(doc, withFrameMembers(doc, [frameId]), dx, dy);
+}
+
+export function frameNameOf(doc: Y.Doc, frameId: string): Y.Text | null {
+  const t = shapesOf(doc).get(frameId)?.get('name');
+  return t instanceof Y.Text ? t : null;
+}
+
+/** Renames a frame in place (the Y.Text is edited, not replaced, so concurrent edits merge). */
+export function renameFrame(doc: Y.Doc, frameId: string, next: string): void {
+  const text = frameNameOf(doc, frameId);
+  if (!text || text.toString() === next) return;
+  edit(doc, () => {
+    text.delete(0, text.length);
+    text.insert(0, next.slice(0, 200));
+  });
+}

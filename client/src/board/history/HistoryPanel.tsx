@@ -1,0 +1,330 @@
+// The History panel (SPEC §12): versions as a timeline with times and the avatars of who edited,
+// loaded page by page; "Save version"; selecting one previews it read-only on the canvas with a
+// banner offering "Restore this version" and "Back to live"; the owner can undo everything one
+// person did since a time. The panel renders and dispatches; the calls are in api.ts.
+import type { Member, Role, Version } from '@tandem/shared';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, errorSentence } from '../../api/client.ts';
+import { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { Avatar } from '../presence/Avatars.tsx';
+import { Icon } from '../ui/icons.tsx';
+import './history.css';
+import { historyApi } from './api.ts';
+import { buildPreview, type Preview } from './preview.ts';
+import { useHistoryPanel } from './state.ts';
+
+const PAGE = 30;
+
+export const clockTime = (iso: string): string =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+const whenLabel = (iso: string): string => {
+  const d = new Date(iso);
+  const today = new Date().toDateString() === d.toDateString();
+  return today
+    ? clockTime(iso)
+    : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${clockTime(iso)}`;
+};
+
+/** A datetime-local value (local time, minutes) for a Date. */
+const localInput = (d: Date): string => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+
+/** The History button of the top bar; Ctrl/Cmd+Alt+H toggles the panel from anywhere on the board. */
+export function HistoryButton() {
+  const toggle = useHistoryPanel((s) => s.toggle);
+  useEffect(() => {
+    const down = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.altKey && (e.code === 'KeyH' || e.key.toLowerCase() === 'h')) {
+        e.preventDefault();
+        toggle();
+      }
+    };
+    window.addEventListener('keydown', down);
+    return () => window.removeEventListener('keydown', down);
+  }, [toggle]);
+  return (
+    <button
+      type="button"
+      className="btn"
+      aria-label="History"
+      title="History (Ctrl+Alt+H)"
+      aria-keyshortcuts="Control+Alt+H Meta+Alt+H"
+      onClick={toggle}
+    >
+      <svg
+        width={18}
+        height={18}
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
+        <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />
+      </svg>{' '}
+      <span className="label">History</span>
+    </button>
+  );
+}
+
+interface LayerProps {
+  boardId: string;
+  role: Role;
+  meId: string;
+  /** The preview's shapes for the canvas, or null for the live board. */
+  onPreview(index: ShapeIndex | null): void;
+  onMessage(message: string): void;
+}
+
+/** The panel and, while a version is previewed, the banner over the canvas. */
+export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: LayerProps) {
+  const open = useHistoryPanel((s) => s.open);
+  const close = useHistoryPanel((s) => s.close);
+  const [versions, setVersions] = useState<Version[]>([]);
+  const [more, setMore] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [selected, setSelected] = useState<Version | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [label, setLabel] = useState('');
+  const preview = useRef<{ preview: Preview; index: ShapeIndex } | null>(null);
+  const canEdit = role !== 'viewer';
+
+  const load = useCallback(
+    async (before?: string) => {
+      setLoading(true);
+      try {
+        const { versions: page } = await historyApi.list(boardId, before, PAGE);
+        setVersions((old) => (before ? [...old, ...page] : page));
+        setMore(page.length === PAGE);
+      } catch (e) {
+        onMessage(errorSentence(e));
+      } finally {
+        setLoading(false);
+      }
+    },
+    [boardId, onMessage],
+  );
+
+  const stopPreview = useCallback(() => {
+    preview.current?.index.destroy();
+    preview.current?.preview.close();
+    preview.current = null;
+    setSelected(null);
+    onPreview(null);
+  }, [onPreview]);
+
+  useEffect(() => {
+    if (open) void load();
+    else stopPreview();
+  }, [open, load, stopPreview]);
+  useEffect(() => stopPreview, [stopPreview]);
+
+  const select = async (v: Version) => {
+    stopPreview();
+    setSelected(v);
+    try {
+      const board = await historyApi.exportAt(boardId, v.id);
+      const built = buildPreview(board);
+      const index = new ShapeIndex(built.doc);
+      preview.current = { preview: built, index };
+      onPreview(index);
+    } catch (e) {
+      setSelected(null);
+      onMessage(errorSentence(e));
+    }
+  };
+
+  const restore = async () => {
+    if (!selected) return;
+    setBusy(true);
+    try {
+      await historyApi.restore(boardId, selected.id);
+      stopPreview();
+      await load();
+    } catch (e) {
+      onMessage(errorSentence(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!label.trim()) return;
+    setBusy(true);
+    try {
+      await historyApi.save(boardId, label.trim());
+      setLabel('');
+      await load();
+    } catch (err) {
+      onMessage(errorSentence(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!open) return null;
+  return (
+    <>
+      {selected && (
+        <div className="banner history-banner" role="status">
+          <span>Viewing the board as it was at {clockTime(selected.createdAt)}</span>
+          {' — '}
+          {canEdit && (
+            <button type="button" className="btn primary" disabled={busy} onClick={() => void restore()}>
+              Restore this version
+            </button>
+          )}
+          <button type="button" className="btn" onClick={stopPreview}>
+            Back to live
+          </button>
+        </div>
+      )}
+      <aside className="panel history-panel" aria-label="Version history">
+        <div className="history-head">
+          <h2>History</h2>
+          <button type="button" className="tool" aria-label="Close history" onClick={close}>
+            <Icon name="close" size={16} />
+          </button>
+        </div>
+        {canEdit && (
+          <form className="history-save" onSubmit={(e) => void save(e)}>
+            <input
+              aria-label="Version name"
+              placeholder="Name this version"
+              maxLength={120}
+              value={label}
+              onChange={(e) => setLabel(e.target.value)}
+            />
+            <button type="submit" className="btn" disabled={busy || !label.trim()}>
+              Save version
+            </button>
+          </form>
+        )}
+        <ol className="history-list" aria-label="Versions">
+          {versions.map((v) => (
+            <li key={v.id}>
+              <button
+                type="button"
+                className={`history-item ${selected?.id === v.id ? 'selected' : ''}`}
+                aria-pressed={selected?.id === v.id}
+                onClick={() => void select(v)}
+              >
+                <span className="history-time">{whenLabel(v.createdAt)}</span>
+                {v.label && <span className="history-label">{v.label}</span>}
+                <span className="history-stats">
+                  {v.stats.added > 0 && `+${v.stats.added} `}
+                  {v.stats.changed > 0 && `~${v.stats.changed} `}
+                  {v.stats.removed > 0 && `−${v.stats.removed}`}
+                </span>
+                <span className="history-authors">
+                  {v.authors.map((a) => (
+                    <span key={a.id} title={a.name}>
+                      <Avatar user={a} size={20} />
+                    </span>
+                  ))}
+                </span>
+              </button>
+            </li>
+          ))}
+          {versions.length === 0 && !loading && <li className="hint">No versions yet.</li>}
+        </ol>
+        {more && (
+          <button
+            type="button"
+            className="btn"
+            disabled={loading}
+            onClick={() => void load(versions.at(-1)?.id)}
+          >
+            Show older versions
+          </button>
+        )}
+        {role === 'owner' && (
+          <UndoPerson boardId={boardId} meId={meId} onMessage={onMessage} onDone={() => void load()} />
+        )}
+      </aside>
+    </>
+  );
+}
+
+/** "Undo all of <name>'s changes since…": the owner picks a person and a time. */
+export function UndoPerson({
+  boardId,
+  meId,
+  onMessage,
+  onDone,
+}: {
+  boardId: string;
+  meId: string;
+  onMessage(message: string): void;
+  onDone(): void;
+}) {
+  const [members, setMembers] = useState<Member[]>([]);
+  const [target, setTarget] = useState<Member | null>(null);
+  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 3_600_000)));
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api
+      .members(boardId)
+      .then(({ members: m }) => setMembers(m.filter((x) => x.userId !== meId)))
+      .catch(() => setMembers([]));
+  }, [boardId, meId]);
+
+  const run = async () => {
+    if (!target) return;
+    setBusy(true);
+    try {
+      await historyApi.revert(boardId, target.userId, new Date(since).toISOString());
+      onMessage(`Undid ${target.name}'s changes since ${clockTime(new Date(since).toISOString())}.`);
+      setTarget(null);
+      onDone();
+    } catch (e) {
+      onMessage(errorSentence(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (members.length === 0) return null;
+  return (
+    <section className="history-people" aria-label="Undo one person's changes">
+      <h3>People</h3>
+      <ul>
+        {members.map((m) => (
+          <li key={m.userId}>
+            <Avatar user={{ id: m.userId, name: m.name, color: m.color }} size={20} />
+            <span className="history-person">{m.name}</span>
+            <button type="button" className="btn small" onClick={() => setTarget(m)}>
+              Undo all of {m.name}'s changes since…
+            </button>
+          </li>
+        ))}
+      </ul>
+      {target && (
+        <fieldset className="history-undo" aria-label={`Undo ${target.name}'s changes`}>
+          <label>
+            Since{' '}
+            <input
+              type="datetime-local"
+              step={1}
+              aria-label="Since"
+              value={since}
+              onChange={(e) => setSince(e.target.value)}
+            />
+          </label>
+          <button type="button" className="btn danger" disabled={busy} onClick={() => void run()}>
+            Undo {target.name}'s changes
+          </button>
+          <button type="button" className="btn" onClick={() => setTarget(null)}>
+            Cancel
+          </button>
+        </fieldset>
+      )}
+    </section>
+  );
+}

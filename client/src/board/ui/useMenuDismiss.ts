@@ -1,0 +1,26 @@
+// A popup menu closes on Escape (focus goes back to its button) and on a press outside it, as
+// menus do everywhere.
+import { type RefObject, useEffect } from 'react';
+
+export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null>, close: () => void): void {
+  useEffect(() => {
+    if (!open) return;
+    const key = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+      wrap.current?.querySelector<HTMLElement>('[aria-haspopup]')?.focus();
+    };
+    const press = (e: PointerEvent) => {
+      if (wrap.current && e.target instanceof Node && !wrap.current.contains(e.target)) close();
+    };
+    // Capture, so the editor's own Escape (clear the selection) does not see this one.
+    window.addEventListener('keydown', key, true);
+    window.addEventListener('pointerdown', press, true);
+    return () => {
+      window.removeEventListener('keydown', key, true);
+      window.removeEventListener('pointerdown', press, true);
+    };
+  }, [open, wrap, close]);
+}

@@ -1,0 +1,218 @@
+// The facilitation model in Node: frame membership and moving with contents, the timer's
+// remaining time across clocks that disagree, the clock-offset estimate, presenting.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ShapeRecord } from '@tandem/shared';
+import * as Y from 'yjs';
+import { measureOffset, offsetFromSamples } from '../src/board/facilitation/clock.ts';
+import {
+  createFrame,
+  frameMembers,
+  framesInOrder,
+  moveFrame,
+  renameFrame,
+  stepFrame,
+  withFrameMembers,
+} from '../src/board/facilitation/frames.ts';
+import {
+  readPresentation,
+  shouldFollow,
+  showFrame,
+  startPresenting,
+  summonEveryone,
+  writePresentation,
+} from '../src/board/facilitation/presentation.ts';
+import {
+  addMinute,
+  formatRemaining,
+  pauseTimer,
+  readTimer,
+  remainingMs,
+  resumeTimer,
+  startTimer,
+  writeTimer,
+} from '../src/board/facilitation/timer.ts';
+import {
+  createShape,
+  createUndoManager,
+  readAll,
+  readShape,
+  resizeShape,
+  shapesOf,
+} from '../src/board/model/index.ts';
+
+const shape = (doc: Y.Doc, id: string) => readShape(id, shapesOf(doc).get(id)) as ShapeRecord;
+
+function boardWithFrame() {
+  const doc = new Y.Doc();
+  const frame = createFrame(doc, { x: 0, y: 0, w: 400, h: 300 }, 'u1');
+  // Centre (100, 100): inside. Centre (390, 150) of a sticky sticking out: inside. Centre (500, 100): outside.
+  const inside = createShape(doc, { type: 'sticky', x: 0, y: 0, w: 200, h: 200 }, 'u1');
+  const overlapping = createShape(doc, { type: 'sticky', x: 290, y: 50, w: 200, h: 200 }, 'u1');
+  const outside = createShape(doc, { type: 'sticky', x: 400, y: 0, w: 200, h: 200 }, 'u1');
+  return { doc, frame, inside, overlapping, outside };
+}
+
+describe('frames', () => {
+  it('a new frame has a Y.Text name, numbered after the frames already there', () => {
+    const { doc, frame } = boardWithFrame();
+    assert.ok(shapesOf(doc).get(frame)?.get('name') instanceof Y.Text);
+    assert.equal(shape(doc, frame).name, 'Frame 1');
+    const second = createFrame(doc, { x: 600, y: 0, w: 100, h: 100 }, 'u1');
+    assert.equal(shape(doc, second).name, 'Frame 2');
+    renameFrame(doc, second, 'Ideas');
+    assert.equal(shape(doc, second).name, 'Ideas');
+  });
+
+  it('members are the shapes whose centre lies inside; frames are never members', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    const inner = createFrame(doc, { x: 10, y: 10, w: 50, h: 50 }, 'u1');
+    const members = frameMembers(shape(doc, frame), readAll(doc));
+    assert.deepEqual(members.sort(), [inside, overlapping].sort());
+    assert.ok(!members.includes(outside));
+    assert.ok(!members.includes(inner));
+  });
+
+  it('moving a frame moves its members and nothing else, as one undo step', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    const undo = createUndoManager(doc);
+    moveFrame(doc, frame, 1000, -50);
+    assert.deepEqual([shape(doc, frame).x, shape(doc, frame).y], [1000, -50]);
+    assert.deepEqual([shape(doc, inside).x, shape(doc, inside).y], [1000, -50]);
+    assert.deepEqual([shape(doc, overlapping).x, shape(doc, overlapping).y], [1290, 0]);
+    assert.deepEqual([shape(doc, outside).x, shape(doc, outside).y], [400, 0]);
+    undo.undo();
+    assert.deepEqual([shape(doc, frame).x, shape(doc, inside).x, shape(doc, overlapping).x], [0, 0, 290]);
+  });
+
+  it('a selection holding a frame carries its members along', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    assert.deepEqual(withFrameMembers(doc, [frame]).sort(), [frame, inside, overlapping].sort());
+    assert.deepEqual(withFrameMembers(doc, [outside]), [outside]);
+  });
+
+  it('resizing a frame does not scale or move its shapes; membership follows the new area', () => {
+    const { doc, frame, inside, overlapping } = boardWithFrame();
+    const before = shape(doc, overlapping);
+    resizeShape(doc, frame, { x: 0, y: 0, w: 250, h: 300 });
+    assert.deepEqual(shape(doc, overlapping), before);
+    assert.deepEqual({ w: shape(doc, inside).w, h: shape(doc, inside).h }, { w: 200, h: 200 });
+    // The overlapping sticky's centre (390, 150) is now outside.
+    assert.deepEqual(frameMembers(shape(doc, frame), readAll(doc)), [inside]);
+  });
+
+  it('frames are presented top to bottom, then left to right; stepping stops at the ends', () => {
+    const doc = new Y.Doc();
+    const c = createFrame(doc, { x: 0, y: 600, w: 100, h: 100 }, 'u');
+    const b = createFrame(doc, { x: 500, y: 10, w: 100, h: 100 }, 'u');
+    const a = createFrame(doc, { x: 0, y: 0, w: 100, h: 100 }, 'u');
+    const order = framesInOrder(readAll(doc));
+    assert.deepEqual(
+      order.map((f) => f.id),
+      [a, b, c],
+    );
+    assert.equal(stepFrame(order, null, 1), a);
+    assert.equal(stepFrame(order, a, 1), b);
+    assert.equal(stepFrame(order, c, 1), c);
+    assert.equal(stepFrame(order, a, -1), a);
+    assert.equal(stepFrame([], null, 1), null);
+  });
+});
+
+describe('timer', () => {
+  it('every client sees the same remaining time whatever its own clock says', () => {
+    const serverStart = 1_000_000;
+    const timer = startTimer(120_000, serverStart, 'u1');
+    // Client A's clock is 3 minutes slow, client B's 90 s fast; both measured their offset.
+    const trueNow = serverStart + 30_000;
+    const clientA = { local: trueNow - 180_000, offset: 180_000 };
+    const clientB = { local: trueNow + 90_000, offset: -90_000 };
+    assert.equal(remainingMs(timer, clientA.local + clientA.offset), 90_000);
+    assert.equal(remainingMs(timer, clientB.local + clientB.offset), 90_000);
+    // Without the correction they would disagree by minutes.
+    assert.notEqual(remainingMs(timer, clientA.local), remainingMs(timer, clientB.local));
+  });
+
+  it('pause holds the remaining time; resume continues from it; +1 min; never below zero', () => {
+    const t0 = startTimer(60_000, 0, 'u1');
+    const paused = pauseTimer(t0, 20_000);
+    assert.equal(remainingMs(paused, 50_000), 40_000);
+    const resumed = resumeTimer(paused, 100_000);
+    assert.equal(remainingMs(resumed, 110_000), 30_000);
+    assert.equal(remainingMs(addMinute(resumed, 110_000), 110_000), 90_000);
+    assert.equal(remainingMs(addMinute(paused, 0), 999_999), 100_000);
+    assert.equal(remainingMs(t0, 1e9), 0);
+    // A timer that ran out gets a fresh minute from now.
+    assert.equal(remainingMs(addMinute(t0, 500_000), 500_000), 60_000);
+  });
+
+  it('lives in meta.timer; a malformed value reads as no timer', () => {
+    const doc = new Y.Doc();
+    assert.equal(readTimer(doc), null);
+    const timer = startTimer(120_000, 5, 'u1');
+    writeTimer(doc, timer);
+    assert.deepEqual(readTimer(doc), timer);
+    doc.getMap('meta').set('timer', { endsAt: 'soon' });
+    assert.equal(readTimer(doc), null);
+    writeTimer(doc, null);
+    assert.equal(doc.getMap('meta').has('timer'), false);
+  });
+
+  it('formats as m:ss, reaching 0:00 only at zero', () => {
+    assert.equal(formatRemaining(120_000), '2:00');
+    assert.equal(formatRemaining(119_001), '2:00');
+    assert.equal(formatRemaining(9_000), '0:09');
+    assert.equal(formatRemaining(1), '0:01');
+    assert.equal(formatRemaining(0), '0:00');
+  });
+});
+
+describe('clock offset', () => {
+  it('keeps the sample with the shortest round trip; its error bound is half that trip', () => {
+    const offset = offsetFromSamples([
+      { sent: 0, server: 5_000, received: 400 }, // slow: estimate 4800
+      { sent: 1000, server: 6_010, received: 1020 }, // fast: estimate 5000
+      { sent: 2000, server: 7_100, received: 2300 },
+    ]);
+    assert.deepEqual(offset, { offsetMs: 5000, errorMs: 10 });
+    assert.equal(offsetFromSamples([]), null);
+  });
+
+  it('measures a clock minutes off to within the round trip', async () => {
+    let local = 0;
+    const skew = -4 * 60_000; // this computer is 4 minutes behind
+    const now = () => local;
+    const ask = async () => {
+      local += 7; // request travels
+      const server = local - skew;
+      local += 13; // answer travels
+      return server;
+    };
+    const offset = await measureOffset(ask, now, 5);
+    assert.ok(offset);
+    assert.ok(Math.abs(offset.offsetMs - -skew) <= offset.errorMs, JSON.stringify(offset));
+    assert.equal(offset.errorMs, 10);
+  });
+});
+
+describe('presentation', () => {
+  it('lives in meta.presentation; followers follow a new presenter and every summons, the presenter never', () => {
+    const doc = new Y.Doc();
+    const p = startPresenting('pres', 'f1');
+    writePresentation(doc, p);
+    assert.deepEqual(readPresentation(doc), p);
+    assert.equal(shouldFollow(null, p, 'me'), true);
+    assert.equal(shouldFollow(null, p, 'pres'), false);
+    const next = showFrame(p, 'f2');
+    assert.equal(
+      shouldFollow(p, next, 'me'),
+      false,
+      'a frame change does not pull back someone who moved away',
+    );
+    const summoned = summonEveryone(next);
+    assert.equal(shouldFollow(next, summoned, 'me'), true);
+    assert.equal(shouldFollow(summoned, null, 'me'), false);
+    writePresentation(doc, null);
+    assert.equal(readPresentation(doc), null);
+  });
+});

@@ -1,0 +1,106 @@
+// One person or two at the editor: the smaller bugs of issue 15 (a note deleted under the typist,
+// the Export menu and Escape, the status when the server is down) and the basics users expect.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shapes,
+  shareLink,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
+
+const pressed = (page: Page, name: string) => page.getByRole('button', { name, exact: true, pressed: true });
+
+describe('editor basics', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let ada: Page;
+  let bo: Page;
+  let boardId: string;
+  const errors: string[] = [];
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    ada = (await newUser(browser, server, 'Ada')).page;
+    bo = (await newUser(browser, server, 'Bo')).page;
+    for (const p of [ada, bo]) p.on('pageerror', (e) => errors.push(e.message));
+    boardId = await createBoard(ada, 'Basics');
+    const link = await shareLink(ada, 'can edit');
+    await bo.goto(link);
+    await bo.waitForURL(`**/b/${boardId}`);
+    await waitStatus(bo, 'live');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    assert.deepEqual(errors, [], 'no page errors');
+  });
+
+  it('a note deleted under the typist: the editor closes with a notice, letters are not shortcuts', async () => {
+    await place(ada, 'Sticky note', 400, 300);
+    await ada.getByLabel('Shape text').pressSequentially('Typing here');
+    await until(async () => (await shapes(bo, 'sticky').count()) === 1, 'note on Bo');
+    await bo.getByRole('button', { name: 'Select', exact: true }).click();
+    await shapes(bo, 'sticky').click();
+    await bo.keyboard.press('Delete');
+    await until(async () => (await shapes(ada, 'sticky').count()) === 0, 'deleted on Ada');
+    await ada.getByText('Someone else deleted the note you were typing in.').waitFor();
+    // Ada keeps typing: N (sticky), R (rectangle) and E (eraser) must not switch tools.
+    await ada.keyboard.type('nre more');
+    await pressed(ada, 'Select').waitFor();
+    assert.equal(await ada.getByRole('toolbar', { name: 'Selection' }).count(), 0, 'no panel over nothing');
+    // A click ends the guard: shortcuts work again.
+    await canvas(ada).click({ position: { x: 700, y: 600 } });
+    await ada.keyboard.press('r');
+    await pressed(ada, 'Rectangle').waitFor();
+    await ada.keyboard.press('Escape');
+  });
+
+  it('the Export menu closes on Escape and on a press outside', async () => {
+    await ada.getByRole('button', { name: 'Export' }).click();
+    await ada.getByRole('menu').waitFor();
+    await ada.keyboard.press('Escape');
+    await until(async () => (await ada.getByRole('menu').count()) === 0, 'closed by Escape');
+    await ada.getByRole('button', { name: 'Export' }).click();
+    await ada.getByRole('menu').waitFor();
+    await canvas(ada).click({ position: { x: 900, y: 500 } });
+    await until(async () => (await ada.getByRole('menu').count()) === 0, 'closed by a press outside');
+  });
+});
+
+describe('the server going away', () => {
+  it('says the server cannot be reached, not that the person is offline', async () => {
+    const server = await startApp();
+    const browser = await launch();
+    try {
+      const { page } = await newUser(browser, server, 'Sol');
+      await createBoard(page, 'Down');
+      await server.close();
+      await page
+        .getByRole('status')
+        .getByText(/Cannot reach the server/)
+        .waitFor();
+      assert.equal(
+        await page
+          .getByRole('status')
+          .getByText(/You are offline/)
+          .count(),
+        0,
+      );
+      await page.screenshot({ path: join(artifacts, 'server-down.png') });
+    } finally {
+      await browser.close();
+    }
+  });
+});

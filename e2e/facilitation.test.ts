@@ -1,0 +1,281 @@
+// The facilitator's kit (SPEC §14, issue 14) with three people in Chromium: a facilitator (the
+// owner), an editor and a viewer. Frames and moving them, presenting and following, the shared
+// timer across a reload and a clock that is minutes off, secret dot voting, and a PDF of all
+// frames opened with poppler. Screenshots go to test-artifacts/facilitation-*.png.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shapes,
+  shareLink,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
+
+const viewportOf = (page: Page) => page.locator('svg.canvas > g').first().getAttribute('transform');
+const translateOf = async (page: Page, id: string) =>
+  page.locator(`[data-shape-id="${id}"]`).getAttribute('transform');
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `facilitation-${name}.png`) });
+
+describe('facilitation with a facilitator, an editor and a viewer', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let fay: Page;
+  let ed: Page;
+  let vi: Page;
+  let viContext: BrowserContext;
+  let boardId: string;
+  const errors: string[] = [];
+  const stickies: string[] = [];
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    fay = (await newUser(browser, server, 'Fay')).page;
+    ed = (await newUser(browser, server, 'Ed')).page;
+    const v = await newUser(browser, server, 'Vi', { guest: true });
+    vi = v.page;
+    viContext = v.context;
+    for (const p of [fay, ed, vi]) p.on('pageerror', (e) => errors.push(e.message));
+    boardId = await createBoard(fay, 'Retro');
+    const editLink = await shareLink(fay, 'can edit');
+    const viewLink = await shareLink(fay, 'can view');
+    await ed.goto(editLink);
+    await ed.waitForURL(`**/b/${boardId}`);
+    await vi.goto(viewLink);
+    await vi.waitForURL(`**/b/${boardId}`);
+    await Promise.all([waitStatus(ed, 'live'), waitStatus(vi, 'read-only')]);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('frames: two frames with stickies inside; moving a frame moves its stickies for everyone', async () => {
+    for (const [x, text] of [
+      [250, 'Went well'],
+      [800, 'To improve'],
+    ] as const) {
+      await place(fay, 'Sticky note', x, 320);
+      await fay.keyboard.type(text);
+      await fay.keyboard.press('Escape');
+    }
+    await until(async () => (await shapes(fay, 'sticky').count()) === 2, 'two stickies');
+    for (const s of await shapes(fay, 'sticky').all())
+      stickies.push((await s.getAttribute('data-shape-id')) ?? '');
+
+    // Select each sticky and press F: a frame around it.
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    for (const id of stickies) {
+      await fay.locator(`[data-shape-id="${id}"]`).click();
+      await fay.keyboard.press('f');
+    }
+    await until(async () => (await shapes(ed, 'frame').count()) === 2, 'two frames on Ed’s screen');
+    // A new frame goes beneath everything, so the paint order is not the creation order.
+    assert.deepEqual((await fay.locator('[data-shape-type="frame"] .frame-name').allTextContents()).sort(), [
+      'Frame 1',
+      'Frame 2',
+    ]);
+    // The frame tool has its accessible name; the Frames list shows both, and renames in place.
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+    const names = fay.getByRole('region', { name: 'Frames list' }).getByLabel('Frame name');
+    assert.equal(await names.count(), 2);
+    await names.first().fill('Went well');
+    await until(
+      async () =>
+        (await ed.locator('[data-shape-type="frame"] .frame-name').allTextContents()).includes('Went well'),
+      'the renamed frame on Ed’s screen',
+    );
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+
+    // Drag the first frame by its margin (outside the sticky): the sticky inside follows.
+    // The frame renamed "Went well" is the one around the first sticky.
+    const frameId =
+      (await fay
+        .locator('[data-shape-type="frame"]')
+        .filter({ hasText: 'Went well' })
+        .getAttribute('data-shape-id')) ?? '';
+    const before = {
+      frame: await translateOf(fay, frameId),
+      inside: await translateOf(fay, stickies[0]!),
+      outside: await translateOf(fay, stickies[1]!),
+    };
+    const box = await fay.locator(`[data-shape-id="${frameId}"] rect.frame`).boundingBox();
+    assert.ok(box);
+    await fay.mouse.move(box.x + 10, box.y + 10);
+    await fay.mouse.down();
+    await fay.mouse.move(box.x + 60, box.y + 110, { steps: 5 });
+    await fay.mouse.up();
+    await until(
+      async () => (await translateOf(ed, stickies[0]!)) !== before.inside,
+      'the sticky moved on Ed’s screen',
+    );
+    assert.notEqual(await translateOf(ed, frameId), before.frame);
+    assert.equal(await translateOf(ed, stickies[1]!), before.outside, 'the other frame’s sticky stayed');
+    const delta = (t: string | null) =>
+      (t ?? '')
+        .match(/translate\(([-\d.]+) ([-\d.]+)\)/)!
+        .slice(1)
+        .map(Number);
+    const [fx0, fy0] = delta(before.frame);
+    const [fx1, fy1] = delta(await translateOf(ed, frameId));
+    const [sx0, sy0] = delta(before.inside);
+    const [sx1, sy1] = delta(await translateOf(ed, stickies[0]!));
+    assert.deepEqual([fx1! - fx0!, fy1! - fy0!], [sx1! - sx0!, sy1! - sy0!], 'frame and sticky moved alike');
+    await fay.keyboard.press('Escape');
+    await shot(fay, '1-frames');
+  });
+
+  it('present: followers follow frame by frame; one who pans away stops, "Bring everyone here" brings them back', async () => {
+    await fay.getByRole('button', { name: 'Present', exact: true }).click();
+    await fay.getByRole('button', { name: 'Start presenting' }).click();
+    const same = async (p: Page) => (await viewportOf(p)) === (await viewportOf(fay));
+    await until(async () => (await same(ed)) && (await same(vi)), 'both follow the presenter');
+    const first = await viewportOf(fay);
+    await canvas(fay).focus();
+    await fay.keyboard.press('ArrowRight');
+    await until(async () => (await viewportOf(fay)) !== first, 'the presenter moved to frame 2');
+    await until(async () => (await same(ed)) && (await same(vi)), 'both follow to frame 2');
+    await shot(ed, '2-following');
+
+    // Vi pans away: no longer following, and a chip offers to follow again.
+    const c = await canvas(vi).boundingBox();
+    assert.ok(c);
+    await vi.mouse.move(c.x + 600, c.y + 400);
+    await vi.mouse.wheel(0, 300);
+    await vi.getByRole('button', { name: 'Follow again' }).waitFor();
+    await fay.keyboard.press('ArrowLeft');
+    await until(async () => (await viewportOf(fay)) === first, 'the presenter is back on frame 1');
+    await until(async () => await same(ed), 'Ed still follows');
+    assert.equal(await same(vi), false, 'Vi, who panned away, does not follow');
+    await shot(vi, '3-follow-again');
+
+    await fay.getByRole('button', { name: 'Bring everyone here' }).click();
+    await until(async () => await same(vi), 'Vi is brought back');
+    await shot(fay, '4-presenting');
+    await fay.getByRole('button', { name: 'Stop', exact: true }).click();
+    await vi.getByRole('button', { name: 'Follow again' }).waitFor({ state: 'detached' });
+  });
+
+  it('timer: 2 minutes started by the facilitator read the same everywhere, after a reload and with a clock 5 minutes fast', async () => {
+    await fay.getByRole('button', { name: 'Timer', exact: true }).click();
+    await fay.getByRole('button', { name: 'Start 2 min' }).click();
+    await fay.getByRole('button', { name: 'Timer', exact: true }).click();
+    // Vi's computer clock is five minutes fast; both others reload.
+    await viContext.addInitScript(() => {
+      const realNow = Date.now.bind(Date);
+      Date.now = () => realNow() + 5 * 60_000;
+    });
+    await Promise.all([ed.reload(), vi.reload()]);
+    await Promise.all([waitStatus(ed, 'live'), waitStatus(vi, 'read-only')]);
+    assert.ok(
+      (await vi.evaluate(() => Date.now() - performance.timeOrigin - performance.now())) > 4 * 60_000,
+    );
+    const timers = [fay, ed, vi].map((p) => p.getByRole('timer', { name: 'Time left' }));
+    for (const t of timers) await t.waitFor();
+    // Once each has measured its offset (a few round trips on connect), they agree.
+    let spread = Number.POSITIVE_INFINITY;
+    let readings: number[] = [];
+    await until(async () => {
+      readings = await Promise.all(
+        timers.map(async (t) => Number(await t.getAttribute('data-remaining-ms'))),
+      );
+      spread = Math.max(...readings) - Math.min(...readings);
+      return spread <= 500;
+    }, 'the three timers within 0.5 s');
+    console.log(`timer readings (ms): ${readings.join(', ')}; spread ${spread} ms`);
+    for (const r of readings) assert.ok(r > 90_000 && r <= 120_000, `remaining ${r}`);
+    assert.match((await timers[2]!.textContent()) ?? '', /^[12]:\d\d/);
+    await shot(vi, '5-timer');
+  });
+
+  it('vote: 3 votes each; the editor votes, the viewer cannot, nobody sees others’ votes before the close; then the same sorted totals', async () => {
+    // Nothing selected, so "Zoom to fit" shows the whole board.
+    await canvas(fay).focus();
+    await fay.keyboard.press('Escape');
+    for (const p of [fay, ed, vi]) await p.getByRole('button', { name: 'Zoom to fit' }).click();
+    await fay.getByRole('button', { name: 'Vote', exact: true }).click();
+    await fay.getByLabel('Votes per person').fill('3');
+    await fay.getByRole('button', { name: 'Start vote' }).click();
+    await fay.getByText('3 votes left').waitFor();
+    await fay.getByRole('button', { name: 'Vote', exact: true }).click();
+    const spot = (p: Page, text: string) => p.getByRole('button', { name: new RegExp(`^Vote for ${text}`) });
+    await spot(ed, 'Went well').waitFor();
+    // Ed: two on "Went well", one on "To improve".
+    await spot(ed, 'Went well').click();
+    await spot(ed, 'Went well').click();
+    await spot(ed, 'To improve').click();
+    await ed.getByRole('button', { name: 'Vote', exact: true }).click();
+    await ed.getByText('0 votes left').waitFor();
+    // Fay: three on "To improve".
+    for (let i = 0; i < 3; i++) await spot(fay, 'To improve').click();
+    await fay.getByRole('button', { name: 'Vote', exact: true }).click();
+    await fay.getByText('0 votes left').waitFor();
+    await fay.getByText('2 people have voted').waitFor();
+
+    // The viewer has nothing to click; each sees only their own dots, and no totals anywhere.
+    assert.equal(await vi.getByRole('button', { name: /^Vote for / }).count(), 0);
+    const dots = async (p: Page, id: string) =>
+      Number(await p.locator(`.vote-dots[data-shape-id="${id}"]`).getAttribute('data-my-votes'));
+    await shot(fay, '6-voting-fay');
+    assert.equal(await dots(ed, stickies[0]!), 2);
+    assert.equal(await dots(ed, stickies[1]!), 1);
+    assert.equal(await dots(fay, stickies[0]!), 0);
+    assert.equal(await dots(fay, stickies[1]!), 3);
+    for (const p of [fay, ed, vi]) assert.equal(await p.locator('.vote-total').count(), 0);
+    await shot(ed, '6-voting');
+
+    await fay.getByRole('button', { name: 'End vote' }).click();
+    await vi.getByRole('button', { name: 'Vote', exact: true }).click();
+    const results = async (p: Page) => {
+      const list = p.getByRole('region', { name: 'Vote results' }).getByRole('listitem');
+      return (await list.allTextContents()).map((t) => t.trim());
+    };
+    for (const p of [fay, ed, vi]) {
+      await p.getByRole('region', { name: 'Vote results' }).waitFor();
+      assert.deepEqual(await results(p), ['4 To improve', '2 Went well']);
+      await until(async () => (await p.locator('.vote-total').count()) === 2, 'totals on the stickies');
+    }
+    await shot(vi, '7-results');
+    for (const p of [fay, ed, vi]) await p.getByRole('button', { name: 'Vote', exact: true }).click();
+  });
+
+  it('a PDF of all frames has one page per frame', {
+    skip: existsSync('/usr/bin/pdftoppm') ? undefined : 'pdftoppm missing',
+  }, async () => {
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+    const [download] = await Promise.all([
+      fay.waitForEvent('download'),
+      fay.getByRole('button', { name: 'Export all frames as PDF' }).click(),
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-pdf-'));
+    try {
+      const file = join(dir, 'frames.pdf');
+      await download.saveAs(file);
+      const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
+      assert.match(info, /^Pages:\s+2$/m, info);
+      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-8-pdf')]);
+      assert.ok(existsSync(join(artifacts, 'facilitation-8-pdf-1.png')));
+      assert.ok(existsSync(join(artifacts, 'facilitation-8-pdf-2.png')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('no page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,127 @@
+// Text in notes, in the browser: a 12-line sticky shows every line inside the note, and two
+// people typing at the same spot of one note get two whole runs of letters, not a mix.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import {
+  artifacts,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shareLink,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
+
+/** Every line's box of the first sticky, and the note's own box, in screen pixels. */
+async function stickyLines(page: Page) {
+  return page.evaluate(() => {
+    const g = document.querySelector('[data-shape-type="sticky"]')!;
+    const note = g.querySelector('rect.sticky')!.getBoundingClientRect();
+    const lines = Array.from(g.querySelectorAll('.shape-text tspan')).map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent ?? '', top: r.top, bottom: r.bottom, left: r.left, right: r.right };
+    });
+    return { note: { top: note.top, bottom: note.bottom, left: note.left, right: note.right }, lines };
+  });
+}
+
+describe('text in notes', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const errors: string[] = [];
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    assert.deepEqual(errors, [], 'no page errors');
+  });
+
+  it('a 12-line sticky shows every line inside the note, and more lines grow the note', async () => {
+    const { page } = await newUser(browser, server, 'Tess');
+    page.on('pageerror', (e) => errors.push(e.message));
+    await createBoard(page, 'Long notes');
+    await place(page, 'Sticky note', 500, 350);
+    const field = page.getByLabel('Shape text');
+    for (let i = 1; i <= 12; i++) {
+      await field.pressSequentially(`Line ${i}`);
+      if (i < 12) await field.press('Enter');
+    }
+    await page.keyboard.press('Escape');
+    await until(async () => (await stickyLines(page)).lines.length === 12, '12 lines drawn');
+    const { note, lines } = await stickyLines(page);
+    assert.deepEqual(
+      lines.map((l) => l.text.trim()),
+      Array.from({ length: 12 }, (_, i) => `Line ${i + 1}`),
+    );
+    for (const l of lines) {
+      assert.ok(l.top >= note.top && l.bottom <= note.bottom + 0.5, `${l.text} inside vertically`);
+      assert.ok(l.left >= note.left && l.right <= note.right, `${l.text} inside horizontally`);
+    }
+    const h0 = note.bottom - note.top;
+    await page.screenshot({ path: join(artifacts, 'sticky-12-lines.png') });
+
+    // Past the font floor the note grows, and still every line is inside it.
+    await page.locator('[data-shape-type="sticky"]').dblclick();
+    await field.press('Control+End');
+    for (let i = 13; i <= 30; i++) {
+      await field.press('Enter');
+      await field.pressSequentially(`Line ${i}`);
+    }
+    await page.keyboard.press('Escape');
+    await until(async () => (await stickyLines(page)).lines.length === 30, '30 lines drawn');
+    const grown = await stickyLines(page);
+    assert.ok(grown.note.bottom - grown.note.top > h0 + 50, 'the note grew');
+    for (const l of grown.lines) assert.ok(l.bottom <= grown.note.bottom + 0.5, `${l.text} inside`);
+    await page.screenshot({ path: join(artifacts, 'sticky-30-lines.png') });
+  });
+
+  it('two people typing at the same spot get two whole runs', async () => {
+    const ada = (await newUser(browser, server, 'Ada')).page;
+    const b = await newUser(browser, server, 'Bo');
+    const bo = b.page;
+    for (const p of [ada, bo]) p.on('pageerror', (e) => errors.push(e.message));
+    const boardId = await createBoard(ada, 'Typing together');
+    const link = await shareLink(ada, 'can edit');
+    await bo.goto(link);
+    await bo.waitForURL(`**/b/${boardId}`);
+    await waitStatus(bo, 'live');
+
+    await place(ada, 'Sticky note', 500, 350);
+    await ada.keyboard.type('Hello ');
+    await ada.keyboard.press('Escape');
+    await until(async () => (await bo.locator('[data-shape-type="sticky"] tspan').count()) > 0, 'note on Bo');
+    await ada.locator('[data-shape-type="sticky"]').dblclick();
+    await bo.locator('[data-shape-type="sticky"]').dblclick();
+    const fa = ada.getByLabel('Shape text');
+    const fb = bo.getByLabel('Shape text');
+    await fa.press('Control+End');
+    await fb.press('Control+End');
+
+    // Turn by turn at the same spot, each waiting to see the other's letter arrive.
+    const runA = 'banana';
+    const runB = 'BERRY!';
+    let expected = 'Hello ';
+    for (let i = 0; i < runA.length; i++) {
+      await fa.press(runA[i]!);
+      expected += runA[i];
+      const a = expected;
+      await until(async () => (await fb.inputValue()).length === a.length, 'Ada’s letter on Bo');
+      await fb.press(runB[i]!);
+      expected += runB[i];
+      const n = expected.length;
+      await until(async () => (await fa.inputValue()).length === n, 'Bo’s letter on Ada');
+    }
+    const text = await fa.inputValue();
+    assert.equal(await fb.inputValue(), text);
+    assert.ok(text === `Hello ${runA}${runB}` || text === `Hello ${runB}${runA}`, `two whole runs: ${text}`);
+  });
+});

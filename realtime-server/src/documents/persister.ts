@@ -1,0 +1,223 @@
+// Writes a room's edits to the Store: debounced (an edit is stored within persistDebounceMs of
+// the last one, and within persistMaxDelayMs under constant load), batched, retried with backoff
+// while the store is down (edits stay in memory, never dropped), and compacted past the limits.
+// Each queued update keeps who sent it; a write appends one merged entry per author, and tells
+// the room what it stored (so it can confirm it to the other instances and to clients).
+import { limits } from '@tandem/shared';
+import type { Logger } from 'pino';
+import * as Y from 'yjs';
+import type { Metrics } from '../metrics.ts';
+import { BoardGoneError, type DocEntry, type DocStore } from '../store/store.ts';
+
+/** The longest wait between two attempts to store a board's edits while the store fails. */
+export const RETRY_MAX_MS = 5000;
+
+export interface PersisterOptions {
+  debounceMs: number;
+  maxDelayMs: number;
+  /** Called after a write with the updates it stored, in the order they were queued. */
+  onStored?: (stored: readonly QueuedUpdate[]) => void;
+}
+
+/** One update waiting to be stored, with what the room needs to know once it is. */
+export interface QueuedUpdate {
+  update: Uint8Array;
+  /** Who sent it (the user of the connection it came from); null when unknown. */
+  userId: string | null;
+  /** When it was received (ms since the epoch). */
+  at: number;
+  /** The room's bus sequence number of the update (0 when it was not published). */
+  seq: number;
+  /** The room's local mark for it (see Room's saved-mark bookkeeping). */
+  mark: number;
+}
+
+/** The updates of one batch as log entries: one merged entry per author, in first-seen order. */
+export function toEntries(batch: readonly QueuedUpdate[]): DocEntry[] {
+  const byUser = new Map<string | null, QueuedUpdate[]>();
+  for (const item of batch) {
+    const group = byUser.get(item.userId);
+    if (group) group.push(item);
+    else byUser.set(item.userId, [item]);
+  }
+  return [...byUser].map(([userId, items]) => ({
+    update: items.length === 1 ? items[0]!.update : Y.mergeUpdates(items.map((i) => i.update)),
+    userId,
+    // The earliest receipt of the group: history must not place an edit later than it was made.
+    at: new Date(items[0]!.at),
+  }));
+}
+
+export class DocPersister {
+  private queue: QueuedUpdate[] = [];
+  private firstQueuedAt = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private failures = 0;
+  private closed = false;
+  /** Updates enqueued so far, and how many of them are stored (the queue is first in, first out). */
+  private enqueued = 0;
+  private stored = 0;
+  private waiters: { upTo: number; resolve: () => void }[] = [];
+
+  constructor(
+    private readonly boardId: string,
+    private readonly store: DocStore,
+    private readonly options: PersisterOptions,
+    private readonly log: Logger,
+    private readonly metrics: Metrics,
+    /** Called once the Store says the board is deleted (its connections must close). */
+    private readonly onGone?: () => void,
+  ) {}
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Nothing queued and nothing being written: every edit handed to this persister is stored. */
+  get settled(): boolean {
+    return this.queue.length === 0 && this.writing === null;
+  }
+
+  enqueue(item: QueuedUpdate): void {
+    if (this.queue.length === 0) this.firstQueuedAt = Date.now();
+    this.queue.push(item);
+    this.enqueued += 1;
+    this.schedule();
+  }
+
+  /**
+   * Resolves once everything enqueued before this call is in the Store, however many retries
+   * that takes (it never rejects; it stays pending while the store is down). This is what lets
+   * the server tell a client "your edits are stored".
+   */
+  whenStored(): Promise<void> {
+    if (this.stored >= this.enqueued) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ upTo: this.enqueued, resolve }));
+  }
+
+  private settleWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if (waiter.upTo <= this.stored) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
+  }
+
+  /** The updates queued or being written, oldest first (for the room's saved mark). */
+  get unstored(): readonly QueuedUpdate[] {
+    return this.inFlight.length > 0 ? this.inFlight.concat(this.queue) : this.queue;
+  }
+
+  private inFlight: QueuedUpdate[] = [];
+
+  private schedule(): void {
+    if (this.closed || this.writing) return;
+    const waited = Date.now() - this.firstQueuedAt;
+    const delay = Math.max(0, Math.min(this.options.debounceMs, this.options.maxDelayMs - waited));
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, delay);
+  }
+
+  /** Writes everything queued now; resolves when it is stored (or rejects if the store failed). */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    // Loop: another caller's write may fail and put its batch back while this one waits, and two
+    // callers flushing at once must both see the edits stored before they resolve.
+    for (;;) {
+      if (this.writing) {
+        await this.writing.catch(() => undefined);
+        continue;
+      }
+      if (this.queue.length === 0) return;
+      await this.write(true);
+    }
+  }
+
+  private write(throwOnFailure = false): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    const batch = this.queue;
+    this.queue = [];
+    this.inFlight = batch;
+    const started = performance.now();
+    const attempt = (async () => {
+      // One merged entry per author and write keeps the log short and the transaction small.
+      const size = await this.store.append(this.boardId, toEntries(batch));
+      this.metrics.storeLatency.observe({ op: 'append' }, (performance.now() - started) / 1000);
+      this.failures = 0;
+      this.inFlight = [];
+      this.stored += batch.length;
+      this.settleWaiters();
+      this.options.onStored?.(batch);
+      if (size.entries > limits.compactEntries || size.bytes > limits.compactBytes) await this.compact();
+    })();
+    this.writing = attempt
+      .catch((error: unknown) => {
+        if (error instanceof BoardGoneError) {
+          // The board was deleted: its content must not be stored, now or later.
+          this.queue = [];
+          this.closed = true;
+          this.log.info({ boardId: this.boardId }, 'board deleted; its unstored edits are dropped');
+          this.onGone?.();
+          return;
+        }
+        // Keep the edits: put the batch back in front of whatever arrived meanwhile.
+        this.inFlight = [];
+        this.queue = batch.concat(this.queue);
+        this.failures += 1;
+        this.metrics.storeErrors.inc({ op: 'append' });
+        this.log.warn(
+          { err: error, boardId: this.boardId, failures: this.failures },
+          'storing edits failed; retrying',
+        );
+        if (throwOnFailure) throw error;
+      })
+      .finally(() => {
+        this.writing = null;
+        if (this.queue.length > 0 && !this.closed) this.retryLater();
+      });
+    return this.writing;
+  }
+
+  private retryLater(): void {
+    if (this.failures === 0) {
+      this.schedule();
+      return;
+    }
+    // Capped low, so a board is stored within seconds of the database coming back.
+    const backoff =
+      Math.min(RETRY_MAX_MS, 250 * 2 ** Math.min(this.failures, 7)) * (0.75 + Math.random() / 2);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, backoff);
+  }
+
+  private async compact(): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.store.compact(this.boardId, (parts) => Y.mergeUpdates(parts));
+      this.metrics.storeLatency.observe({ op: 'compact' }, (performance.now() - started) / 1000);
+    } catch (error) {
+      // The log is intact; compaction is retried after a later write.
+      this.metrics.storeErrors.inc({ op: 'compact' });
+      this.log.warn({ err: error, boardId: this.boardId }, 'compaction failed');
+    }
+  }
+
+  /** Stops timers; the caller flushes first. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

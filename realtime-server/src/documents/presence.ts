@@ -1,0 +1,183 @@
+// A room's presence (Yjs awareness): who owns which client id, the latest state of each, and
+// which ones changed since the last tick. States are merged per tick and sent as one message,
+// instead of one message per cursor move per peer.
+import { checkPresenceInput, limits, type PresenceUser, type Role } from '@tandem/shared';
+import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
+
+/** What presence needs to know of a connection. */
+export interface PresenceOwner {
+  readonly userId: string;
+  readonly user: PresenceUser;
+  readonly role: Role;
+  readonly clientIds: Set<number>;
+}
+
+interface Entry extends AwarenessEntry {
+  /** The local connection that owns this client id, or null when it lives on another instance. */
+  owner: PresenceOwner | null;
+  /** The instance that owns it when remote. */
+  instance: string | null;
+}
+
+export interface PresenceChange {
+  /** Every changed entry, for this instance's connections. */
+  all: Uint8Array;
+  /** Changed entries owned by local connections, for the other instances (null when none). */
+  local: Uint8Array | null;
+}
+
+/** Told when a connection's state is dropped, with why; the room logs the first of each reason. */
+export type PresenceDropped = (owner: PresenceOwner, reason: string) => void;
+
+export class RoomPresence {
+  private readonly entries = new Map<number, Entry>();
+  private readonly dirty = new Set<number>();
+  /** Drop reasons already reported per connection: a bot that keeps sending one bad field logs once. */
+  private readonly reported = new WeakMap<PresenceOwner, Set<string>>();
+
+  constructor(
+    private readonly onDirty: () => void,
+    private readonly onDropped: PresenceDropped = () => undefined,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Applies a connection's awareness update. States of client ids the connection does not own
+   * (stock y-websocket clients echo everyone's presence back) are dropped before any JSON is
+   * parsed, so the echo costs little; so are stale clocks, oversized or malformed states, and
+   * client ids past the per-connection bound.
+   */
+  applyFromPeer(owner: PresenceOwner, update: Uint8Array): void {
+    const incoming = decodeAwarenessUpdate(update);
+    for (const { clientId, clock, state } of incoming) {
+      const existing = this.entries.get(clientId);
+      if (existing) {
+        if (existing.owner !== owner) continue;
+        if (clock <= existing.clock) continue;
+      } else if (!owner.clientIds.has(clientId)) {
+        if (owner.clientIds.size >= limits.maxClientIdsPerConnection || state === 'null') continue;
+      }
+      const accepted = state === 'null' ? 'null' : this.acceptState(state, owner);
+      if (accepted === null) continue;
+      owner.clientIds.add(clientId);
+      this.entries.set(clientId, { clientId, clock, state: accepted, owner, instance: null });
+      this.markDirty(clientId);
+    }
+  }
+
+  /**
+   * Checks a state against the presence schema, completes a partial one with defaults (a bot
+   * may set only `cursor`, SPEC §3) and stamps the connection's user and role on it: a client
+   * must not show its cursor under another person's name. Only an oversized or malformed state
+   * is dropped, and the first drop of each reason per connection is reported.
+   */
+  private acceptState(state: string, owner: PresenceOwner): string | null {
+    if (state.length > limits.maxAwarenessStateBytes) return this.drop(owner, 'oversized');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(state);
+    } catch {
+      return this.drop(owner, 'not JSON');
+    }
+    const checked = checkPresenceInput(parsed);
+    if (!checked.ok) return this.drop(owner, `malformed: ${checked.reason}`);
+    return JSON.stringify({ user: owner.user, ...checked.state, role: owner.role });
+  }
+
+  private drop(owner: PresenceOwner, reason: string): null {
+    let reasons = this.reported.get(owner);
+    if (!reasons) {
+      reasons = new Set();
+      this.reported.set(owner, reasons);
+    }
+    if (!reasons.has(reason)) {
+      reasons.add(reason);
+      this.onDropped(owner, reason);
+    }
+    return null;
+  }
+
+  /** Removes every state a closing connection owned. */
+  removeOwner(owner: PresenceOwner): void {
+    for (const clientId of owner.clientIds) this.remove(clientId);
+    owner.clientIds.clear();
+  }
+
+  /** Applies states published by another instance (already validated there). */
+  applyRemote(instance: string, update: Uint8Array): void {
+    for (const { clientId, clock, state } of decodeAwarenessUpdate(update)) {
+      const existing = this.entries.get(clientId);
+      if (existing?.owner) continue;
+      if (existing && clock < existing.clock) continue;
+      this.entries.set(clientId, { clientId, clock, state, owner: null, instance });
+      this.markDirty(clientId);
+    }
+  }
+
+  /** Removes the states of an instance that stopped publishing its heartbeat. */
+  removeInstance(instance: string): void {
+    for (const entry of this.entries.values()) if (entry.instance === instance) this.remove(entry.clientId);
+  }
+
+  private remove(clientId: number): void {
+    const entry = this.entries.get(clientId);
+    if (!entry || entry.state === 'null') return;
+    entry.clock += 1;
+    entry.state = 'null';
+    this.markDirty(clientId);
+  }
+
+  private markDirty(clientId: number): void {
+    const wasEmpty = this.dirty.size === 0;
+    this.dirty.add(clientId);
+    if (wasEmpty) this.onDirty();
+  }
+
+  /** Encodes what changed since the last call, and forgets removed states once announced. */
+  takeChanges(): PresenceChange | null {
+    if (this.dirty.size === 0) return null;
+    const changed: Entry[] = [];
+    const local: Entry[] = [];
+    for (const clientId of this.dirty) {
+      const entry = this.entries.get(clientId);
+      if (!entry) continue;
+      changed.push(entry);
+      if (entry.instance === null) local.push(entry);
+      if (entry.state === 'null') this.entries.delete(clientId);
+    }
+    this.dirty.clear();
+    if (changed.length === 0) return null;
+    return {
+      all: encodeAwarenessUpdate(changed, changed.length),
+      local: local.length > 0 ? encodeAwarenessUpdate(local, local.length) : null,
+    };
+  }
+
+  /** Every live state, for a connection that just joined; null when there is none. */
+  encodeAll(onlyLocal = false): Uint8Array | null {
+    const live: Entry[] = [];
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'null' && (!onlyLocal || entry.instance === null)) live.push(entry);
+    }
+    return live.length > 0 ? encodeAwarenessUpdate(live, live.length) : null;
+  }
+
+  /** The distinct users present, for the dashboard's "who is on this board". */
+  users(): { id: string; name: string; color: string }[] {
+    const seen = new Map<string, { id: string; name: string; color: string }>();
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'null') continue;
+      try {
+        const user = (JSON.parse(entry.state) as { user?: { id: string; name: string; color: string } }).user;
+        if (user && !seen.has(user.id))
+          seen.set(user.id, { id: user.id, name: user.name, color: user.color });
+      } catch {
+        // states from peers were validated; a remote one that is not JSON is simply not listed
+      }
+    }
+    return [...seen.values()];
+  }
+}

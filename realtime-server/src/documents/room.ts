@@ -1,0 +1,783 @@
+// A Room is one open board on this instance: its Y.Doc, the connections (peers) editing it,
+// their presence, its persistence, and its channel to the other instances. It knows nothing of
+// WebSockets: a Peer is anything that can send bytes and be closed.
+import { CloseCode, encodeSavedMessage, type PresenceUser, type Role } from '@tandem/shared';
+import type { Logger } from 'pino';
+import * as Y from 'yjs';
+import type { Bus } from '../bus/bus.ts';
+import { BusMessageType, boardChannel, decodeBusMessage, encodeBusMessage } from '../bus/protocol.ts';
+import type { Config } from '../config.ts';
+import type { HistoryHooks } from '../history/recorder.ts';
+import type { Metrics } from '../metrics.ts';
+import type { DocStore } from '../store/store.ts';
+import { DocPersister, type QueuedUpdate } from './persister.ts';
+import { RoomPresence } from './presence.ts';
+import {
+  encodeAwarenessMessage,
+  encodeSyncStep1,
+  encodeSyncStep2,
+  encodeUpdate,
+  ProtocolError,
+  parseClientMessage,
+} from './protocol.ts';
+import { updateHasNewContent } from './updates.ts';
+
+export interface Peer {
+  readonly id: number;
+  readonly userId: string;
+  /** Who the connection authenticated as; presence states are stamped with it. */
+  readonly user: PresenceUser;
+  role: Role;
+  /** Awareness client ids this connection introduced (it may only change those). */
+  readonly clientIds: Set<number>;
+  /** Sends one message, or several written together. */
+  send(message: Uint8Array | Uint8Array[]): void;
+  close(code: number, reason: string): void;
+}
+
+export interface RoomDeps {
+  store: DocStore;
+  bus: Bus;
+  config: Config;
+  log: Logger;
+  metrics: Metrics;
+  instanceId: string;
+  /** Version history: told when the board is edited and when it closes here. */
+  history?: HistoryHooks;
+}
+
+/**
+ * The origin of a change the server makes on a user's behalf (a restore, a revert): stored and
+ * relayed like a client's edit, attributed to that user, sent to every client.
+ */
+export class ServerChange {
+  constructor(readonly userId: string) {}
+}
+
+/** What a room learns from, and asks of, the instance-wide view of the other instances. */
+export interface InstanceView {
+  /** Whether any other instance is alive on the bus: alone, a room publishes nothing but sync requests. */
+  othersAlive(): boolean;
+  /** Any message from an instance proves it alive. */
+  heard(instance: string): void;
+}
+
+/** Origins of changes that this instance must not store or publish again. */
+const STORE_ORIGIN = Symbol('store');
+/** An update another instance relayed: held until that instance confirms it stored it. */
+const BUS_ORIGIN = Symbol('bus');
+/** A sync reply: a difference from wherever; stored by this instance, not published. */
+const SYNC_ORIGIN = Symbol('sync reply');
+/**
+ * A bus message applied while client updates wait for missing dependencies: the transaction may
+ * integrate those waiting client structs too, and they reached no other instance and no store.
+ * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
+ */
+const MIXED_ORIGINS = Symbol('several origins');
+const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
+
+/** How long presence changes are merged before one message goes out. */
+export const PRESENCE_TICK_MS = 25;
+/** Bytes of updates waiting for missing dependencies before the sender is cut off. */
+const MAX_PENDING_BYTES = 1024 * 1024;
+/** How long to wait for the bus when opening a board before serving it from the Store alone. */
+export const SUBSCRIBE_WAIT_MS = 1000;
+
+/** An update another instance relayed, kept until it confirms it stored it (or is presumed dead). */
+type HeldUpdate = QueuedUpdate;
+
+export class Room {
+  readonly doc = new Y.Doc();
+  readonly peers = new Set<Peer>();
+  readonly presence: RoomPresence;
+  /** Approximate stored size: loaded bytes plus every update since. */
+  sizeBytes = 0;
+  private readonly persister: DocPersister;
+  private unsubscribe: (() => Promise<void>) | null = null;
+  private seq = 0;
+  private readonly remoteSeq = new Map<string, number>();
+  /** Per origin instance, what it relayed and has not confirmed stored, oldest first. */
+  private readonly held = new Map<string, HeldUpdate[]>();
+  /** The highest of our bus seqs announced as stored. */
+  private announcedSeq = 0;
+  /**
+   * Saved marks: every update this room must see stored (its own queue, what it holds for other
+   * instances) takes the next mark; a peer's edits are saved once every mark up to the one
+   * current when it last sent is stored or confirmed.
+   */
+  private mark = 0;
+  private readonly peerMarks = new Map<Peer, number>();
+  private readonly savedListeners = new Set<(peer: Peer) => void>();
+  /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
+  degraded = false;
+  /** The whole board encoded, kept until the next change: most joins start from an empty client. */
+  private fullState: Uint8Array | null = null;
+  private presenceTimer: NodeJS.Timeout | null = null;
+  /** Doc updates applied this turn, sent merged in one message when the turn ends. */
+  private outgoing: Uint8Array[] = [];
+  /** The one origin of this turn's updates (not sent back to it), or MIXED_ORIGINS. */
+  private outgoingOrigin: unknown = null;
+  private flushQueued = false;
+  private presenceDue = false;
+  private lastPresenceFlush = 0;
+  private closed = false;
+  /** Per peer, the newest "saved?" request that waits behind the one already waiting on the Store. */
+  private readonly savedWaits = new WeakMap<Peer, { next: number | null }>();
+
+  private constructor(
+    readonly boardId: string,
+    private readonly deps: RoomDeps,
+    private readonly instances: InstanceView,
+  ) {
+    this.presence = new RoomPresence(
+      () => this.schedulePresence(),
+      (owner, reason) =>
+        deps.log.warn(
+          { boardId, peer: (owner as Peer).id, userId: owner.userId, reason },
+          'presence state dropped (logged once per connection and reason)',
+        ),
+    );
+    this.persister = new DocPersister(
+      boardId,
+      deps.store,
+      {
+        debounceMs: deps.config.persistDebounceMs,
+        maxDelayMs: deps.config.persistMaxDelayMs,
+        onStored: (stored) => this.onStored(stored),
+      },
+      deps.log,
+      deps.metrics,
+      // Deleted while open (the deletion's bus message may never have arrived): everyone leaves.
+      () => this.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted'),
+    );
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => this.onDocUpdate(update, origin));
+  }
+
+  /**
+   * Loads the board from the Store, subscribes to its bus channel and asks the other instances
+   * for what the Store does not have yet. Rejects (leaving the stored board untouched) when the
+   * stored content cannot be read or applied.
+   */
+  static async load(boardId: string, deps: RoomDeps, instances: InstanceView): Promise<Room> {
+    const room = new Room(boardId, deps, instances);
+    const started = performance.now();
+    const stored = await deps.store.loadDoc(boardId);
+    deps.metrics.storeLatency.observe({ op: 'load' }, (performance.now() - started) / 1000);
+    const parts = stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+    for (const part of parts) {
+      // A stored update that does not decode means the stored board is damaged: refuse to open
+      // it rather than serve (and later overwrite) a partial board.
+      Y.decodeUpdate(part);
+      Y.applyUpdate(room.doc, part, STORE_ORIGIN);
+      room.sizeBytes += part.length;
+    }
+    if (room.hasPending) {
+      // Served anyway: a client that holds the missing part sends it on sync. Refusing would
+      // make the board unusable forever.
+      deps.log.warn({ boardId }, 'stored board has updates whose dependencies are missing');
+    }
+    await room.subscribe();
+    return room;
+  }
+
+  /**
+   * Subscribes to the board's bus channel and asks the others for what the Store lacks. When the
+   * bus does not answer promptly (Redis down or hung), the board is served from the Store alone
+   * (degraded) and resyncs, both ways, once the subscription comes through.
+   */
+  private async subscribe(): Promise<void> {
+    const { bus, log } = this.deps;
+    const subscribing = bus.subscribe(boardChannel(this.boardId), (data) => this.onBusMessage(data));
+    let timer: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([
+      subscribing.then(
+        () => true,
+        () => false,
+      ),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), bus.isHealthy() ? SUBSCRIBE_WAIT_MS : 0);
+      }),
+    ]);
+    clearTimeout(timer);
+    void subscribing.then(
+      (unsubscribe) => {
+        this.unsubscribe = unsubscribe;
+        if (this.closed) {
+          void unsubscribe().catch(() => undefined);
+          return;
+        }
+        if (!this.degraded) return;
+        this.degraded = false;
+        this.deps.metrics.degradedRooms.dec();
+        log.info({ boardId: this.boardId }, 'bus back: board resyncing with the other instances');
+        this.requestSync('bus returned', true);
+      },
+      (err: unknown) => log.warn({ err, boardId: this.boardId }, 'subscribing to the board channel failed'),
+    );
+    if (!inTime) {
+      this.degraded = true;
+      this.deps.metrics.degradedRooms.inc();
+      log.warn(
+        { boardId: this.boardId },
+        'bus unreachable: board served from the Store alone on this instance until the bus returns',
+      );
+    }
+    this.requestSync('open');
+  }
+
+  private get hasPending(): boolean {
+    return this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null;
+  }
+
+  /** The origin for applying an update that came over the bus. */
+  private get busOrigin(): symbol {
+    return this.hasPending ? BUS_RESOLVING_ORIGIN : BUS_ORIGIN;
+  }
+
+  get isEmpty(): boolean {
+    return this.peers.size === 0 && this.holds === 0;
+  }
+
+  /** Connections or server work (a restore) using the room; it is not unloaded while any is. */
+  private holds = 0;
+
+  /** Keeps the room open without a connection until the returned function is called. */
+  keepOpen(): () => void {
+    this.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds -= 1;
+    };
+  }
+
+  /**
+   * Changes the board on `userId`'s behalf in one transaction: every client here gets it at once,
+   * the other instances over the Bus, and it is stored attributed to that user.
+   */
+  change(userId: string, fn: (doc: Y.Doc) => void): void {
+    this.doc.transact(() => fn(this.doc), new ServerChange(userId));
+  }
+
+  join(peer: Peer): void {
+    this.peers.add(peer);
+    peer.send(encodeSyncStep1(Y.encodeStateVector(this.doc)));
+    const everyone = this.presence.encodeAll();
+    if (everyone) peer.send(encodeAwarenessMessage(everyone));
+  }
+
+  leave(peer: Peer): void {
+    if (!this.peers.delete(peer)) return;
+    this.peerMarks.delete(peer);
+    this.presence.removeOwner(peer);
+  }
+
+  /** One message from a peer. Malformed input closes only that peer; the doc is never touched. */
+  receive(peer: Peer, data: Uint8Array): void {
+    let message: ReturnType<typeof parseClientMessage>;
+    try {
+      message = parseClientMessage(data);
+    } catch (error) {
+      this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+      return;
+    }
+    switch (message.kind) {
+      case 'step1': {
+        let answer: Uint8Array;
+        try {
+          answer = this.encodeStateFor(message.stateVector);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+          return;
+        }
+        peer.send(encodeSyncStep2(answer));
+        return;
+      }
+      case 'step2':
+      case 'update':
+        this.applyFromPeer(peer, message.update);
+        return;
+      case 'awareness':
+        try {
+          this.presence.applyFromPeer(peer, message.update);
+        } catch (error) {
+          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+        }
+        return;
+      case 'queryAwareness': {
+        const everyone = this.presence.encodeAll();
+        if (everyone) peer.send(encodeAwarenessMessage(everyone));
+        return;
+      }
+      case 'saveRequest':
+        this.answerWhenStored(peer, message.id);
+        return;
+    }
+  }
+
+  /**
+   * Everything this peer sent before the request has been applied by now (one socket, in order),
+   * so once the room's edits up to now are stored, so are the peer's. An edit still waiting for
+   * missing dependencies is not in the doc, let alone stored: no answer then (the client asks
+   * again), rather than a false "saved". A peer has at most one answer waiting on the Store: a
+   * request that arrives meanwhile is answered after it, by a wait that starts then (so a client
+   * asking often while the Store is down holds one promise, not thousands).
+   */
+  private answerWhenStored(peer: Peer, id: number): void {
+    if (this.hasPending) return;
+    const waiting = this.savedWaits.get(peer);
+    if (waiting) {
+      waiting.next = id;
+      return;
+    }
+    const wait = { next: null as number | null };
+    this.savedWaits.set(peer, wait);
+    void this.whenStored().then(() => {
+      this.savedWaits.delete(peer);
+      if (!this.peers.has(peer)) return;
+      peer.send(encodeSavedMessage(id));
+      if (wait.next !== null) this.answerWhenStored(peer, wait.next);
+    });
+  }
+
+  private encodeStateFor(stateVector: Uint8Array): Uint8Array {
+    // An empty state vector (a fresh client) is one byte, 0: answer from the cache.
+    if (stateVector.length === 1 && stateVector[0] === 0) {
+      this.fullState ??= Y.encodeStateAsUpdate(this.doc);
+      return this.fullState;
+    }
+    try {
+      return Y.encodeStateAsUpdate(this.doc, stateVector);
+    } catch {
+      throw new ProtocolError('malformed state vector');
+    }
+  }
+
+  private applyFromPeer(peer: Peer, update: Uint8Array): void {
+    try {
+      // Decode fully before applying: a malformed update must not leave half of itself behind.
+      Y.decodeUpdate(update);
+    } catch (error) {
+      this.reject(peer, CloseCode.UNDECODABLE, `undecodable update: ${(error as Error).message}`);
+      return;
+    }
+    if (peer.role === 'viewer') {
+      // A stock client answers the server's sync step 1 even when it has nothing to add.
+      if (updateHasNewContent(this.doc, update))
+        this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
+      return;
+    }
+    const limit = this.deps.config.maxDocBytes;
+    if (this.sizeBytes + update.length > limit && updateHasNewContent(this.doc, update)) {
+      this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
+      return;
+    }
+    try {
+      Y.applyUpdate(this.doc, update, peer);
+    } catch (error) {
+      this.deps.log.warn({ err: error, boardId: this.boardId, peer: peer.id }, 'update failed to apply');
+      this.reject(peer, CloseCode.UNDECODABLE, 'update failed to apply');
+      return;
+    }
+    // Whatever the update brought (maybe nothing new: another instance relayed it already), the
+    // peer's edits are saved once everything this room holds now is stored. An update waiting
+    // for missing dependencies is not stored at all yet.
+    this.peerMarks.set(peer, this.hasPending ? Number.POSITIVE_INFINITY : this.mark);
+    this.checkPending(peer);
+    this.checkSaved();
+  }
+
+  /**
+   * An update whose dependencies have not arrived waits in the doc. Ask the sender (and the other
+   * instances) for what is missing; drop the waiting data and cut the sender off when it grows.
+   */
+  private checkPending(peer: Peer): void {
+    const { pendingStructs, pendingDs } = this.doc.store;
+    if (!pendingStructs && !pendingDs) return;
+    const pendingBytes = (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0);
+    if (pendingBytes > MAX_PENDING_BYTES) {
+      this.doc.store.pendingStructs = null;
+      this.doc.store.pendingDs = null;
+      this.reject(peer, CloseCode.UNDECODABLE, 'too many updates with missing dependencies');
+      return;
+    }
+    peer.send(encodeSyncStep1(Y.encodeStateVector(this.doc)));
+    this.requestSync('pending');
+  }
+
+  private reject(peer: Peer, code: number, reason: string): void {
+    this.deps.log.info({ boardId: this.boardId, peer: peer.id, code, reason }, 'closing connection');
+    peer.close(code, reason);
+  }
+
+  private onDocUpdate(update: Uint8Array, origin: unknown): void {
+    this.fullState = null;
+    if (origin === STORE_ORIGIN) return;
+    this.sizeBytes += update.length;
+    this.outgoing.push(update);
+    this.outgoingOrigin =
+      this.outgoing.length === 1 || this.outgoingOrigin === origin ? origin : MIXED_ORIGINS;
+    this.queueFlush();
+    // Relayed by another instance: held (the raw message) until that instance confirms it.
+    if (origin === BUS_ORIGIN) return;
+    const userId = this.peers.has(origin as Peer)
+      ? (origin as Peer).userId
+      : origin instanceof ServerChange
+        ? origin.userId
+        : null;
+    let seq = 0;
+    // The instance that received an edit from a client stores it and tells the others (when
+    // there are any: an instance that appears later asks for what it lacks when it opens the
+    // board). A sync reply is stored here too (its sender may die before storing it) but not
+    // published: the other instances ask for what they lack themselves.
+    if (origin !== SYNC_ORIGIN) {
+      if (this.instances.othersAlive()) {
+        this.seq += 1;
+        seq = this.seq;
+        this.publish(BusMessageType.update, update, seq, '', userId ?? '');
+      } else this.unpublished = true;
+    }
+    this.persister.enqueue({ update, userId, at: Date.now(), seq, mark: ++this.mark });
+    this.deps.history?.edited(this.boardId);
+  }
+
+  private publish(type: BusMessageType, payload: Uint8Array, seq = 0, target = '', user = ''): void {
+    this.deps.metrics.busMessagesOut.inc();
+    this.deps.bus.publish(
+      boardChannel(this.boardId),
+      encodeBusMessage({ type, instance: this.deps.instanceId, seq, target, payload, user }),
+    );
+  }
+
+  /**
+   * Asks every other instance with this board open for the updates this one lacks. With
+   * `reciprocate`, each of them also asks back, so both sides catch up (after a lapse or a bus
+   * outage nobody published to the other side).
+   */
+  requestSync(reason: string, reciprocate = false): void {
+    if (this.closed) return;
+    this.deps.metrics.busResyncs.inc({ reason });
+    this.publish(BusMessageType.syncRequest, Y.encodeStateVector(this.doc), reciprocate ? 1 : 0);
+  }
+
+  /** Edits were applied while no other instance was known: nobody else has them. */
+  private unpublished = false;
+
+  /** Another instance appeared: if edits went unpublished meanwhile, sync both ways. */
+  shareWhatWasUnpublished(): void {
+    if (!this.unpublished) return;
+    this.unpublished = false;
+    this.requestSync('unpublished', true);
+  }
+
+  /** The persister stored these: confirm our published ones to the others, and saved peers. */
+  private onStored(stored: readonly QueuedUpdate[]): void {
+    let top = 0;
+    for (const item of stored) top = Math.max(top, item.seq);
+    if (top > this.announcedSeq) {
+      this.announcedSeq = top;
+      // Alone, nobody holds anything of ours (one presumed dead but alive stores it after a while).
+      if (!this.closed && this.instances.othersAlive())
+        this.publish(BusMessageType.stored, new Uint8Array(0), top);
+    }
+    this.checkSaved();
+  }
+
+  /**
+   * Stores, as this instance's own, what another instance relayed and has not confirmed: all of
+   * it when that instance is presumed dead or this room closes, else what is older than `olderThan`
+   * (its origin should have stored it by then). Duplicates in the Store are harmless in Yjs.
+   */
+  adopt(instance: string | null, reason: string, olderThan = Number.POSITIVE_INFINITY): void {
+    let count = 0;
+    for (const [origin, list] of this.held) {
+      if (instance !== null && origin !== instance) continue;
+      let taken = 0;
+      while (taken < list.length && list[taken]!.at < olderThan) {
+        const item = list[taken]!;
+        this.persister.enqueue({ ...item, seq: 0 });
+        taken += 1;
+      }
+      if (taken === 0) continue;
+      count += taken;
+      if (taken === list.length) this.held.delete(origin);
+      else list.splice(0, taken);
+    }
+    if (count === 0) return;
+    this.deps.metrics.adoptedUpdates.inc({ reason }, count);
+    this.deps.log.info(
+      { boardId: this.boardId, instance, count, reason },
+      'storing updates another instance relayed but did not confirm',
+    );
+  }
+
+  /** Marks up to which everything this room holds is stored (or confirmed by its origin). */
+  savedMark(): number {
+    let lowest = Number.POSITIVE_INFINITY;
+    for (const item of this.persister.unstored) lowest = Math.min(lowest, item.mark);
+    for (const list of this.held.values()) if (list[0]) lowest = Math.min(lowest, list[0].mark);
+    return lowest === Number.POSITIVE_INFINITY ? this.mark : lowest - 1;
+  }
+
+  /** Whether everything the peer has sent is in the Store. */
+  isSaved(peer: Peer): boolean {
+    const mark = this.peerMarks.get(peer);
+    return mark === undefined || mark <= this.savedMark();
+  }
+
+  /**
+   * Calls `listener(peer)` once each time a peer's edits become stored (all it sent so far). The
+   * hook for telling a client "All changes saved". Returns a function that removes the listener.
+   */
+  onSaved(listener: (peer: Peer) => void): () => void {
+    this.savedListeners.add(listener);
+    return () => this.savedListeners.delete(listener);
+  }
+
+  private checkSaved(): void {
+    if (this.peerMarks.size === 0 && this.storedWaiters.length === 0) return;
+    const saved = this.savedMark();
+    if (this.storedWaiters.length > 0) {
+      const still = this.storedWaiters.filter((waiter) => waiter.upTo > saved);
+      const done = this.storedWaiters.filter((waiter) => waiter.upTo <= saved);
+      this.storedWaiters = still;
+      for (const waiter of done) waiter.resolve();
+    }
+    for (const [peer, mark] of this.peerMarks) {
+      if (mark > saved) continue;
+      this.peerMarks.delete(peer);
+      for (const listener of this.savedListeners) {
+        try {
+          listener(peer);
+        } catch (err) {
+          this.deps.log.error({ err, boardId: this.boardId }, 'saved listener failed');
+        }
+      }
+    }
+  }
+
+  private onBusMessage(data: Uint8Array): void {
+    if (this.closed) return;
+    let message: ReturnType<typeof decodeBusMessage>;
+    try {
+      message = decodeBusMessage(data);
+    } catch (error) {
+      this.deps.log.warn({ err: error, boardId: this.boardId }, 'undecodable bus message');
+      return;
+    }
+    if (message.instance === this.deps.instanceId) return;
+    this.instances.heard(message.instance);
+    this.deps.metrics.busMessagesIn.inc();
+    try {
+      switch (message.type) {
+        case BusMessageType.update: {
+          const last = this.remoteSeq.get(message.instance);
+          this.remoteSeq.set(message.instance, message.seq);
+          this.hold(message.instance, message.payload, message.seq, message.user || null);
+          Y.applyUpdate(this.doc, message.payload, this.busOrigin);
+          // A gap means a message was lost on the way: repair in one round trip. So does an
+          // update that waits on something this instance never received.
+          if (last !== undefined && message.seq !== last + 1 && message.seq !== 1) this.requestSync('gap');
+          else if (this.hasPending) this.requestSync('pending');
+          return;
+        }
+        case BusMessageType.awareness:
+          this.presence.applyRemote(message.instance, message.payload);
+          return;
+        case BusMessageType.syncRequest: {
+          const diff = Y.encodeStateAsUpdate(this.doc, message.payload);
+          this.publish(BusMessageType.syncReply, diff, 0, message.instance);
+          // The newcomer also needs our presences, and we may lack what it has.
+          const local = this.presence.encodeAll(true);
+          if (local) this.publish(BusMessageType.awareness, local);
+          if (message.seq === 1) this.requestSync('asked back');
+          return;
+        }
+        case BusMessageType.syncReply:
+          if (message.target === this.deps.instanceId)
+            Y.applyUpdate(this.doc, message.payload, this.hasPending ? BUS_RESOLVING_ORIGIN : SYNC_ORIGIN);
+          return;
+        case BusMessageType.stored:
+          this.confirm(message.instance, message.seq);
+          return;
+      }
+    } catch (error) {
+      this.deps.log.warn(
+        { err: error, boardId: this.boardId, from: message.instance },
+        'bus message failed to apply',
+      );
+    }
+  }
+
+  private hold(instance: string, update: Uint8Array, seq: number, userId: string | null): void {
+    let list = this.held.get(instance);
+    if (!list) {
+      list = [];
+      this.held.set(instance, list);
+    }
+    list.push({ update, userId, at: Date.now(), seq, mark: ++this.mark });
+  }
+
+  /** `instance` stored everything it published up to `seq`: forget what we held of it. */
+  private confirm(instance: string, seq: number): void {
+    const list = this.held.get(instance);
+    if (!list) return;
+    // Sequence numbers restart when that instance reopens the board; anything numbered at or
+    // below `seq` from before was stored by its flush on unload.
+    const rest = list.filter((item) => item.seq > seq);
+    if (rest.length === list.length) return;
+    if (rest.length > 0) this.held.set(instance, rest);
+    else this.held.delete(instance);
+    this.checkSaved();
+  }
+
+  /** An instance whose heartbeat lapsed: forget its presences, store what it did not confirm. */
+  forgetInstance(instance: string): void {
+    this.presence.removeInstance(instance);
+    this.remoteSeq.delete(instance);
+    this.adopt(instance, 'lapsed');
+  }
+
+  private queueFlush(): void {
+    if (this.flushQueued || this.closed) return;
+    this.flushQueued = true;
+    setImmediate(() => this.flushOutgoing());
+  }
+
+  /**
+   * Presence is sent at most once per tick, leading edge: a change in a room quiet for a tick
+   * goes out this turn; changes that follow within the tick are merged and sent when it ends.
+   */
+  private schedulePresence(): void {
+    if (this.presenceTimer || this.presenceDue || this.closed) return;
+    const wait = this.lastPresenceFlush + PRESENCE_TICK_MS - performance.now();
+    if (wait <= 0) {
+      this.presenceDue = true;
+      this.queueFlush();
+      return;
+    }
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      this.presenceDue = true;
+      this.flushOutgoing();
+    }, wait);
+  }
+
+  /**
+   * Sends what this turn produced as one write per peer: the doc updates merged into one message
+   * (several arrive in one turn under load) and, when due, the presence changes. Each message is
+   * encoded once and the same bytes go to every peer.
+   */
+  private flushOutgoing(): void {
+    this.flushQueued = false;
+    let update: Uint8Array | null = null;
+    let except: unknown = null;
+    if (this.outgoing.length > 0) {
+      const merged = this.outgoing.length === 1 ? this.outgoing[0]! : Y.mergeUpdates(this.outgoing);
+      update = encodeUpdate(merged);
+      // Updates from several peers in one turn go to everyone: Yjs ignores what a client has.
+      except = this.outgoingOrigin === MIXED_ORIGINS ? null : this.outgoingOrigin;
+      this.outgoing = [];
+      this.outgoingOrigin = null;
+    }
+    let awareness: Uint8Array | null = null;
+    if (this.presenceDue) {
+      this.presenceDue = false;
+      this.lastPresenceFlush = performance.now();
+      const change = this.presence.takeChanges();
+      if (change) {
+        awareness = encodeAwarenessMessage(change.all);
+        if (change.local && this.instances.othersAlive())
+          this.publish(BusMessageType.awareness, change.local);
+      }
+    }
+    if (!update && !awareness) return;
+    const forEveryone: Uint8Array | Uint8Array[] =
+      update && awareness ? [update, awareness] : (update ?? awareness)!;
+    for (const peer of this.peers) {
+      if (peer !== except) peer.send(forEveryone);
+      else if (awareness) peer.send(awareness);
+    }
+  }
+
+  /** Changes the role of a user's live connections (a viewer stops editing at once). */
+  setRole(userId: string, role: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
+    for (const peer of this.peers) {
+      if (peer.userId !== userId) continue;
+      if (role === null) peer.close(closeCode, 'access removed');
+      else peer.role = role;
+    }
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const peer of [...this.peers]) peer.close(code, reason);
+  }
+
+  /**
+   * Stores everything this room holds: its own queue and what other instances relayed and have
+   * not confirmed yet. Rejects if the store is down (the edits stay queued).
+   */
+  async flush(): Promise<void> {
+    do {
+      this.adopt(null, 'flush');
+      await this.persister.flush();
+    } while (this.held.size > 0 || this.persister.pending > 0);
+  }
+
+  /**
+   * Resolves once everything this room holds now is in the Store: its own queue, and what other
+   * instances relayed and have not confirmed yet (a client whose update brought nothing new,
+   * because another instance relayed it first, is saved only when that is stored). Never
+   * rejects; stays pending while the store is down.
+   */
+  whenStored(): Promise<void> {
+    const upTo = this.mark;
+    if (this.savedMark() >= upTo) return Promise.resolve();
+    return new Promise((resolve) => this.storedWaiters.push({ upTo, resolve }));
+  }
+
+  private storedWaiters: { upTo: number; resolve: () => void }[] = [];
+
+  get pendingWrites(): number {
+    return this.persister.pending;
+  }
+
+  /**
+   * Every edit this room holds is stored: none queued, none being written, none relayed by
+   * another instance and unconfirmed.
+   */
+  get stored(): boolean {
+    return this.persister.settled && this.held.size === 0;
+  }
+
+  private closing: Promise<void> | null = null;
+
+  /** Stores pending edits, leaves the bus and frees the doc. Safe to call more than once. */
+  close(): Promise<void> {
+    this.closing ??= this.doClose().catch((error: unknown) => {
+      this.closing = null;
+      throw error;
+    });
+    return this.closing;
+  }
+
+  private async doClose(): Promise<void> {
+    // What the others relayed and have not confirmed is in no Store yet as far as this room
+    // knows: storing it (again, perhaps) is the price of forgetting it safely. flush() does that.
+    await this.flush();
+    await this.deps.history?.closing(this.boardId);
+    this.closed = true;
+    if (this.presenceTimer) clearTimeout(this.presenceTimer);
+    this.presenceDue = true;
+    this.flushOutgoing();
+    this.persister.close();
+    if (this.degraded) this.deps.metrics.degradedRooms.dec();
+    this.degraded = false;
+    // A bus that does not answer (Redis down or hung) must not hold up the unload or a shutdown.
+    const unsubscribe = this.unsubscribe?.().catch(() => undefined);
+    if (unsubscribe)
+      await Promise.race([unsubscribe, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS))]);
+    this.doc.destroy();
+  }
+}

@@ -1,0 +1,195 @@
+// The rooms of this instance: a board is loaded once even when several clients arrive at the
+// same moment (they share one pending load), and unloaded after its edits are stored when the
+// last connection leaves. Rooms react to what Instances learns of the others: a lapsed instance's
+// presences vanish and its unconfirmed updates are stored here; a returned one is resynced with.
+import { Instances } from '../bus/instances.ts';
+import { RETRY_MAX_MS } from './persister.ts';
+import { type InstanceView, Room, type RoomDeps } from './room.ts';
+
+/** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
+export class ShuttingDownError extends Error {
+  constructor() {
+    super('instance shutting down');
+    this.name = 'ShuttingDownError';
+  }
+}
+const RESYNC_AFTER_RECONNECT_MS = [0, 1000, 5000];
+/**
+ * A relayed update not confirmed stored by its origin within this long (past the persistence
+ * bound) is stored by every instance that holds it.
+ */
+const HOLD_GRACE_MS = 1000;
+
+export class Rooms {
+  private readonly rooms = new Map<string, Room>();
+  private readonly loading = new Map<string, Promise<Room>>();
+  private readonly unloading = new Map<string, Promise<void>>();
+  /** Which other instances are alive (shared with the workspace channel). */
+  readonly instances: Instances;
+  private readonly instanceView: InstanceView;
+
+  constructor(private readonly deps: RoomDeps) {
+    this.instances = new Instances(deps.bus, deps.instanceId, deps.log);
+    this.instanceView = {
+      othersAlive: () => this.instances.othersAlive(),
+      heard: (instance) => this.instances.heard(instance),
+    };
+  }
+
+  async start(): Promise<void> {
+    const { bus, config } = this.deps;
+    this.instances.onLapse((instance) => {
+      for (const room of this.rooms.values()) room.forgetInstance(instance);
+    });
+    this.instances.onReturn(() => {
+      // Nobody published to it while it was presumed dead, nor it to us: catch up both ways.
+      for (const room of this.rooms.values()) room.requestSync('returned', true);
+    });
+    this.instances.onJoin(() => {
+      // Edits made while this instance believed itself alone were published to nobody.
+      for (const room of this.rooms.values()) room.shareWhatWasUnpublished();
+    });
+    this.instances.onTick(() => {
+      const due = Date.now() - config.persistMaxDelayMs - HOLD_GRACE_MS;
+      for (const room of this.rooms.values()) room.adopt(null, 'held too long', due);
+    });
+    bus.onReconnect(() => {
+      // Messages may have been lost while the bus was down, both ways: every open board resyncs
+      // and asks back. Once now, and again shortly after, since the other instances may not have
+      // resubscribed yet and would miss this first request.
+      for (const delay of RESYNC_AFTER_RECONNECT_MS) {
+        const timer = setTimeout(() => {
+          for (const room of this.rooms.values()) room.requestSync('reconnect', true);
+        }, delay);
+        timer.unref();
+      }
+    });
+    await this.instances.start();
+  }
+
+  get size(): number {
+    return this.rooms.size;
+  }
+
+  get(boardId: string): Room | undefined {
+    return this.rooms.get(boardId);
+  }
+
+  values(): IterableIterator<Room> {
+    return this.rooms.values();
+  }
+
+  /** The open room of a board, loading it first if needed (one load for concurrent callers). */
+  async open(boardId: string): Promise<Room> {
+    if (this.stopping) throw new ShuttingDownError();
+    const open = this.rooms.get(boardId);
+    if (open) return open;
+    const pending = this.loading.get(boardId);
+    if (pending) return pending;
+    const load = (async () => {
+      // A room still storing its last edits must finish before the board is read again.
+      await this.unloading.get(boardId);
+      const room = await Room.load(boardId, this.deps, this.instanceView);
+      this.rooms.set(boardId, room);
+      this.deps.metrics.rooms.set(this.rooms.size);
+      return room;
+    })();
+    this.loading.set(boardId, load);
+    try {
+      return await load;
+    } finally {
+      this.loading.delete(boardId);
+    }
+  }
+
+  /** Unloads a room whose last connection left. */
+  release(room: Room): void {
+    if (!room.isEmpty || this.rooms.get(room.boardId) !== room || this.unloading.has(room.boardId)) return;
+    const unload = this.unload(room);
+    this.unloading.set(room.boardId, unload);
+    void unload.finally(() => this.unloading.delete(room.boardId));
+  }
+
+  private async unload(room: Room): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await room.flush();
+        break;
+      } catch {
+        // The store is down: keep the room (and its edits) and try again; a client that comes
+        // back meanwhile finds the room still open. Once shutdown begins, closeAll takes over.
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(RETRY_MAX_MS, 500 * 2 ** Math.min(attempt, 6))),
+        );
+        if (!room.isEmpty || this.stopping) return;
+      }
+    }
+    if (!room.isEmpty || this.stopping) return;
+    this.rooms.delete(room.boardId);
+    this.deps.metrics.rooms.set(this.rooms.size);
+    await room.close();
+  }
+
+  /** Set once shutdown begins: no board is opened any more. */
+  stopping = false;
+
+  /**
+   * Closes every connection with `code` and stores every room, retrying with backoff for up to
+   * `budgetMs` (a database outage shorter than that loses nothing). Resolves to the boards whose
+   * edits are still not stored when the budget is spent; for shutdown.
+   */
+  async closeAll(code: number, reason: string, budgetMs = Number.POSITIVE_INFINITY): Promise<string[]> {
+    this.stopping = true;
+    const deadline = Date.now() + budgetMs;
+    await Promise.allSettled([...this.loading.values()]);
+    // Rooms still storing their last edits (unloading) are among these: they stay in the map
+    // until stored, and their own retry loop stops now that `stopping` is set.
+    const rooms = [...this.rooms.values()];
+    for (const room of rooms) room.closeAll(code, reason);
+    const stored = await Promise.all(rooms.map((room) => this.closeWithin(room, deadline)));
+    const unstored = rooms.filter((_room, i) => !stored[i]).map((room) => room.boardId);
+    this.rooms.clear();
+    await this.instances.stop();
+    return unstored;
+  }
+
+  /** Closes a room, retrying while the store fails and the deadline allows; true once its edits are stored. */
+  private async closeWithin(room: Room, deadline: number): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        room.close().then(
+          () => 'closed' as const,
+          (error: unknown) => error,
+        ),
+        new Promise<'deadline'>((resolve) => {
+          timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
+        }),
+      ]);
+      clearTimeout(timer);
+      if (outcome === 'closed') return true;
+      if (outcome === 'deadline') {
+        // The edits may be stored while leaving the bus hangs (Redis down): that is not a loss.
+        if (room.stored) return true;
+        this.deps.log.error(
+          { boardId: room.boardId, pending: room.pendingWrites },
+          'edits could not be stored within the shutdown budget',
+        );
+        return false;
+      }
+      const wait = Math.min(2000, 100 * 2 ** attempt);
+      if (Date.now() + wait >= deadline) {
+        this.deps.log.error(
+          { err: outcome, boardId: room.boardId, pending: room.pendingWrites },
+          'edits could not be stored within the shutdown budget',
+        );
+        return false;
+      }
+      this.deps.log.warn(
+        { err: outcome, boardId: room.boardId, attempt: attempt + 1 },
+        'storing edits at shutdown failed; retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}

@@ -1,0 +1,133 @@
+// Versions of a board in the Store (SPEC §12): recording one (the board as stored now, its
+// authors and stats since the version before), listing them with their authors' names, the board
+// at a version, the change that reverts one user since a time, and thinning past HISTORY_DAYS.
+import { randomBytes } from 'node:crypto';
+import type { BoardExport, Version } from '@tandem/shared';
+import type { HistoryStore, Store, StoredVersion, VersionKind, VersionRow } from '../store/store.ts';
+import { authorsOf, IncompleteLogError } from './board.ts';
+import { type HistoryCompute, WorkerCompute } from './compute.ts';
+
+export interface VersionsOptions {
+  historyDays: number;
+  now?: () => Date;
+  /** Where decoding and replaying run; by default a worker thread. */
+  compute?: HistoryCompute;
+}
+
+const DAY_MS = 86_400_000;
+
+export class Versions {
+  private readonly now: () => Date;
+  /** One recording at a time per board in this process, so none reads a half-recorded state. */
+  private readonly recording = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly store: Pick<Store, 'loadDoc'> & HistoryStore,
+    private readonly options: VersionsOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.compute = options.compute ?? new WorkerCompute();
+  }
+
+  readonly compute: HistoryCompute;
+
+  async close(): Promise<void> {
+    await this.compute.close();
+  }
+
+  /**
+   * Records the board as stored now. An automatic version is skipped when nothing was stored
+   * since the last one (or another instance recorded it first); the other kinds always record.
+   */
+  record(boardId: string, kind: VersionKind, label: string | null = null): Promise<StoredVersion | null> {
+    const previous = this.recording.get(boardId) ?? Promise.resolve();
+    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label));
+    this.recording.set(boardId, run);
+    void run
+      .finally(() => {
+        if (this.recording.get(boardId) === run) this.recording.delete(boardId);
+      })
+      .catch(() => undefined);
+    return run;
+  }
+
+  private async doRecord(boardId: string, kind: VersionKind, label: string | null) {
+    const prev = await this.store.latestVersion(boardId);
+    const entries = await this.store.logSince(boardId, prev?.seq ?? 0);
+    if (kind === 'auto' && entries.length === 0 && prev) return null;
+    // The first version is the board as stored (its early log may be compacted already).
+    const stored = prev ? null : await this.store.loadDoc(boardId);
+    const next = await this.compute.nextVersion(
+      prev?.data ?? null,
+      stored ? [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates] : null,
+      entries.map((e) => e.update),
+    );
+    if (!prev && kind === 'auto' && next.shapes === 0 && entries.length === 0) return null;
+    const version: StoredVersion = {
+      id: randomBytes(12).toString('base64url'),
+      boardId,
+      seq: entries.at(-1)?.seq ?? prev?.seq ?? 0,
+      createdAt: this.now(),
+      label,
+      kind,
+      authors: authorsOf(entries),
+      stats: next.stats,
+      data: next.data,
+      assets: next.assets,
+    };
+    const inserted = await this.store.insertVersion(version, kind === 'auto');
+    if (!inserted) return null;
+    await this.store.thinHistory(boardId, new Date(this.now().getTime() - this.options.historyDays * DAY_MS));
+    return version;
+  }
+
+  /** A page of versions, newest first, with their authors' names and colours. */
+  async list(boardId: string, before: string | null, limit: number): Promise<Version[]> {
+    return this.present(await this.store.listVersions(boardId, before, limit));
+  }
+
+  /** Versions as the API shows them: authors with their names and colours. */
+  async present(rows: VersionRow[]): Promise<Version[]> {
+    const badges = new Map(
+      (await this.store.userBadges([...new Set(rows.flatMap((r) => r.authors))])).map((b) => [b.id, b]),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt.toISOString(),
+      ...(r.label !== null ? { label: r.label } : {}),
+      authors: r.authors.flatMap((id) => {
+        const badge = badges.get(id);
+        return badge ? [badge] : [];
+      }),
+      stats: r.stats,
+    }));
+  }
+
+  /** The board exactly as it was at a version, in the export.json format; null: no such version. */
+  async exportAt(boardId: string, versionId: string): Promise<BoardExport | null> {
+    const version = await this.store.getVersion(boardId, versionId);
+    return version ? this.compute.exportOf(version.data) : null;
+  }
+
+  /**
+   * The forward change that undoes every edit `userId` made at or after `since`, computed from
+   * the stored log (replayed from the last version at or before `since`); null: nothing to undo.
+   */
+  async revertChange(boardId: string, userId: string, since: Date): Promise<Uint8Array | null> {
+    const base = await this.store.versionAtOrBefore(boardId, since);
+    if (base) {
+      return this.compute.revert(base.data, await this.store.logSince(boardId, base.seq), userId, since);
+    }
+    try {
+      // No version that old: replay the whole log.
+      return await this.compute.revert(null, await this.store.logSince(boardId, 0), userId, since);
+    } catch (err) {
+      if (!(err instanceof IncompleteLogError)) throw err;
+      // The log's beginning was compacted before history was kept: start from the oldest version.
+      const page = await this.store.listVersions(boardId, null, Number.MAX_SAFE_INTEGER);
+      const oldest = page.at(-1) ? await this.store.getVersion(boardId, page.at(-1)!.id) : null;
+      if (!oldest) return null;
+      return this.compute.revert(oldest.data, await this.store.logSince(boardId, oldest.seq), userId, since);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// The built single-page client, and what every path no plugin claimed gets: an /api/ path (or a
+// non-GET, or an absolute-form target) is a 404 in the catalogue's shape; any other GET is a
+// client route (/boards, /b/:id, /join/:token …) and gets index.html.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ErrorCode } from '@tandem/shared';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.ts';
+import { sendError } from './server.ts';
+
+export async function serveClient(http: FastifyInstance, clientDir: string | null): Promise<void> {
+  const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
+  if (hasClient) {
+    await http.register(fastifyStatic, { root: clientDir, wildcard: false, index: 'index.html' });
+  }
+  http.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    // Only an origin-form path can be a client route: `GET *` or an absolute-form target is not.
+    if (path.startsWith('/api/') || request.method !== 'GET' || !path.startsWith('/')) {
+      return sendError(request, reply, new ApiError(ErrorCode.NOT_FOUND, 'No such API call.'));
+    }
+    if (!hasClient) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The Tandem client is not built. Run `npm run build` (or `npm start`, which builds it).');
+    }
+    reply.header('Cache-Control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

@@ -1,0 +1,29 @@
+// What the REST plugins are given. Every plugin receives the same options and takes what it
+// needs, so a new resource is one file exporting a `ResourcePlugin`, added to `resources` in app.ts.
+import type { FastifyPluginAsync } from 'fastify';
+import type { AssetStore } from '../assets/store.ts';
+import type { Sessions } from '../auth/sessions.ts';
+import type { Bus } from '../bus/bus.ts';
+import type { Config } from '../config.ts';
+import type { Rooms } from '../documents/rooms.ts';
+import type { LiveHistory } from '../history/live.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Store } from '../store/store.ts';
+import type { LiveEvents } from '../workspace/live.ts';
+
+export interface HttpDeps {
+  config: Config;
+  store: Store;
+  sessions: Sessions;
+  rooms: Rooms;
+  bus: Bus;
+  assets: AssetStore;
+  metrics: Metrics;
+  /** Tells the workspace sockets what changed (board list, members, access). */
+  live: LiveEvents;
+  /** Version history: versions, and restore and revert on the live board (SPEC §12). */
+  history: LiveHistory;
+}
+
+/** One resource's routes, as a fastify plugin over the shared deps. */
+export type ResourcePlugin = FastifyPluginAsync<HttpDeps>;

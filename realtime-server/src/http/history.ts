@@ -1,0 +1,58 @@
+// Version history over REST (SPEC §12), one fastify plugin: list versions (any member), save a
+// named one and restore one (owners and editors), a version's export.json (any member), and
+// revert one person's edits since a time (owners).
+import { CreateVersionBody, RevertBody, type Version, VersionListQuery } from '@tandem/shared';
+import type { StoredVersion } from '../store/store.ts';
+import { requireRole } from './access.ts';
+import type { ResourcePlugin } from './deps.ts';
+import { notFound } from './errors.ts';
+import { parseBody, signedIn } from './request.ts';
+
+type Params = { id: string; versionId: string };
+
+const userOf = (request: Parameters<typeof signedIn>[0]): string => signedIn(request).id;
+
+export const historyRoutes: ResourcePlugin = async (app, { store, history }) => {
+  const shown = async (v: StoredVersion): Promise<Version> => (await history.versions.present([v]))[0]!;
+
+  app.get<{ Params: Params }>('/api/boards/:id/versions', async (request) => {
+    const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
+    const query = parseBody(VersionListQuery, request.query ?? {});
+    return { versions: await history.versions.list(board.id, query.before ?? null, query.limit) };
+  });
+
+  app.post<{ Params: Params }>('/api/boards/:id/versions', async (request, reply) => {
+    const { board } = await requireRole(store, request.params.id, userOf(request), 'editor');
+    const body = parseBody(CreateVersionBody, request.body);
+    const version = await history.save(board.id, body.label);
+    reply.code(201);
+    return { version: await shown(version) };
+  });
+
+  app.get<{ Params: Params }>('/api/boards/:id/versions/:versionId/export.json', async (request, reply) => {
+    const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
+    const exported = await history.versions.exportAt(board.id, request.params.versionId);
+    if (!exported) throw notFound('version');
+    const filename = board.title.replace(/[^\w -]+/g, '').trim() || 'board';
+    reply.header('Content-Disposition', `attachment; filename="${filename} (version).json"`);
+    return exported;
+  });
+
+  app.post<{ Params: Params }>('/api/boards/:id/versions/:versionId/restore', async (request) => {
+    const userId = userOf(request);
+    const { board } = await requireRole(store, request.params.id, userId, 'editor');
+    const version = await history.restore(board.id, request.params.versionId, userId);
+    if (!version) throw notFound('version');
+    return { version: await shown(version) };
+  });
+
+  app.post<{ Params: Params }>('/api/boards/:id/revert', async (request) => {
+    const userId = userOf(request);
+    const { board } = await requireRole(store, request.params.id, userId, 'owner');
+    const body = parseBody(RevertBody, request.body);
+    const target = await store.getUser(body.userId);
+    if (!target) throw notFound('user');
+    const version = await history.revert(board.id, target.id, target.name, new Date(body.since), userId);
+    return { version: await shown(version) };
+  });
+};

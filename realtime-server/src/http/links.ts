@@ -1,0 +1,58 @@
+// Share links (SPEC §6, §7): the owner creates, lists and revokes them; a signed-in person joins
+// a board through one, never losing a role they already have.
+import { isLinkToken, LinkBody, type Role } from '@tandem/shared';
+import { newLinkToken } from '../auth/tokens.ts';
+import { requireRole } from './access.ts';
+import type { ResourcePlugin } from './deps.ts';
+import { notFound } from './errors.ts';
+import { parseBody, signedIn } from './request.ts';
+import { toLink } from './serialize.ts';
+
+export const linkRoutes: ResourcePlugin = async (app, { config, store, live }) => {
+  app.post<{ Params: { id: string } }>('/api/boards/:id/links', async (request, reply) => {
+    const me = signedIn(request);
+    const { board } = await requireRole(store, request.params.id, me.id, 'owner');
+    const body = parseBody(LinkBody, request.body);
+    const link = await store.createLink({
+      token: newLinkToken(),
+      boardId: board.id,
+      role: body.role,
+      createdBy: me.id,
+    });
+    return reply.code(201).send({ link: toLink(link, config.publicOrigin) });
+  });
+
+  app.get<{ Params: { id: string } }>('/api/boards/:id/links', async (request) => {
+    const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'owner');
+    const links = await store.listLinks(board.id);
+    return { links: links.map((link) => toLink(link, config.publicOrigin)) };
+  });
+
+  app.delete<{ Params: { id: string; token: string } }>(
+    '/api/boards/:id/links/:token',
+    async (request, reply) => {
+      const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'owner');
+      if (!isLinkToken(request.params.token) || !(await store.revokeLink(board.id, request.params.token))) {
+        throw notFound('link');
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { token: string } }>('/api/join/:token', async (request) => {
+    const me = signedIn(request);
+    const { token } = request.params;
+    const link = isLinkToken(token) ? await store.getLink(token) : null;
+    if (!link || link.revokedAt) throw notFound('link');
+    const board = await store.getBoard(link.boardId);
+    if (!board) throw notFound('link');
+    const before = await store.getRole(board.id, me.id);
+    const role: Role = await store.grantAtLeast(board.id, me.id, link.role);
+    if (before !== role) {
+      if (before === null) live.membershipAdded(board.id, me.id);
+      else live.accessChanged(board.id, me.id, role);
+      live.membersChanged(board.id);
+    }
+    return { boardId: board.id, role };
+  });
+};

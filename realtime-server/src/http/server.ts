@@ -1,0 +1,99 @@
+// The HTTP server every REST plugin runs in: fastify with its limits and timeouts, the security
+// headers, the cross-site write check, the session lookup for /api/, one log line per request,
+// and the one error mapper (errors.ts) for everything thrown anywhere, framework errors included.
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import { ErrorCode, limits } from '@tandem/shared';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import type { Logger } from 'pino';
+import { SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
+import type { Config } from '../config.ts';
+import { ApiError, toErrorBody } from './errors.ts';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Answers any thrown value in the catalogue's shape (SPEC §8); a 5xx is logged with its request id. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const { status, body } = toErrorBody(error, request.id);
+  if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+  if (status === 429 && reply.getHeader('Retry-After') === undefined) reply.header('Retry-After', '60');
+  return reply.code(status).send(body);
+}
+
+export async function createHttpServer(
+  config: Config,
+  log: Logger,
+  sessions: Sessions,
+): Promise<FastifyInstance> {
+  const http = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: limits.maxJsonBodyBytes,
+    trustProxy: config.trustProxy,
+    genReqId: () => randomBytes(8).toString('hex'),
+    // A client that trickles its request (or never finishes an upgrade) is cut off.
+    requestTimeout: Math.max(30_000, config.firstMessageDeadlineMs + 1000),
+    // Node checks these timeouts only this often (30 s by default), which let a connection that
+    // never finished its request (an upgrade, say) live up to 30 s past the deadline.
+    http: { connectionsCheckingInterval: Math.min(1000, config.firstMessageDeadlineMs) },
+    // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
+    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as FastifyReply;
+      const unroutable = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      // These run before the onRequest hook that sets the headers of every answer.
+      reply.header('X-Content-Type-Options', 'nosniff');
+      reply.header('Cache-Control', 'no-store');
+      return sendError(
+        request,
+        reply,
+        unroutable ? new ApiError(ErrorCode.NOT_FOUND, 'No such page or API call.') : error,
+      );
+    },
+  });
+  http.server.headersTimeout = config.firstMessageDeadlineMs;
+  // A call with no body (DELETE, logout…) may still say it is JSON; only a non-empty body is parsed.
+  http.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('malformed JSON'), { statusCode: 400 }), undefined);
+    }
+  });
+  await http.register(fastifyCookie);
+
+  http.decorateRequest('user', null);
+  http.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'same-origin');
+    if (!request.url.startsWith('/api/')) return;
+    reply.header('Cache-Control', 'no-store');
+    const origin = request.headers.origin;
+    if (STATE_CHANGING.has(request.method) && origin !== undefined && origin !== config.publicOrigin) {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'Requests from another site are not allowed.');
+    }
+    request.user = await sessions.resolve(request.cookies[SESSION_COOKIE]);
+  });
+  http.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request',
+    );
+  });
+  http.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  return http;
+}

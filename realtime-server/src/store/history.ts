@@ -1,0 +1,197 @@
+// Version history rows (SPEC §12), each query written once for both stores (the class chain is
+// SqlRecords → VoteRecords → SqlHistory → SqliteStore | PostgresStore): versions (a board's
+// whole content at a log position, with its authors and stats) and the attributed log entries
+// history reads (doc_history, what compaction merged away, plus doc_updates, what it has not).
+import type { VersionStats } from '@tandem/shared';
+import { type Row, time } from './rows.ts';
+import { join, sql } from './sql.ts';
+import { VoteRecords } from './votes.ts';
+
+export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
+
+export interface VersionRow {
+  id: string;
+  boardId: string;
+  /** The last log entry the version holds (0: none). */
+  seq: number;
+  createdAt: Date;
+  label: string | null;
+  kind: VersionKind;
+  /** Ids of the users whose entries this version added since the one before. */
+  authors: string[];
+  stats: VersionStats;
+}
+
+/** A version with the board as it was: a Yjs update holding the whole doc. */
+export interface StoredVersion extends VersionRow {
+  data: Uint8Array;
+  /** Ids of the images its shapes show, so the image clean-up keeps them (SPEC §13). */
+  assets: string[];
+}
+
+/** One attributed entry of a board's log, with its position. */
+export interface LogEntry {
+  seq: number;
+  update: Uint8Array;
+  userId: string | null;
+  at: Date;
+}
+
+export interface UserBadge {
+  id: string;
+  name: string;
+  color: string;
+}
+
+const toVersion = (r: Row): VersionRow => ({
+  id: r.id as string,
+  boardId: r.board_id as string,
+  seq: Number(r.seq),
+  createdAt: time(r.created_at),
+  label: (r.label as string | null) ?? null,
+  kind: r.kind as VersionKind,
+  authors: JSON.parse(r.authors as string) as string[],
+  stats: { added: Number(r.added), changed: Number(r.changed), removed: Number(r.removed) },
+});
+
+const toStored = (r: Row): StoredVersion => ({
+  ...toVersion(r),
+  data: r.data as Uint8Array,
+  assets: JSON.parse(r.assets as string) as string[],
+});
+
+const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, added, changed, removed`;
+
+export abstract class SqlHistory extends VoteRecords {
+  /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
+  async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
+    const rows = await this.sql.all(
+      sql`SELECT seq, user_id, created_at, data FROM doc_history WHERE board_id = ${boardId} AND seq > ${afterSeq}
+          UNION ALL
+          SELECT seq, user_id, created_at, data FROM doc_updates WHERE board_id = ${boardId} AND seq > ${afterSeq}
+          ORDER BY seq`,
+    );
+    const out: LogEntry[] = [];
+    for (const r of rows) {
+      const seq = Number(r.seq);
+      // A row caught between the two tables by a compaction is read once.
+      if (out.length > 0 && out[out.length - 1]!.seq === seq) continue;
+      out.push({
+        seq,
+        update: r.data as Uint8Array,
+        userId: (r.user_id as string | null) ?? null,
+        at: r.created_at === null ? new Date(0) : time(r.created_at),
+      });
+    }
+    return out;
+  }
+
+  /**
+   * Records a version. With `ifNewerThan`, only when no version of the board covers a log
+   * position at or past `version.seq` yet, so two instances recording the same interval mostly
+   * store one (a rare duplicate automatic version is harmless).
+   */
+  async insertVersion(version: StoredVersion, ifNewerThan = false): Promise<boolean> {
+    if (ifNewerThan) {
+      const covered = await this.sql.one(
+        sql`SELECT 1 AS x FROM doc_versions WHERE board_id = ${version.boardId} AND seq >= ${version.seq} LIMIT 1`,
+      );
+      if (covered) return false;
+    }
+    await this.sql.run(
+      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, added, changed, removed, assets, data)
+          VALUES (${version.id}, ${version.boardId}, ${version.seq}, ${version.createdAt}, ${version.label},
+            ${version.kind}, ${JSON.stringify(version.authors)}, ${version.stats.added}, ${version.stats.changed},
+            ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data})`,
+    );
+    return true;
+  }
+
+  async latestVersion(boardId: string): Promise<StoredVersion | null> {
+    const r = await this.sql.one(
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} ORDER BY n DESC LIMIT 1`,
+    );
+    return r ? toStored(r) : null;
+  }
+
+  async getVersion(boardId: string, id: string): Promise<StoredVersion | null> {
+    const r = await this.sql.one(
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`,
+    );
+    return r ? toStored(r) : null;
+  }
+
+  /** The last version recorded at or before `at`: where a replay from `at` starts. */
+  async versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null> {
+    const r = await this.sql.one(
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} AND created_at <= ${at}
+          ORDER BY n DESC LIMIT 1`,
+    );
+    return r ? toStored(r) : null;
+  }
+
+  /** Newest first; `before` is a version id (the last one of the previous page). */
+  async listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]> {
+    const after = before
+      ? sql`AND n < (SELECT n FROM doc_versions WHERE board_id = ${boardId} AND id = ${before})`
+      : sql``;
+    const rows = await this.sql.all(
+      sql`SELECT ${VERSION_COLUMNS} FROM doc_versions WHERE board_id = ${boardId} ${after}
+          ORDER BY n DESC LIMIT ${limit}`,
+    );
+    return rows.map(toVersion);
+  }
+
+  /** Every image id that a kept version of the board shows. */
+  async versionAssets(boardId: string): Promise<string[]> {
+    const rows = await this.sql.all(sql`SELECT assets FROM doc_versions WHERE board_id = ${boardId}`);
+    return [...new Set(rows.flatMap((r) => JSON.parse(r.assets as string) as string[]))];
+  }
+
+  async userBadges(ids: string[]): Promise<UserBadge[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.all(
+      sql`SELECT id, name, color FROM users WHERE id IN (${join(
+        ids.map((id) => sql`${id}`),
+        ', ',
+      )})`,
+    );
+    return rows.map((r) => ({ id: r.id as string, name: r.name as string, color: r.color as string }));
+  }
+
+  /**
+   * Past the history window: keeps the last version of each UTC day recorded before `cutoff`
+   * (and every named one), and drops the log entries older than `cutoff` that no replay can
+   * need any more (those at or before the last version recorded before `cutoff`).
+   */
+  async thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
+    const old = await this.sql.all(
+      sql`SELECT id, created_at, kind, seq FROM doc_versions WHERE board_id = ${boardId} AND created_at < ${cutoff}
+          ORDER BY n DESC`,
+    );
+    const keptDays = new Set<string>();
+    const drop: string[] = [];
+    for (const r of old) {
+      const day = time(r.created_at).toISOString().slice(0, 10);
+      if (r.kind === 'named' || !keptDays.has(day)) keptDays.add(day);
+      else drop.push(r.id as string);
+    }
+    let versions = 0;
+    if (drop.length > 0) {
+      versions = await this.sql.run(
+        sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id IN (${join(
+          drop.map((id) => sql`${id}`),
+          ', ',
+        )})`,
+      );
+    }
+    const floor = old.length > 0 ? Number(old[0]!.seq) : 0;
+    const entries =
+      floor > 0
+        ? await this.sql.run(
+            sql`DELETE FROM doc_history WHERE board_id = ${boardId} AND seq <= ${floor} AND created_at < ${cutoff}`,
+          )
+        : 0;
+    return { versions, entries };
+  }
+}

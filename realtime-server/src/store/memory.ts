@@ -1,0 +1,55 @@
+// An in-memory DocStore: the document path's Store for the durability harness (many instances in
+// one process, thousands of scenarios a minute). Same contract as SQLite and PostgreSQL: appends
+// keep their order, compaction keeps entries appended while it merged.
+import type { DocEntry, DocStore, LogSize, StoredDoc } from './store.ts';
+
+interface Board {
+  snapshot: Uint8Array | null;
+  log: { seq: number; entry: DocEntry }[];
+}
+
+export class MemoryDocStore implements DocStore {
+  private readonly boards = new Map<string, Board>();
+  private seq = 0;
+
+  private board(boardId: string): Board {
+    let board = this.boards.get(boardId);
+    if (!board) {
+      board = { snapshot: null, log: [] };
+      this.boards.set(boardId, board);
+    }
+    return board;
+  }
+
+  async loadDoc(boardId: string): Promise<StoredDoc> {
+    const board = this.boards.get(boardId);
+    return { snapshot: board?.snapshot ?? null, updates: board?.log.map((e) => e.entry.update) ?? [] };
+  }
+
+  async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
+    const board = this.board(boardId);
+    for (const entry of entries) board.log.push({ seq: ++this.seq, entry: { ...entry } });
+    return this.size(board);
+  }
+
+  /** The log's entries with their attribution, oldest first. */
+  entries(boardId: string): readonly DocEntry[] {
+    return this.boards.get(boardId)?.log.map((e) => e.entry) ?? [];
+  }
+
+  async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
+    const board = this.boards.get(boardId);
+    if (!board || board.log.length === 0) return;
+    const taken = board.log.slice();
+    const parts = taken.map((e) => e.entry.update);
+    if (board.snapshot) parts.unshift(board.snapshot);
+    board.snapshot = merge(parts);
+    const seqs = new Set(taken.map((e) => e.seq));
+    board.log = board.log.filter((e) => !seqs.has(e.seq));
+  }
+
+  private size(board: Board): LogSize {
+    const bytes = board.log.reduce((n, e) => n + e.entry.update.byteLength, 0);
+    return { entries: board.log.length, bytes, totalBytes: bytes + (board.snapshot?.byteLength ?? 0) };
+  }
+}

@@ -1,0 +1,250 @@
+// Version history end to end (issue 12, SPEC §12): an owner and an editor edit through real
+// WebsocketProvider clients with their own tokens, a viewer watches; named versions, listing with
+// authors, export.json at a version, revert one person since a time, restore live, the versions
+// that restore and revert record, the 403s, a restart; and the same on two instances behind
+// Redis and PostgreSQL with the calls made on one instance while the clients sit on the other.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import type { Version } from '@tandem/shared';
+import * as Y from 'yjs';
+import { ApiClient, connectDoc, type DocClient, waitSynced } from './helpers/clients.ts';
+import { TestCluster } from './helpers/cluster.ts';
+import { startServer, type TestServer } from './helpers/server.ts';
+import { skipUnless, waitUntil } from './helpers/services.ts';
+
+const shape = (createdBy: string, x: number, z: string) => ({
+  type: 'sticky',
+  x,
+  y: 0,
+  w: 100,
+  h: 100,
+  rotation: 0,
+  color: 'yellow',
+  z,
+  createdBy,
+});
+
+function add(client: DocClient, id: string, fields: Record<string, unknown>, text = id): void {
+  client.doc.transact(() => {
+    const m = new Y.Map<unknown>();
+    for (const [k, v] of Object.entries(fields)) m.set(k, v);
+    m.set('text', new Y.Text(text));
+    client.doc.getMap('shapes').set(id, m);
+  });
+}
+
+const shapesOf = (doc: Y.Doc) => doc.getMap<Y.Map<unknown>>('shapes');
+
+/** id → x (and y when not 0), the board in a form easy to compare. */
+function board(doc: Y.Doc): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [id, m] of shapesOf(doc).entries()) out[id] = `${m.get('x')},${m.get('y')},${m.get('color')}`;
+  return out;
+}
+
+function boardOfExport(exported: { shapes: { id: string; x: number; y: number; color: string }[] }) {
+  return Object.fromEntries(exported.shapes.map((s) => [s.id, `${s.x},${s.y},${s.color}`]));
+}
+
+const sorted = (o: Record<string, string>) => JSON.stringify(Object.entries(o).sort());
+
+async function converge(clients: DocClient[], expected: Record<string, string>, what: string) {
+  await waitUntil(what, () => clients.every((c) => sorted(board(c.doc)) === sorted(expected)), 10_000);
+}
+
+interface Setup {
+  /** Where REST calls go. */
+  api: string;
+  /** Where the document clients connect. */
+  ws: string;
+  origin: string;
+}
+
+/** Lets every instance store what its clients sent (PERSIST_MAX_DELAY_MS is 200 in tests). */
+const stored = () => new Promise((resolve) => setTimeout(resolve, 600));
+
+async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
+  const ada = await new ApiClient(setup.api, setup.origin).signup('Ada');
+  const ben = await new ApiClient(setup.api, setup.origin).signup('Ben');
+  const vic = await new ApiClient(setup.api, setup.origin).signup('Vic');
+  const boardId = await ada.createBoard('History');
+  await ada.share(boardId, ben, 'editor');
+  await ada.share(boardId, vic, 'viewer');
+
+  const adaDoc = connectDoc(setup.ws, boardId, { token: await ada.token(boardId) });
+  const benDoc = connectDoc(setup.ws, boardId, { token: await ben.token(boardId) });
+  const clients = [adaDoc, benDoc];
+  try {
+    await Promise.all(clients.map((c) => waitSynced(c)));
+    add(adaDoc, 'a1', shape(ada.userId, 10, 'a'));
+    add(adaDoc, 'a2', shape(ada.userId, 20, 'b'));
+    add(benDoc, 'b1', shape(ben.userId, 30, 'c'));
+    const planA = { a1: '10,0,yellow', a2: '20,0,yellow', b1: '30,0,yellow' };
+    await converge(clients, planA, 'first edits everywhere');
+    await stored();
+
+    // A named version, listed with both authors, also for the viewer.
+    const named = await ada.call<{ version: Version }>('POST', `/api/boards/${boardId}/versions`, {
+      label: 'Plan A',
+    });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+    assert.equal(named.body.version.label, 'Plan A');
+    const listed = await vic.call<{ versions: Version[] }>('GET', `/api/boards/${boardId}/versions`);
+    assert.equal(listed.status, 200);
+    const planAListed = listed.body.versions.find((v) => v.id === named.body.version.id);
+    assert.ok(planAListed, 'the viewer sees the named version');
+    assert.deepEqual(planAListed.authors.map((a) => a.name).sort(), ['Ada', 'Ben']);
+    assert.deepEqual(planAListed.stats, { added: 3, changed: 0, removed: 0 });
+
+    // Its export.json is the board at that time.
+    const exported = await vic.call<{ shapes: { id: string; x: number; y: number; color: string }[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions/${named.body.version.id}/export.json`,
+    );
+    assert.equal(exported.status, 200);
+    assert.equal(sorted(boardOfExport(exported.body)), sorted(planA));
+
+    // Later edits: Ben's (to be reverted) and Ada's (kept).
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const since = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    add(benDoc, 'b2', shape(ben.userId, 40, 'd'));
+    benDoc.doc.transact(() => shapesOf(benDoc.doc).get('a1')?.set('x', 100));
+    benDoc.doc.transact(() => shapesOf(benDoc.doc).delete('a2'));
+    add(adaDoc, 'a3', shape(ada.userId, 50, 'e'));
+    const edited = { a1: '100,0,yellow', b1: '30,0,yellow', b2: '40,0,yellow', a3: '50,0,yellow' };
+    await converge(clients, edited, 'later edits everywhere');
+    adaDoc.doc.transact(() => shapesOf(adaDoc.doc).get('b1')?.set('color', 'blue'));
+    const edited2 = { ...edited, b1: '30,0,blue' };
+    await converge(clients, edited2, "Ada's colour change everywhere");
+    await stored();
+
+    // Roles: an editor may not revert, a viewer may not restore.
+    const benReverts = await ben.call('POST', `/api/boards/${boardId}/revert`, {
+      userId: ada.userId,
+      since: since.toISOString(),
+    });
+    assert.equal(benReverts.status, 403);
+    const vicRestores = await vic.call(
+      'POST',
+      `/api/boards/${boardId}/versions/${named.body.version.id}/restore`,
+    );
+    assert.equal(vicRestores.status, 403);
+    const vicSaves = await vic.call('POST', `/api/boards/${boardId}/versions`, { label: 'x' });
+    assert.equal(vicSaves.status, 403);
+
+    // The owner reverts Ben since `since`: his edits go, Ada's stay, on both live clients.
+    const reverted = await ada.call<{ version: Version }>('POST', `/api/boards/${boardId}/revert`, {
+      userId: ben.userId,
+      since: since.toISOString(),
+    });
+    assert.equal(reverted.status, 200, JSON.stringify(reverted.body));
+    const afterRevert = { a1: '10,0,yellow', a2: '20,0,yellow', b1: '30,0,blue', a3: '50,0,yellow' };
+    await converge(clients, afterRevert, 'revert seen live by both');
+
+    // The editor restores Plan A live.
+    const restored = await ben.call<{ version: Version }>(
+      'POST',
+      `/api/boards/${boardId}/versions/${named.body.version.id}/restore`,
+    );
+    assert.equal(restored.status, 200, JSON.stringify(restored.body));
+    await converge(clients, planA, 'restore seen live by both');
+
+    // Restore and revert are versions themselves, and one was recorded before each.
+    const all = await vic.call<{ versions: Version[] }>('GET', `/api/boards/${boardId}/versions`);
+    const labels = all.body.versions.map((v) => v.label ?? '');
+    assert.ok(labels[0]?.startsWith('Restored Plan A'), labels.join(' | '));
+    assert.ok(
+      labels.some((l) => l.startsWith("Undid Ben's changes since")),
+      labels.join(' | '),
+    );
+    // Named, before the revert, the revert, the restore (the revert's version is already the
+    // board as it was before the restore, so no second one is recorded for it).
+    assert.equal(all.body.versions.length, 4, labels.join(' | '));
+    const beforeRestore = await vic.call<{ shapes: { id: string; x: number; y: number; color: string }[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions/${all.body.versions[1]?.id}/export.json`,
+    );
+    assert.equal(sorted(boardOfExport(beforeRestore.body)), sorted(afterRevert));
+    const beforeRevert = await vic.call<{ shapes: { id: string; x: number; y: number; color: string }[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions/${all.body.versions[2]?.id}/export.json`,
+    );
+    assert.equal(sorted(boardOfExport(beforeRevert.body)), sorted(edited2));
+    const revertVersion = all.body.versions.find((v) => v.id === reverted.body.version.id);
+    assert.deepEqual(
+      revertVersion?.authors.map((a) => a.name),
+      ['Ada'],
+    );
+    // Paging: `before` continues after the last one seen.
+    const page1 = await vic.call<{ versions: Version[] }>('GET', `/api/boards/${boardId}/versions?limit=2`);
+    assert.equal(page1.body.versions.length, 2);
+    const page2 = await vic.call<{ versions: Version[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions?limit=2&before=${page1.body.versions[1]?.id}`,
+    );
+    assert.deepEqual(
+      page2.body.versions.map((v) => v.id),
+      all.body.versions.slice(2, 4).map((v) => v.id),
+    );
+    await stored();
+
+    if (restart) {
+      for (const c of clients) c.destroy();
+      clients.length = 0;
+      const again = await restart();
+      const vic2 = new ApiClient(again.api, again.origin);
+      vic2.cookie = vic.cookie;
+      const list2 = await vic2.call<{ versions: Version[] }>('GET', `/api/boards/${boardId}/versions`);
+      assert.deepEqual(
+        list2.body.versions.map((v) => [v.id, v.label, v.authors.map((a) => a.id)]),
+        all.body.versions.map((v) => [v.id, v.label, v.authors.map((a) => a.id)]),
+      );
+      const exported2 = await vic2.call<{ shapes: { id: string; x: number; y: number; color: string }[] }>(
+        'GET',
+        `/api/boards/${boardId}/versions/${named.body.version.id}/export.json`,
+      );
+      assert.equal(sorted(boardOfExport(exported2.body)), sorted(planA));
+      const viewer = connectDoc(again.ws, boardId, { token: await vic2.token(boardId) });
+      clients.push(viewer);
+      await waitSynced(viewer);
+      await converge([viewer], planA, 'the restored board after a restart');
+    }
+  } finally {
+    for (const c of clients) c.destroy();
+  }
+}
+
+describe('version history (SQLite, one instance)', () => {
+  let server: TestServer | null = null;
+  after(async () => server?.close());
+
+  test('named version, authors, export, revert, restore, 403s, and a restart', async () => {
+    server = await startServer();
+    const dataDir = server.dataDir;
+    const first = server;
+    await scenario({ api: first.url, ws: first.wsUrl, origin: first.origin }, async () => {
+      await first.close({ keepData: true });
+      server = await startServer({ dataDir });
+      return { api: server.url, ws: server.wsUrl, origin: server.origin };
+    });
+  });
+});
+
+const clusterSkip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
+
+describe('version history (two instances, PostgreSQL and Redis)', { skip: clusterSkip }, () => {
+  const cluster = new TestCluster();
+  after(async () => cluster.close());
+
+  test('calls on one instance, clients on the other, everyone converges; survives a restart', async () => {
+    const one = await cluster.start();
+    const two = await cluster.start();
+    // One public origin for both (as behind a balancer): cookies and tokens work on either.
+    await scenario({ api: one.url, ws: two.wsUrl, origin: one.origin }, async () => {
+      await cluster.stop(two);
+      const three = await cluster.start();
+      return { api: one.url, ws: three.wsUrl, origin: one.origin };
+    });
+  });
+});

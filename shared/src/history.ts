@@ -1,0 +1,54 @@
+// Version history (SPEC §3 Version, §9, §12): the REST shapes and defaults, shared by the server
+// and the History panel.
+import { z } from 'zod';
+
+export const historyDefaults = {
+  /** A version is recorded after each this many seconds of editing (HISTORY_INTERVAL_S). */
+  intervalSeconds: 300,
+  /** Versions per page of GET /versions, and the most one page may ask for. */
+  pageSize: 50,
+  pageSizeMax: 200,
+  labelMax: 120,
+} as const;
+
+export const VersionAuthor = z.object({ id: z.string(), name: z.string(), color: z.string() });
+export type VersionAuthor = z.infer<typeof VersionAuthor>;
+
+export const VersionStats = z.object({
+  added: z.number().int(),
+  changed: z.number().int(),
+  removed: z.number().int(),
+});
+export type VersionStats = z.infer<typeof VersionStats>;
+
+export const Version = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  label: z.string().optional(),
+  authors: z.array(VersionAuthor),
+  stats: VersionStats,
+});
+export type Version = z.infer<typeof Version>;
+
+export const VersionList = z.object({ versions: z.array(Version) });
+export type VersionList = z.infer<typeof VersionList>;
+
+export const CreateVersionBody = z.object({
+  label: z
+    .string({ error: 'Enter a name for the version.' })
+    .trim()
+    .min(1, { error: 'Enter a name for the version.' })
+    .max(historyDefaults.labelMax, {
+      error: `A version name has at most ${historyDefaults.labelMax} characters.`,
+    }),
+});
+
+export const VersionListQuery = z.object({
+  before: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(historyDefaults.pageSizeMax).default(historyDefaults.pageSize),
+});
+
+export const RevertBody = z.object({
+  userId: z.string().min(1).max(200),
+  since: z.iso.datetime({ offset: true, error: 'Give the time as an ISO date.' }),
+});
