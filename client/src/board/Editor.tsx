@@ -1,7 +1,7 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
 import { type Board, CloseCode, type ColorName, type Role, type User } from '@tandem/shared';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
@@ -287,11 +287,26 @@ function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] })
   return null;
 }
 
+/**
+ * The one colour every selected shape has, or null. Subscribes to the shape index through a
+ * snapshot that is that colour (a string), not the index itself: a document update re-renders
+ * the editor only when the answer changes, not on every edit (a drag of 100 shapes is 100 record
+ * changes per frame).
+ */
 function useSelectionColor(index: ShapeIndex): ColorName | null {
   const selection = useEditor((s) => s.selection);
-  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
-  const colors = new Set(selection.map((id) => snap.byId.get(id)?.color).filter(Boolean));
-  return colors.size === 1 ? ([...colors][0] as ColorName) : null;
+  const colorOf = useCallback((): ColorName | null => {
+    const byId = index.getSnapshot().byId;
+    let color: ColorName | null = null;
+    for (const id of selection) {
+      const c = byId.get(id)?.color;
+      if (!c) continue;
+      if (color !== null && c !== color) return null;
+      color = c;
+    }
+    return color;
+  }, [index, selection]);
+  return useSyncExternalStore(index.subscribe, colorOf);
 }
 
 function AccessLost({
