@@ -373,6 +373,7 @@ export class Room {
       this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
       return;
     }
+    const markBefore = this.mark;
     try {
       Y.applyUpdate(this.doc, update, peer);
     } catch (error) {
@@ -385,7 +386,10 @@ export class Room {
     // for missing dependencies is not stored at all yet.
     this.peerMarks.set(peer, this.hasPending ? Number.POSITIVE_INFINITY : this.mark);
     this.checkPending(peer);
-    this.checkSaved();
+    // Applying stores nothing, so the saved mark cannot have risen: only a peer whose update
+    // brought nothing new (no new mark) can already be saved. Skipping the check otherwise keeps
+    // a walk over every unstored update off the path of every edit.
+    if (this.mark === markBefore) this.checkSaved();
   }
 
   /**
