@@ -1,0 +1,249 @@
+// Layout on a shared board: snapping with guides, align, group, lock and resizing several shapes at
+// once. Ada acts; each result is checked in the server's document and on Bo's screen.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { ShapeRecord } from '@tandem/shared';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shareLink,
+  startApp,
+  until,
+  waitStatus,
+} from './helpers.ts';
+
+describe('layout, shared', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let ada: Page;
+  let bo: Page;
+  let boardId: string;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    ada = (await newUser(browser, server, 'Ada')).page;
+    bo = (await newUser(browser, server, 'Bo', { guest: true })).page;
+    boardId = await createBoard(ada, 'Layout');
+    const link = await shareLink(ada, 'can edit');
+    await bo.goto(link);
+    await bo.waitForURL(`**/b/${boardId}`);
+    await waitStatus(bo, 'live');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** The board's shapes as the server has them (read through Bo's session). */
+  const serverShapes = async (): Promise<ShapeRecord[]> => {
+    const res = await bo.request.get(`/api/boards/${boardId}/export.json`);
+    assert.equal(res.status(), 200);
+    return ((await res.json()) as { shapes: ShapeRecord[] }).shapes;
+  };
+  const serverShape = async (id: string) => (await serverShapes()).find((s) => s.id === id);
+
+  /** Where a shape is on Bo's screen: the translate of its group, and its drawn width. */
+  const seenByBo = async (id: string) => {
+    const g = bo.locator(`[data-shape-id="${id}"]`);
+    if ((await g.count()) === 0) return null;
+    const t = (await g.getAttribute('transform')) ?? '';
+    const m = /translate\(([-\d.e]+) ([-\d.e]+)\)/.exec(t);
+    const width = Number(await g.locator('rect, ellipse, polygon').first().getAttribute('width'));
+    return {
+      x: Number(m?.[1]),
+      y: Number(m?.[2]),
+      width,
+      locked: (await g.getAttribute('data-locked')) === 'true',
+      group: await g.getAttribute('data-group-id'),
+    };
+  };
+
+  /** Page coordinates of a board point on Ada's screen (her view stays at zoom 1, centred on 0,0). */
+  const onAda = async (bx: number, by: number) => {
+    const box = (await canvas(ada).boundingBox())!;
+    return { x: box.x + box.width / 2 + bx, y: box.y + box.height / 2 + by };
+  };
+
+  /** Ada places a rectangle centred at board point (bx, by); answers its id once the server has it. */
+  const rectAt = async (bx: number, by: number): Promise<string> => {
+    const before = new Set((await serverShapes()).map((s) => s.id));
+    await ada.getByRole('button', { name: 'Rectangle', exact: true }).click();
+    const p = await onAda(bx, by);
+    await ada.mouse.click(p.x, p.y);
+    let id = '';
+    await until(async () => {
+      const fresh = (await serverShapes()).filter((s) => !before.has(s.id));
+      id = fresh[0]?.id ?? '';
+      return id !== '';
+    }, 'the rectangle on the server');
+    await until(async () => (await seenByBo(id)) !== null, 'the rectangle on Bo’s screen');
+    return id;
+  };
+
+  const dragOnAda = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+    await ada.mouse.move(from.x, from.y);
+    await ada.mouse.down();
+    await ada.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+    await ada.mouse.move(to.x, to.y, { steps: 4 });
+    await ada.mouse.up();
+  };
+
+  const clearBoard = async () => {
+    await canvas(ada).focus();
+    await ada.keyboard.press('Escape');
+    // Unlock whatever a test left locked, then delete everything.
+    await ada.keyboard.press('Control+a');
+    if (await ada.getByRole('button', { name: 'Unlock', exact: true }).isVisible())
+      await ada.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await ada.keyboard.press('Control+a');
+    await ada.keyboard.press('Delete');
+    await until(async () => (await serverShapes()).length === 0, 'an empty board');
+    await until(async () => (await bo.locator('[data-shape-id]').count()) === 0, 'an empty board for Bo');
+  };
+  beforeEach(clearBoard);
+
+  it('snaps a dragged shape to another’s edges and centre, with guides, for both', async () => {
+    const a = await rectAt(-200, -100);
+    const b = await rectAt(150, 100);
+    const ra = (await serverShape(a))!;
+    const rb = (await serverShape(b))!;
+    // Drag B so that its centre lands 4 units right of A's centre line: it snaps onto it.
+    const from = await onAda(rb.x + rb.w / 2, rb.y + rb.h / 2);
+    const to = await onAda(ra.x + ra.w / 2 + 4, rb.y + rb.h / 2 + 60);
+    await ada.mouse.move(from.x, from.y);
+    await ada.mouse.down();
+    await ada.mouse.move(to.x - 40, to.y, { steps: 4 });
+    await ada.mouse.move(to.x, to.y, { steps: 4 });
+    await until(async () => (await ada.locator('[data-guide="x"]').count()) > 0, 'a vertical guide');
+    await ada.screenshot({ path: `${artifacts}/layout-snap-guides.png` });
+    await ada.mouse.up();
+    await until(async () => (await ada.locator('[data-guide]').count()) === 0, 'guides gone after the drag');
+    await until(async () => (await serverShape(b))?.x === ra.x, 'B lined up with A on the server');
+    await until(async () => (await seenByBo(b))?.x === ra.x, 'B lined up with A on Bo’s screen');
+    assert.equal((await serverShape(b))!.y, rb.y + 60);
+  });
+
+  it('aligns the selection, and the other person sees it', async () => {
+    const a = await rectAt(-250, -120);
+    const b = await rectAt(0, 40);
+    const c = await rectAt(250, 160);
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+a');
+    await ada.getByRole('button', { name: 'Align top' }).waitFor();
+    await ada.screenshot({ path: `${artifacts}/layout-align-bar.png` });
+    await ada.getByRole('button', { name: 'Align top' }).click();
+    const top = (await serverShape(a))!.y;
+    await until(async () => {
+      const all = await serverShapes();
+      return all.every((s) => s.y === top);
+    }, 'all three tops at A’s on the server');
+    for (const id of [a, b, c]) await until(async () => (await seenByBo(id))?.y === top, 'aligned for Bo');
+    // Distribute is offered from three shapes: Alt+Shift+H spaces them evenly (already even here).
+    await ada.getByRole('button', { name: 'Distribute horizontally' }).click();
+    const xs = (await serverShapes()).map((s) => s.x).sort((p, q) => p - q);
+    assert.equal(xs[1]! - xs[0]!, xs[2]! - xs[1]!);
+  });
+
+  it('groups shapes so they select and move together, and ungroups them', async () => {
+    const a = await rectAt(-200, 0);
+    const b = await rectAt(150, 0);
+    const ra = (await serverShape(a))!;
+    const rb = (await serverShape(b))!;
+    const pa = await onAda(ra.x + 20, ra.y + 20);
+    const pb = await onAda(rb.x + 20, rb.y + 20);
+    await ada.mouse.click(pa.x, pa.y);
+    await ada.keyboard.down('Shift');
+    await ada.mouse.click(pb.x, pb.y);
+    await ada.keyboard.up('Shift');
+    await ada.keyboard.press('Control+g');
+    await until(async () => {
+      const [sa, sb] = [await serverShape(a), await serverShape(b)];
+      return !!sa?.groupId && sa.groupId === sb?.groupId;
+    }, 'one group on the server');
+    const group = (await serverShape(a))!.groupId!;
+    await until(async () => (await seenByBo(b))?.group === group, 'the group on Bo’s screen');
+
+    // A click on one member selects the group; dragging it moves both.
+    await canvas(ada).focus();
+    await ada.keyboard.press('Escape');
+    await dragOnAda(pa, { x: pa.x, y: pa.y + 150 });
+    await until(async () => (await serverShape(b))?.y === rb.y + 150, 'B moved with A on the server');
+    await until(async () => (await seenByBo(b))?.y === rb.y + 150, 'B moved with A on Bo’s screen');
+    assert.equal((await serverShape(a))!.y, ra.y + 150);
+
+    await ada.keyboard.press('Control+Shift+g');
+    await until(async () => (await serverShapes()).every((s) => !s.groupId), 'ungrouped on the server');
+    await until(async () => (await seenByBo(a))?.group === null, 'ungrouped on Bo’s screen');
+  });
+
+  it('a locked shape cannot be moved or deleted by anyone until it is unlocked', async () => {
+    const a = await rectAt(0, 0);
+    const ra = (await serverShape(a))!;
+    const pa = await onAda(ra.x + 30, ra.y + 30);
+    await ada.mouse.click(pa.x, pa.y);
+    await ada.getByRole('button', { name: 'Lock', exact: true }).click();
+    await until(async () => (await serverShape(a))?.locked === true, 'locked on the server');
+    await until(async () => (await seenByBo(a))?.locked === true, 'locked on Bo’s screen');
+
+    // Bo tries to drag it and to delete it: nothing changes, for him or on the server.
+    const g = bo.locator(`[data-shape-id="${a}"]`);
+    const gb = (await g.boundingBox())!;
+    const start = { x: gb.x + 30, y: gb.y + 30 };
+    await bo.mouse.move(start.x, start.y);
+    await bo.mouse.down();
+    await bo.mouse.move(start.x + 200, start.y + 100, { steps: 6 });
+    await bo.mouse.up();
+    await bo.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
+    await bo.keyboard.press('Delete');
+    // Bo then adds a shape: once the server has it, his earlier attempts (sent before it on the
+    // same connection) have arrived too.
+    await place(bo, 'Rectangle', 100, 700);
+    await until(async () => (await serverShapes()).length === 2, 'Bo’s later shape on the server');
+    const still = (await serverShape(a))!;
+    assert.deepEqual([still.x, still.y, still.locked], [ra.x, ra.y, true]);
+    assert.deepEqual([(await seenByBo(a))!.x, (await seenByBo(a))!.y], [ra.x, ra.y]);
+
+    // Bo unlocks it; then Ada can move it.
+    await bo.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await until(async () => (await serverShape(a))?.locked === undefined, 'unlocked on the server');
+    await canvas(ada).focus();
+    await ada.keyboard.press('Escape');
+    await dragOnAda(pa, { x: pa.x + 100, y: pa.y });
+    await until(async () => (await serverShape(a))?.x === ra.x + 100, 'moved after unlocking');
+    await until(async () => (await seenByBo(a))?.x === ra.x + 100, 'Bo sees it moved');
+  });
+
+  it('resizes several shapes at once from the selection’s corner', async () => {
+    const a = await rectAt(-150, 0);
+    const b = await rectAt(150, 0);
+    const ra = (await serverShape(a))!;
+    const rb = (await serverShape(b))!;
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+a');
+    const handle = ada.locator('[data-selection-box] [data-handle="se"]');
+    await handle.waitFor();
+    const hb = (await handle.boundingBox())!;
+    const from = { x: hb.x + hb.width / 2, y: hb.y + hb.height / 2 };
+    // The pair spans rb.x + rb.w − ra.x across; drag the corner right by half that (×1.5 wide).
+    const span = rb.x + rb.w - ra.x;
+    // Alt: no snapping, so the factor is exact.
+    await ada.keyboard.down('Alt');
+    await dragOnAda(from, { x: from.x + span / 2, y: from.y + ra.h / 2 });
+    await ada.keyboard.up('Alt');
+    await until(async () => Math.abs(((await serverShape(b))?.w ?? 0) - rb.w * 1.5) < 0.01, 'B 1.5× wider');
+    const [na, nb] = [(await serverShape(a))!, (await serverShape(b))!];
+    assert.ok(Math.abs(na.w - ra.w * 1.5) < 0.01, `A ${na.w}`);
+    assert.ok(Math.abs(na.h - ra.h * 1.5) < 0.01, `A ${na.h}`);
+    assert.ok(Math.abs(na.x - ra.x) < 0.01, 'the far corner stays');
+    assert.ok(Math.abs(nb.x - (ra.x + (rb.x - ra.x) * 1.5)) < 0.01, 'B’s place scales too');
+    await until(async () => Math.abs(((await seenByBo(b))?.width ?? 0) - nb.w) < 0.01, 'Bo sees B resized');
+    await ada.screenshot({ path: `${artifacts}/layout-multi-resize.png` });
+  });
+});
