@@ -98,10 +98,18 @@ describe('layout, shared', () => {
   const clearBoard = async () => {
     await canvas(ada).focus();
     await ada.keyboard.press('Escape');
-    // Unlock whatever a test left locked, then delete everything.
+    // Lock everything and unlock it again (a test may leave some shapes locked), then delete it all.
     await ada.keyboard.press('Control+a');
-    if (await ada.getByRole('button', { name: 'Unlock', exact: true }).isVisible())
-      await ada.getByRole('button', { name: 'Unlock', exact: true }).click();
+    const lock = ada.getByRole('button', { name: 'Lock', exact: true });
+    const unlock = ada.getByRole('button', { name: 'Unlock', exact: true });
+    if (await lock.isVisible()) {
+      await lock.click();
+      await unlock.waitFor();
+    }
+    if (await unlock.isVisible()) {
+      await unlock.click();
+      await lock.waitFor();
+    }
     await ada.keyboard.press('Control+a');
     await ada.keyboard.press('Delete');
     await until(async () => (await serverShapes()).length === 0, 'an empty board');
@@ -211,6 +219,7 @@ describe('layout, shared', () => {
     assert.deepEqual([(await seenByBo(a))!.x, (await seenByBo(a))!.y], [ra.x, ra.y]);
 
     // Bo unlocks it; then Ada can move it.
+    await bo.mouse.click(start.x, start.y);
     await bo.getByRole('button', { name: 'Unlock', exact: true }).click();
     await until(async () => (await serverShape(a))?.locked === undefined, 'unlocked on the server');
     await canvas(ada).focus();
@@ -245,5 +254,90 @@ describe('layout, shared', () => {
     assert.ok(Math.abs(nb.x - (ra.x + (rb.x - ra.x) * 1.5)) < 0.01, 'B’s place scales too');
     await until(async () => Math.abs(((await seenByBo(b))?.width ?? 0) - nb.w) < 0.01, 'Bo sees B resized');
     await ada.screenshot({ path: `${artifacts}/layout-multi-resize.png` });
+  });
+
+  it('styles lines and text for both people, and the panels fit a phone', async () => {
+    const a = await rectAt(-250, 0);
+    await ada.getByRole('button', { name: 'Ellipse', exact: true }).click();
+    const pe = await onAda(250, 0);
+    await ada.mouse.click(pe.x, pe.y);
+    // An arrow from the rectangle to the ellipse.
+    await ada.getByRole('button', { name: 'Arrow', exact: true }).click();
+    await dragOnAda(await onAda(-250, 0), await onAda(250, 10));
+    let arrowId = '';
+    await until(async () => {
+      arrowId = (await serverShapes()).find((s) => s.type === 'arrow' && s.to?.shapeId)?.id ?? '';
+      return arrowId !== '';
+    }, 'a bound arrow on the server');
+    await ada.getByRole('button', { name: 'Dotted line' }).click();
+    await ada.getByRole('button', { name: 'Stroke width 4' }).click();
+    await ada.getByLabel('Start arrowhead').selectOption('triangle');
+    await ada.getByLabel('End arrowhead').selectOption('dot');
+    await until(async () => {
+      const r = await serverShape(arrowId);
+      return r?.dash === 'dotted' && r.strokeWidth === 4 && r.startHead === 'triangle' && r.endHead === 'dot';
+    }, 'the arrow’s style on the server');
+    const boArrow = bo.locator(`[data-shape-id="${arrowId}"]`);
+    await until(
+      async () =>
+        (await boArrow.locator('line').getAttribute('stroke-dasharray')) === '0 10' &&
+        (await boArrow.locator('polygon').count()) === 1 &&
+        (await boArrow.locator('circle').count()) === 1,
+      'Bo sees a dotted arrow with a triangle and a dot',
+    );
+    // The arrow ends on the ellipse's outline: left of its box's left edge only by the gap.
+    const ellipse = (await serverShapes()).find((s) => s.type === 'ellipse')!;
+    const end = (await serverShape(arrowId))!.to!;
+    assert.ok(Math.abs(end.x - (ellipse.x - 6)) < 1.5, `end ${end.x} at the ellipse's side ${ellipse.x}`);
+    await ada.screenshot({ path: `${artifacts}/layout-style-panel-arrow.png` });
+
+    // Text size and alignment on the rectangle.
+    const ra = (await serverShape(a))!;
+    const pa = await onAda(ra.x + 30, ra.y + 30);
+    await ada.mouse.click(pa.x, pa.y);
+    await ada.keyboard.press('Enter');
+    await ada.getByLabel('Shape text').pressSequentially('Hello');
+    await ada.keyboard.press('Escape');
+    await ada.mouse.click(pa.x, pa.y);
+    await ada.getByRole('button', { name: 'Text size XL' }).click();
+    await ada.getByRole('button', { name: 'Align text right' }).click();
+    await until(async () => {
+      const r = await serverShape(a);
+      return r?.fontSize === 'xl' && r.align === 'end';
+    }, 'the text style on the server');
+    const boText = bo.locator(`[data-shape-id="${a}"] .shape-text`);
+    await until(
+      async () =>
+        (await boText.getAttribute('data-font-size')) === '36' &&
+        (await boText.getAttribute('text-anchor')) === 'end',
+      'Bo sees large right-aligned text',
+    );
+    await ada.screenshot({ path: `${artifacts}/layout-style-panel-text.png` });
+
+    // On a phone, with everything selected: the style panel and the align bar stay on screen and
+    // clear of the tools.
+    await bo.setViewportSize({ width: 390, height: 844 });
+    try {
+      await canvas(bo).focus();
+      await bo.keyboard.press('Control+a');
+      const panel = bo.getByRole('toolbar', { name: 'Selection' });
+      const bar = bo.getByRole('toolbar', { name: 'Align and group' });
+      const tools = bo.getByRole('toolbar', { name: 'Tools' });
+      await bar.waitFor();
+      await bo.screenshot({ path: `${artifacts}/layout-phone.png` });
+      const [pb, bb, tb] = [
+        (await panel.boundingBox())!,
+        (await bar.boundingBox())!,
+        (await tools.boundingBox())!,
+      ];
+      for (const b of [pb, bb]) {
+        assert.ok(b.x >= 0 && b.y >= 0 && b.x + b.width <= 390 && b.y + b.height <= 844, 'on screen');
+        assert.ok(b.y + b.height <= tb.y || b.y >= tb.y + tb.height, 'clear of the tools');
+      }
+      const apart = pb.y + pb.height <= bb.y || bb.y + bb.height <= pb.y || pb.x + pb.width <= bb.x;
+      assert.ok(apart, 'the panel and the bar do not overlap');
+    } finally {
+      await bo.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });

@@ -215,7 +215,7 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
         </div>
       )}
       <span className="sep" />
-      <fieldset className="style-row" aria-label="Arrange">
+      <fieldset className="style-row actions" aria-label="Arrange">
         {!allLocked && (
           <>
             <button

@@ -47,14 +47,13 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
       {!readOnly && (
         <button
           type="button"
-          className={`tool ${toolLocked ? 'active' : ''}`}
+          className={`tool narrow ${toolLocked ? 'active' : ''}`}
           aria-label="Tool lock"
           aria-pressed={toolLocked}
           title="Tool lock: keep the tool after each shape — Q (or double-click a tool)"
           onClick={() => setToolLocked(!toolLocked)}
         >
-          <Icon name="toolLock" />
-          <span className="kbd">Q</span>
+          <Icon name="toolLock" size={18} />
         </button>
       )}
       {!readOnly && (
