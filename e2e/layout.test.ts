@@ -340,4 +340,43 @@ describe('layout, shared', () => {
       await bo.setViewportSize({ width: 1280, height: 800 });
     }
   });
+
+  it('with the tool locked (Q, or a double-click on a tool) each click adds another shape', async () => {
+    await canvas(ada).focus();
+    await ada.keyboard.press('q');
+    await ada.getByRole('button', { name: 'Tool lock', pressed: true }).waitFor();
+    await ada.keyboard.press('n');
+    for (let i = 0; i < 3; i++) {
+      const p = await onAda(-300 + i * 220, -150);
+      await ada.mouse.click(p.x, p.y);
+    }
+    await until(
+      async () => (await serverShapes()).filter((s) => s.type === 'sticky').length === 3,
+      'three stickies on the server',
+    );
+    await until(async () => (await bo.locator('[data-shape-type="sticky"]').count()) === 3, 'three for Bo');
+    await ada.getByRole('button', { name: 'Sticky note', pressed: true }).waitFor();
+    // Q again unlocks: the next shape hands back to Select.
+    await ada.keyboard.press('q');
+    await ada.getByRole('button', { name: 'Tool lock', pressed: false }).waitFor();
+    const p = await onAda(-300, 150);
+    await ada.mouse.click(p.x, p.y);
+    await ada.keyboard.press('Escape');
+    await ada.getByRole('button', { name: 'Select', pressed: true }).waitFor();
+
+    // A double-click on a tool locks it too.
+    await ada.getByRole('button', { name: 'Rectangle', exact: true }).dblclick();
+    await ada.getByRole('button', { name: 'Tool lock', pressed: true }).waitFor();
+    for (let i = 0; i < 2; i++) {
+      const q = await onAda(-100 + i * 250, 200);
+      await ada.mouse.click(q.x, q.y);
+    }
+    await until(
+      async () => (await serverShapes()).filter((s) => s.type === 'rect').length === 2,
+      'two rectangles',
+    );
+    await ada.getByRole('button', { name: 'Rectangle', pressed: true }).waitFor();
+    await ada.keyboard.press('q');
+    await ada.keyboard.press('Escape');
+  });
 });
