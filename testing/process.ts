@@ -24,9 +24,17 @@ process.once('exit', () => {
  * Starts `src/main.ts` as a child. Without `port` it listens on port 0 (the OS picks a free one as
  * it binds) and reports its URL over IPC; a restart passes the port the first process had.
  */
-export async function startProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export async function startProcess(
+  env: Record<string, string>,
+  port?: number,
+  /** Another way to start it (the compiled bundle): node's arguments and the directory to run in. */
+  command: { args: string[]; cwd: string } = {
+    args: ['--import', 'tsx', 'src/main.ts'],
     cwd: new URL('../realtime-server', import.meta.url).pathname,
+  },
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, command.args, {
+    cwd: command.cwd,
     env: {
       ...process.env,
       PORT: String(port ?? 0),
