@@ -220,6 +220,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         session={session}
         index={index}
         locked={locked || previewIndex !== null}
+        presence={presence}
         onMessage={setMessage}
       />
       {!locked && <StylePanel actions={actions} currentColor={selectionColor} />}
