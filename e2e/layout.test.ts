@@ -242,10 +242,10 @@ describe('layout, shared', () => {
     const from = { x: hb.x + hb.width / 2, y: hb.y + hb.height / 2 };
     // The pair spans rb.x + rb.w − ra.x across; drag the corner right by half that (×1.5 wide).
     const span = rb.x + rb.w - ra.x;
-    // Alt: no snapping, so the factor is exact.
-    await ada.keyboard.down('Alt');
+    // Ctrl: no snapping, so the factor is exact.
+    await ada.keyboard.down('Control');
     await dragOnAda(from, { x: from.x + span / 2, y: from.y + ra.h / 2 });
-    await ada.keyboard.up('Alt');
+    await ada.keyboard.up('Control');
     await until(async () => Math.abs(((await serverShape(b))?.w ?? 0) - rb.w * 1.5) < 0.01, 'B 1.5× wider');
     const [na, nb] = [(await serverShape(a))!, (await serverShape(b))!];
     assert.ok(Math.abs(na.w - ra.w * 1.5) < 0.01, `A ${na.w}`);

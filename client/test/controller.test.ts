@@ -152,8 +152,8 @@ describe('tool controller gestures', () => {
     t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false });
     assert.ok(t.store.getState().guides.some((g) => g.axis === 'x' && g.at === 100));
     assert.equal(t.rec(b).x, 100);
-    // Alt turns snapping off.
-    t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false, alt: true });
+    // Ctrl/Cmd turns snapping off.
+    t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false, noSnap: true });
     assert.equal(t.rec(b).x, 103);
     assert.deepEqual(t.store.getState().guides, []);
     t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false });

@@ -377,3 +377,20 @@ describe('exports draw the styles', () => {
     );
   });
 });
+
+describe('hit tests follow the outline', () => {
+  it('an ellipse or a diamond is not hit in its box’s empty corner', async () => {
+    const { hitShape } = await import('../src/board/model/geometry.ts');
+    for (const type of ['ellipse', 'diamond'] as const) {
+      const s = rec('s', 0, 0, 200, 100, { type });
+      assert.equal(hitShape(s, { x: 100, y: 50 }, 4), true, `${type} centre`);
+      assert.equal(hitShape(s, { x: 5, y: 5 }, 4), false, `${type} corner`);
+      assert.equal(hitShape(s, { x: 198, y: 50 }, 4), true, `${type} right tip`);
+    }
+    assert.equal(
+      hitShape(rec('r', 0, 0, 200, 100), { x: 5, y: 5 }, 4),
+      true,
+      'a rectangle’s corner is in it',
+    );
+  });
+});

@@ -104,7 +104,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
   };
   const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
     const p = local(e);
-    controller.move({ ...p, pointerId: e.pointerId, shift: e.shiftKey, alt: e.altKey });
+    controller.move({ ...p, pointerId: e.pointerId, shift: e.shiftKey, noSnap: e.ctrlKey || e.metaKey });
     const st = useEditor.getState();
     onPointer({
       x: st.viewport.x + (p.x - st.screen.w / 2) / st.viewport.zoom,

@@ -101,12 +101,14 @@ export function hitShape(
     }
     return pts.length === 2 && Math.hypot(local.x - s.x - pts[0]!, local.y - s.y - pts[1]!) <= tolerance + 4;
   }
-  return (
-    local.x >= s.x - tolerance &&
-    local.x <= s.x + s.w + tolerance &&
-    local.y >= s.y - tolerance &&
-    local.y <= s.y + s.h + tolerance
-  );
+  // Ellipses and diamonds are hit inside their own outline, not in their box's empty corners.
+  const a = s.w / 2 + tolerance;
+  const b = s.h / 2 + tolerance;
+  const dx = Math.abs(local.x - (s.x + s.w / 2));
+  const dy = Math.abs(local.y - (s.y + s.h / 2));
+  if (s.type === 'ellipse') return (dx / a) ** 2 + (dy / b) ** 2 <= 1;
+  if (s.type === 'diamond') return dx / a + dy / b <= 1;
+  return dx <= a && dy <= b;
 }
 
 /** The topmost shape under `p`; `shapes` is in paint order. */

@@ -280,8 +280,8 @@ export class ToolController {
     }
   }
 
-  /** `alt` turns snapping off for this move, as in most editors. */
-  move(e: { x: number; y: number; pointerId: number; shift: boolean; alt?: boolean }): void {
+  /** `noSnap` (Ctrl/Cmd held, as in Excalidraw and tldraw) turns snapping off for this move. */
+  move(e: { x: number; y: number; pointerId: number; shift: boolean; noSnap?: boolean }): void {
     if (this.pointers.has(e.pointerId)) this.pointers.set(e.pointerId, { x: e.x, y: e.y });
     const st = this.ctx.store.getState();
     if (this.pinch && this.pointers.size === 2) {
@@ -309,7 +309,7 @@ export class ToolController {
       case 'move': {
         let dx = p.x - g.start.x;
         let dy = p.y - g.start.y;
-        if (g.box && !e.alt) {
+        if (g.box && !e.noSnap) {
           const snap = snapBox({ ...g.box, x: g.box.x + dx, y: g.box.y + dy }, g.others, this.snapDistance());
           dx += snap.dx;
           dy += snap.dy;
@@ -320,7 +320,7 @@ export class ToolController {
         return;
       }
       case 'scale': {
-        const q = this.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, e.alt);
+        const q = this.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, e.noSnap);
         const to = dragCorner(g.box, g.handle, q, g.keepAspect || e.shift);
         applyPatches(doc, scaleRecords(g.originals, g.box, to));
         return;
@@ -336,7 +336,7 @@ export class ToolController {
           resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
           return;
         }
-        if (g.snap) p = this.snapped(p, g.others, e.alt);
+        if (g.snap) p = this.snapped(p, g.others, e.noSnap);
         const b = g.box;
         let x1 = b.x;
         let y1 = b.y;
@@ -474,7 +474,7 @@ export class ToolController {
     st.setGuides([]);
   }
 
-  /** `p` snapped to the other shapes' edges and centres (guides shown), unless Alt is held. */
+  /** `p` snapped to the other shapes' edges and centres (guides shown), unless `off`. */
   private snapped(p: Point, others: Rect[], off: boolean | undefined): Point {
     const st = this.ctx.store.getState();
     if (off) {
