@@ -179,6 +179,7 @@ describe('tool controller gestures', () => {
     t.drag([50, 50], [[150, 150]]);
     assert.deepEqual(t.store.getState().selection, [a]);
     assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0]);
+    assert.match(t.store.getState().notice ?? '', /Locked shapes cannot be moved/, 'the drag says why');
     t.drag([-50, -50], [[200, 200]]);
     assert.deepEqual(t.store.getState().selection, []);
     t.store.getState().setTool('eraser');

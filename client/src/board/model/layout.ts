@@ -136,6 +136,10 @@ export function recordBounds(r: ShapeRecord): Rect {
   return boundsOf(r);
 }
 
+/** What a person is told when they try to move or delete a locked shape. */
+export const LOCKED_SENTENCE =
+  'Locked shapes cannot be moved, changed or deleted. Unlock them first (Shift+L).';
+
 /** Only the shapes that may change: locked ones are left out. */
 export function unlockedIds(records: Map<string, ShapeRecord>, ids: Iterable<string>): string[] {
   return [...ids].filter((id) => {

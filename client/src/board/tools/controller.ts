@@ -18,6 +18,7 @@ import {
   applyPatches,
   dragCorner,
   expandToGroups,
+  LOCKED_SENTENCE,
   recordBounds,
   rotateRecords,
   scaleRecords,
@@ -74,6 +75,8 @@ type Gesture =
   | { kind: 'arrow-end'; id: string; which: 'from' | 'to'; other: ArrowEnd }
   | { kind: 'rotate'; id: string; c: Point }
   | { kind: 'turn'; pivot: Point; start: number; originals: ShapeRecord[] }
+  /** A press on a locked shape: nothing moves; a drag says why. */
+  | { kind: 'locked'; start: Point; told: boolean }
   | { kind: 'marquee'; start: Point; base: string[] }
   | { kind: 'create'; id: string; start: Point; type: ShapeType }
   | { kind: 'arrow'; id: string; from: ArrowEnd }
@@ -230,7 +233,8 @@ export class ToolController {
           sel = sel.includes(hit.id) ? sel.filter((i) => !unit.includes(i)) : [...new Set([...sel, ...unit])];
         else if (!sel.includes(hit.id)) sel = unit;
         st.select(sel);
-        if (!readOnly && sel.includes(hit.id) && !hit.locked) {
+        if (!readOnly && hit.locked) this.gesture = { kind: 'locked', start: p, told: false };
+        else if (!readOnly && sel.includes(hit.id)) {
           const byId = this.ctx.shapes().byId;
           // A frame carries the shapes inside it (SPEC §14); locked shapes stay where they are.
           const ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
@@ -315,6 +319,13 @@ export class ToolController {
         } else st.setGuides([]);
         moveShapes(doc, g.ids, dx - g.applied.x, dy - g.applied.y);
         g.applied = { x: dx, y: dy };
+        return;
+      }
+      case 'locked': {
+        if (!g.told && Math.hypot(p.x - g.start.x, p.y - g.start.y) > this.tolerance()) {
+          g.told = true;
+          st.setNotice(LOCKED_SENTENCE);
+        }
         return;
       }
       case 'scale': {
