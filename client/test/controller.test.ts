@@ -217,4 +217,15 @@ describe('tool controller gestures', () => {
     t.drag([0, 400], []);
     assert.equal(t.store.getState().tool, 'select');
   });
+
+  it('resizes a rotated shape in its own frame, the opposite corner staying put', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 200, h: 100, rotation: Math.PI / 2 }, 'u1');
+    t.store.getState().select([a]);
+    // Turned a quarter about (100, 50): its south-east corner is on the board at (50, 150).
+    t.drag([50, 150], [[50, 250]], { handle: 'se' });
+    const r = t.rec(a);
+    assert.ok(Math.abs(r.w - 300) < 1e-9 && Math.abs(r.h - 100) < 1e-9, `${r.w} × ${r.h}`);
+    assert.equal(r.rotation, Math.PI / 2);
+  });
 });

@@ -331,6 +331,23 @@ export function dragCorner(
   };
 }
 
+/**
+ * Resizing a rotated shape by a corner: the pointer is read in the shape's own (unrotated) frame,
+ * and the box is placed so that the opposite corner stays where it is on the board.
+ */
+export function dragRotatedCorner(
+  box: Rect,
+  rotation: number,
+  handle: 'nw' | 'ne' | 'sw' | 'se',
+  p: Point,
+  keepAspect: boolean,
+): Rect {
+  const c0 = center(box);
+  const r = dragCorner(box, handle, turn(p, c0, -rotation), keepAspect);
+  const c = turn(center(r), c0, rotation);
+  return { x: c.x - r.w / 2, y: c.y - r.h / 2, w: r.w, h: r.h };
+}
+
 /** Applies patches as one transaction; arrows bound to the changed shapes follow. */
 export function applyPatches(doc: Y.Doc, patches: Patch[]): void {
   if (patches.length === 0) return;

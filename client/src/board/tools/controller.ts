@@ -17,6 +17,7 @@ import {
 import {
   applyPatches,
   dragCorner,
+  dragRotatedCorner,
   expandToGroups,
   LOCKED_SENTENCE,
   recordBounds,
@@ -58,6 +59,7 @@ type Gesture =
       id: string;
       handle: Corner;
       box: Rect;
+      rotation: number;
       keepAspect: boolean;
       snap: boolean;
       others: Rect[];
@@ -216,6 +218,7 @@ export class ToolController {
             id,
             handle: e.handle as Corner,
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
+            rotation: rec.rotation,
             // An image keeps its proportions unless Shift is held (SPEC §13).
             keepAspect: rec.type === 'image',
             snap: rec.rotation === 0,
@@ -341,6 +344,11 @@ export class ToolController {
         return;
       }
       case 'resize': {
+        if (g.rotation !== 0) {
+          // Read in the shape's own frame, so the corner follows the pointer and the opposite one stays.
+          resizeShape(doc, g.id, dragRotatedCorner(g.box, g.rotation, g.handle, p, g.keepAspect !== e.shift));
+          return;
+        }
         if (g.keepAspect && !e.shift) {
           resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
           return;
