@@ -209,6 +209,10 @@ describe('layout, shared', () => {
     await bo.mouse.move(start.x + 200, start.y + 100, { steps: 6 });
     await bo.mouse.up();
     await bo.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
+    // He is told why, and the shape shows a padlock instead of handles.
+    await bo.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' }).waitFor();
+    assert.equal(await bo.locator('.lock-badge').count(), 1);
+    await bo.screenshot({ path: `${artifacts}/layout-locked.png` });
     await bo.keyboard.press('Delete');
     // Bo then adds a shape: once the server has it, his earlier attempts (sent before it on the
     // same connection) have arrived too.

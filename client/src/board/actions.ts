@@ -11,6 +11,7 @@ import {
   applyPatches,
   distributeUnits,
   groupShapes,
+  LOCKED_SENTENCE,
   offsetPatches,
   setLocked,
   ungroupShapes,
@@ -45,8 +46,11 @@ export function createActions(
     redo: () => canEdit() && undo.redo(),
     deleteSelection() {
       if (!canEdit()) return;
-      deleteShapes(doc, sel());
-      ed().select([]);
+      const ids = sel();
+      const byId = index.getSnapshot().byId;
+      if (ids.some((id) => byId.get(id)?.locked)) ed().setNotice(LOCKED_SENTENCE);
+      deleteShapes(doc, ids);
+      ed().select(ids.filter((id) => byId.get(id)?.locked));
     },
     duplicate() {
       if (!canEdit()) return;

@@ -214,7 +214,7 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
           </label>
         </div>
       )}
-      <span className="sep" />
+      {!allLocked && <span className="sep" />}
       <fieldset className="style-row actions" aria-label="Arrange">
         {!allLocked && (
           <>
