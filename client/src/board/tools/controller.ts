@@ -166,6 +166,8 @@ export class ToolController {
     this.ctx.stopCapturing();
     const readOnly = this.ctx.readOnly();
     const tool = st.spaceHeld || e.button === 1 ? 'hand' : st.tool;
+    // The laser pointer only leaves a trail in presence (facilitation/Ephemeral.tsx), for viewers too.
+    if (tool === 'laser') return;
     if (tool === 'hand' || (readOnly && tool !== 'select')) {
       this.gesture = {
         kind: 'pan',
