@@ -211,6 +211,7 @@ describe('layout, shared', () => {
     assert.equal(await bo.locator('.lock-badge').count(), 1);
     await bo.screenshot({ path: `${artifacts}/layout-locked.png` });
     await bo.keyboard.press('Delete');
+    await bo.getByRole('button', { name: 'Dismiss notice' }).click();
     // Bo then adds a shape: once the server has it, his earlier attempts (sent before it on the
     // same connection) have arrived too.
     await place(bo, 'Rectangle', 100, 700);
