@@ -428,7 +428,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await download.saveAs(file);
       const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
       assert.match(info, /^Pages:\s+2$/m, info);
-      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-12-pdf')]);
+      execFileSync('pdftoppm', ['-png', '-r', '72', file, join(artifacts, 'facilitation-12-pdf')]);
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-1.png')));
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-2.png')));
     } finally {
