@@ -9,13 +9,13 @@ import {
   artifacts,
   canvas,
   createBoard,
+  joinByLink,
   launch,
   newUser,
   place,
   shareLink,
   startApp,
   until,
-  waitStatus,
 } from './helpers.ts';
 
 describe('layout, shared', () => {
@@ -31,10 +31,7 @@ describe('layout, shared', () => {
     ada = (await newUser(browser, server, 'Ada')).page;
     bo = (await newUser(browser, server, 'Bo', { guest: true })).page;
     boardId = await createBoard(ada, 'Layout');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
+    await joinByLink(bo, await shareLink(ada, 'can edit'), boardId);
   });
   after(async () => {
     await browser?.close();

@@ -12,6 +12,7 @@ import {
   distributeUnits,
   groupShapes,
   LOCKED_SENTENCE,
+  type Offset,
   offsetPatches,
   setLocked,
   ungroupShapes,
@@ -35,6 +36,17 @@ export function createActions(
   const ed = () => useEditor.getState();
   const sel = () => ed().selection.filter((id) => index.getSnapshot().byId.has(id));
   const canEdit = () => !readOnly();
+
+  /** Moves the selection's units (groups count as one; locked shapes stay) by computed offsets. */
+  const arrange = (offsets: (units: ReturnType<typeof unitsOf>) => Offset[]) => {
+    if (!canEdit()) return;
+    const snap = index.getSnapshot();
+    const units = unitsOf(
+      snap.list.map((e) => e.rec).filter((r) => !r.locked),
+      sel(),
+    );
+    applyPatches(doc, offsetPatches(snap.byId, offsets(units)));
+  };
 
   const zoomBy = (factor: number) => {
     const s = ed();
@@ -70,24 +82,8 @@ export function createActions(
       setStyle(doc, sel(), patch);
     },
     /** Aligns the selected shapes (a group counts as one) on their common bounds. */
-    align(how: Alignment) {
-      if (!canEdit()) return;
-      const snap = index.getSnapshot();
-      const units = unitsOf(
-        snap.list.map((e) => e.rec).filter((r) => !r.locked),
-        sel(),
-      );
-      applyPatches(doc, offsetPatches(snap.byId, alignUnits(units, how)));
-    },
-    distribute(axis: 'x' | 'y') {
-      if (!canEdit()) return;
-      const snap = index.getSnapshot();
-      const units = unitsOf(
-        snap.list.map((e) => e.rec).filter((r) => !r.locked),
-        sel(),
-      );
-      applyPatches(doc, offsetPatches(snap.byId, distributeUnits(units, axis)));
-    },
+    align: (how: Alignment) => arrange((units) => alignUnits(units, how)),
+    distribute: (axis: 'x' | 'y') => arrange((units) => distributeUnits(units, axis)),
     group() {
       if (!canEdit()) return;
       groupShapes(doc, sel());
