@@ -80,7 +80,7 @@ type Gesture =
   /** A press on a locked shape: nothing moves; a drag says why. */
   | { kind: 'locked'; start: Point; told: boolean }
   | { kind: 'marquee'; start: Point; base: string[] }
-  | { kind: 'create'; id: string; start: Point; type: ShapeType }
+  | { kind: 'create'; id: string; start: Point; type: ShapeType; others: Rect[] }
   | { kind: 'arrow'; id: string; from: ArrowEnd }
   | { kind: 'pen'; points: Point[] }
   | { kind: 'erase' };
@@ -262,7 +262,7 @@ export class ToolController {
     const type = creators[tool];
     if (type) {
       const id = createShape(this.ctx.doc, { type, x: p.x, y: p.y, w: 1, h: 1 }, this.ctx.userId);
-      this.gesture = { kind: 'create', id, start: p, type };
+      this.gesture = { kind: 'create', id, start: p, type, others: this.snapTargets(new Set([id])) };
       return;
     }
     if (tool === 'arrow') {
@@ -389,7 +389,8 @@ export class ToolController {
         return;
       }
       case 'create': {
-        resizeShape(doc, g.id, rectFromCorners(g.start, p));
+        // The dragged corner snaps to the other shapes' edges and centres, as a move does.
+        resizeShape(doc, g.id, rectFromCorners(g.start, this.snapped(p, g.others, e.noSnap)));
         return;
       }
       case 'arrow-end': {
@@ -438,6 +439,7 @@ export class ToolController {
         st.setGuides([]);
         break;
       case 'create': {
+        st.setGuides([]);
         const r = rectFromCorners(g.start, p);
         const z = st.viewport.zoom;
         // A click (not a drag) places a shape of the default size centred on the pointer.
