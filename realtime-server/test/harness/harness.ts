@@ -424,7 +424,11 @@ export async function runScenario(seed: number, clock: VirtualClock, shared: Har
     { length: 2 + random.int(3) },
     (_, i) => new Client(i, random, allKeys, random.chance(0.5), store, falseSaves),
   );
-  for (const client of clients) client.connect(random.pick(instances));
+  for (const client of clients) {
+    const target = random.pick(instances);
+    client.connect(target);
+    note(`client ${client.index} connects to ${target.id}`);
+  }
 
   const activeMs = 4000 + random.int(6000);
   const after = (ms: number, fn: () => void) => setTimeout(fn, ms);
@@ -517,8 +521,15 @@ export async function runScenario(seed: number, clock: VirtualClock, shared: Har
   }
   const reference = replicas[0] ? keysOf(replicas[0][1]).join(',') : '';
   for (const [name, doc] of replicas) {
-    if (keysOf(doc).join(',') !== reference)
-      fail(`${name} did not converge: ${keysOf(doc).length} shapes vs ${reference.split(',').length}`);
+    const keys = keysOf(doc);
+    if (keys.join(',') === reference) continue;
+    const first = new Set(keysOf(replicas[0]![1]));
+    const lacks = [...first].filter((key) => !keys.includes(key));
+    const extra = keys.filter((key) => !first.has(key));
+    fail(
+      `${name} did not converge with ${replicas[0]![0]}: ${keys.length} shapes vs ${first.size}` +
+        ` (lacks ${lacks.slice(0, 8).join(', ') || 'none'}; has extra ${extra.slice(0, 8).join(', ') || 'none'})`,
+    );
   }
 
   // Everyone leaves, the rooms unload, the instances stop.
