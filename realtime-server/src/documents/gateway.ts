@@ -327,8 +327,10 @@ export class DocumentGateway {
     ws.once('close', () => this.detach(peer, boardId));
 
     let room: Room;
+    // Held open from the load to the join (or to giving up): it cannot unload in between.
+    let release: () => void;
     try {
-      room = await this.deps.rooms.open(boardId);
+      ({ room, release } = await this.deps.rooms.acquire(boardId));
     } catch (error) {
       if (error instanceof ShuttingDownError) {
         peer.close(CloseCode.GOING_AWAY, 'server going away');
@@ -348,11 +350,12 @@ export class DocumentGateway {
       peer.close(CloseCode.INTERNAL, 'internal error');
     }
     if (early.closed || peer.isClosed) {
-      this.deps.rooms.release(room);
+      release();
       return;
     }
     peer.room = room;
     room.join(peer);
+    release();
     this.deps.onBoardUsersChanged?.(boardId);
 
     const handle = (data: Buffer) => {

@@ -108,7 +108,35 @@ export class Rooms {
     return this.rooms.values();
   }
 
-  /** The open room of a board, loading it first if needed (one load for concurrent callers). */
+  /**
+   * The open room of a board, loaded first if needed, held open until `release` is called: the
+   * caller joins it (or works on it) and then releases it. Without the hold, a room whose last
+   * connection left could unload between the load and the join, and a connection would join a
+   * closed room whose edits reach no Store and no other instance (harness seed 77000144).
+   */
+  async acquire(boardId: string): Promise<{ room: Room; release: () => void }> {
+    for (;;) {
+      if (this.stopping) throw new ShuttingDownError();
+      // Looked up and held in one synchronous step: an unload checks emptiness synchronously too.
+      const room = this.rooms.get(boardId);
+      if (room) {
+        const unhold = room.keepOpen();
+        return {
+          room,
+          release: () => {
+            unhold();
+            this.release(room);
+          },
+        };
+      }
+      await this.open(boardId);
+    }
+  }
+
+  /**
+   * The open room of a board, loading it first if needed (one load for concurrent callers). Not
+   * held: it may be unloaded by the time the caller runs. Use acquire() to join or change it.
+   */
   async open(boardId: string): Promise<Room> {
     if (this.stopping) throw new ShuttingDownError();
     const open = this.rooms.get(boardId);

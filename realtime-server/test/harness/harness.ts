@@ -303,15 +303,16 @@ class Client {
       },
     };
     this.conn = conn;
-    void instance.rooms.open(BOARD).then(
-      (room) => {
+    void instance.rooms.acquire(BOARD).then(
+      ({ room, release }) => {
         if (conn.closed || !instance.live) {
-          if (instance.live) instance.rooms.release(room);
+          if (instance.live) release();
           return;
         }
         instance.watch(room);
         conn.room = room;
         room.join(conn.peer);
+        release();
         const encoder = encoding.createEncoder();
         encoding.writeVarUint(encoder, 0);
         syncProtocol.writeSyncStep1(encoder, this.doc);
