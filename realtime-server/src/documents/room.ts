@@ -94,7 +94,8 @@ export const SUBSCRIBE_WAIT_MS = 1000;
 type HeldUpdate = QueuedUpdate;
 
 export class Room {
-  readonly doc = new Y.Doc();
+  /** The guid is only a name (it matters for subdocuments, which boards do not use): no uuid drawn per load. */
+  readonly doc: Y.Doc;
   readonly peers = new Set<Peer>();
   readonly presence: RoomPresence;
   /** Approximate stored size: loaded bytes plus every update since. */
@@ -136,6 +137,7 @@ export class Room {
     private readonly deps: RoomDeps,
     private readonly instances: InstanceView,
   ) {
+    this.doc = new Y.Doc({ guid: boardId });
     this.presence = new RoomPresence(
       () => this.schedulePresence(),
       (owner, reason) =>

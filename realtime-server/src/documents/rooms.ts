@@ -84,7 +84,14 @@ export class Rooms {
       for (const delay of RESYNC_AFTER_RECONNECT_MS) {
         const timer = setTimeout(() => {
           for (const room of this.rooms.values()) room.requestSync('reconnect', true);
-          for (const boardId of touched) if (!this.rooms.has(boardId)) this.hintCatchUp(boardId);
+          // Once per board, from the second round on (the others have resubscribed by then, or
+          // read the Store after their own reconnect).
+          if (delay === 0) return;
+          for (const boardId of touched) {
+            if (this.rooms.has(boardId)) continue;
+            touched.delete(boardId);
+            this.hintCatchUp(boardId);
+          }
         }, delay);
         timer.unref();
       }
