@@ -115,6 +115,13 @@ export async function shareLink(page: Page, role: 'can edit' | 'can view'): Prom
   return url;
 }
 
+/** Opens a share link and waits until the board it leads to is live. */
+export async function joinByLink(page: Page, link: string, boardId: string): Promise<void> {
+  await page.goto(link);
+  await page.waitForURL(`**/b/${boardId}`);
+  await waitStatus(page, 'live');
+}
+
 export const canvas = (page: Page) => page.getByRole('application', { name: 'Board canvas' });
 
 /** Places a shape with a tool by clicking at canvas-relative (x, y). */
