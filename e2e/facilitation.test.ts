@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
@@ -271,7 +271,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await until(async () => (await bubble.textContent()) === 'Never mind', 'the second message');
     await ed.keyboard.press('Escape');
     await field.waitFor({ state: 'detached' });
-    await until(async () => (await bubble.count()) === 0, 'Escape closed it on Fay’s screen', 3000);
+    await until(async () => (await bubble.count()) === 0, 'Escape closed it on Fay’s screen');
 
     // Reactions: the viewer picks 🎉; it floats up from Vi's cursor on the others' screens and Vi's own.
     await vi.mouse.move(viBox.x + 400, viBox.y + 450);
@@ -428,7 +428,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await download.saveAs(file);
       const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
       assert.match(info, /^Pages:\s+2$/m, info);
-      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-12-pdf')]);
+      execFileSync('pdftoppm', ['-png', '-r', '72', file, join(artifacts, 'facilitation-12-pdf')]);
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-1.png')));
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-2.png')));
     } finally {

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
-import { type StartOptions, startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
+import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });

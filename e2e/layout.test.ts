@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ShapeRecord } from '@tandem/shared';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
@@ -211,6 +211,7 @@ describe('layout, shared', () => {
     assert.equal(await bo.locator('.lock-badge').count(), 1);
     await bo.screenshot({ path: `${artifacts}/layout-locked.png` });
     await bo.keyboard.press('Delete');
+    await bo.getByRole('button', { name: 'Dismiss notice' }).click();
     // Bo then adds a shape: once the server has it, his earlier attempts (sent before it on the
     // same connection) have arrived too.
     await place(bo, 'Rectangle', 100, 700);

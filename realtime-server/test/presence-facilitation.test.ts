@@ -7,9 +7,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_LASER_POINTS, type PresenceState } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, addShape, connectDoc, type DocClient, presence, waitSynced } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { skipUnless, waitUntil } from './helpers/services.ts';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  presence,
+  waitSynced,
+} from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

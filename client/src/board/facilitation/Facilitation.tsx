@@ -169,6 +169,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'frames' ? 'active' : ''}`}
           aria-label="Frames"
+          title="Frames"
           aria-expanded={menu === 'frames'}
           onClick={() => toggle('frames')}
         >
@@ -179,6 +180,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'present' || presentation ? 'active' : ''}`}
           aria-label="Present"
+          title="Present"
           aria-expanded={menu === 'present'}
           onClick={() => toggle('present')}
         >
@@ -211,6 +213,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'timer' ? 'active' : ''}`}
           aria-label="Timer"
+          title="Timer"
           aria-expanded={menu === 'timer'}
           onClick={() => toggle('timer')}
         >
@@ -221,6 +224,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'vote' || votes.current?.session?.open ? 'active' : ''}`}
           aria-label="Vote"
+          title="Vote"
           aria-expanded={menu === 'vote'}
           onClick={() => toggle('vote')}
         >

@@ -3,7 +3,7 @@
 // transactions as fast as it can once synced. It reports on stdout, one JSON line each: every
 // status change and close of its provider, and "written" when the loop is done. It stays
 // connected until its stdin closes.
-//   node --import tsx test/helpers/fast-bot.ts <wsUrl> <boardId> <token> <count>
+//   node --import tsx testing/fast-bot.ts <wsUrl> <boardId> <token> <count>
 
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
