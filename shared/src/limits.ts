@@ -10,6 +10,8 @@ export const defaults = {
   maxMessageBytes: 2 * MiB,
   maxDocBytes: 64 * MiB,
   maxConnectionsPerBoard: 500,
+  /** Bytes queued for sending, across all document connections of one server process. */
+  maxQueuedBytes: 256 * MiB,
 } as const;
 
 export const limits = {

@@ -32,6 +32,12 @@ export interface Peer {
   readonly clientIds: Set<number>;
   /** Sends one message, or several written together. */
   send(message: Uint8Array | Uint8Array[]): void;
+  /**
+   * Sends the answer to a sync request: now, or, while the previous answer is still queued on this
+   * side (the client has not read it), once it has left, and then only for the latest request.
+   * `encode` returns null when there is nothing to send (the connection was closed for it).
+   */
+  answer(encode: () => Uint8Array | null): void;
   close(code: number, reason: string): void;
 }
 
@@ -110,8 +116,8 @@ export class Room {
   private readonly savedListeners = new Set<(peer: Peer) => void>();
   /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
   degraded = false;
-  /** The whole board encoded, kept until the next change: most joins start from an empty client. */
-  private fullState: Uint8Array | null = null;
+  /** Sync step 2 with the whole board, kept until the next change: most joins start from an empty client. */
+  private fullAnswer: Uint8Array | null = null;
   private presenceTimer: NodeJS.Timeout | null = null;
   /** Doc updates applied this turn, sent merged in one message when the turn ends. */
   private outgoing: Uint8Array[] = [];
@@ -284,14 +290,18 @@ export class Room {
     }
     switch (message.kind) {
       case 'step1': {
-        let answer: Uint8Array;
-        try {
-          answer = this.encodeStateFor(message.stateVector);
-        } catch (error) {
-          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
-          return;
-        }
-        peer.send(encodeSyncStep2(answer));
+        // Encoded only when the peer can take it: a client that asks again and again without
+        // reading costs one answer, not one whole board per request (issue 9, item 8).
+        const { stateVector } = message;
+        peer.answer(() => {
+          if (!this.peers.has(peer)) return null;
+          try {
+            return this.answerFor(stateVector);
+          } catch (error) {
+            this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+            return null;
+          }
+        });
         return;
       }
       case 'step2':
@@ -341,17 +351,21 @@ export class Room {
     });
   }
 
-  private encodeStateFor(stateVector: Uint8Array): Uint8Array {
-    // An empty state vector (a fresh client) is one byte, 0: answer from the cache.
+  /** Sync step 2 for a state vector. */
+  private answerFor(stateVector: Uint8Array): Uint8Array {
+    // An empty state vector (a fresh client) is one byte, 0: answer from the cache, the same
+    // bytes each time, so that the answers queued for many joiners share one buffer.
     if (stateVector.length === 1 && stateVector[0] === 0) {
-      this.fullState ??= Y.encodeStateAsUpdate(this.doc);
-      return this.fullState;
+      this.fullAnswer ??= encodeSyncStep2(Y.encodeStateAsUpdate(this.doc));
+      return this.fullAnswer;
     }
+    let update: Uint8Array;
     try {
-      return Y.encodeStateAsUpdate(this.doc, stateVector);
+      update = Y.encodeStateAsUpdate(this.doc, stateVector);
     } catch {
       throw new ProtocolError('malformed state vector');
     }
+    return encodeSyncStep2(update);
   }
 
   private applyFromPeer(peer: Peer, update: Uint8Array): void {
@@ -412,7 +426,7 @@ export class Room {
   }
 
   private onDocUpdate(update: Uint8Array, origin: unknown): void {
-    this.fullState = null;
+    this.fullAnswer = null;
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
     this.outgoing.push(update);
