@@ -42,6 +42,11 @@ export interface Config {
    * connections with the most queued are cut off (1013). At least MAX_DOC_BYTES.
    */
   maxQueuedBytes: number;
+  /**
+   * How often each instance compares its connections' access with the Store: the longest a
+   * revocation whose bus message was lost (Redis down) can go unnoticed.
+   */
+  accessCheckMs: number;
   /** PostgreSQL: a query (or a wait for a connection) fails after this long, closing its connection. */
   databaseTimeoutMs: number;
   /** Graceful stop: how long storing the last edits may keep retrying before the process gives up. */
@@ -83,6 +88,7 @@ export const configVariables = [
   'INSTANCE_NAME',
   'TRUST_PROXY',
   'MAX_QUEUED_BYTES',
+  'ACCESS_CHECK_MS',
   'DATABASE_TIMEOUT_MS',
   'SHUTDOWN_TIMEOUT_MS',
   'MAX_ASSET_BYTES',
@@ -208,6 +214,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),
     maxDocBytes,
     maxQueuedBytes,
+    accessCheckMs: integer(env, 'ACCESS_CHECK_MS', 2000, 100, 3_600_000),
     maxConnectionsPerBoard: integer(
       env,
       'MAX_CONNECTIONS_PER_BOARD',

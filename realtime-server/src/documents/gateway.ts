@@ -28,8 +28,6 @@ const PING_MS = 30_000;
 /** Messages that arrive before the room is loaded are kept up to this many bytes. */
 const MAX_EARLY_BYTES = 8 * 1024 * 1024;
 
-/** How often each instance compares its connections' access with the Store (docs/security.md). */
-export const ACCESS_CHECK_MS = 2000;
 /**
  * A connection with less than this queued is not counted against MAX_QUEUED_BYTES: it drains
  * within a turn or two, and its count could go stale (a socket emits 'drain' only once it has
@@ -319,7 +317,7 @@ export class DocumentGateway {
     this.sweepTimer.unref();
     this.pingTimer = setInterval(() => this.pingPeers(), PING_MS);
     this.pingTimer.unref();
-    this.accessTimer = setInterval(() => void this.checkAccess(), ACCESS_CHECK_MS);
+    this.accessTimer = setInterval(() => void this.checkAccess(), deps.config.accessCheckMs);
     this.accessTimer.unref();
   }
 

@@ -64,6 +64,8 @@ export class ServerChange {
 export interface InstanceView {
   /** Whether any other instance is alive on the bus: alone, a room publishes nothing but sync requests. */
   othersAlive(): boolean;
+  /** How many other instances are alive on the bus. */
+  othersCount(): number;
   /** Any message from an instance proves it alive. */
   heard(instance: string): void;
 }
@@ -382,8 +384,12 @@ export class Room {
         this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
       return;
     }
+    // Another instance may be taking an update at this very moment that this one has not seen
+    // yet: while others are alive, an update is taken only if the board would still fit were
+    // each of them to take one as large at once (docs/security.md, "Board size across instances").
     const limit = this.deps.config.maxDocBytes;
-    if (this.sizeBytes + update.length > limit && updateHasNewContent(this.doc, update)) {
+    const instances = 1 + this.instances.othersCount();
+    if (this.sizeBytes + update.length * instances > limit && updateHasNewContent(this.doc, update)) {
       this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
       return;
     }
