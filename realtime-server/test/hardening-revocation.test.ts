@@ -213,9 +213,18 @@ describe('hardening: revocation while a connection is being admitted', () => {
       await loading;
       assert.equal((await owner.call('DELETE', `/api/boards/${board}/members/${member.userId}`)).status, 204);
       release();
-      const closed = await socket.closed;
-      rooms.open = open;
-      assert.equal(closed.code, CloseCode.NO_ACCESS, `closed with ${closed.code} ${closed.reason}`);
+      let closed: { code: number; reason: string } | null = null;
+      void socket.closed.then((close) => {
+        closed = close;
+      });
+      try {
+        await waitUntil('the removed member’s connection is closed', () => closed !== null, 20_000);
+      } finally {
+        rooms.open = open;
+        socket.ws.terminate();
+      }
+      const { code, reason } = closed as unknown as { code: number; reason: string };
+      assert.equal(code, CloseCode.NO_ACCESS, `closed with ${code} ${reason}`);
       assert.equal(socket.messages.length, 0, 'the removed member was sent nothing of the board');
     } finally {
       await server.close();
