@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { type RawDoc, rawDoc, sendAndProbe, syncMessage } from './helpers/hardening.ts';
-import type { TestServer } from './helpers/server.ts';
-import { skipUnless, waitUntil } from './helpers/services.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { type RawDoc, rawDoc, sendAndProbe, syncMessage } from '../../testing/hardening.ts';
+import type { TestServer } from '../../testing/server.ts';
+import { skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 const LIMIT = 200 * 1000;

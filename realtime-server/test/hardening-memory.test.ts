@@ -13,10 +13,17 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
-import { ApiClient, addShape, connectDoc, type DocClient, rawSocket, waitSynced } from './helpers/clients.ts';
-import { type RawDoc, sendAndProbe, syncMessage } from './helpers/hardening.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { waitUntil } from './helpers/services.ts';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  rawSocket,
+  waitSynced,
+} from '../../testing/clients.ts';
+import { type RawDoc, sendAndProbe, syncMessage } from '../../testing/hardening.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 const MiB = 1024 * 1024;
 const VIEWERS = 16;

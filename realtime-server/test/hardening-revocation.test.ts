@@ -11,11 +11,18 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import pg from 'pg';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  rawSocket,
+  waitSynced,
+} from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { startServer } from '../../testing/server.ts';
+import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
-import { ApiClient, addShape, connectDoc, type DocClient, rawSocket, waitSynced } from './helpers/clients.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { startServer } from './helpers/server.ts';
-import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from './helpers/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

@@ -1,7 +1,7 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
-import { type Board, CloseCode, type ColorName, type Role, type User } from '@tandem/shared';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { type Board, CloseCode, type Role, type User } from '@tandem/shared';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
@@ -19,7 +19,8 @@ import { useRemotes } from './presence/remote.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
 import { ToolController } from './tools/controller.ts';
-import { handleKeyDown, handleKeyUp } from './tools/keyboard.ts';
+import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
+import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Notice, Progress } from './ui/Notice.tsx';
@@ -80,6 +81,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     () =>
       new ToolController({
         doc: session.doc,
+        store: useEditor,
         userId: user.id,
         readOnly: () => lockedRef.current,
         shapes: index.getSnapshot,
@@ -89,44 +91,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   );
 
   // Keyboard and clipboard, for the whole page while the board is open.
-  useEffect(() => {
-    const down = (e: KeyboardEvent) => {
-      presence.activity();
-      handleKeyDown(e, actions, lockedRef.current);
-    };
-    const typing = (t: EventTarget | null) =>
-      t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
-    const copy = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      const text = actions.copyText();
-      if (!text || !e.clipboardData) return;
-      e.clipboardData.setData('text/plain', text);
-      e.preventDefault();
-      void actions.copy();
-    };
-    const cut = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      copy(e);
-      if (e.defaultPrevented) actions.deleteSelection();
-    };
-    const paste = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      e.preventDefault();
-      void actions.paste(e.clipboardData?.getData('text/plain') || undefined);
-    };
-    window.addEventListener('keydown', down);
-    window.addEventListener('keyup', handleKeyUp);
-    document.addEventListener('copy', copy);
-    document.addEventListener('cut', cut);
-    document.addEventListener('paste', paste);
-    return () => {
-      window.removeEventListener('keydown', down);
-      window.removeEventListener('keyup', handleKeyUp);
-      document.removeEventListener('copy', copy);
-      document.removeEventListener('cut', cut);
-      document.removeEventListener('paste', paste);
-    };
-  });
+  const isLocked = useCallback(() => lockedRef.current, []);
+  useBoardShortcuts(actions, isLocked, presence.activity);
 
   // Fit the content once the local copy has loaded, so a board opens showing its shapes.
   useEffect(() => {
@@ -149,8 +115,6 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
     'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
   });
-
-  const selectionColor = useSelectionColor(index);
 
   return (
     <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
@@ -220,9 +184,11 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         session={session}
         index={index}
         locked={locked || previewIndex !== null}
+        presence={presence}
         onMessage={setMessage}
       />
-      {!locked && <StylePanel actions={actions} currentColor={selectionColor} />}
+      {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
+      {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
       <ZoomControls actions={actions} />
       <StatusBar state={connection} saved={readOnly ? null : saved} />
       <Notice />
@@ -285,13 +251,6 @@ function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] })
     else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
   }, [followId, remotes]);
   return null;
-}
-
-function useSelectionColor(index: ShapeIndex): ColorName | null {
-  const selection = useEditor((s) => s.selection);
-  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
-  const colors = new Set(selection.map((id) => snap.byId.get(id)?.color).filter(Boolean));
-  return colors.size === 1 ? ([...colors][0] as ColorName) : null;
 }
 
 function AccessLost({
