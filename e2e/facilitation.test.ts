@@ -24,7 +24,7 @@ import {
   waitStatus,
 } from './helpers.ts';
 
-const viewportOf = (page: Page) => page.locator('svg.canvas > g').first().getAttribute('transform');
+const viewportOf = (page: Page) => page.locator('svg.canvas').getAttribute('data-viewport');
 const translateOf = async (page: Page, id: string) =>
   page.locator(`[data-shape-id="${id}"]`).getAttribute('transform');
 const shot = (page: Page, name: string) =>

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
 import type { DocStore } from '../store/store.ts';
-import { DocPersister, type QueuedUpdate } from './persister.ts';
+import { DocPersister, type QueuedUpdate, RETRY_MAX_MS } from './persister.ts';
 import { RoomPresence } from './presence.ts';
 import {
   encodeAwarenessMessage,
@@ -82,12 +82,19 @@ const SYNC_ORIGIN = Symbol('sync reply');
  * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
  */
 const MIXED_ORIGINS = Symbol('several origins');
+/**
+ * What a catch-up read from the Store and this room lacked: sent to this room's clients, neither
+ * stored again nor published (each instance that may lack it catches up itself).
+ */
+const CATCH_UP_ORIGIN = Symbol('store catch-up');
 const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
 export const PRESENCE_TICK_MS = 25;
 /** Bytes of updates waiting for missing dependencies before the sender is cut off. */
 const MAX_PENDING_BYTES = 1024 * 1024;
+/** Reads a catch-up from the Store retries (with backoff) before it gives up. */
+const CATCH_UP_ATTEMPTS = 6;
 /** How long to wait for the bus when opening a board before serving it from the Store alone. */
 export const SUBSCRIBE_WAIT_MS = 1000;
 
@@ -95,7 +102,8 @@ export const SUBSCRIBE_WAIT_MS = 1000;
 type HeldUpdate = QueuedUpdate;
 
 export class Room {
-  readonly doc = new Y.Doc();
+  /** The guid is only a name (it matters for subdocuments, which boards do not use): no uuid drawn per load. */
+  readonly doc: Y.Doc;
   readonly peers = new Set<Peer>();
   readonly presence: RoomPresence;
   /** Approximate stored size: loaded bytes plus every update since. */
@@ -137,6 +145,7 @@ export class Room {
     private readonly deps: RoomDeps,
     private readonly instances: InstanceView,
   ) {
+    this.doc = new Y.Doc({ guid: boardId });
     this.presence = new RoomPresence(
       () => this.schedulePresence(),
       (owner, reason) =>
@@ -393,6 +402,7 @@ export class Room {
       this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
       return;
     }
+    const markBefore = this.mark;
     try {
       Y.applyUpdate(this.doc, update, peer);
     } catch (error) {
@@ -405,7 +415,10 @@ export class Room {
     // for missing dependencies is not stored at all yet.
     this.peerMarks.set(peer, this.hasPending ? Number.POSITIVE_INFINITY : this.mark);
     this.checkPending(peer);
-    this.checkSaved();
+    // Applying stores nothing, so the saved mark cannot have risen: only a peer whose update
+    // brought nothing new (no new mark) can already be saved. Skipping the check otherwise keeps
+    // a walk over every unstored update off the path of every edit.
+    if (this.mark === markBefore) this.checkSaved();
   }
 
   /**
@@ -440,7 +453,8 @@ export class Room {
       this.outgoing.length === 1 || this.outgoingOrigin === origin ? origin : MIXED_ORIGINS;
     this.queueFlush();
     // Relayed by another instance: held (the raw message) until that instance confirms it.
-    if (origin === BUS_ORIGIN) return;
+    // Read from the Store by a catch-up: stored already.
+    if (origin === BUS_ORIGIN || origin === CATCH_UP_ORIGIN) return;
     const userId = this.peers.has(origin as Peer)
       ? (origin as Peer).userId
       : origin instanceof ServerChange
@@ -621,6 +635,9 @@ export class Room {
         case BusMessageType.stored:
           this.confirm(message.instance, message.seq);
           return;
+        case BusMessageType.catchUp:
+          this.catchUpFromStore('hint');
+          return;
       }
     } catch (error) {
       this.deps.log.warn(
@@ -652,11 +669,66 @@ export class Room {
     this.checkSaved();
   }
 
+  private catchingUp = false;
+  private catchUpAgain = false;
+
+  /**
+   * Reads the board from the Store and applies what this room lacks. The repair for edits that
+   * are in the Store but never reached this instance over the bus: published into a bus outage
+   * (at either end) by an instance that has since unloaded the board or died, so no sync request
+   * can reach them. A request while one read runs costs one more read after it (the first may
+   * have begun before the write it is meant to see). Retries while the Store is unreachable.
+   */
+  catchUpFromStore(reason: string): void {
+    if (this.closed) return;
+    if (this.catchingUp) {
+      this.catchUpAgain = true;
+      return;
+    }
+    this.catchingUp = true;
+    this.deps.metrics.storeCatchUps.inc({ reason });
+    void this.catchUp()
+      .catch((err: unknown) =>
+        this.deps.log.warn({ err, boardId: this.boardId, reason }, 'catching up from the Store failed'),
+      )
+      .finally(() => {
+        this.catchingUp = false;
+        if (!this.catchUpAgain) return;
+        this.catchUpAgain = false;
+        this.catchUpFromStore(reason);
+      });
+  }
+
+  private async catchUp(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.closed) return;
+      let stored: Awaited<ReturnType<DocStore['loadDoc']>>;
+      try {
+        stored = await this.deps.store.loadDoc(this.boardId);
+      } catch (error) {
+        if (attempt >= CATCH_UP_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MAX_MS, 500 * 2 ** attempt)));
+        continue;
+      }
+      if (this.closed) return;
+      const parts = stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+      if (parts.length === 0) return;
+      const missing = Y.diffUpdate(
+        parts.length === 1 ? parts[0]! : Y.mergeUpdates(parts),
+        Y.encodeStateVector(this.doc),
+      );
+      Y.applyUpdate(this.doc, missing, this.hasPending ? BUS_RESOLVING_ORIGIN : CATCH_UP_ORIGIN);
+      return;
+    }
+  }
+
   /** An instance whose heartbeat lapsed: forget its presences, store what it did not confirm. */
   forgetInstance(instance: string): void {
     this.presence.removeInstance(instance);
     this.remoteSeq.delete(instance);
     this.adopt(instance, 'lapsed');
+    // What it stored but could not relay (its bus was down) is only in the Store now.
+    this.catchUpFromStore('lapsed');
   }
 
   private queueFlush(): void {
@@ -685,17 +757,18 @@ export class Room {
   }
 
   /**
-   * Sends what this turn produced as one write per peer: the doc updates merged into one message
-   * (several arrive in one turn under load) and, when due, the presence changes. Each message is
-   * encoded once and the same bytes go to every peer.
+   * Sends what this turn produced as one write per peer: the doc updates (several arrive in one
+   * turn under load), one sync message each, and, when due, the presence changes. Each message is
+   * encoded once and the same bytes go to every peer. The updates are not merged into one: merging
+   * decodes and re-encodes every one of them (the largest item of a fanout profile), and a client
+   * applies a few small messages written together as cheaply as one merged message.
    */
   private flushOutgoing(): void {
     this.flushQueued = false;
-    let update: Uint8Array | null = null;
+    let updates: Uint8Array[] | null = null;
     let except: unknown = null;
     if (this.outgoing.length > 0) {
-      const merged = this.outgoing.length === 1 ? this.outgoing[0]! : Y.mergeUpdates(this.outgoing);
-      update = encodeUpdate(merged);
+      updates = this.outgoing.map(encodeUpdate);
       // Updates from several peers in one turn go to everyone: Yjs ignores what a client has.
       except = this.outgoingOrigin === MIXED_ORIGINS ? null : this.outgoingOrigin;
       this.outgoing = [];
@@ -712,9 +785,14 @@ export class Room {
           this.publish(BusMessageType.awareness, change.local);
       }
     }
-    if (!update && !awareness) return;
-    const forEveryone: Uint8Array | Uint8Array[] =
-      update && awareness ? [update, awareness] : (update ?? awareness)!;
+    if (!updates && !awareness) return;
+    const forEveryone: Uint8Array | Uint8Array[] = updates
+      ? awareness
+        ? [...updates, awareness]
+        : updates.length === 1
+          ? updates[0]!
+          : updates
+      : awareness!;
     for (const peer of this.peers) {
       if (peer !== except) peer.send(forEveryone);
       else if (awareness) peer.send(awareness);
