@@ -94,11 +94,17 @@ export function createActions(
       const s = ed();
       s.setViewport({ ...s.viewport, zoom: 1 });
     },
+    /** The whole board (Shift+1), whatever is selected. */
     zoomToFit() {
       const s = ed();
+      s.setViewport(fitRect(unionRect(index.getSnapshot().list.map((e) => e.bounds)), s.screen));
+    },
+    /** The selection (Shift+2); nothing selected, nothing moves. */
+    zoomToSelection() {
+      const s = ed();
       const ids = new Set(sel());
-      const list = index.getSnapshot().list;
-      const chosen = ids.size > 0 ? list.filter((e) => ids.has(e.rec.id)) : list;
+      if (ids.size === 0) return;
+      const chosen = index.getSnapshot().list.filter((e) => ids.has(e.rec.id));
       s.setViewport(fitRect(unionRect(chosen.map((e) => e.bounds)), s.screen));
     },
   };

@@ -33,6 +33,8 @@ export interface EditorState {
   /** A freehand stroke being drawn (board units), shown before it becomes a shape. */
   draft: number[] | null;
   followClientId: number | null;
+  /** The minimap is shown (by default on screens wider than a phone). */
+  minimap: boolean;
   spaceHeld: boolean;
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
    * tool shortcuts) until the person clicks or presses Escape. */
@@ -49,6 +51,7 @@ export interface EditorState {
   setMarquee(r: Rect | null): void;
   setDraft(d: number[] | null): void;
   follow(clientId: number | null): void;
+  setMinimap(open: boolean): void;
   setSpace(held: boolean): void;
   setNotice(notice: string | null): void;
   setProgress(p: EditorState['progress']): void;
@@ -68,6 +71,7 @@ const initial = {
   marquee: null,
   draft: null,
   followClientId: null,
+  minimap: true,
   spaceHeld: false,
   keyGuard: false,
   notice: null as string | null,
@@ -89,6 +93,7 @@ export const useEditor = create<EditorState>((set) => ({
   setMarquee: (marquee) => set({ marquee }),
   setDraft: (draft) => set({ draft }),
   follow: (followClientId) => set({ followClientId }),
+  setMinimap: (minimap) => set({ minimap }),
   setSpace: (spaceHeld) => set({ spaceHeld }),
   setNotice: (notice) => set({ notice }),
   setProgress: (progress) => set({ progress }),
@@ -100,8 +105,14 @@ export const useEditor = create<EditorState>((set) => ({
       keyGuard: true,
       notice: 'Someone else deleted the note you were typing in.',
     })),
-  reset: () => set({ ...initial }),
+  reset: () => set({ ...initial, minimap: !narrowScreen() }),
 }));
+
+/** A phone-sized window, where the minimap would cover too much of the board. */
+const narrowScreen = () =>
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function'
+    ? window.matchMedia('(max-width: 760px)').matches
+    : false;
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
