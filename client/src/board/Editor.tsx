@@ -18,10 +18,12 @@ import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
+import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
 import { handleKeyDown, handleKeyUp } from './tools/keyboard.ts';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
+import { Minimap } from './ui/Minimap.tsx';
 import { Notice, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
@@ -128,6 +130,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     };
   });
 
+  // The dashboard's picture of this board, refreshed after this person's edits.
+  useEffect(
+    () => keepThumbnail(board.id, session.doc, index, () => !lockedRef.current),
+    [board.id, session, index],
+  );
+
   // Fit the content once the local copy has loaded, so a board opens showing its shapes.
   useEffect(() => {
     let done = false;
@@ -162,7 +170,6 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         onPointer={presence.pointer}
         onEditRequest={startEditing}
       />
-      <FollowViewport awareness={session.awareness} />
       {!locked && <EmptyHint index={index} />}
       {!previewIndex && <TextEditor doc={session.doc} index={index} />}
       <Cursors awareness={session.awareness} />
@@ -199,11 +206,15 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           </button>
         </div>
       </header>
-      {readOnly && !accessLost && (
-        <div className="banner" role="note">
-          You are viewing this board. Only editors can change it.
-        </div>
-      )}
+      <div className="banners">
+        {readOnly && !accessLost && (
+          <div className="banner" role="note">
+            You are viewing this board. Only editors can change it.
+          </div>
+        )}
+        <Following awareness={session.awareness} />
+      </div>
+      <Minimap index={previewIndex ?? index} />
       <HistoryLayer
         boardId={board.id}
         role={role}
@@ -273,18 +284,33 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
 
 const startEditing = (id: string) => useEditor.getState().setEditing(id);
 
-/** Following someone: take their viewport whenever it changes. Its own component, so a remote
- * cursor move re-renders only this, not the editor around it. */
-function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] }) {
+/** Following someone: take their viewport whenever it changes, and say so with a way to stop.
+ * Its own component, so a remote cursor move re-renders only this, not the editor around it. */
+function Following({ awareness }: { awareness: BoardSession['awareness'] }) {
   const remotes = useRemotes(awareness);
   const followId = useEditor((s) => s.followClientId);
+  const them = followId === null ? undefined : remotes.find((r) => r.clientId === followId);
   useEffect(() => {
     if (followId === null) return;
-    const them = remotes.find((r) => r.clientId === followId);
     if (!them) useEditor.getState().follow(null);
     else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
-  }, [followId, remotes]);
-  return null;
+  }, [followId, them]);
+  if (!them) return null;
+  const { name, color } = them.state.user;
+  return (
+    <>
+      <div className="follow-frame" style={{ borderColor: color }} aria-hidden="true" />
+      <div className="follow-banner" role="status" style={{ borderColor: color }}>
+        <span className="follow-dot" style={{ background: color }} aria-hidden="true" />
+        <span>
+          Following <strong>{name}</strong>
+        </span>
+        <button type="button" className="btn small" onClick={() => useEditor.getState().follow(null)}>
+          Stop following
+        </button>
+      </div>
+    </>
+  );
 }
 
 function useSelectionColor(index: ShapeIndex): ColorName | null {
