@@ -7,7 +7,7 @@
 # Node 22: some dependencies (cookie, content-disposition) declare engines >= 22.
 ARG NODE_VERSION=22
 
-# ---- build: install everything, build the client, then drop dev dependencies ----
+# ---- build: install everything, build the client and the server, then drop dev dependencies ----
 FROM node:${NODE_VERSION}-bookworm AS build
 WORKDIR /app
 # The manifests alone first, so the install layer is reused until a dependency changes.
@@ -20,16 +20,18 @@ RUN npm ci
 COPY . .
 RUN npm run build \
   && test -f client/dist/index.html \
+  && test -f realtime-server/dist/main.js \
   && npm prune --omit=dev
 
-# ---- runtime: the server's sources, production dependencies and the built client ----
+# ---- runtime: the compiled server, production dependencies and the built client ----
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 WORKDIR /app
-# The server runs its TypeScript through tsx (a production dependency), as `npm start` does.
+# The server is plain JavaScript (realtime-server/dist, @tandem/shared inlined by
+# scripts/build-server.mjs), run by node alone, as `npm start` does: no TypeScript loader.
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/shared ./shared
-COPY --from=build /app/realtime-server ./realtime-server
+COPY --from=build /app/realtime-server/package.json ./realtime-server/
+COPY --from=build /app/realtime-server/dist ./realtime-server/dist
 COPY --from=build /app/client/package.json ./client/
 COPY --from=build /app/client/dist ./client/dist
 # The code stays root-owned and read-only to the server; only /data is its to write
@@ -38,9 +40,9 @@ RUN mkdir -p /data && chown node:node /data
 ENV DATA_DIR=/data PORT=8080
 USER node
 EXPOSE 8080
-# main.ts stores pending edits and closes sockets with 1001 on SIGTERM; its own limit is 25 s,
+# The server stores pending edits and closes sockets with 1001 on SIGTERM; its own limit is 25 s,
 # so give the container at least 30 s to stop (compose: stop_grace_period).
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--import", "tsx", "realtime-server/src/main.ts"]
+CMD ["node", "realtime-server/dist/main.js"]

@@ -198,7 +198,9 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
           env.DATABASE_SCHEMA = prefix.replace('-', '_');
           if (i === 0) cleanups.push(() => dropSchema(env.DATABASE_SCHEMA as string));
         }
-        s = spawnPinned(cpu, [...node, '--import', 'tsx', 'realtime-server/src/main.ts'], env, repoRoot);
+        // As deployed (`npm start`, the Docker image): the compiled server, run by node alone.
+        buildTandemOnce();
+        s = spawnPinned(cpu, [...node, 'realtime-server/dist/main.js'], env, repoRoot);
         readyUrl = `http://${HOST}:${port}/healthz`;
       }
       spawned.push(s);
@@ -230,6 +232,18 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
       for (const c of cleanups) c();
     },
   };
+}
+
+let tandemBuilt = false;
+/** `npm run build:server` once per bench process, so every run measures the current sources. */
+function buildTandemOnce(): void {
+  if (tandemBuilt) return;
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`building the Tandem server failed: ${built.stderr}`);
+  tandemBuilt = true;
 }
 
 // ---- Tandem's REST API: one user, many boards, one access token per board ----

@@ -1,7 +1,7 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
-import { type Board, CloseCode, type ColorName, type Role, type User } from '@tandem/shared';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { type Board, CloseCode, type Role, type User } from '@tandem/shared';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
@@ -20,7 +20,8 @@ import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
 import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
-import { handleKeyDown, handleKeyUp } from './tools/keyboard.ts';
+import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
+import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
@@ -82,6 +83,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     () =>
       new ToolController({
         doc: session.doc,
+        store: useEditor,
         userId: user.id,
         readOnly: () => lockedRef.current,
         shapes: index.getSnapshot,
@@ -91,44 +93,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   );
 
   // Keyboard and clipboard, for the whole page while the board is open.
-  useEffect(() => {
-    const down = (e: KeyboardEvent) => {
-      presence.activity();
-      handleKeyDown(e, actions, lockedRef.current);
-    };
-    const typing = (t: EventTarget | null) =>
-      t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
-    const copy = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      const text = actions.copyText();
-      if (!text || !e.clipboardData) return;
-      e.clipboardData.setData('text/plain', text);
-      e.preventDefault();
-      void actions.copy();
-    };
-    const cut = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      copy(e);
-      if (e.defaultPrevented) actions.deleteSelection();
-    };
-    const paste = (e: ClipboardEvent) => {
-      if (typing(e.target)) return;
-      e.preventDefault();
-      void actions.paste(e.clipboardData?.getData('text/plain') || undefined);
-    };
-    window.addEventListener('keydown', down);
-    window.addEventListener('keyup', handleKeyUp);
-    document.addEventListener('copy', copy);
-    document.addEventListener('cut', cut);
-    document.addEventListener('paste', paste);
-    return () => {
-      window.removeEventListener('keydown', down);
-      window.removeEventListener('keyup', handleKeyUp);
-      document.removeEventListener('copy', copy);
-      document.removeEventListener('cut', cut);
-      document.removeEventListener('paste', paste);
-    };
-  });
+  const isLocked = useCallback(() => lockedRef.current, []);
+  useBoardShortcuts(actions, isLocked, presence.activity);
 
   // The dashboard's picture of this board, refreshed after this person's edits.
   useEffect(
@@ -157,8 +123,6 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
     'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
   });
-
-  const selectionColor = useSelectionColor(index);
 
   return (
     <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
@@ -233,7 +197,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         locked={locked || previewIndex !== null}
         onMessage={setMessage}
       />
-      {!locked && <StylePanel actions={actions} currentColor={selectionColor} />}
+      {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
+      {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
       <ZoomControls actions={actions} />
       <StatusBar state={connection} saved={readOnly ? null : saved} />
       <Notice />
@@ -311,13 +276,6 @@ function Following({ awareness }: { awareness: BoardSession['awareness'] }) {
       </div>
     </>
   );
-}
-
-function useSelectionColor(index: ShapeIndex): ColorName | null {
-  const selection = useEditor((s) => s.selection);
-  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
-  const colors = new Set(selection.map((id) => snap.byId.get(id)?.color).filter(Boolean));
-  return colors.size === 1 ? ([...colors][0] as ColorName) : null;
 }
 
 function AccessLost({

@@ -5,8 +5,19 @@ import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
 import { unionRect } from './model/geometry.ts';
+import {
+  type Alignment,
+  alignUnits,
+  applyPatches,
+  distributeUnits,
+  groupShapes,
+  offsetPatches,
+  setLocked,
+  ungroupShapes,
+  unitsOf,
+} from './model/layout.ts';
 import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
-import { deleteShapes, moveShapes, restyle } from './model/shapes.ts';
+import { deleteShapes, moveShapes, restyle, type StylePatch, setStyle } from './model/shapes.ts';
 import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
@@ -50,10 +61,49 @@ export function createActions(
       if (!canEdit()) return;
       restyle(doc, sel(), color);
     },
+    restyle(patch: StylePatch) {
+      if (!canEdit()) return;
+      setStyle(doc, sel(), patch);
+    },
+    /** Aligns the selected shapes (a group counts as one) on their common bounds. */
+    align(how: Alignment) {
+      if (!canEdit()) return;
+      const snap = index.getSnapshot();
+      const units = unitsOf(
+        snap.list.map((e) => e.rec).filter((r) => !r.locked),
+        sel(),
+      );
+      applyPatches(doc, offsetPatches(snap.byId, alignUnits(units, how)));
+    },
+    distribute(axis: 'x' | 'y') {
+      if (!canEdit()) return;
+      const snap = index.getSnapshot();
+      const units = unitsOf(
+        snap.list.map((e) => e.rec).filter((r) => !r.locked),
+        sel(),
+      );
+      applyPatches(doc, offsetPatches(snap.byId, distributeUnits(units, axis)));
+    },
+    group() {
+      if (!canEdit()) return;
+      groupShapes(doc, sel());
+    },
+    ungroup() {
+      if (!canEdit()) return;
+      ungroupShapes(doc, sel());
+    },
+    /** Locks the selection, or unlocks it when every selected shape is locked already. */
+    toggleLock() {
+      if (!canEdit()) return;
+      const ids = sel();
+      const byId = index.getSnapshot().byId;
+      setLocked(doc, ids, !ids.every((id) => byId.get(id)?.locked));
+    },
     forward: () => canEdit() && bringForward(doc, sel()),
     backward: () => canEdit() && sendBackward(doc, sel()),
     toFront: () => canEdit() && bringToFront(doc, sel()),
     toBack: () => canEdit() && sendToBack(doc, sel()),
+    isLocked: (id: string): boolean => index.getSnapshot().byId.get(id)?.locked === true,
     selectAll: () => ed().select(index.getSnapshot().list.map((e) => e.rec.id)),
     copyText: (): string | null => (sel().length > 0 ? serializeShapes(doc, sel()) : null),
     async copy(): Promise<string | null> {

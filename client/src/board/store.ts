@@ -2,7 +2,9 @@
 // Board content lives only in the Y.Doc. Components select the smallest slice they need.
 import { limits } from '@tandem/shared';
 import { create } from 'zustand';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { Rect } from './model/geometry.ts';
+import type { Guide } from './model/layout.ts';
 
 export type Tool =
   | 'select'
@@ -36,6 +38,10 @@ export interface EditorState {
   /** The minimap is shown (by default on screens wider than a phone). */
   minimap: boolean;
   spaceHeld: boolean;
+  /** Snapping guides shown while a move or resize lines up with other shapes. */
+  guides: Guide[];
+  /** Tool lock (Q, or double-click a tool): a drawing tool stays on after each shape. */
+  toolLocked: boolean;
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
    * tool shortcuts) until the person clicks or presses Escape. */
   keyGuard: boolean;
@@ -53,6 +59,8 @@ export interface EditorState {
   follow(clientId: number | null): void;
   setMinimap(open: boolean): void;
   setSpace(held: boolean): void;
+  setGuides(guides: Guide[]): void;
+  setToolLocked(on: boolean): void;
   setNotice(notice: string | null): void;
   setProgress(p: EditorState['progress']): void;
   setKeyGuard(on: boolean): void;
@@ -73,12 +81,14 @@ const initial = {
   followClientId: null,
   minimap: true,
   spaceHeld: false,
+  guides: [] as Guide[],
+  toolLocked: false,
   keyGuard: false,
   notice: null as string | null,
   progress: null as EditorState['progress'],
 };
 
-export const useEditor = create<EditorState>((set) => ({
+const editorState: StateCreator<EditorState> = (set) => ({
   ...initial,
   setTool: (tool) => set({ tool, editingId: null }),
   setViewport: (v, opts) =>
@@ -95,6 +105,8 @@ export const useEditor = create<EditorState>((set) => ({
   follow: (followClientId) => set({ followClientId }),
   setMinimap: (minimap) => set({ minimap }),
   setSpace: (spaceHeld) => set({ spaceHeld }),
+  setGuides: (guides) => set((s) => (s.guides.length === 0 && guides.length === 0 ? s : { guides })),
+  setToolLocked: (toolLocked) => set({ toolLocked }),
   setNotice: (notice) => set({ notice }),
   setProgress: (progress) => set({ progress }),
   setKeyGuard: (keyGuard) => set({ keyGuard }),
@@ -106,7 +118,15 @@ export const useEditor = create<EditorState>((set) => ({
       notice: 'Someone else deleted the note you were typing in.',
     })),
   reset: () => set({ ...initial, minimap: !narrowScreen() }),
-}));
+});
+
+/** The editor store as a plain (vanilla) zustand store: what the tool controller takes, so its
+ * gestures run in Node tests without React or a browser. */
+export type EditorStore = StoreApi<EditorState>;
+export const createEditorStore = (): EditorStore => createStore<EditorState>()(editorState);
+
+/** The page's editor store, as a React hook (and a store: `useEditor.getState()`). */
+export const useEditor = create<EditorState>()(editorState);
 
 /** A phone-sized window, where the minimap would cover too much of the board. */
 const narrowScreen = () =>

@@ -1,9 +1,16 @@
 // Decoding and re-encoding uploaded images with sharp (libvips). The type comes from the bytes,
 // never from what the client declared; re-encoding drops every metadata block (EXIF with its GPS
 // position, XMP, comments) because sharp writes none unless asked.
+// sharp (and libvips with it) is imported on the first image, not when the server starts.
 import type { AssetMime } from '@tandem/shared';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import type { Rendition } from './store.ts';
+
+let sharpModule: Promise<typeof Sharp> | null = null;
+const loadSharp = (): Promise<typeof Sharp> => {
+  sharpModule ??= import('sharp').then((m) => m.default);
+  return sharpModule;
+};
 
 const accepted: Record<string, AssetMime> = {
   png: 'image/png',
@@ -21,6 +28,7 @@ export type Processed =
 
 /** Reads an uploaded file and answers the bytes to store, or why it cannot be stored. */
 export async function processUpload(path: string): Promise<Processed> {
+  const sharp = await loadSharp();
   let format: string | undefined;
   try {
     format = (await sharp(path, { limitInputPixels: MAX_PIXELS }).metadata()).format;
@@ -50,6 +58,7 @@ export async function processUpload(path: string): Promise<Processed> {
 
 /** A smaller still rendition (the first frame of an animation), WebP. */
 export async function makeRendition(data: Uint8Array, width: number): Promise<Rendition> {
+  const sharp = await loadSharp();
   const out = await sharp(data, { limitInputPixels: MAX_PIXELS })
     .resize({ width, withoutEnlargement: true })
     .webp({ quality: 80 })

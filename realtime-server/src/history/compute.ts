@@ -58,8 +58,13 @@ export class WorkerCompute implements HistoryCompute {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    // Worker threads do not inherit tsx's loader on every Node version: the entry registers it.
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url));
+    // From sources (tsx), worker-entry.mjs registers tsx's loader, which worker threads do not
+    // inherit on every Node version; the bundle (scripts/build-server.mjs) has history-worker.js
+    // next to the module that holds this code.
+    const bundled = !import.meta.url.endsWith('.ts');
+    const worker = new Worker(
+      new URL(bundled ? './history-worker.js' : './worker-entry.mjs', import.meta.url),
+    );
     worker.on('message', (reply: ComputeReply) => {
       const p = this.pending.get(reply.rid);
       if (!p) return;

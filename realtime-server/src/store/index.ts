@@ -1,8 +1,8 @@
 // Picks the Store for a deployment: PostgreSQL when DATABASE_URL names one, else the embedded
 // SQLite file in DATA_DIR. Either way the schema is migrated before the store is handed out.
+// Each store's module (and its driver: pg or better-sqlite3) is imported only when chosen, so
+// a deployment does not load the driver it does not use.
 import type { Logger } from 'pino';
-import { PostgresStore } from './postgres.ts';
-import { SqliteStore } from './sqlite.ts';
 import type { Store } from './store.ts';
 
 export interface OpenStoreOptions {
@@ -19,21 +19,28 @@ export const isPostgresUrl = (url: string | undefined): url is string =>
   url !== undefined && /^postgres(ql)?:\/\//.test(url);
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  const store: Store = isPostgresUrl(options.databaseUrl)
-    ? new PostgresStore({
-        connectionString: options.databaseUrl,
-        ...(options.schema ? { schema: options.schema } : {}),
-        ...(options.logger ? { logger: options.logger } : {}),
-        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      })
-    : new SqliteStore({ dataDir: options.dataDir });
+  const url = options.databaseUrl;
+  const postgres = isPostgresUrl(url);
+  let store: Store;
+  if (isPostgresUrl(url)) {
+    const { PostgresStore } = await import('./postgres.ts');
+    store = new PostgresStore({
+      connectionString: url,
+      ...(options.schema ? { schema: options.schema } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  } else {
+    const { SqliteStore } = await import('./sqlite.ts');
+    store = new SqliteStore({ dataDir: options.dataDir });
+  }
   try {
     await store.migrate();
   } catch (err) {
     await store.close().catch(() => {});
     throw err;
   }
-  options.logger?.info({ store: store instanceof PostgresStore ? 'postgres' : 'sqlite' }, 'store ready');
+  options.logger?.info({ store: postgres ? 'postgres' : 'sqlite' }, 'store ready');
   return store;
 }
 

@@ -11,7 +11,8 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
-import { intersects, topmostAt } from '../model/geometry.ts';
+import { intersects, topmostAt, unionRect } from '../model/geometry.ts';
+import { recordBounds } from '../model/layout.ts';
 import { useRemotes } from '../presence/remote.ts';
 import { toBoard, useEditor } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
@@ -103,7 +104,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
   };
   const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
     const p = local(e);
-    controller.move({ ...p, pointerId: e.pointerId, shift: e.shiftKey });
+    controller.move({ ...p, pointerId: e.pointerId, shift: e.shiftKey, noSnap: e.ctrlKey || e.metaKey });
     const st = useEditor.getState();
     onPointer({
       x: st.viewport.x + (p.x - st.screen.w / 2) / st.viewport.zoom,
@@ -123,7 +124,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       at,
       4 / st.viewport.zoom,
     );
-    if (rec && rec.text !== undefined) onEditRequest(rec.id);
+    if (rec && rec.text !== undefined && !rec.locked) onEditRequest(rec.id);
   };
 
   const cursor =
@@ -167,6 +168,7 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         <Draft />
         <Marquee zoom={viewport.zoom} />
+        <Guides zoom={viewport.zoom} />
       </g>
     </svg>
   );
@@ -227,10 +229,57 @@ function Selection({
   const editingId = useEditor((s) => s.editingId);
   const pad = 4 / zoom;
   const recs = selection.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
-  const one = recs.length === 1 && !readOnly && !editingId ? recs[0]! : null;
+  const one = recs.length === 1 && !readOnly && !editingId && !recs[0]!.locked ? recs[0]! : null;
   const single = one && one.type !== 'arrow' ? one : null;
   const arrow = one?.type === 'arrow' ? one : null;
+  // Several shapes (or a group) resize and rotate together, by handles on their common bounds.
+  const movable = recs.filter((r) => !r.locked);
+  const box =
+    recs.length > 1 && !readOnly && !editingId && movable.length > 0
+      ? unionRect(movable.map(recordBounds))
+      : null;
   const hs = 9 / zoom;
+  const handles = (o: { x: number; y: number; w: number; h: number }) => {
+    const corners: [Handle, number, number][] = [
+      ['nw', o.x, o.y],
+      ['ne', o.x + o.w, o.y],
+      ['sw', o.x, o.y + o.h],
+      ['se', o.x + o.w, o.y + o.h],
+    ];
+    return (
+      <>
+        <line
+          x1={o.x + o.w / 2}
+          y1={o.y}
+          x2={o.x + o.w / 2}
+          y2={o.y - 24 / zoom}
+          stroke="#4f46e5"
+          strokeWidth={1.5 / zoom}
+        />
+        <circle
+          data-handle="rotate"
+          className="handle rotate"
+          cx={o.x + o.w / 2}
+          cy={o.y - 24 / zoom}
+          r={hs / 1.6}
+          strokeWidth={1.5 / zoom}
+        />
+        {corners.map(([h, x, y]) => (
+          <rect
+            key={h}
+            data-handle={h}
+            className={`handle ${h}`}
+            x={x - hs / 2}
+            y={y - hs / 2}
+            width={hs}
+            height={hs}
+            rx={2 / zoom}
+            strokeWidth={1.5 / zoom}
+          />
+        ))}
+      </>
+    );
+  };
   return (
     <g className="selection" pointerEvents="none">
       {recs.map((r) => {
@@ -245,9 +294,11 @@ function Selection({
             height={o.h}
             transform={o.rot}
             fill="none"
-            stroke="#4f46e5"
+            stroke={r.locked ? '#8c959f' : '#4f46e5'}
+            strokeDasharray={r.locked ? `${4 / zoom} ${3 / zoom}` : undefined}
             strokeWidth={1.5 / zoom}
             rx={3 / zoom}
+            data-locked={r.locked ? 'true' : undefined}
           />
         );
       })}
@@ -267,46 +318,50 @@ function Selection({
       {single &&
         (() => {
           const o = outline(single, byId, pad);
-          const corners: [Handle, number, number][] = [
-            ['nw', o.x, o.y],
-            ['ne', o.x + o.w, o.y],
-            ['sw', o.x, o.y + o.h],
-            ['se', o.x + o.w, o.y + o.h],
-          ];
           return (
             <g transform={o.rot} pointerEvents="all">
-              <line
-                x1={o.x + o.w / 2}
-                y1={o.y}
-                x2={o.x + o.w / 2}
-                y2={o.y - 24 / zoom}
-                stroke="#4f46e5"
-                strokeWidth={1.5 / zoom}
-              />
-              <circle
-                data-handle="rotate"
-                className="handle rotate"
-                cx={o.x + o.w / 2}
-                cy={o.y - 24 / zoom}
-                r={hs / 1.6}
-                strokeWidth={1.5 / zoom}
-              />
-              {corners.map(([h, x, y]) => (
-                <rect
-                  key={h}
-                  data-handle={h}
-                  className={`handle ${h}`}
-                  x={x - hs / 2}
-                  y={y - hs / 2}
-                  width={hs}
-                  height={hs}
-                  rx={2 / zoom}
-                  strokeWidth={1.5 / zoom}
-                />
-              ))}
+              {handles(o)}
             </g>
           );
         })()}
+      {box && (
+        <g pointerEvents="all" data-selection-box="true">
+          <rect
+            x={box.x - 2 * pad}
+            y={box.y - 2 * pad}
+            width={box.w + 4 * pad}
+            height={box.h + 4 * pad}
+            fill="none"
+            stroke="#4f46e5"
+            strokeWidth={1 / zoom}
+            strokeDasharray={`${4 / zoom} ${3 / zoom}`}
+            pointerEvents="none"
+          />
+          {handles({ x: box.x - 2 * pad, y: box.y - 2 * pad, w: box.w + 4 * pad, h: box.h + 4 * pad })}
+        </g>
+      )}
+    </g>
+  );
+}
+
+/** Snapping guides: thin lines along the edges and centres a moving shape lines up with. */
+function Guides({ zoom }: { zoom: number }) {
+  const guides = useEditor((s) => s.guides);
+  if (guides.length === 0) return null;
+  return (
+    <g className="guides" pointerEvents="none">
+      {guides.map((g) => (
+        <line
+          key={`${g.axis}:${g.at}`}
+          data-guide={g.axis}
+          x1={g.axis === 'x' ? g.at : g.from}
+          y1={g.axis === 'x' ? g.from : g.at}
+          x2={g.axis === 'x' ? g.at : g.to}
+          y2={g.axis === 'x' ? g.to : g.at}
+          stroke="#e5484d"
+          strokeWidth={1 / zoom}
+        />
+      ))}
     </g>
   );
 }

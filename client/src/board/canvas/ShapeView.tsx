@@ -8,9 +8,21 @@ import { linePositions } from '../model/textLayout.ts';
 import { cachedStrokePath } from './freehand.ts';
 import { layoutOf } from './measure.ts';
 import { fill, ink, tint } from './palette.ts';
+import { arrowGeometry, dashArray, pointList, strokeWidthOf } from './strokes.ts';
 
 export function diamondPoints(w: number, h: number): string {
   return `${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`;
+}
+
+/** Outline stroke of a shape: its colour's ink, its width and dash style. */
+function outlineProps(s: ShapeRecord) {
+  const width = strokeWidthOf(s);
+  const dash = dashArray(s.dash, width);
+  return {
+    stroke: ink[s.color],
+    strokeWidth: width,
+    ...(dash ? { strokeDasharray: dash, strokeLinecap: 'round' as const } : {}),
+  };
 }
 
 function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
@@ -25,9 +37,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
         </>
       );
     case 'rect':
-      return (
-        <rect width={s.w} height={s.h} rx={8} fill={tint(s.color)} stroke={ink[s.color]} strokeWidth={2} />
-      );
+      return <rect width={s.w} height={s.h} rx={8} fill={tint(s.color)} {...outlineProps(s)} />;
     case 'ellipse':
       return (
         <ellipse
@@ -36,8 +46,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
           rx={s.w / 2}
           ry={s.h / 2}
           fill={tint(s.color)}
-          stroke={ink[s.color]}
-          strokeWidth={2}
+          {...outlineProps(s)}
         />
       );
     case 'diamond':
@@ -45,8 +54,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
         <polygon
           points={diamondPoints(s.w, s.h)}
           fill={tint(s.color)}
-          stroke={ink[s.color]}
-          strokeWidth={2}
+          {...outlineProps(s)}
           strokeLinejoin="round"
         />
       );
@@ -110,7 +118,13 @@ export const ShapeView = memo(function ShapeView({
   if (s.type === 'arrow') return null;
   const transform = `translate(${s.x} ${s.y})${s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : ''}`;
   return (
-    <g transform={transform} data-shape-id={s.id} data-shape-type={s.type}>
+    <g
+      transform={transform}
+      data-shape-id={s.id}
+      data-shape-type={s.type}
+      data-locked={s.locked ? 'true' : undefined}
+      data-group-id={s.groupId}
+    >
       <Body s={s} detail={detail} />
       <Label s={s} hidden={editing || !detail} />
     </g>
@@ -119,22 +133,39 @@ export const ShapeView = memo(function ShapeView({
 
 export const ArrowView = memo(
   function ArrowView({ s, from, to }: { s: ShapeRecord; from: Point; to: Point }) {
-    const angle = Math.atan2(to.y - from.y, to.x - from.x);
-    const head = 14;
-    const p1 = { x: to.x - head * Math.cos(angle - 0.45), y: to.y - head * Math.sin(angle - 0.45) };
-    const p2 = { x: to.x - head * Math.cos(angle + 0.45), y: to.y - head * Math.sin(angle + 0.45) };
+    const { line, heads } = arrowGeometry(s, from, to);
+    const width = strokeWidthOf(s);
+    const dash = dashArray(s.dash, width);
+    const color = ink[s.color];
     return (
       <g
         data-shape-id={s.id}
         data-shape-type="arrow"
-        stroke={ink[s.color]}
-        strokeWidth={2.5}
+        stroke={color}
+        strokeWidth={width}
         strokeLinecap="round"
         strokeLinejoin="round"
         fill="none"
       >
-        <line x1={from.x} y1={from.y} x2={to.x} y2={to.y} />
-        <polyline points={`${p1.x},${p1.y} ${to.x},${to.y} ${p2.x},${p2.y}`} />
+        <line
+          x1={line[0].x}
+          y1={line[0].y}
+          x2={line[1].x}
+          y2={line[1].y}
+          {...(dash ? { strokeDasharray: dash } : {})}
+        />
+        {heads.map((h, i) =>
+          h.kind === 'dot' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
+            <circle key={i} cx={h.c.x} cy={h.c.y} r={h.r} fill={color} />
+          ) : h.kind === 'filled' ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
+            <polygon key={i} points={pointList(h.points)} fill={color} />
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
+            <polyline key={i} points={pointList(h.points)} />
+          ),
+        )}
       </g>
     );
   },

@@ -6,6 +6,7 @@ import { linePositions } from '../model/textLayout.ts';
 import { strokePath } from './freehand.ts';
 import { layoutOf, TEXT_FONT } from './measure.ts';
 import { fill, ink, tint } from './palette.ts';
+import { arrowGeometry, dashArray, headsSvg, strokeWidthOf } from './strokes.ts';
 
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -25,21 +26,24 @@ function textSvg(s: ShapeRecord): string {
 function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<string, string>): string {
   if (s.type === 'arrow') {
     const [a, b] = arrowEnds(s, byId);
-    const ang = Math.atan2(b.y - a.y, b.x - a.x);
-    const p1 = { x: b.x - 14 * Math.cos(ang - 0.45), y: b.y - 14 * Math.sin(ang - 0.45) };
-    const p2 = { x: b.x - 14 * Math.cos(ang + 0.45), y: b.y - 14 * Math.sin(ang + 0.45) };
-    return `<g stroke="${ink[s.color]}" stroke-width="2.5" stroke-linecap="round" fill="none"><line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}"/><polyline points="${p1.x},${p1.y} ${b.x},${b.y} ${p2.x},${p2.y}"/></g>`;
+    const { line, heads } = arrowGeometry(s, a, b);
+    const width = strokeWidthOf(s);
+    const dash = dashArray(s.dash, width);
+    const color = ink[s.color];
+    return `<g stroke="${color}" stroke-width="${width}" stroke-linecap="round" stroke-linejoin="round" fill="none"><line x1="${line[0].x}" y1="${line[0].y}" x2="${line[1].x}" y2="${line[1].y}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${headsSvg(heads, color)}</g>`;
   }
   const rot = s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : '';
   let body = '';
-  const stroke = `stroke="${ink[s.color]}" stroke-width="2"`;
+  const width = strokeWidthOf(s);
+  const dash = dashArray(s.dash, width);
+  const stroke = `stroke="${ink[s.color]}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}" stroke-linecap="round"` : ''}`;
   if (s.type === 'sticky') body = `<rect width="${s.w}" height="${s.h}" rx="6" fill="${fill[s.color]}"/>`;
   else if (s.type === 'rect')
     body = `<rect width="${s.w}" height="${s.h}" rx="8" fill="${tint(s.color)}" ${stroke}/>`;
   else if (s.type === 'ellipse')
     body = `<ellipse cx="${s.w / 2}" cy="${s.h / 2}" rx="${s.w / 2}" ry="${s.h / 2}" fill="${tint(s.color)}" ${stroke}/>`;
   else if (s.type === 'diamond')
-    body = `<polygon points="${s.w / 2},0 ${s.w},${s.h / 2} ${s.w / 2},${s.h} 0,${s.h / 2}" fill="${tint(s.color)}" ${stroke}/>`;
+    body = `<polygon points="${s.w / 2},0 ${s.w},${s.h / 2} ${s.w / 2},${s.h} 0,${s.h / 2}" fill="${tint(s.color)}" ${stroke} stroke-linejoin="round"/>`;
   else if (s.type === 'freehand') body = `<path d="${strokePath(s.points ?? [])}" fill="${ink[s.color]}"/>`;
   else if (s.type === 'frame')
     body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/><text x="0" y="-10" font-family="Inter, system-ui, sans-serif" font-size="16" fill="#57606a">${esc(s.name ?? '')}</text>`;

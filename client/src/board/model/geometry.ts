@@ -101,12 +101,14 @@ export function hitShape(
     }
     return pts.length === 2 && Math.hypot(local.x - s.x - pts[0]!, local.y - s.y - pts[1]!) <= tolerance + 4;
   }
-  return (
-    local.x >= s.x - tolerance &&
-    local.x <= s.x + s.w + tolerance &&
-    local.y >= s.y - tolerance &&
-    local.y <= s.y + s.h + tolerance
-  );
+  // Ellipses and diamonds are hit inside their own outline, not in their box's empty corners.
+  const a = s.w / 2 + tolerance;
+  const b = s.h / 2 + tolerance;
+  const dx = Math.abs(local.x - (s.x + s.w / 2));
+  const dy = Math.abs(local.y - (s.y + s.h / 2));
+  if (s.type === 'ellipse') return (dx / a) ** 2 + (dy / b) ** 2 <= 1;
+  if (s.type === 'diamond') return dx / a + dy / b <= 1;
+  return dx <= a && dy <= b;
 }
 
 /** The topmost shape under `p`; `shapes` is in paint order. */
@@ -119,20 +121,48 @@ export function topmostAt(shapes: ShapeRecord[], p: Point, tolerance: number): S
   return null;
 }
 
-/** Where an arrow end bound to `target` meets the target's outline, aiming from `toward`. */
-export function attachPoint(target: Rect, toward: Point): Point {
+/** The gap left between a bound arrow end and the outline it points at (board units). */
+export const ARROW_GAP = 6;
+
+/**
+ * Where an arrow end bound to `target` meets the target's outline, aiming from its centre toward
+ * `toward`: the true outline of an ellipse or a diamond (not its bounding box), rotation included,
+ * with a small gap outside it.
+ */
+export function attachPoint(
+  target: Pick<ShapeRecord, 'x' | 'y' | 'w' | 'h'> & Partial<Pick<ShapeRecord, 'type' | 'rotation'>>,
+  toward: Point,
+): Point {
   const c = center(target);
-  const dx = toward.x - c.x;
-  const dy = toward.y - c.y;
-  if (dx === 0 && dy === 0) return c;
-  const hw = target.w / 2 + 6;
-  const hh = target.h / 2 + 6;
-  const scale = Math.min(
-    dx === 0 ? Number.POSITIVE_INFINITY : hw / Math.abs(dx),
-    dy === 0 ? Number.POSITIVE_INFINITY : hh / Math.abs(dy),
-  );
-  if (scale >= 1) return c;
-  return { x: c.x + dx * scale, y: c.y + dy * scale };
+  const rotation = target.rotation ?? 0;
+  // Work in the shape's own frame (unrotated), then turn the answer back.
+  const local = rotation ? rotate(toward, c, -rotation) : toward;
+  const dx = local.x - c.x;
+  const dy = local.y - c.y;
+  const len = Math.hypot(dx, dy);
+  if (len === 0) return c;
+  const ux = dx / len;
+  const uy = dy / len;
+  const a = target.w / 2;
+  const b = target.h / 2;
+  // Distance from the centre to the outline along (ux, uy).
+  let r: number;
+  if (target.type === 'ellipse') {
+    r = a === 0 || b === 0 ? 0 : 1 / Math.sqrt((ux * ux) / (a * a) + (uy * uy) / (b * b));
+  } else if (target.type === 'diamond') {
+    const k = (a === 0 ? 0 : Math.abs(ux) / a) + (b === 0 ? 0 : Math.abs(uy) / b);
+    r = k === 0 ? 0 : 1 / k;
+  } else {
+    r = Math.min(
+      ux === 0 ? Number.POSITIVE_INFINITY : a / Math.abs(ux),
+      uy === 0 ? Number.POSITIVE_INFINITY : b / Math.abs(uy),
+    );
+  }
+  r += ARROW_GAP;
+  // The aim point lies inside the shape (outline gap included): the end sits at the centre.
+  if (r >= len) return c;
+  const p = { x: c.x + ux * r, y: c.y + uy * r };
+  return rotation ? rotate(p, c, rotation) : p;
 }
 
 /**
@@ -147,8 +177,8 @@ export function arrowEnds(a: ShapeRecord, all?: Map<string, ShapeRecord>): [Poin
   const toShape = to.shapeId ? all?.get(to.shapeId) : undefined;
   const fromAim = toShape ? center(toShape) : { x: to.x, y: to.y };
   const toAim = fromShape ? center(fromShape) : { x: from.x, y: from.y };
-  const p1 = fromShape ? attachPoint(boundsOf(fromShape), fromAim) : { x: from.x, y: from.y };
-  const p2 = toShape ? attachPoint(boundsOf(toShape), toAim) : { x: to.x, y: to.y };
+  const p1 = fromShape ? attachPoint(fromShape, fromAim) : { x: from.x, y: from.y };
+  const p2 = toShape ? attachPoint(toShape, toAim) : { x: to.x, y: to.y };
   return [p1, p2];
 }
 

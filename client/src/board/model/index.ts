@@ -2,6 +2,7 @@
 export * from './clipboard.ts';
 export * from './doc.ts';
 export * from './geometry.ts';
+export * from './layout.ts';
 export * from './order.ts';
 export * from './read.ts';
 export * from './shapes.ts';

@@ -111,6 +111,9 @@ export function createShape(doc: Y.Doc, s: NewShape, createdBy: string): string 
   });
 }
 
+/** A locked shape is not moved, resized, rotated, restyled or deleted until it is unlocked. */
+export const isLocked = (m: ShapeMap | undefined): boolean => m?.get('locked') === true;
+
 const num = (m: ShapeMap, k: string): number => {
   const v = m.get(k);
   return typeof v === 'number' && Number.isFinite(v) ? v : 0;
@@ -124,7 +127,7 @@ export function moveShapes(doc: Y.Doc, ids: Iterable<string>, dx: number, dy: nu
     const shapes = shapesOf(doc);
     for (const id of set) {
       const m = shapes.get(id);
-      if (!m) continue;
+      if (!m || isLocked(m)) continue;
       m.set('x', num(m, 'x') + dx);
       m.set('y', num(m, 'y') + dy);
       if (m.get('type') === 'arrow') {
@@ -142,7 +145,7 @@ export function moveShapes(doc: Y.Doc, ids: Iterable<string>, dx: number, dy: nu
 export function resizeShape(doc: Y.Doc, id: string, box: Rect): void {
   edit(doc, () => {
     const m = shapesOf(doc).get(id);
-    if (!m) return;
+    if (!m || isLocked(m)) return;
     const w = Math.max(1, box.w);
     const h = Math.max(1, box.h);
     if (m.get('type') === 'freehand') {
@@ -166,14 +169,47 @@ export function resizeShape(doc: Y.Doc, id: string, box: Rect): void {
 export function rotateShapes(doc: Y.Doc, ids: Iterable<string>, rotation: number): void {
   edit(doc, () => {
     const set = new Set(ids);
-    for (const id of set) shapesOf(doc).get(id)?.set('rotation', rotation);
+    for (const id of set) {
+      const m = shapesOf(doc).get(id);
+      if (m && !isLocked(m)) m.set('rotation', rotation);
+    }
     followBoundArrows(doc, set);
   });
 }
 
 export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): void {
   edit(doc, () => {
-    for (const id of ids) shapesOf(doc).get(id)?.set('color', color);
+    for (const id of ids) {
+      const m = shapesOf(doc).get(id);
+      if (m && !isLocked(m)) m.set('color', color);
+    }
+  });
+}
+
+/** Style fields of SPEC §10 that the style panel sets. */
+export type StylePatch = Partial<
+  Pick<ShapeRecord, 'fontSize' | 'align' | 'strokeWidth' | 'dash' | 'startHead' | 'endHead'>
+>;
+const outlined: ReadonlySet<ShapeType> = new Set(['rect', 'ellipse', 'diamond', 'arrow']);
+
+/** Which style fields a type of shape carries (text fields for text-bearing shapes, and so on). */
+export function styleKeysFor(type: ShapeType): (keyof StylePatch)[] {
+  const keys: (keyof StylePatch)[] = [];
+  if (textShapeTypes.has(type)) keys.push('fontSize', 'align');
+  if (outlined.has(type)) keys.push('strokeWidth', 'dash');
+  if (type === 'arrow') keys.push('startHead', 'endHead');
+  return keys;
+}
+
+/** Sets style fields on the shapes that carry them (a text size does not land on an arrow). */
+export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): void {
+  edit(doc, () => {
+    for (const id of ids) {
+      const m = shapesOf(doc).get(id);
+      if (!m || isLocked(m)) continue;
+      const type = m.get('type') as ShapeType;
+      for (const k of styleKeysFor(type)) if (patch[k] !== undefined) m.set(k, patch[k]);
+    }
   });
 }
 
@@ -183,7 +219,10 @@ export function deleteShapes(doc: Y.Doc, ids: Iterable<string>): void {
   if (set.size === 0) return;
   edit(doc, () => {
     const shapes = shapesOf(doc);
-    for (const id of set) shapes.delete(id);
+    for (const id of [...set]) {
+      if (isLocked(shapes.get(id))) set.delete(id);
+      else shapes.delete(id);
+    }
     for (const m of shapes.values()) {
       if (m.get('type') !== 'arrow') continue;
       for (const k of ['from', 'to'] as const) {

@@ -5,7 +5,25 @@ import type * as Y from 'yjs';
 import type { ShapeSnapshot } from '../canvas/shapeIndex.ts';
 import { withFrameMembers } from '../facilitation/frames.ts';
 import { resizeKeepingAspect } from '../images/placement.ts';
-import { center, intersects, type Point, type Rect, rectFromCorners, topmostAt } from '../model/geometry.ts';
+import {
+  center,
+  intersects,
+  type Point,
+  type Rect,
+  rectFromCorners,
+  topmostAt,
+  unionRect,
+} from '../model/geometry.ts';
+import {
+  applyPatches,
+  dragCorner,
+  expandToGroups,
+  recordBounds,
+  rotateRecords,
+  scaleRecords,
+  snapBox,
+  snapPoint,
+} from '../model/layout.ts';
 import {
   createShape,
   defaultSize,
@@ -16,16 +34,46 @@ import {
   rotateShapes,
   setArrowEnds,
 } from '../model/shapes.ts';
-import { type Tool, toBoard, useEditor, zoomAt } from '../store.ts';
+import { type EditorStore, type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
 
 export type Handle = 'nw' | 'ne' | 'sw' | 'se' | 'rotate' | 'from' | 'to';
 
+type Corner = 'nw' | 'ne' | 'sw' | 'se';
+
 type Gesture =
   | { kind: 'pan'; start: Point; origin: { x: number; y: number } }
-  | { kind: 'move'; last: Point; ids: string[]; moved: boolean }
-  | { kind: 'resize'; id: string; handle: 'nw' | 'ne' | 'sw' | 'se'; box: Rect; keepAspect: boolean }
+  | {
+      kind: 'move';
+      start: Point;
+      /** The offset already applied to the shapes. */
+      applied: Point;
+      ids: string[];
+      /** Bounds of what moves, at the start (for snapping), and the other shapes' bounds. */
+      box: Rect | null;
+      others: Rect[];
+    }
+  | {
+      kind: 'resize';
+      id: string;
+      handle: Corner;
+      box: Rect;
+      keepAspect: boolean;
+      snap: boolean;
+      others: Rect[];
+    }
+  | {
+      kind: 'scale';
+      handle: Corner;
+      box: Rect;
+      originals: ShapeRecord[];
+      keepAspect: boolean;
+      others: Rect[];
+      /** From the pointer to the box corner it holds (the handle sits a little outside the box). */
+      grab: Point;
+    }
   | { kind: 'arrow-end'; id: string; which: 'from' | 'to'; other: ArrowEnd }
   | { kind: 'rotate'; id: string; c: Point }
+  | { kind: 'turn'; pivot: Point; start: number; originals: ShapeRecord[] }
   | { kind: 'marquee'; start: Point; base: string[] }
   | { kind: 'create'; id: string; start: Point; type: ShapeType }
   | { kind: 'arrow'; id: string; from: ArrowEnd }
@@ -34,6 +82,8 @@ type Gesture =
 
 export interface ToolContext {
   doc: Y.Doc;
+  /** The editor state (tool, viewport, selection…): the page's store, or a fresh one in tests. */
+  store: EditorStore;
   userId: string;
   readOnly(): boolean;
   shapes(): ShapeSnapshot;
@@ -57,12 +107,31 @@ export class ToolController {
   constructor(private readonly ctx: ToolContext) {}
 
   private board(sx: number, sy: number): Point {
-    const { viewport, screen } = useEditor.getState();
+    const { viewport, screen } = this.ctx.store.getState();
     return toBoard(viewport, screen, sx, sy);
   }
 
   private tolerance(): number {
-    return 4 / useEditor.getState().viewport.zoom;
+    return 4 / this.ctx.store.getState().viewport.zoom;
+  }
+
+  /** Snapping distance: 6 screen pixels, in board units. */
+  private snapDistance(): number {
+    return 6 / this.ctx.store.getState().viewport.zoom;
+  }
+
+  /** Bounds of the shapes near the view that are not in `except`: what a gesture snaps to. */
+  private snapTargets(except: Set<string>): Rect[] {
+    const st = this.ctx.store.getState();
+    const v = visibleRect(st.viewport, st.screen);
+    const near = { x: v.x - v.w / 2, y: v.y - v.h / 2, w: v.w * 2, h: v.h * 2 };
+    const out: Rect[] = [];
+    for (const e of this.ctx.shapes().list) {
+      if (except.has(e.rec.id) || e.rec.type === 'arrow' || !intersects(e.bounds, near)) continue;
+      out.push(e.bounds);
+      if (out.length >= 2000) break;
+    }
+    return out;
   }
 
   private hit(p: Point, filter?: (s: ShapeRecord) => boolean): ShapeRecord | null {
@@ -79,7 +148,7 @@ export class ToolController {
     handle: Handle | null;
   }): void {
     this.pointers.set(e.pointerId, { x: e.x, y: e.y });
-    const st = useEditor.getState();
+    const st = this.ctx.store.getState();
     if (st.keyGuard) st.setKeyGuard(false);
     if (this.pointers.size === 2) {
       // Second finger: a pinch replaces whatever the first finger started.
@@ -102,9 +171,38 @@ export class ToolController {
     }
     if (st.editingId) st.setEditing(null);
     if (tool === 'select') {
+      if (e.handle && !readOnly && st.selection.length > 1) {
+        const byId = this.ctx.shapes().byId;
+        const originals = st.selection
+          .map((id) => byId.get(id))
+          .filter((r): r is ShapeRecord => !!r && !r.locked);
+        const box = unionRect(originals.map(recordBounds));
+        if (!box || originals.length === 0) return;
+        if (e.handle === 'rotate') {
+          const pivot = center(box);
+          this.gesture = { kind: 'turn', pivot, start: Math.atan2(p.y - pivot.y, p.x - pivot.x), originals };
+        } else if (e.handle !== 'from' && e.handle !== 'to') {
+          const corner = {
+            x: e.handle.includes('w') ? box.x : box.x + box.w,
+            y: e.handle.includes('n') ? box.y : box.y + box.h,
+          };
+          this.gesture = {
+            kind: 'scale',
+            handle: e.handle,
+            grab: { x: corner.x - p.x, y: corner.y - p.y },
+            box,
+            originals,
+            // Rotated shapes and images would be distorted by an uneven stretch.
+            keepAspect: originals.some((r) => r.rotation !== 0 || r.type === 'image'),
+            others: this.snapTargets(new Set(originals.map((r) => r.id))),
+          };
+        }
+        return;
+      }
       if (e.handle && !readOnly && st.selection.length === 1) {
         const id = st.selection[0]!;
         const rec = this.ctx.shapes().byId.get(id);
+        if (rec?.locked) return;
         if (rec && e.handle === 'rotate') this.gesture = { kind: 'rotate', id, c: center(rec) };
         else if (rec && (e.handle === 'from' || e.handle === 'to')) {
           const other = e.handle === 'from' ? rec.to : rec.from;
@@ -113,22 +211,39 @@ export class ToolController {
           this.gesture = {
             kind: 'resize',
             id,
-            handle: e.handle as 'nw' | 'ne' | 'sw' | 'se',
+            handle: e.handle as Corner,
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
             // An image keeps its proportions unless Shift is held (SPEC §13).
             keepAspect: rec.type === 'image',
+            snap: rec.rotation === 0,
+            others: this.snapTargets(new Set([id])),
           };
         return;
       }
       const hit = this.hit(p);
       if (hit) {
+        const records = this.ctx.shapes().list.map((x) => x.rec);
+        // A shape in a group stands for its whole group.
+        const unit = expandToGroups(records, [hit.id]);
         let sel = st.selection;
-        if (e.shift) sel = sel.includes(hit.id) ? sel.filter((i) => i !== hit.id) : [...sel, hit.id];
-        else if (!sel.includes(hit.id)) sel = [hit.id];
+        if (e.shift)
+          sel = sel.includes(hit.id) ? sel.filter((i) => !unit.includes(i)) : [...new Set([...sel, ...unit])];
+        else if (!sel.includes(hit.id)) sel = unit;
         st.select(sel);
-        if (!readOnly && sel.includes(hit.id))
-          // A frame carries the shapes inside it (SPEC §14).
-          this.gesture = { kind: 'move', last: p, ids: withFrameMembers(this.ctx.doc, sel), moved: false };
+        if (!readOnly && sel.includes(hit.id) && !hit.locked) {
+          const byId = this.ctx.shapes().byId;
+          // A frame carries the shapes inside it (SPEC §14); locked shapes stay where they are.
+          const ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
+          const moving = ids.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
+          this.gesture = {
+            kind: 'move',
+            start: p,
+            applied: { x: 0, y: 0 },
+            ids,
+            box: unionRect(moving.filter((r) => r.type !== 'arrow').map(recordBounds)),
+            others: this.snapTargets(new Set(ids)),
+          };
+        }
         return;
       }
       if (!e.shift) st.select([]);
@@ -163,9 +278,10 @@ export class ToolController {
     }
   }
 
-  move(e: { x: number; y: number; pointerId: number; shift: boolean }): void {
+  /** `noSnap` (Ctrl/Cmd held, as in Excalidraw and tldraw) turns snapping off for this move. */
+  move(e: { x: number; y: number; pointerId: number; shift: boolean; noSnap?: boolean }): void {
     if (this.pointers.has(e.pointerId)) this.pointers.set(e.pointerId, { x: e.x, y: e.y });
-    const st = useEditor.getState();
+    const st = this.ctx.store.getState();
     if (this.pinch && this.pointers.size === 2) {
       const [a, b] = [...this.pointers.values()];
       const dist = Math.hypot(a!.x - b!.x, a!.y - b!.y);
@@ -176,7 +292,7 @@ export class ToolController {
     }
     const g = this.gesture;
     if (!g) return;
-    const p = this.board(e.x, e.y);
+    let p = this.board(e.x, e.y);
     const doc = this.ctx.doc;
     switch (g.kind) {
       case 'pan': {
@@ -189,9 +305,28 @@ export class ToolController {
         return;
       }
       case 'move': {
-        moveShapes(doc, g.ids, p.x - g.last.x, p.y - g.last.y);
-        g.last = p;
-        g.moved = true;
+        let dx = p.x - g.start.x;
+        let dy = p.y - g.start.y;
+        if (g.box && !e.noSnap) {
+          const snap = snapBox({ ...g.box, x: g.box.x + dx, y: g.box.y + dy }, g.others, this.snapDistance());
+          dx += snap.dx;
+          dy += snap.dy;
+          st.setGuides(snap.guides);
+        } else st.setGuides([]);
+        moveShapes(doc, g.ids, dx - g.applied.x, dy - g.applied.y);
+        g.applied = { x: dx, y: dy };
+        return;
+      }
+      case 'scale': {
+        const q = this.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, e.noSnap);
+        const to = dragCorner(g.box, g.handle, q, g.keepAspect || e.shift);
+        applyPatches(doc, scaleRecords(g.originals, g.box, to));
+        return;
+      }
+      case 'turn': {
+        let angle = Math.atan2(p.y - g.pivot.y, p.x - g.pivot.x) - g.start;
+        if (e.shift) angle = Math.round(angle / (Math.PI / 12)) * (Math.PI / 12);
+        applyPatches(doc, rotateRecords(g.originals, g.pivot, angle));
         return;
       }
       case 'resize': {
@@ -199,6 +334,7 @@ export class ToolController {
           resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
           return;
         }
+        if (g.snap) p = this.snapped(p, g.others, e.noSnap);
         const b = g.box;
         let x1 = b.x;
         let y1 = b.y;
@@ -221,11 +357,14 @@ export class ToolController {
       case 'marquee': {
         const r = rectFromCorners(g.start, p);
         st.setMarquee(r);
-        const inside = this.ctx
-          .shapes()
-          .list.filter((s) => intersects(s.bounds, r))
-          .map((s) => s.rec.id);
-        st.select([...new Set([...g.base, ...inside])]);
+        const list = this.ctx.shapes().list;
+        // Locked shapes are background: a marquee passes over them (a click still selects one).
+        const inside = list.filter((s) => !s.rec.locked && intersects(s.bounds, r)).map((s) => s.rec.id);
+        const grown = expandToGroups(
+          list.map((s) => s.rec),
+          inside,
+        );
+        st.select([...new Set([...g.base, ...grown])]);
         return;
       }
       case 'create': {
@@ -265,12 +404,17 @@ export class ToolController {
     const g = this.gesture;
     this.gesture = null;
     if (!g) return;
-    const st = useEditor.getState();
+    const st = this.ctx.store.getState();
     const p = this.board(e.x, e.y);
     const doc = this.ctx.doc;
     switch (g.kind) {
       case 'marquee':
         st.setMarquee(null);
+        break;
+      case 'move':
+      case 'resize':
+      case 'scale':
+        st.setGuides([]);
         break;
       case 'create': {
         const r = rectFromCorners(g.start, p);
@@ -280,16 +424,19 @@ export class ToolController {
           const size = defaultSize[g.type];
           resizeShape(doc, g.id, { x: g.start.x - size.w / 2, y: g.start.y - size.h / 2, ...size });
         }
-        st.setTool('select');
         st.select([g.id]);
-        if (g.type === 'sticky' || g.type === 'text') st.setEditing(g.id);
+        // With the tool locked the next click makes the next shape; otherwise type into this one.
+        if (!st.toolLocked) {
+          st.setTool('select');
+          if (g.type === 'sticky' || g.type === 'text') st.setEditing(g.id);
+        }
         break;
       }
       case 'arrow': {
         const rec = this.ctx.shapes().byId.get(g.id);
         if (rec && Math.hypot(rec.w, rec.h) * st.viewport.zoom < 8) deleteShapes(doc, [g.id]);
         else {
-          st.setTool('select');
+          if (!st.toolLocked) st.setTool('select');
           st.select([g.id]);
         }
         break;
@@ -319,19 +466,32 @@ export class ToolController {
   private cancelGesture(): void {
     const g = this.gesture;
     this.gesture = null;
-    const st = useEditor.getState();
+    const st = this.ctx.store.getState();
     if (g?.kind === 'marquee') st.setMarquee(null);
     if (g?.kind === 'pen') st.setDraft(null);
+    st.setGuides([]);
+  }
+
+  /** `p` snapped to the other shapes' edges and centres (guides shown), unless `off`. */
+  private snapped(p: Point, others: Rect[], off: boolean | undefined): Point {
+    const st = this.ctx.store.getState();
+    if (off) {
+      st.setGuides([]);
+      return p;
+    }
+    const snap = snapPoint(p, others, this.snapDistance());
+    st.setGuides(snap.guides);
+    return { x: p.x + snap.dx, y: p.y + snap.dy };
   }
 
   private eraseAt(p: Point): void {
-    const hit = this.hit(p);
+    const hit = this.hit(p, (s) => !s.locked);
     if (hit) deleteShapes(this.ctx.doc, [hit.id]);
   }
 
   /** Wheel: Ctrl/Cmd (and trackpad pinch, which browsers report as ctrl+wheel) zooms, otherwise pans. */
   wheel(e: { x: number; y: number; dx: number; dy: number; ctrl: boolean }): void {
-    const st = useEditor.getState();
+    const st = this.ctx.store.getState();
     if (e.ctrl) {
       // A mouse notch (~100) zooms by ~22%; trackpad pinches send many small deltas.
       const factor = Math.exp(-Math.max(-100, Math.min(100, e.dy)) * 0.002);

@@ -1,5 +1,6 @@
 // Keyboard shortcuts of SPEC §11. Ignored while typing in a field, so text editing is untouched.
 import type { Actions } from '../actions.ts';
+import type { Alignment } from '../model/layout.ts';
 import { type Tool, useEditor } from '../store.ts';
 
 export const toolKeys: Record<string, Tool> = {
@@ -13,6 +14,16 @@ export const toolKeys: Record<string, Tool> = {
   a: 'arrow',
   p: 'pen',
   e: 'eraser',
+};
+
+/** Alt+letter aligns (tldraw's keys); with Shift, H and V distribute. */
+export const alignKeys: Record<string, Alignment> = {
+  KeyA: 'left',
+  KeyH: 'center',
+  KeyD: 'right',
+  KeyW: 'top',
+  KeyV: 'middle',
+  KeyS: 'bottom',
 };
 
 const isTyping = (t: EventTarget | null): boolean =>
@@ -47,6 +58,9 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   if (mod) {
     let handled = true;
     if (key === 'z' && e.shiftKey) actions.redo();
+    else if (key === 'g' && e.shiftKey) actions.ungroup();
+    else if (key === 'g') actions.group();
+    else if (key === 'l' && e.shiftKey) actions.toggleLock();
     else if (key === 'z') actions.undo();
     else if (key === 'y') actions.redo();
     else if (key === 'd') actions.duplicate();
@@ -61,7 +75,17 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     if (handled) e.preventDefault();
     return;
   }
-  if (e.altKey) return;
+  if (e.altKey) {
+    // Align and distribute, as in tldraw (by physical key: Alt changes the letter on a Mac).
+    const how = alignKeys[e.code];
+    if (how && st.selection.length > 1) {
+      e.preventDefault();
+      if (e.shiftKey && (how === 'center' || how === 'middle'))
+        actions.distribute(how === 'center' ? 'x' : 'y');
+      else if (!e.shiftKey) actions.align(how);
+    }
+    return;
+  }
   const step = e.shiftKey ? 10 : 1;
   const arrows: Record<string, [number, number]> = {
     ArrowLeft: [-step, 0],
@@ -86,7 +110,7 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     st.setTool('select');
     return;
   }
-  if (e.key === 'Enter' && st.selection.length === 1 && !readOnly) {
+  if (e.key === 'Enter' && st.selection.length === 1 && !readOnly && !actions.isLocked(st.selection[0]!)) {
     e.preventDefault();
     st.setEditing(st.selection[0]!);
     return;
@@ -106,6 +130,14 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   }
   if (e.shiftKey && (e.code === 'Digit2' || e.key === '@')) {
     actions.zoomToSelection();
+    return;
+  }
+  if (key === 'q' && !e.shiftKey) {
+    st.setToolLocked(!st.toolLocked);
+    return;
+  }
+  if (key === 'l' && e.shiftKey && st.selection.length > 0) {
+    actions.toggleLock();
     return;
   }
   const tool = toolKeys[key];

@@ -89,6 +89,7 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
         type="button"
         className="btn ghost"
         aria-label="Export"
+        title="Export"
         aria-haspopup="menu"
         aria-expanded={open}
         onClick={() => setOpen(!open)}

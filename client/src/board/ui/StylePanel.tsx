@@ -1,65 +1,273 @@
-// Actions on the selection: colour, order, duplicate, delete.
-import { type ColorName, colorNames, colors } from '@tandem/shared';
+// The selection's style (colour, text size and alignment, stroke width and dash, arrowheads) and
+// its actions (order, duplicate, lock, delete). It renders the selected records and dispatches.
+import {
+  ArrowHead,
+  type ColorName,
+  colorNames,
+  colors,
+  type Dash,
+  type FontSize,
+  type ShapeRecord,
+  strokeWidths,
+  type TextAlign,
+  textShapeTypes,
+} from '@tandem/shared';
+import { useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { strokeWidthOf } from '../canvas/strokes.ts';
+import { styleKeysFor } from '../model/shapes.ts';
 import { useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
 
-export function StylePanel({ actions, currentColor }: { actions: Actions; currentColor: ColorName | null }) {
-  const count = useEditor((s) => s.selection.length);
-  if (count === 0) return null;
+/** The selected records, re-read when the selection or the board changes. */
+export function useSelectedRecords(index: ShapeIndex): ShapeRecord[] {
+  const selection = useEditor((s) => s.selection);
+  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
+  return selection.map((id) => snap.byId.get(id)).filter((r): r is ShapeRecord => !!r);
+}
+
+/** The value every record shares, or null when they differ. */
+function common<T>(recs: ShapeRecord[], get: (r: ShapeRecord) => T): T | null {
+  const values = new Set(recs.map(get));
+  return values.size === 1 ? ([...values][0] as T) : null;
+}
+
+const sizeLabels: Record<FontSize, string> = { s: 'S', m: 'M', l: 'L', xl: 'XL' };
+const alignLabels: { value: TextAlign; label: string; icon: string }[] = [
+  { value: 'start', label: 'Align text left', icon: 'textLeft' },
+  { value: 'middle', label: 'Align text centre', icon: 'textCenter' },
+  { value: 'end', label: 'Align text right', icon: 'textRight' },
+];
+const dashLabels: { value: Dash; label: string }[] = [
+  { value: 'solid', label: 'Solid line' },
+  { value: 'dashed', label: 'Dashed line' },
+  { value: 'dotted', label: 'Dotted line' },
+];
+const headLabels: Record<ArrowHead, string> = {
+  none: 'None',
+  arrow: 'Arrow',
+  triangle: 'Triangle',
+  dot: 'Dot',
+};
+
+export function StylePanel({ actions, index }: { actions: Actions; index: ShapeIndex }) {
+  const recs = useSelectedRecords(index);
+  if (recs.length === 0) return null;
+  const editable = recs.filter((r) => !r.locked);
+  const allLocked = editable.length === 0;
+  const keys = new Set(editable.flatMap((r) => styleKeysFor(r.type)));
+  const color = common(editable, (r) => r.color);
+  const textRecs = editable.filter((r) => textShapeTypes.has(r.type));
+  const size = common(textRecs, (r) => r.fontSize ?? 'm');
+  const align = common(
+    textRecs,
+    (r) => r.align ?? (r.type === 'sticky' || r.type === 'text' ? 'start' : 'middle'),
+  );
+  const stroked = editable.filter((r) => styleKeysFor(r.type).includes('dash'));
+  const width = common(stroked, strokeWidthOf);
+  const dash = common(stroked, (r) => r.dash ?? 'solid');
+  const arrows = editable.filter((r) => r.type === 'arrow');
+  const startHead = common(arrows, (r) => r.startHead ?? 'none');
+  const endHead = common(arrows, (r) => r.endHead ?? 'arrow');
+
   return (
     <div className="style-panel panel" role="toolbar" aria-label="Selection" aria-orientation="vertical">
-      <div className="swatches" role="toolbar" aria-label="Colour">
-        {colorNames.map((c) => (
+      {!allLocked && (
+        <fieldset className="swatches" aria-label="Colour">
+          {colorNames.map((c) => (
+            <button
+              type="button"
+              key={c}
+              aria-pressed={color === c}
+              aria-label={`Colour ${c}`}
+              title={c}
+              className={`swatch ${color === c ? 'on' : ''}`}
+              style={{ background: colors[c] }}
+              onClick={() => actions.recolor(c as ColorName)}
+            />
+          ))}
+        </fieldset>
+      )}
+      {keys.has('fontSize') && (
+        <>
+          <fieldset className="style-row" aria-label="Text size">
+            {(Object.keys(sizeLabels) as FontSize[]).map((s) => (
+              <button
+                type="button"
+                key={s}
+                className={`tool chip ${size === s ? 'active' : ''}`}
+                aria-pressed={size === s}
+                aria-label={`Text size ${sizeLabels[s]}`}
+                title={`Text size ${sizeLabels[s]}`}
+                onClick={() => actions.restyle({ fontSize: s })}
+              >
+                {sizeLabels[s]}
+              </button>
+            ))}
+          </fieldset>
+          <fieldset className="style-row" aria-label="Text alignment">
+            {alignLabels.map((a) => (
+              <button
+                type="button"
+                key={a.value}
+                className={`tool ${align === a.value ? 'active' : ''}`}
+                aria-pressed={align === a.value}
+                aria-label={a.label}
+                title={a.label}
+                onClick={() => actions.restyle({ align: a.value })}
+              >
+                <Icon name={a.icon} />
+              </button>
+            ))}
+          </fieldset>
+        </>
+      )}
+      {keys.has('strokeWidth') && (
+        <>
+          <fieldset className="style-row" aria-label="Stroke width">
+            {strokeWidths.map((w) => (
+              <button
+                type="button"
+                key={w}
+                className={`tool ${width === w ? 'active' : ''}`}
+                aria-pressed={width === w}
+                aria-label={`Stroke width ${w}`}
+                title={`Stroke width ${w}`}
+                onClick={() => actions.restyle({ strokeWidth: w })}
+              >
+                <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+                  <line
+                    x1="3"
+                    y1="10"
+                    x2="17"
+                    y2="10"
+                    stroke="currentColor"
+                    strokeWidth={Math.min(w, 7)}
+                    strokeLinecap="round"
+                  />
+                </svg>
+              </button>
+            ))}
+          </fieldset>
+          <fieldset className="style-row" aria-label="Line style">
+            {dashLabels.map((d) => (
+              <button
+                type="button"
+                key={d.value}
+                className={`tool ${dash === d.value ? 'active' : ''}`}
+                aria-pressed={dash === d.value}
+                aria-label={d.label}
+                title={d.label}
+                onClick={() => actions.restyle({ dash: d.value })}
+              >
+                <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+                  <line
+                    x1="3"
+                    y1="10"
+                    x2="17"
+                    y2="10"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                    strokeDasharray={d.value === 'dashed' ? '5 4' : d.value === 'dotted' ? '0 4' : undefined}
+                  />
+                </svg>
+              </button>
+            ))}
+          </fieldset>
+        </>
+      )}
+      {keys.has('startHead') && (
+        <div className="style-row heads">
+          <label>
+            <span>Start</span>
+            <select
+              className="head-select"
+              aria-label="Start arrowhead"
+              value={startHead ?? ''}
+              onChange={(e) => actions.restyle({ startHead: ArrowHead.parse(e.target.value) })}
+            >
+              {startHead === null && <option value="">Mixed</option>}
+              {ArrowHead.options.map((h) => (
+                <option key={h} value={h}>
+                  {headLabels[h]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            <span>End</span>
+            <select
+              className="head-select"
+              aria-label="End arrowhead"
+              value={endHead ?? ''}
+              onChange={(e) => actions.restyle({ endHead: ArrowHead.parse(e.target.value) })}
+            >
+              {endHead === null && <option value="">Mixed</option>}
+              {ArrowHead.options.map((h) => (
+                <option key={h} value={h}>
+                  {headLabels[h]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      <span className="sep" />
+      <fieldset className="style-row actions" aria-label="Arrange">
+        {!allLocked && (
+          <>
+            <button
+              type="button"
+              className="tool"
+              aria-label="Bring forward"
+              title="Bring forward — Ctrl+]"
+              onClick={actions.forward}
+            >
+              <Icon name="up" />
+            </button>
+            <button
+              type="button"
+              className="tool"
+              aria-label="Send back"
+              title="Send back — Ctrl+["
+              onClick={actions.backward}
+            >
+              <Icon name="down" />
+            </button>
+            <button
+              type="button"
+              className="tool"
+              aria-label="Duplicate"
+              title="Duplicate — Ctrl+D"
+              onClick={actions.duplicate}
+            >
+              <Icon name="copy" />
+            </button>
+          </>
+        )}
+        <button
+          type="button"
+          className={`tool ${allLocked ? 'active' : ''}`}
+          aria-label={allLocked ? 'Unlock' : 'Lock'}
+          title={allLocked ? 'Unlock — Shift+L' : 'Lock: nobody can move or change it — Shift+L'}
+          onClick={actions.toggleLock}
+        >
+          <Icon name={allLocked ? 'unlock' : 'lock'} />
+        </button>
+        {!allLocked && (
           <button
             type="button"
-            key={c}
-            aria-pressed={currentColor === c}
-            aria-label={`Colour ${c}`}
-            title={c}
-            className={`swatch ${currentColor === c ? 'on' : ''}`}
-            style={{ background: colors[c] }}
-            onClick={() => actions.recolor(c as ColorName)}
-          />
-        ))}
-      </div>
-      <span className="sep" />
-      <button
-        type="button"
-        className="tool"
-        aria-label="Bring forward"
-        title="Bring forward — Ctrl+]"
-        onClick={actions.forward}
-      >
-        <Icon name="up" />
-      </button>
-      <button
-        type="button"
-        className="tool"
-        aria-label="Send back"
-        title="Send back — Ctrl+["
-        onClick={actions.backward}
-      >
-        <Icon name="down" />
-      </button>
-      <button
-        type="button"
-        className="tool"
-        aria-label="Duplicate"
-        title="Duplicate — Ctrl+D"
-        onClick={actions.duplicate}
-      >
-        <Icon name="copy" />
-      </button>
-      <button
-        type="button"
-        className="tool danger"
-        aria-label="Delete"
-        title="Delete — Del"
-        onClick={actions.deleteSelection}
-      >
-        <Icon name="trash" />
-      </button>
+            className="tool danger"
+            aria-label="Delete"
+            title="Delete — Del"
+            onClick={actions.deleteSelection}
+          >
+            <Icon name="trash" />
+          </button>
+        )}
+      </fieldset>
     </div>
   );
 }

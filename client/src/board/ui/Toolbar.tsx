@@ -20,6 +20,8 @@ const tools: { tool: Tool; label: string; key: string; icon: IconName }[] = [
 export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boolean }) {
   const current = useEditor((s) => s.tool);
   const setTool = useEditor((s) => s.setTool);
+  const toolLocked = useEditor((s) => s.toolLocked);
+  const setToolLocked = useEditor((s) => s.setToolLocked);
   const shown = readOnly ? tools.slice(0, 2) : tools;
   return (
     <div className="toolbar panel" role="toolbar" aria-label="Tools">
@@ -32,11 +34,28 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
           aria-pressed={current === t.tool}
           title={`${t.label} — ${t.key}`}
           onClick={() => setTool(t.tool)}
+          // Double-click keeps the tool on for several shapes (the tool lock, also Q).
+          onDoubleClick={() => {
+            setTool(t.tool);
+            setToolLocked(true);
+          }}
         >
           <Icon name={t.icon} />
           <span className="kbd">{t.key}</span>
         </button>
       ))}
+      {!readOnly && (
+        <button
+          type="button"
+          className={`tool narrow ${toolLocked ? 'active' : ''}`}
+          aria-label="Tool lock"
+          aria-pressed={toolLocked}
+          title="Tool lock: keep the tool after each shape — Q (or double-click a tool)"
+          onClick={() => setToolLocked(!toolLocked)}
+        >
+          <Icon name="toolLock" size={18} />
+        </button>
+      )}
       {!readOnly && (
         <button type="button" className="tool" aria-label="Image" title="Image — I" onClick={pickImages}>
           <Icon name="image" />

@@ -29,6 +29,22 @@ const paths: Record<string, string> = {
   upload: 'M12 21V9M7 14l5-5 5 5M5 3h14',
   image: 'M4 5h16v14H4zM4 16l5-5 4 4 2-2 5 5M15 9.5a1.5 1.5 0 1 0 0-.01',
   eye: 'M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12zM12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z',
+  lock: 'M6 11h12v9H6zM8 11V8a4 4 0 0 1 8 0v3',
+  unlock: 'M6 11h12v9H6zM8 11V8a4 4 0 0 1 7.5-2',
+  group: 'M3 3h4M17 3h4M3 21h4M17 21h4M3 3v4M3 17v4M21 3v4M21 17v4M7 7h6v6H7zM11 11h6v6h-6z',
+  ungroup: 'M4 4h7v7H4zM13 13h7v7h-7z',
+  alignLeft: 'M4 3v18M8 7h10v4H8zM8 14h6v4H8z',
+  alignCenter: 'M12 3v18M6 7h12v4H6zM8 14h8v4H8z',
+  alignRight: 'M20 3v18M6 7h10v4H6zM10 14h6v4h-6z',
+  alignTop: 'M3 4h18M7 8v10h4V8zM14 8v6h4V8z',
+  alignMiddle: 'M3 12h18M7 6v12h4V6zM14 8v8h4V8z',
+  alignBottom: 'M3 20h18M7 6v10h4V6zM14 10v6h4v-6z',
+  distributeX: 'M4 3v18M20 3v18M10 7h4v10h-4z',
+  distributeY: 'M3 4h18M3 20h18M7 10h10v4H7z',
+  textLeft: 'M4 6h16M4 10h10M4 14h16M4 18h10',
+  textCenter: 'M4 6h16M7 10h10M4 14h16M7 18h10',
+  textRight: 'M4 6h16M10 10h10M4 14h16M10 18h10',
+  toolLock: 'M12 3v4M8 7h8l-1 6H9zM12 13v8',
 };
 
 export type IconName = keyof typeof paths;

@@ -1,0 +1,219 @@
+// Pointer gestures in Node: the real ToolController over a real Y.Doc and a vanilla zustand
+// store, fed the same events the canvas forwards (screen coordinates), no browser.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as Y from 'yjs';
+import { ShapeIndex } from '../src/board/canvas/shapeIndex.ts';
+import { createShape, createUndoManager, groupShapes, readAll, setLocked } from '../src/board/model/index.ts';
+import { createEditorStore, toScreen } from '../src/board/store.ts';
+import { type Handle, ToolController } from '../src/board/tools/controller.ts';
+
+function setup() {
+  const doc = new Y.Doc();
+  const store = createEditorStore();
+  const index = new ShapeIndex(doc);
+  const undo = createUndoManager(doc);
+  const controller = new ToolController({
+    doc,
+    store,
+    userId: 'u1',
+    readOnly: () => false,
+    shapes: index.getSnapshot,
+    stopCapturing: () => undo.stopCapturing(),
+  });
+  const screen = (x: number, y: number) => {
+    const s = store.getState();
+    return toScreen(s.viewport, s.screen, x, y);
+  };
+  /** One pointer gesture from board point `a` through `path` (board points). */
+  const drag = (
+    a: [number, number],
+    path: [number, number][],
+    opts: { handle?: Handle; shift?: boolean } = {},
+  ) => {
+    const p0 = screen(...a);
+    controller.down({ ...p0, button: 0, shift: !!opts.shift, pointerId: 1, handle: opts.handle ?? null });
+    for (const p of path) controller.move({ ...screen(...p), pointerId: 1, shift: !!opts.shift });
+    const last = path.at(-1) ?? a;
+    controller.up({ ...screen(...last), pointerId: 1 });
+  };
+  const rec = (id: string) => index.getSnapshot().byId.get(id)!;
+  return { doc, store, index, undo, controller, drag, rec };
+}
+
+describe('tool controller gestures', () => {
+  it('marquee selects the shapes it touches and clears itself on release', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'rect', x: 200, y: 0, w: 100, h: 100 }, 'u1');
+    createShape(t.doc, { type: 'rect', x: 600, y: 0, w: 100, h: 100 }, 'u1');
+    t.drag(
+      [-50, -50],
+      [
+        [100, 100],
+        [250, 150],
+      ],
+    );
+    assert.deepEqual([...t.store.getState().selection].sort(), [a, b].sort());
+    assert.equal(t.store.getState().marquee, null);
+  });
+
+  it('drags the selection as one undo step', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'sticky', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.undo.clear();
+    t.drag(
+      [50, 50],
+      [
+        [60, 55],
+        [80, 70],
+        [150, 90],
+      ],
+    );
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [100, 40]);
+    assert.deepEqual(t.store.getState().selection, [a]);
+    t.undo.undo();
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0]);
+  });
+
+  it('resizes one shape from a corner handle', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([a]);
+    t.drag([100, 100], [[150, 130]], { handle: 'se' });
+    const r = t.rec(a);
+    assert.deepEqual([r.x, r.y, r.w, r.h], [0, 0, 150, 130]);
+    t.drag([0, 0], [[-20, 10]], { handle: 'nw' });
+    const r2 = t.rec(a);
+    assert.deepEqual([r2.x, r2.y, r2.w, r2.h], [-20, 10, 170, 120]);
+  });
+
+  it('rotates by the handle, snapping to 15° with Shift', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([a]);
+    // Pointer straight to the right of the centre: a quarter turn clockwise.
+    t.drag([50, -30], [[200, 50]], { handle: 'rotate' });
+    assert.ok(Math.abs(t.rec(a).rotation - Math.PI / 2) < 1e-9);
+    t.drag([200, 50], [[200, 62]], { handle: 'rotate', shift: true });
+    const deg = (t.rec(a).rotation * 180) / Math.PI;
+    assert.ok(Math.abs(deg - Math.round(deg / 15) * 15) < 1e-9, `${deg}° is a multiple of 15°`);
+  });
+
+  it('binds an arrow drawn from one shape to another, and the arrow follows a moved shape', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'rect', x: 300, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().setTool('arrow');
+    t.drag(
+      [50, 50],
+      [
+        [200, 50],
+        [350, 50],
+      ],
+    );
+    const arrow = readAll(t.doc).find((s) => s.type === 'arrow')!;
+    assert.equal(arrow.from?.shapeId, a);
+    assert.equal(arrow.to?.shapeId, b);
+    assert.deepEqual(t.store.getState().selection, [arrow.id]);
+    assert.equal(t.store.getState().tool, 'select');
+    // Drag B down by 200: the stored end moves with it.
+    t.drag([350, 50], [[350, 250]]);
+    const moved = t.rec(arrow.id);
+    assert.equal(moved.to?.shapeId, b);
+    assert.ok(moved.to!.y > 200, `arrow end followed the shape (y=${moved.to!.y})`);
+  });
+
+  it('re-binds an arrow end dragged by its handle', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const c = createShape(t.doc, { type: 'ellipse', x: 0, y: 300, w: 100, h: 100 }, 'u1');
+    const arrow = createShape(
+      t.doc,
+      { type: 'arrow', x: 0, y: 0, from: { shapeId: a, x: 100, y: 50 }, to: { x: 300, y: 50 } },
+      'u1',
+    );
+    t.store.getState().select([arrow]);
+    t.drag([300, 50], [[50, 350]], { handle: 'to' });
+    assert.equal(t.rec(arrow).to?.shapeId, c);
+    assert.equal(t.rec(arrow).from?.shapeId, a);
+  });
+
+  it('snaps a dragged shape to another’s edge, shows guides while dragging and clears them after', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'rect', x: 300, y: 300, w: 100, h: 100 }, 'u1');
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...screen(350, 350), button: 0, shift: false, pointerId: 1, handle: null });
+    // 197 units left: B's left edge at 103, 3 from A's right edge (100), within 6 screen px.
+    t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false });
+    assert.ok(t.store.getState().guides.some((g) => g.axis === 'x' && g.at === 100));
+    assert.equal(t.rec(b).x, 100);
+    // Ctrl/Cmd turns snapping off.
+    t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false, noSnap: true });
+    assert.equal(t.rec(b).x, 103);
+    assert.deepEqual(t.store.getState().guides, []);
+    t.controller.move({ ...screen(153, 350), pointerId: 1, shift: false });
+    t.controller.up({ ...screen(153, 350), pointerId: 1 });
+    assert.deepEqual(t.store.getState().guides, []);
+    assert.equal(t.rec(a).x, 0);
+  });
+
+  it('a click on a grouped shape selects its group, and a drag moves all of it', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'rect', x: 500, y: 0, w: 100, h: 100 }, 'u1');
+    groupShapes(t.doc, [a, b]);
+    t.drag([50, 50], [[50, 250]], {});
+    assert.deepEqual([...t.store.getState().selection].sort(), [a, b].sort());
+    assert.deepEqual([t.rec(a).y, t.rec(b).y], [200, 200]);
+  });
+
+  it('a locked shape is selected by a click but not dragged, and a marquee passes over it', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    setLocked(t.doc, [a], true);
+    t.drag([50, 50], [[150, 150]]);
+    assert.deepEqual(t.store.getState().selection, [a]);
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0]);
+    t.drag([-50, -50], [[200, 200]]);
+    assert.deepEqual(t.store.getState().selection, []);
+    t.store.getState().setTool('eraser');
+    t.drag([50, 50], [[60, 60]]);
+    assert.ok(t.rec(a), 'the eraser leaves a locked shape');
+  });
+
+  it('resizes and rotates several shapes at once by the selection’s handles', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'rect', x: 200, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([a, b]);
+    // The corner handle sits a few units outside the box; the grab offset keeps the corner under the pointer.
+    t.drag([304, 104], [[454, 154]], { handle: 'se', shift: true });
+    // Shift keeps proportions: the box (300 × 100) grows by 1.5 → 450 × 150.
+    assert.deepEqual([t.rec(a).x, t.rec(a).w, t.rec(a).h], [0, 150, 150]);
+    assert.deepEqual([t.rec(b).x, t.rec(b).w], [300, 150]);
+    t.undo.undo();
+    assert.deepEqual([t.rec(b).x, t.rec(b).w], [200, 100], 'one undo step');
+    // Rotate the pair a quarter turn around their common centre (150, 50).
+    t.drag([150, -100], [[300, 50]], { handle: 'rotate' });
+    assert.ok(Math.abs(t.rec(a).rotation - Math.PI / 2) < 1e-9);
+    assert.ok(Math.abs(t.rec(a).x + 50 - 150) < 1e-9 && Math.abs(t.rec(a).y + 50 - -50) < 1e-9);
+  });
+
+  it('with the tool locked, each click makes another shape and the tool stays', () => {
+    const t = setup();
+    t.store.getState().setTool('sticky');
+    t.store.getState().setToolLocked(true);
+    for (let i = 0; i < 3; i++) t.drag([i * 250, 0], []);
+    assert.equal(readAll(t.doc).filter((s) => s.type === 'sticky').length, 3);
+    assert.equal(t.store.getState().tool, 'sticky');
+    assert.equal(t.store.getState().editingId, null);
+    t.store.getState().setToolLocked(false);
+    t.drag([0, 400], []);
+    assert.equal(t.store.getState().tool, 'select');
+  });
+});

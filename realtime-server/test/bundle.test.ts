@@ -1,0 +1,99 @@
+// The compiled server (`npm run build:server`, what `npm start` and the Docker image run): it starts
+// with plain `node`, answers, stops cleanly on SIGTERM, and a deployment without DATABASE_URL or
+// REDIS_URL never loads the PostgreSQL or Redis clients, nor sharp, nor a TypeScript loader.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { freePort, waitUntil } from './helpers/services.ts';
+
+const root = new URL('../..', import.meta.url).pathname;
+// Inside the repository, so that the bundle's package imports resolve from its node_modules.
+const outdir = mkdtempSync(join(root, 'realtime-server', '.bundle-test-'));
+const work = mkdtempSync(join(tmpdir(), 'tandem-bundle-'));
+after(() => {
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+// Records every npm package whose CommonJS files get loaded (the ESM wrappers of pg and sharp
+// load their CommonJS code too), and writes the list when the process exits.
+const recorder = `
+const Module = require('node:module');
+const { writeFileSync } = require('node:fs');
+const seen = new Set();
+const load = Module._load;
+Module._load = function (request) {
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(request);
+  if (m) seen.add(m[1]);
+  else if (!/^(\\.|\\/|node:)/.test(request)) seen.add(request.startsWith('@') ? request.split('/').slice(0, 2).join('/') : request.split('/')[0]);
+  return load.apply(this, arguments);
+};
+process.on('exit', () => writeFileSync(process.env.LOADED_FILE, [...seen].join('\\n')));
+`;
+
+test('the compiled server starts with plain node and loads only what the deployment uses', async () => {
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', outdir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(built.status, 0, `the build failed: ${built.stderr}`);
+  const hook = join(work, 'recorder.cjs');
+  writeFileSync(hook, recorder);
+  const loadedFile = join(work, 'loaded.txt');
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--require', hook, join(outdir, 'main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(work, 'data'),
+      CLIENT_DIR: '',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOADED_FILE: loadedFile,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = once(child, 'exit');
+  try {
+    await waitUntil(
+      'the compiled server answers /healthz',
+      () =>
+        child.exitCode === null &&
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    assert.equal(ready.status, 200, 'the store and the bus answer');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  }
+  const [code] = (await exited) as [number | null];
+  assert.equal(code, 0, 'stopped cleanly on SIGTERM');
+
+  const loaded = new Set(readFileSync(loadedFile, 'utf8').split('\n'));
+  // The recorder sees the packages that are used: the SQLite driver and the HTTP server.
+  assert.ok(loaded.has('better-sqlite3'), `better-sqlite3 loaded (saw: ${[...loaded].join(', ')})`);
+  assert.ok(loaded.has('fastify'), 'fastify loaded');
+  for (const unused of [
+    'pg',
+    'redis',
+    '@redis/client',
+    '@socket.io/redis-adapter',
+    'sharp',
+    'tsx',
+    'esbuild',
+  ]) {
+    assert.ok(!loaded.has(unused), `${unused} is not loaded by a SQLite, single-instance deployment`);
+  }
+});
