@@ -46,7 +46,7 @@ export function ZoomControls({ actions }: { actions: Actions }) {
       </button>
       <button
         type="button"
-        className="tool"
+        className="tool wide-only"
         aria-label="Zoom to selection"
         title="Zoom to selection — Shift+2"
         disabled={!hasSelection}
@@ -56,7 +56,7 @@ export function ZoomControls({ actions }: { actions: Actions }) {
       </button>
       <button
         type="button"
-        className="tool minimap-toggle"
+        className="tool wide-only"
         aria-label="Minimap"
         aria-pressed={minimap}
         title={minimap ? 'Hide the minimap' : 'Show the minimap'}
