@@ -22,6 +22,7 @@ import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
 import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
+import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
@@ -31,6 +32,7 @@ import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { StylePanel } from './ui/StylePanel.tsx';
 import { Toolbar } from './ui/Toolbar.tsx';
+import { useTouchLayout } from './ui/touch.ts';
 import { ZoomControls } from './ui/ZoomControls.tsx';
 import { useSelectionPrune } from './useSelectionPrune.ts';
 
@@ -133,6 +135,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         readOnly={locked || previewIndex !== null}
         onPointer={presence.pointer}
         onEditRequest={startEditing}
+        onEmptyDoubleClick={actions.addTextAt}
       />
       {!locked && <EmptyHint index={index} />}
       {!previewIndex && <TextEditor doc={session.doc} index={index} />}
@@ -149,9 +152,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
             <Icon name="back" />
           </Link>
-          <h1 className="board-title" title={title}>
-            {title}
-          </h1>
+          <BoardTitle
+            boardId={board.id}
+            title={title}
+            canRename={role !== 'viewer' && !accessLost}
+            onRenamed={setTitle}
+          />
         </div>
         <div className="panel right-panel">
           <Avatars awareness={session.awareness} me={me} />
@@ -238,11 +244,18 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
 /** A first-time hint on an empty board; it goes away with the first shape. */
 function EmptyHint({ index }: { index: ShapeIndex }) {
   const empty = useSyncExternalStore(index.subscribe, () => index.getSnapshot().list.length === 0);
+  const touch = useTouchLayout();
   if (!empty) return null;
+  if (touch)
+    return (
+      <p className="empty-hint" aria-hidden="true">
+        Tap a tool below, then tap the board to place it. Pinch to zoom; drag with two fingers to move around.
+      </p>
+    );
   return (
     <p className="empty-hint" aria-hidden="true">
       Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd> to
-      draw.
+      draw. Double-click to write text.
     </p>
   );
 }
