@@ -6,7 +6,7 @@ import type { ColorName, ShapeType } from '@tandem/shared';
 import { colorNames, mulberry32 } from '@tandem/shared';
 import { generateNKeysBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
-import { connectDoc, waitSynced } from '../realtime-server/test/helpers/clients.ts';
+import { connectDoc, waitSynced } from '../testing/clients.ts';
 
 export const SPACING = 260;
 

@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import * as Y from 'yjs';
 import { launch, startApp } from '../e2e/helpers.ts';
-import { ApiClient, connectDoc, waitSynced } from '../realtime-server/test/helpers/clients.ts';
+import { ApiClient, connectDoc, waitSynced } from '../testing/clients.ts';
 import { startFrameRecorder, stopFrameRecorder, viewState } from './probes.ts';
 import { kb, ms, summarise } from './stats.ts';
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launch, startApp } from '../e2e/helpers.ts';
-import { ApiClient } from '../realtime-server/test/helpers/clients.ts';
+import { ApiClient } from '../testing/clients.ts';
 import { type BoardMix, seedBoard } from './board.ts';
 import { firstRenderProbe, startFrameRecorder, stopFrameRecorder, viewState } from './probes.ts';
 import { bundleMapper, type CpuProfile, summariseProfile, summariseTrace } from './profile.ts';

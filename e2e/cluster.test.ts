@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { TestCluster } from '../realtime-server/test/helpers/cluster.ts';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
-import { skipUnless } from '../realtime-server/test/helpers/services.ts';
+import { TestCluster } from '../testing/cluster.ts';
+import type { TestServer } from '../testing/server.ts';
+import { skipUnless } from '../testing/services.ts';
 import {
   artifacts,
   createBoard,

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from 'node:test';
 import { BoardExport } from '@tandem/shared';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
@@ -27,6 +27,17 @@ const translate = async (page: Page, type: string, nth = 0) => {
 };
 const pressed = (page: Page, name: string) => page.getByRole('button', { name, exact: true, pressed: true });
 const zoomLabel = (page: Page) => page.getByRole('button', { name: 'Reset zoom' });
+const zoomPercent = async (page: Page) => Number.parseInt((await zoomLabel(page).textContent()) ?? '', 10);
+/** Shape ids in paint order (the canvas draws later shapes on top). */
+const paintOrder = (page: Page) =>
+  page.locator('[data-shape-id]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-shape-id')));
+
+/** Draws a shape with its keyboard shortcut at canvas-relative (x, y). */
+async function draw(page: Page, key: string, x: number, y: number) {
+  await canvas(page).focus();
+  await page.keyboard.press(key);
+  await canvas(page).click({ position: { x, y } });
+}
 
 describe('editor', () => {
   let server: TestServer;
@@ -37,7 +48,14 @@ describe('editor', () => {
     server = await startApp();
     browser = await launch();
     page = (await newUser(browser, server, 'Kim')).page;
-    await createBoard(page, 'Keys');
+  });
+  // Every test starts on a board of its own, so none depends on what an earlier one drew.
+  let boards = 0;
+  beforeEach(async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/boards');
+    boards += 1;
+    await createBoard(page, `Keys ${boards}`);
   });
   after(async () => {
     await browser?.close();
@@ -87,6 +105,7 @@ describe('editor', () => {
   });
 
   it('draws with the pen, connects with an arrow and erases', async () => {
+    await draw(page, 'r', 600, 400);
     await canvas(page).focus();
     await page.keyboard.press('p');
     await page.mouse.move(300, 600);
@@ -121,20 +140,33 @@ describe('editor', () => {
   });
 
   it('copies and pastes, reorders and recolours from the panel', async () => {
+    await draw(page, 'r', 500, 400);
+    await until(async () => (await shapes(page, 'rect').count()) === 1, 'a rectangle');
+    const [original] = await paintOrder(page);
     await shapes(page, 'rect').first().click();
     await page.keyboard.press('Control+c');
     await page.keyboard.press('Control+v');
     await until(async () => (await shapes(page, 'rect').count()) === 2, 'pasted');
+    // The copy is selected and drawn on top.
+    const pasted = (await paintOrder(page)).find((id) => id !== original)!;
+    assert.deepEqual(await paintOrder(page), [original, pasted]);
     await page.getByRole('button', { name: 'Colour red' }).click();
     await until(
       async () => (await page.getByRole('button', { name: 'Colour red', pressed: true }).count()) === 1,
       'red',
     );
     await page.getByRole('button', { name: 'Send back' }).click();
+    await until(async () => (await paintOrder(page))[0] === pasted, 'the copy sent to the back');
     await page.getByRole('button', { name: 'Bring forward' }).click();
+    await until(async () => (await paintOrder(page))[1] === pasted, 'the copy brought forward again');
+
     await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    await until(async () => (await zoomPercent(page)) !== 100, 'zoomed to fit the two rectangles');
+    const fitted = await zoomPercent(page);
     await page.getByRole('button', { name: 'Zoom in' }).click();
+    await until(async () => (await zoomPercent(page)) > fitted, 'zoomed in');
     await page.getByRole('button', { name: 'Zoom out' }).click();
+    await until(async () => (await zoomPercent(page)) === fitted, 'zoomed back out');
   });
 
   it('pastes shapes copied on one board into another', async () => {
@@ -166,7 +198,9 @@ describe('editor', () => {
   });
 
   it('resizes and rotates with handles, marquee-selects and deletes many at once', async () => {
-    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await draw(page, 'r', 400, 300);
+    await draw(page, 'r', 700, 450);
+    await until(async () => (await shapes(page, 'rect').count()) === 2, 'two rectangles');
     await shapes(page, 'rect').last().click();
     const width = async () => Number(await shapes(page, 'rect').last().locator('rect').getAttribute('width'));
     const w0 = await width();
@@ -204,6 +238,17 @@ describe('editor', () => {
   });
 
   it('exports JSON, SVG and PNG, and imports JSON', async () => {
+    await draw(page, 'r', 400, 300);
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Shape text').pressSequentially('Typed in place');
+    await page.keyboard.press('Escape');
+    await draw(page, 'r', 800, 300);
+    await page.keyboard.press('a');
+    await page.mouse.move(400, 600);
+    await page.mouse.down();
+    await page.mouse.move(600, 650, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await shapes(page).count()) === 3, 'two rectangles and an arrow');
     const save = async (item: string) => {
       await page.getByRole('button', { name: 'Export' }).click();
       const [download] = await Promise.all([

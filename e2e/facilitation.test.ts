@@ -1,7 +1,7 @@
 // The facilitator's kit (SPEC §14, issue 14) with three people in Chromium: a facilitator (the
 // owner), an editor and a viewer. Frames and moving them, presenting and following, the shared
-// timer across a reload and a clock that is minutes off, secret dot voting, and a PDF of all
-// frames opened with poppler. Screenshots go to test-artifacts/facilitation-*.png.
+// timer across a reload and a clock that is minutes off, the laser pointer, cursor chat and
+// reactions (also from a phone), secret dot voting, and a PDF of all frames opened with poppler. Screenshots go to test-artifacts/facilitation-*.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
@@ -170,6 +170,167 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await vi.getByRole('button', { name: 'Follow again' }).waitFor({ state: 'detached' });
   });
 
+  it('laser pointer, cursor chat and reactions are seen by the others, live', async () => {
+    // Everyone sees the same part of the board.
+    for (const p of [fay, ed, vi]) {
+      await canvas(p).focus();
+      await p.keyboard.press('Escape');
+      await p.getByRole('button', { name: 'Zoom to fit' }).click();
+    }
+    const box = await canvas(fay).boundingBox();
+    assert.ok(box);
+    const trailOf = (p: Page, who: string) => p.locator(`.laser-trail[data-laser-from="${who}"]`);
+    const segments = async (p: Page, who: string) =>
+      Number(
+        (await trailOf(p, who)
+          .first()
+          .getAttribute('data-segments', { timeout: 100 })
+          .catch(() => '0')) ?? 0,
+      );
+
+    // L picks the laser pointer (the bar's "Laser pointer" shows it pressed); Fay sweeps the
+    // pointer in circles until Ed sees the trail.
+    await fay.mouse.move(box.x + 500, box.y + 400);
+    await canvas(fay).focus();
+    await fay.keyboard.press('l');
+    const laser = fay.getByRole('button', { name: 'Laser pointer', exact: true });
+    assert.equal(await laser.getAttribute('aria-pressed'), 'true');
+    let sweeping = true;
+    const sweep = (async () => {
+      for (let a = 0; sweeping; a += 0.35)
+        await fay.mouse.move(box.x + 560 + 160 * Math.cos(a), box.y + 380 + 120 * Math.sin(a));
+    })();
+    try {
+      await until(async () => (await segments(ed, 'Fay')) >= 5, 'Fay’s laser trail on Ed’s screen');
+      await until(async () => (await segments(vi, 'Fay')) >= 5, 'Fay’s laser trail on Vi’s screen');
+      const trail = await trailOf(ed, 'Fay').boundingBox();
+      const edCanvas = await canvas(ed).boundingBox();
+      assert.ok(trail && edCanvas);
+      assert.ok(
+        trail.x >= edCanvas.x && trail.x + trail.width <= edCanvas.x + edCanvas.width,
+        'the trail is in Ed’s view',
+      );
+      await shot(ed, '5-laser');
+    } finally {
+      sweeping = false;
+      await sweep;
+    }
+    // Once the pointer rests, the trail fades away on its own.
+    await until(async () => (await trailOf(ed, 'Fay').count()) === 0, 'the trail faded on Ed’s screen');
+    assert.equal(await shapes(ed).count(), await shapes(fay).count(), 'the laser drew nothing');
+
+    // A viewer may point too: presence, not content.
+    const viBox = await canvas(vi).boundingBox();
+    assert.ok(viBox);
+    await vi.mouse.move(viBox.x + 300, viBox.y + 300);
+    await canvas(vi).focus();
+    await vi.keyboard.press('l');
+    for (let i = 0; i < 12; i++) await vi.mouse.move(viBox.x + 300 + i * 25, viBox.y + 300 + (i % 2) * 20);
+    await until(async () => (await trailOf(fay, 'Vi').count()) > 0, 'Vi’s trail on Fay’s screen');
+    await vi.keyboard.press('v');
+    await canvas(fay).focus();
+    await fay.keyboard.press('v');
+    assert.equal(await laser.getAttribute('aria-pressed'), 'false');
+
+    // Cursor chat: `/` opens a bubble at Ed's cursor; Fay sees the words as Ed types them.
+    await ed.mouse.move(box.x + 700, box.y + 250);
+    await canvas(ed).focus();
+    await ed.keyboard.press('/');
+    const field = ed.getByRole('textbox', { name: 'Cursor chat message' });
+    await field.waitFor();
+    await ed.keyboard.type('Look here');
+    const bubble = fay.locator('.cursor-chat[data-chat-from="Ed"]');
+    await until(
+      async () => (await bubble.textContent()) === 'Look here',
+      'Ed’s words, live, on Fay’s screen',
+    );
+    await ed.keyboard.type(', everyone');
+    await until(
+      async () => (await bubble.textContent()) === 'Look here, everyone',
+      'the rest of Ed’s words on Fay’s screen',
+    );
+    // The bubble sits at Ed's cursor on Fay's screen.
+    const cursorBox = await fay.locator('.cursor[data-cursor-name="Ed"]').boundingBox();
+    const bubbleBox = await bubble.boundingBox();
+    assert.ok(cursorBox && bubbleBox);
+    assert.ok(
+      Math.abs(bubbleBox.x - cursorBox.x) < 40 && Math.abs(bubbleBox.y - cursorBox.y) < 40,
+      `bubble ${JSON.stringify(bubbleBox)} near the cursor ${JSON.stringify(cursorBox)}`,
+    );
+    // Enter keeps it up, then it goes (5 s).
+    await ed.keyboard.press('Enter');
+    await field.waitFor({ state: 'detached' });
+    assert.equal(await bubble.textContent(), 'Look here, everyone');
+    await shot(fay, '6-cursor-chat');
+    await until(async () => (await bubble.count()) === 0, 'the bubble gone after 5 s', 15_000);
+    // Escape closes it at once.
+    await canvas(ed).focus();
+    await ed.keyboard.press('/');
+    await field.waitFor();
+    await ed.keyboard.type('Never mind');
+    await until(async () => (await bubble.textContent()) === 'Never mind', 'the second message');
+    await ed.keyboard.press('Escape');
+    await field.waitFor({ state: 'detached' });
+    await until(async () => (await bubble.count()) === 0, 'Escape closed it on Fay’s screen', 3000);
+
+    // Reactions: the viewer picks 🎉; it floats up from Vi's cursor on the others' screens and Vi's own.
+    await vi.mouse.move(viBox.x + 400, viBox.y + 450);
+    await vi.getByRole('button', { name: 'Reactions', exact: true }).click();
+    await vi.getByRole('button', { name: 'Party', exact: true }).click();
+    const float = (p: Page) => p.locator('.reaction-float[data-reaction-from="Vi"]');
+    await float(fay).first().waitFor();
+    await float(ed).first().waitFor();
+    await float(vi).first().waitFor();
+    assert.equal(await float(fay).first().textContent(), '🎉');
+    await shot(fay, '7-reaction');
+    // It floats away after two seconds.
+    await float(fay).first().waitFor({ state: 'detached' });
+    await vi.getByRole('button', { name: 'Reactions', exact: true }).click();
+  });
+
+  it('on a phone: the facilitation bar fits, and reactions and chat work from it', async () => {
+    await vi.setViewportSize({ width: 390, height: 844 });
+    try {
+      const bar = vi.getByRole('toolbar', { name: 'Facilitation' });
+      const others = [vi.getByRole('toolbar', { name: 'Tools' }), vi.getByRole('toolbar', { name: 'Zoom' })];
+      const b = await bar.boundingBox();
+      assert.ok(b);
+      assert.ok(b.x >= 0 && b.x + b.width <= 390 && b.y + b.height <= 844, 'the bar is on screen');
+      for (const o of others) {
+        const a = await o.boundingBox();
+        assert.ok(a);
+        const apart =
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `the facilitation bar overlaps ${JSON.stringify(a)}`);
+      }
+      for (const name of ['Laser pointer', 'Reactions', 'Present', 'Timer', 'Vote'])
+        assert.ok(await bar.getByRole('button', { name, exact: true }).isVisible(), `${name} on the phone`);
+      await vi.getByRole('button', { name: 'Reactions', exact: true }).click();
+      const picker = vi.getByRole('region', { name: 'Pick a reaction' });
+      const p = await picker.boundingBox();
+      assert.ok(p && p.x >= 0 && p.x + p.width <= 390, 'the picker fits');
+      await vi.getByRole('button', { name: 'Thumbs up', exact: true }).click();
+      await vi.screenshot({ path: join(artifacts, 'facilitation-8-phone.png') });
+      await until(
+        async () =>
+          (await fay.locator('.reaction-float[data-reaction-from="Vi"]').allTextContents()).includes('👍'),
+        'the phone’s reaction on Fay’s screen',
+      );
+      // No `/` key on a phone: the picker opens the chat bubble.
+      await vi.getByRole('button', { name: /^Chat at my cursor/ }).click();
+      await vi.getByRole('textbox', { name: 'Cursor chat message' }).fill('From my phone');
+      await until(
+        async () =>
+          (await fay.locator('.cursor-chat[data-chat-from="Vi"]').textContent()) === 'From my phone',
+        'the phone’s chat on Fay’s screen',
+      );
+      await vi.getByRole('textbox', { name: 'Cursor chat message' }).press('Escape');
+      await fay.locator('.cursor-chat[data-chat-from="Vi"]').waitFor({ state: 'detached' });
+    } finally {
+      await vi.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it('timer: 2 minutes started by the facilitator read the same everywhere, after a reload and with a clock 5 minutes fast', async () => {
     await fay.getByRole('button', { name: 'Timer', exact: true }).click();
     await fay.getByRole('button', { name: 'Start 2 min' }).click();
@@ -199,7 +360,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     console.log(`timer readings (ms): ${readings.join(', ')}; spread ${spread} ms`);
     for (const r of readings) assert.ok(r > 90_000 && r <= 120_000, `remaining ${r}`);
     assert.match((await timers[2]!.textContent()) ?? '', /^[12]:\d\d/);
-    await shot(vi, '5-timer');
+    await shot(vi, '9-timer');
   });
 
   it('vote: 3 votes each; the editor votes, the viewer cannot, nobody sees others’ votes before the close; then the same sorted totals', async () => {
@@ -230,13 +391,13 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     assert.equal(await vi.getByRole('button', { name: /^Vote for / }).count(), 0);
     const dots = async (p: Page, id: string) =>
       Number(await p.locator(`.vote-dots[data-shape-id="${id}"]`).getAttribute('data-my-votes'));
-    await shot(fay, '6-voting-fay');
+    await shot(fay, '10-voting-fay');
     assert.equal(await dots(ed, stickies[0]!), 2);
     assert.equal(await dots(ed, stickies[1]!), 1);
     assert.equal(await dots(fay, stickies[0]!), 0);
     assert.equal(await dots(fay, stickies[1]!), 3);
     for (const p of [fay, ed, vi]) assert.equal(await p.locator('.vote-total').count(), 0);
-    await shot(ed, '6-voting');
+    await shot(ed, '10-voting');
 
     await fay.getByRole('button', { name: 'End vote' }).click();
     await vi.getByRole('button', { name: 'Vote', exact: true }).click();
@@ -249,7 +410,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       assert.deepEqual(await results(p), ['4 To improve', '2 Went well']);
       await until(async () => (await p.locator('.vote-total').count()) === 2, 'totals on the stickies');
     }
-    await shot(vi, '7-results');
+    await shot(vi, '11-results');
     for (const p of [fay, ed, vi]) await p.getByRole('button', { name: 'Vote', exact: true }).click();
   });
 
@@ -267,9 +428,9 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await download.saveAs(file);
       const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
       assert.match(info, /^Pages:\s+2$/m, info);
-      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-8-pdf')]);
-      assert.ok(existsSync(join(artifacts, 'facilitation-8-pdf-1.png')));
-      assert.ok(existsSync(join(artifacts, 'facilitation-8-pdf-2.png')));
+      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-12-pdf')]);
+      assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-1.png')));
+      assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-2.png')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

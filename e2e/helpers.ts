@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
-import { type StartOptions, startServer, type TestServer } from '../realtime-server/test/helpers/server.ts';
+import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
@@ -113,6 +113,13 @@ export async function shareLink(page: Page, role: 'can edit' | 'can view'): Prom
   const url = await field.inputValue();
   await page.getByRole('button', { name: 'Close' }).click();
   return url;
+}
+
+/** Opens a share link and waits until the board it leads to is live. */
+export async function joinByLink(page: Page, link: string, boardId: string): Promise<void> {
+  await page.goto(link);
+  await page.waitForURL(`**/b/${boardId}`);
+  await waitStatus(page, 'live');
 }
 
 export const canvas = (page: Page) => page.getByRole('application', { name: 'Board canvas' });

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { assetSentences, BoardExport } from '@tandem/shared';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,

@@ -4,18 +4,18 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { ShapeRecord } from '@tandem/shared';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
   createBoard,
+  joinByLink,
   launch,
   newUser,
   place,
   shareLink,
   startApp,
   until,
-  waitStatus,
 } from './helpers.ts';
 
 describe('layout, shared', () => {
@@ -31,10 +31,7 @@ describe('layout, shared', () => {
     ada = (await newUser(browser, server, 'Ada')).page;
     bo = (await newUser(browser, server, 'Bo', { guest: true })).page;
     boardId = await createBoard(ada, 'Layout');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
+    await joinByLink(bo, await shareLink(ada, 'can edit'), boardId);
   });
   after(async () => {
     await browser?.close();
@@ -209,7 +206,12 @@ describe('layout, shared', () => {
     await bo.mouse.move(start.x + 200, start.y + 100, { steps: 6 });
     await bo.mouse.up();
     await bo.getByRole('button', { name: 'Unlock', exact: true }).waitFor();
+    // He is told why, and the shape shows a padlock instead of handles.
+    await bo.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' }).waitFor();
+    assert.equal(await bo.locator('.lock-badge').count(), 1);
+    await bo.screenshot({ path: `${artifacts}/layout-locked.png` });
     await bo.keyboard.press('Delete');
+    await bo.getByRole('button', { name: 'Dismiss notice' }).click();
     // Bo then adds a shape: once the server has it, his earlier attempts (sent before it on the
     // same connection) have arrived too.
     await place(bo, 'Rectangle', 100, 700);

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Dialog } from 'playwright-core';
-import { storedShapes } from '../realtime-server/test/helpers/clients.ts';
-import { type CutStore, cuttablePostgres } from '../realtime-server/test/helpers/cutStore.ts';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
-import { skipUnless } from '../realtime-server/test/helpers/services.ts';
+import { storedShapes } from '../testing/clients.ts';
+import { type CutStore, cuttablePostgres } from '../testing/cutStore.ts';
+import type { TestServer } from '../testing/server.ts';
+import { skipUnless } from '../testing/services.ts';
 import { artifacts, createBoard, launch, newUser, place, shapes, startApp, until } from './helpers.ts';
 
 describe('all changes saved', { skip: await skipUnless('postgres') }, () => {

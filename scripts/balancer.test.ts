@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type Server } from 'node:net';
 import { after, test } from 'node:test';
-import { freePort } from '../realtime-server/test/helpers/services.ts';
+import { freePort } from '../testing/services.ts';
 import { type Backend, createBalancer } from './balancer.ts';
 
 const servers: Server[] = [];

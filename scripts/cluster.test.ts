@@ -24,14 +24,8 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
-} from '../realtime-server/test/helpers/clients.ts';
-import {
-  freePort,
-  postgresUrl,
-  redisUrl,
-  skipUnless,
-  waitUntil,
-} from '../realtime-server/test/helpers/services.ts';
+} from '../testing/clients.ts';
+import { freePort, postgresUrl, redisUrl, skipUnless, waitUntil } from '../testing/services.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));

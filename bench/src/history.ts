@@ -11,9 +11,9 @@ import * as Y from 'yjs';
 import { Versions } from '../../realtime-server/src/history/versions.ts';
 import { openStore } from '../../realtime-server/src/store/index.ts';
 import type { Store } from '../../realtime-server/src/store/store.ts';
-import { ApiClient, connectDoc, waitSynced } from '../../realtime-server/test/helpers/clients.ts';
-import { startServer } from '../../realtime-server/test/helpers/server.ts';
-import { waitUntil } from '../../realtime-server/test/helpers/services.ts';
+import { ApiClient, connectDoc, waitSynced } from '../../testing/clients.ts';
+import { startServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);

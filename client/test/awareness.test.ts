@@ -7,9 +7,9 @@ import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { ApiClient, presence } from '../../realtime-server/test/helpers/clients.ts';
-import { startServer, type TestServer } from '../../realtime-server/test/helpers/server.ts';
-import { waitUntil } from '../../realtime-server/test/helpers/services.ts';
+import { ApiClient, presence } from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 import { sendOnlyOwnAwareness } from '../src/board/sync/ownAwareness.ts';
 
 /** Client ids carried by the awareness messages a socket sent. */

@@ -179,6 +179,7 @@ describe('tool controller gestures', () => {
     t.drag([50, 50], [[150, 150]]);
     assert.deepEqual(t.store.getState().selection, [a]);
     assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0]);
+    assert.match(t.store.getState().notice ?? '', /Locked shapes cannot be moved/, 'the drag says why');
     t.drag([-50, -50], [[200, 200]]);
     assert.deepEqual(t.store.getState().selection, []);
     t.store.getState().setTool('eraser');
@@ -215,5 +216,36 @@ describe('tool controller gestures', () => {
     t.store.getState().setToolLocked(false);
     t.drag([0, 400], []);
     assert.equal(t.store.getState().tool, 'select');
+  });
+
+  it('resizes a rotated shape in its own frame, the opposite corner staying put', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 200, h: 100, rotation: Math.PI / 2 }, 'u1');
+    t.store.getState().select([a]);
+    // Turned a quarter about (100, 50): its south-east corner is on the board at (50, 150).
+    t.drag([50, 150], [[50, 250]], { handle: 'se' });
+    const r = t.rec(a);
+    assert.ok(Math.abs(r.w - 300) < 1e-9 && Math.abs(r.h - 100) < 1e-9, `${r.w} × ${r.h}`);
+    assert.equal(r.rotation, Math.PI / 2);
+  });
+
+  it('a shape drawn by dragging snaps its corner to the others', () => {
+    const t = setup();
+    createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().setTool('rect');
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...screen(200, 0), button: 0, shift: false, pointerId: 1, handle: null });
+    t.controller.move({ ...screen(300, 97), pointerId: 1, shift: false });
+    assert.ok(
+      t.store.getState().guides.some((g) => g.axis === 'y' && g.at === 100),
+      'a guide at y = 100',
+    );
+    t.controller.up({ ...screen(300, 97), pointerId: 1 });
+    assert.deepEqual(t.store.getState().guides, []);
+    const drawn = readAll(t.doc).at(-1)!;
+    assert.deepEqual([drawn.x, drawn.y, drawn.w, drawn.h], [200, 0, 100, 100]);
   });
 });

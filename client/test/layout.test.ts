@@ -394,3 +394,25 @@ describe('hit tests follow the outline', () => {
     );
   });
 });
+
+describe('resizing a rotated shape', () => {
+  it('keeps the opposite corner where it is on the board', async () => {
+    const { dragRotatedCorner } = await import('../src/board/model/layout.ts');
+    const box = { x: 0, y: 0, w: 200, h: 100 };
+    const rot = Math.PI / 2;
+    const turn = (p: { x: number; y: number }, c: { x: number; y: number }, a: number) => ({
+      x: c.x + (p.x - c.x) * Math.cos(a) - (p.y - c.y) * Math.sin(a),
+      y: c.y + (p.x - c.x) * Math.sin(a) + (p.y - c.y) * Math.cos(a),
+    });
+    // Where the north-west corner is on the board, turned a quarter about the centre (100, 50).
+    const nw = turn({ x: 0, y: 0 }, { x: 100, y: 50 }, rot);
+    // Drag the south-east corner 100 further along the shape's own x axis (board +y after the turn).
+    const se = turn({ x: 300, y: 100 }, { x: 100, y: 50 }, rot);
+    const r = dragRotatedCorner(box, rot, 'se', se, false);
+    close(r.w, 300, 'w');
+    close(r.h, 100, 'h');
+    const nw2 = turn({ x: r.x, y: r.y }, { x: r.x + r.w / 2, y: r.y + r.h / 2 }, rot);
+    close(nw2.x, nw.x, 'fixed corner x');
+    close(nw2.y, nw.y, 'fixed corner y');
+  });
+});

@@ -166,6 +166,7 @@ export async function createApp({
       await http.listen({ port: config.port, host: config.host });
       const address = http.server.address();
       const port = typeof address === 'object' && address ? address.port : config.port;
+      if (config.publicOriginFromListen) config.publicOrigin = listenOrigin(config.host, port);
       return `http://127.0.0.1:${port}`;
     },
     close() {
@@ -190,4 +191,10 @@ export async function createApp({
       return closing;
     },
   };
+}
+
+/** The origin of a server bound to `host`:`port`, as a browser on this machine would write it. */
+function listenOrigin(host: string, port: number): string {
+  if (host === '0.0.0.0' || host === '::') return `http://localhost:${port}`;
+  return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;
 }

@@ -15,7 +15,13 @@ export interface Config {
   redisUrl: string | null;
   /** Prefix of every Redis channel and key (isolates deployments sharing one Redis). */
   redisPrefix: string;
+  /**
+   * The origin browsers use. With PORT=0 (the OS picks a free port) and no PUBLIC_ORIGIN, it is
+   * only known once the server listens, and `listen()` fills it in.
+   */
   publicOrigin: string;
+  /** True when PUBLIC_ORIGIN was not given and PORT is 0: the origin comes from the bound port. */
+  publicOriginFromListen: boolean;
   secret: string;
   logLevel: string;
   maxMessageBytes: number;
@@ -155,7 +161,8 @@ export function loadConfig(env: Env = process.env as Env): Config {
   }
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
-  const publicOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const givenOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']);
+  const publicOrigin = givenOrigin ?? `http://localhost:${port}`;
   if (new URL(publicOrigin).origin !== publicOrigin.replace(/\/$/, '')) {
     throw new ConfigError(
       `PUBLIC_ORIGIN must be an origin only (scheme, host, port), like http://localhost:8080; it is "${publicOrigin}".`,
@@ -183,6 +190,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     redisUrl,
     redisPrefix: env.REDIS_PREFIX || 'tandem:',
     publicOrigin: publicOrigin.replace(/\/$/, ''),
+    publicOriginFromListen: givenOrigin === null && port === 0,
     secret: readSecret(env, dataDir, databaseUrl !== null),
     logLevel,
     maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),

@@ -60,6 +60,9 @@ async function main(): Promise<void> {
     },
     `Tandem is running at ${config.publicOrigin}`,
   );
+  // A parent that started us with an IPC channel (tests, a Node supervisor) learns where we
+  // listen, which it cannot know in advance with PORT=0.
+  process.send?.({ type: 'listening', url: config.publicOrigin });
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AssetAnswer } from '@tandem/shared';
 import sharp from 'sharp';
-import { AssetCleanup } from '../src/assets/cleanup.ts';
 import {
   ApiClient,
   addShape,
@@ -13,9 +12,10 @@ import {
   type DocClient,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { AssetCleanup } from '../src/assets/cleanup.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BOARD_ID_LENGTH } from '@tandem/shared';
 import pg from 'pg';
+import { postgresUrl, skipUnless } from '../../testing/services.ts';
 import { DiskAssetStore } from '../src/assets/disk.ts';
 import { PostgresAssetStore } from '../src/assets/postgres.ts';
 import type { AssetStore } from '../src/assets/store.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
-import { postgresUrl, skipUnless } from './helpers/services.ts';
 
 interface AssetFixture {
   name: string;

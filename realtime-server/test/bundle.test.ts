@@ -2,13 +2,12 @@
 // with plain `node`, answers, stops cleanly on SIGTERM, and a deployment without DATABASE_URL or
 // REDIS_URL never loads the PostgreSQL or Redis clients, nor sharp, nor a TypeScript loader.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { freePort, waitUntil } from './helpers/services.ts';
+import { startProcess } from '../../testing/process.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
 // Inside the repository, so that the bundle's package imports resolve from its node_modules.
@@ -44,42 +43,23 @@ test('the compiled server starts with plain node and loads only what the deploym
   const hook = join(work, 'recorder.cjs');
   writeFileSync(hook, recorder);
   const loadedFile = join(work, 'loaded.txt');
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--require', hook, join(outdir, 'main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
+  const server = await startProcess(
+    {
       DATA_DIR: join(work, 'data'),
-      CLIENT_DIR: '',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       REDIS_URL: '',
       LOADED_FILE: loadedFile,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = once(child, 'exit');
+    undefined,
+    { args: ['--require', hook, join(outdir, 'main.js')], cwd: root },
+  );
   try {
-    await waitUntil(
-      'the compiled server answers /healthz',
-      () =>
-        child.exitCode === null &&
-        fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      60_000,
-    );
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    const ready = await fetch(`${server.url}/readyz`);
     assert.equal(ready.status, 200, 'the store and the bus answer');
   } finally {
-    if (child.exitCode === null) child.kill('SIGTERM');
+    assert.equal(await server.stop('SIGTERM'), 0, 'stopped cleanly on SIGTERM');
   }
-  const [code] = (await exited) as [number | null];
-  assert.equal(code, 0, 'stopped cleanly on SIGTERM');
 
   const loaded = new Set(readFileSync(loadedFile, 'utf8').split('\n'));
   // The recorder sees the packages that are used: the SQLite driver and the HTTP server.

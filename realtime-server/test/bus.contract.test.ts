@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import pino from 'pino';
+import { PrivateRedis, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import type { Bus } from '../src/bus/bus.ts';
 import { openBus } from '../src/bus/index.ts';
 import { MemoryBus, MemoryHub } from '../src/bus/memory.ts';
 import { RedisBus } from '../src/bus/redis.ts';
-import { PrivateRedis, redisUrl, skipUnless, waitUntil } from './helpers/services.ts';
 
 const redisSkip = await skipUnless('redis');
 

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { PostgresStore } from '../src/store/postgres.ts';
 import {
   ApiClient,
   addShape,
@@ -17,9 +16,10 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

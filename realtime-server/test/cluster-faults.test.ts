@@ -14,11 +14,11 @@ import {
   presence,
   shapesJson,
   waitSynced,
-} from './helpers/clients.ts';
-import { randomEdit } from './helpers/edits.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { Random, testSeed } from './helpers/random.ts';
-import { postgresUrl, redisUrl, skipUnless, waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { randomEdit } from '../../testing/edits.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { Random, testSeed } from '../../testing/random.ts';
+import { postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

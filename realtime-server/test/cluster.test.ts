@@ -11,11 +11,11 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { CuttableProxy } from './helpers/proxy.ts';
-import { PrivateRedis, skipUnless, waitUntil } from './helpers/services.ts';
-import { connectWorkspace } from './helpers/workspace.ts';
+} from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { CuttableProxy } from '../../testing/proxy.ts';
+import { PrivateRedis, skipUnless, waitUntil } from '../../testing/services.ts';
+import { connectWorkspace } from '../../testing/workspace.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

@@ -3,11 +3,11 @@
 // fresh server reloading the Store, hold identical content. Replay a failure with TEST_SEED.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ApiClient, connectDoc, type DocClient, shapesJson, waitSynced } from './helpers/clients.ts';
-import { randomEdit } from './helpers/edits.ts';
-import { Random, testSeed } from './helpers/random.ts';
-import { startServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+import { ApiClient, connectDoc, type DocClient, shapesJson, waitSynced } from '../../testing/clients.ts';
+import { randomEdit } from '../../testing/edits.ts';
+import { Random, testSeed } from '../../testing/random.ts';
+import { startServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 const CLIENTS = 5;
 const STEPS = 400;

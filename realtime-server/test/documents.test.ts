@@ -4,7 +4,6 @@ import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as encoding from 'lib0/encoding';
 import type * as Y from 'yjs';
-import { signAccessToken } from '../src/auth/tokens.ts';
 import {
   ApiClient,
   addShape,
@@ -15,9 +14,10 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { signAccessToken } from '../src/auth/tokens.ts';
 
 describe('document channel', () => {
   let server: TestServer;

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import pg from 'pg';
-import { PostgresStore } from '../src/store/postgres.ts';
 import {
   ApiClient,
   addShape,
@@ -16,10 +15,11 @@ import {
   type DocClient,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { CuttableProxy } from './helpers/proxy.ts';
-import { PrivateRedis, postgresUrl, redisUrl, skipUnless, waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { CuttableProxy } from '../../testing/proxy.ts';
+import { PrivateRedis, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

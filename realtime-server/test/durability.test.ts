@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as Y from 'yjs';
+import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from '../../testing/clients.ts';
+import { startProcess } from '../../testing/process.ts';
+import { startServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 import type { SqliteStore } from '../src/store/sqlite.ts';
-import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from './helpers/clients.ts';
-import { startProcess } from './helpers/process.ts';
-import { startServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
 
 const dirs: string[] = [];
 after(() => {

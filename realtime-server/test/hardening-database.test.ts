@@ -13,7 +13,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
-import { PostgresStore } from '../src/store/postgres.ts';
 import {
   ApiClient,
   addShape,
@@ -21,10 +20,11 @@ import {
   type DocClient,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
-import { startProcess } from './helpers/process.ts';
-import { CuttableProxy } from './helpers/proxy.ts';
-import { postgresUrl, skipUnless, waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { startProcess } from '../../testing/process.ts';
+import { CuttableProxy } from '../../testing/proxy.ts';
+import { postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = await skipUnless('postgres');
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCode, WORKSPACE_PATH } from '@tandem/shared';
 import { io, type Socket } from 'socket.io-client';
-import { ApiClient } from './helpers/clients.ts';
-import { assertHeapNear, Bystanders, heapAfterGc } from './helpers/hardening.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { assertHeapNear, Bystanders, heapAfterGc } from '../../testing/hardening.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 const LOGIN_ATTEMPTS = 5;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, addShape, rawSocket, storedShapes } from './helpers/clients.ts';
+import { ApiClient, addShape, rawSocket, storedShapes } from '../../testing/clients.ts';
 import {
   assertHeapNear,
   Bystanders,
@@ -15,9 +15,9 @@ import {
   rawDoc,
   sendAndProbe,
   syncMessage,
-} from './helpers/hardening.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+} from '../../testing/hardening.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 const MAX_DOC_BYTES = 16 * 1024;
 const MAX_CONNECTIONS = 4;

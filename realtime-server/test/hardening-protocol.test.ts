@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as Y from 'yjs';
-import { signAccessToken } from '../src/auth/tokens.ts';
-import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from './helpers/clients.ts';
+import { ApiClient, addShape, connectDoc, shapesJson, waitSynced } from '../../testing/clients.ts';
 import {
   assertHeapNear,
   awarenessMessage,
@@ -19,10 +18,11 @@ import {
   sendAndProbe,
   syncMessage,
   waitAllReleased,
-} from './helpers/hardening.ts';
-import { Random, testSeed } from './helpers/random.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+} from '../../testing/hardening.ts';
+import { Random, testSeed } from '../../testing/random.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { signAccessToken } from '../src/auth/tokens.ts';
 
 const MAX_MESSAGE_BYTES = 256 * 1024;
 // 10,000 per message type, as the hardening issue asks; HARDENING_FUZZ_COUNT=1000 for a quick run.

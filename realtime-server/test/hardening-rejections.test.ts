@@ -9,9 +9,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { ApiClient } from './helpers/clients.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { PrivateRedis, skipUnless, waitUntil } from './helpers/services.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { PrivateRedis, skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = await skipUnless('redis');
 

@@ -11,7 +11,6 @@ import { CloseCode } from '@tandem/shared';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import * as Y from 'yjs';
-import { signAccessToken } from '../src/auth/tokens.ts';
 import {
   ApiClient,
   addShape,
@@ -20,7 +19,7 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
-} from './helpers/clients.ts';
+} from '../../testing/clients.ts';
 import {
   assertHeapNear,
   Bystanders,
@@ -30,9 +29,10 @@ import {
   sendAndProbe,
   syncMessage,
   waitAllReleased,
-} from './helpers/hardening.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+} from '../../testing/hardening.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { signAccessToken } from '../src/auth/tokens.ts';
 
 const DEADLINE_MS = 1000;
 

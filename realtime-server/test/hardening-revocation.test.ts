@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import pg from 'pg';
+import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
-import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from './helpers/clients.ts';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from './helpers/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 

@@ -2,15 +2,12 @@
 // reached the server is in the store when the process exits, the clients are closed with 1001,
 // they reconnect by themselves to the restarted server, and nothing any of them typed is lost.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import * as Y from 'yjs';
-import { SqliteStore } from '../src/store/sqlite.ts';
 import {
   ApiClient,
   addShape,
@@ -18,44 +15,18 @@ import {
   type DocClient,
   shapesJson,
   waitSynced,
-} from './helpers/clients.ts';
-import { freePort, waitUntil } from './helpers/services.ts';
+} from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
 
-async function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('..', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CLIENT_DIR: '',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      // Long debounce: at SIGTERM most edits are only in memory.
-      PERSIST_DEBOUNCE_MS: '60000',
-      PERSIST_MAX_DELAY_MS: '60000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  await waitUntil(
-    'server process answers',
-    () =>
-      fetch(`http://127.0.0.1:${port}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    30_000,
-  );
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const [code] = (await exited) as [number | null];
-  return code;
-}
+// Long debounce: at SIGTERM most edits are only in memory.
+const env = (dataDir: string) => ({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  PERSIST_DEBOUNCE_MS: '60000',
+  PERSIST_MAX_DELAY_MS: '60000',
+});
 
 /** The board as stored on disk, read with the server stopped. */
 async function storedOnDisk(dataDir: string, boardId: string): Promise<Y.Doc> {
@@ -73,10 +44,8 @@ async function storedOnDisk(dataDir: string, boardId: string): Promise<Y.Doc> {
 
 test('hardening: SIGTERM during heavy editing stores every edit, closes with 1001, and the clients reconnect with nothing lost', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-sigterm-'));
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const wsUrl = url.replace('http', 'ws');
-  let child: ChildProcess | null = await startProcess(dataDir, port);
+  let server: ServerProcess | null = await startProcess(env(dataDir));
+  const { url, wsUrl, port } = server;
   const clients: DocClient[] = [];
   const typing: NodeJS.Timeout[] = [];
   try {
@@ -115,8 +84,8 @@ test('hardening: SIGTERM during heavy editing stores every edit, closes with 100
       () => observer.doc.getMap('shapes').size > 150,
     );
 
-    assert.equal(await stop(child), 0);
-    child = null;
+    assert.equal(await server.stop(), 0);
+    server = null;
     await waitUntil('every client told 1001', () =>
       clients.every((client) => client.closes.some((close) => close.code === CloseCode.GOING_AWAY)),
     );
@@ -133,7 +102,7 @@ test('hardening: SIGTERM during heavy editing stores every edit, closes with 100
 
     // The clients come back by themselves to the restarted server and sync what they typed
     // while it was down.
-    child = await startProcess(dataDir, port);
+    server = await startProcess(env(dataDir), port);
     await waitUntil('every client reconnected and synced', () =>
       clients.every((client) => client.provider.wsconnected && client.provider.synced),
     );
@@ -154,15 +123,15 @@ test('hardening: SIGTERM during heavy editing stores every edit, closes with 100
     await waitUntil('a fresh reader gets everything', () => shapesJson(fresh.doc) === expected);
 
     for (const client of clients) client.provider.shouldConnect = false;
-    assert.equal(await stop(child), 0);
-    child = null;
+    assert.equal(await server.stop(), 0);
+    server = null;
     const final = await storedOnDisk(dataDir, boardId);
     assert.equal(shapesJson(final), expected, 'everything is stored after the second SIGTERM');
     final.destroy();
   } finally {
     for (const timer of typing) clearInterval(timer);
     for (const client of clients) client.destroy();
-    if (child) await stop(child);
+    if (server) await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

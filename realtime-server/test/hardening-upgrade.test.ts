@@ -7,8 +7,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type ServerProcess, startProcess } from './helpers/process.ts';
-import { Random, testSeed } from './helpers/random.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { Random, testSeed } from '../../testing/random.ts';
 
 const FUZZ_COUNT = Number(process.env.HARDENING_UPGRADE_FUZZ_COUNT ?? 5000);
 const CONCURRENCY = 16;

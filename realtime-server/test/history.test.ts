@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Version } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, connectDoc, type DocClient, waitSynced } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { skipUnless, waitUntil } from './helpers/services.ts';
+import { ApiClient, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { skipUnless, waitUntil } from '../../testing/services.ts';
 
 const shape = (createdBy: string, x: number, z: string) => ({
   type: 'sticky',

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PresenceState } from '@tandem/shared';
 import pino from 'pino';
-import { ApiClient, connectDoc, type DocClient, presence, waitSynced } from './helpers/clients.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
+import { ApiClient, connectDoc, type DocClient, presence, waitSynced } from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 
 describe('presence from integrators', () => {
   let server: TestServer;

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Asset, type AssetAnswer, ErrorCode, mulberry32 } from '@tandem/shared';
 import sharp from 'sharp';
-import { ApiClient } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { assertError } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { skipUnless } from './helpers/services.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { assertError } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { skipUnless } from '../../testing/services.ts';
 
 /** Sends raw bytes as a browser's fetch would: the cookie, the Origin, any declared type. */
 async function upload(

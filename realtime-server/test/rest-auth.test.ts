@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { User } from '@tandem/shared';
+import { ApiClient, uniqueEmail } from '../../testing/clients.ts';
+import { assertError, assertSessionCookie, isoDate, sessionCookie } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
 import { hashSessionId, newSessionId } from '../src/auth/tokens.ts';
-import { ApiClient, uniqueEmail } from './helpers/clients.ts';
-import { assertError, assertSessionCookie, isoDate, sessionCookie } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
 
 const PASSWORD = 'correct horse battery';
 

@@ -12,11 +12,11 @@ import {
   type ShareLink,
 } from '@tandem/shared';
 import * as Y from 'yjs';
+import { type ApiAnswer, ApiClient, connectDoc, waitSynced } from '../../testing/clients.ts';
+import { assertError, isoDate } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
 import { verifyAccessToken } from '../src/auth/tokens.ts';
-import { type ApiAnswer, ApiClient, connectDoc, waitSynced } from './helpers/clients.ts';
-import { assertError, isoDate } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
 
 const FOREIGN = 'https://evil.example.com';
 

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type JoinAnswer, linkTokenPattern, type Member, type Role, type ShareLink } from '@tandem/shared';
-import { ApiClient } from './helpers/clients.ts';
-import { assertError, isoDate } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { assertError, isoDate } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
 
 describe('REST: share links, joining and members', () => {
   let server: TestServer;

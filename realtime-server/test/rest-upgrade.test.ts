@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Member, User } from '@tandem/shared';
-import { ApiClient, uniqueEmail } from './helpers/clients.ts';
-import { assertError } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
+import { ApiClient, uniqueEmail } from '../../testing/clients.ts';
+import { assertError } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
 
 const PASSWORD = 'correct horse battery';
 

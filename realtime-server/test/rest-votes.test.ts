@@ -9,12 +9,12 @@ import {
   type VotesChanged,
   type VotesCurrentAnswer,
 } from '@tandem/shared';
-import { ApiClient } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { assertError } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { skipUnless, waitUntil } from './helpers/services.ts';
-import { type Client, connectWorkspace, type Recorder } from './helpers/workspace.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { assertError } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { skipUnless, waitUntil } from '../../testing/services.ts';
+import { type Client, connectWorkspace, type Recorder } from '../../testing/workspace.ts';
 
 const start = (who: ApiClient, boardId: string, votesPerPerson = 3) =>
   who.call<VoteSessionAnswer>('POST', `/api/boards/${boardId}/votes`, { votesPerPerson });

@@ -10,11 +10,11 @@ import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { ApiClient, addShape, storedShapes } from './helpers/clients.ts';
-import { type CutStore, cuttablePostgres } from './helpers/cutStore.ts';
-import { rawDoc, syncMessage } from './helpers/hardening.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { skipUnless, waitUntil } from './helpers/services.ts';
+import { ApiClient, addShape, storedShapes } from '../../testing/clients.ts';
+import { type CutStore, cuttablePostgres } from '../../testing/cutStore.ts';
+import { rawDoc, syncMessage } from '../../testing/hardening.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { skipUnless, waitUntil } from '../../testing/services.ts';
 
 const ids = [0, 1, 127, 128, 255, 16_383, 16_384, 2_097_151, 2_097_152, 123_456_789, MAX_SAVED_ID];
 

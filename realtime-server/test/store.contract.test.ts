@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import * as Y from 'yjs';
+import { freePort, postgresUrl, skipUnless } from '../../testing/services.ts';
 import { openStore } from '../src/store/index.ts';
 import { MemoryDocStore } from '../src/store/memory.ts';
 import { migrations } from '../src/store/migrations.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import { type DocStore, EmailTakenError, type Store, VoteSessionOpenError } from '../src/store/store.ts';
-import { freePort, postgresUrl, skipUnless } from './helpers/services.ts';
 
 /** Where one backend keeps its data for the suite, and how to open a store on it. */
 interface StoreFixture {

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import * as Y from 'yjs';
+import { postgresUrl, skipUnless } from '../../testing/services.ts';
 import { Versions } from '../src/history/versions.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
-import { postgresUrl, skipUnless } from './helpers/services.ts';
 
 const id = (bytes = 16) => randomBytes(bytes).toString('base64url');
 const DAY = 86_400_000;

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
-import { ApiClient, connectDoc, waitSynced } from './helpers/clients.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { waitUntil } from './helpers/services.ts';
-import { type Client, connectWorkspace, type Recorder } from './helpers/workspace.ts';
+import { ApiClient, connectDoc, waitSynced } from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { type Client, connectWorkspace, type Recorder } from '../../testing/workspace.ts';
 
 describe('workspace channel', () => {
   let server: TestServer;

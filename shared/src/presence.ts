@@ -15,6 +15,8 @@ export type PresenceUser = z.infer<typeof PresenceUser>;
 export const MAX_LASER_POINTS = 64;
 export const MAX_CHAT_CHARS = 100;
 export const MAX_REACTION_CHARS = 16;
+/** A cursor chat bubble is gone this long after its last keystroke, or after Enter (SPEC §14). */
+export const CHAT_KEEP_MS = 5000;
 const Laser = z
   .object({ points: z.array(z.tuple([finite, finite, finite])).max(MAX_LASER_POINTS) })
   .nullable();

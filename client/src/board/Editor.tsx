@@ -201,6 +201,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         session={session}
         index={index}
         locked={locked || previewIndex !== null}
+        presence={presence}
         onMessage={setMessage}
       />
       {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}

@@ -11,6 +11,8 @@ import {
   applyPatches,
   distributeUnits,
   groupShapes,
+  LOCKED_SENTENCE,
+  type Offset,
   offsetPatches,
   setLocked,
   ungroupShapes,
@@ -36,6 +38,17 @@ export function createActions(
   const sel = () => ed().selection.filter((id) => index.getSnapshot().byId.has(id));
   const canEdit = () => !readOnly();
 
+  /** Moves the selection's units (groups count as one; locked shapes stay) by computed offsets. */
+  const arrange = (offsets: (units: ReturnType<typeof unitsOf>) => Offset[]) => {
+    if (!canEdit()) return;
+    const snap = index.getSnapshot();
+    const units = unitsOf(
+      snap.list.map((e) => e.rec).filter((r) => !r.locked),
+      sel(),
+    );
+    applyPatches(doc, offsetPatches(snap.byId, offsets(units)));
+  };
+
   const zoomBy = (factor: number) => {
     const s = ed();
     s.setViewport(zoomAt(s.viewport, s.screen, factor, s.screen.w / 2, s.screen.h / 2));
@@ -46,8 +59,11 @@ export function createActions(
     redo: () => canEdit() && undo.redo(),
     deleteSelection() {
       if (!canEdit()) return;
-      deleteShapes(doc, sel());
-      ed().select([]);
+      const ids = sel();
+      const byId = index.getSnapshot().byId;
+      if (ids.some((id) => byId.get(id)?.locked)) ed().setNotice(LOCKED_SENTENCE);
+      deleteShapes(doc, ids);
+      ed().select(ids.filter((id) => byId.get(id)?.locked));
     },
     duplicate() {
       if (!canEdit()) return;
@@ -67,24 +83,8 @@ export function createActions(
       setStyle(doc, sel(), patch);
     },
     /** Aligns the selected shapes (a group counts as one) on their common bounds. */
-    align(how: Alignment) {
-      if (!canEdit()) return;
-      const snap = index.getSnapshot();
-      const units = unitsOf(
-        snap.list.map((e) => e.rec).filter((r) => !r.locked),
-        sel(),
-      );
-      applyPatches(doc, offsetPatches(snap.byId, alignUnits(units, how)));
-    },
-    distribute(axis: 'x' | 'y') {
-      if (!canEdit()) return;
-      const snap = index.getSnapshot();
-      const units = unitsOf(
-        snap.list.map((e) => e.rec).filter((r) => !r.locked),
-        sel(),
-      );
-      applyPatches(doc, offsetPatches(snap.byId, distributeUnits(units, axis)));
-    },
+    align: (how: Alignment) => arrange((units) => alignUnits(units, how)),
+    distribute: (axis: 'x' | 'y') => arrange((units) => distributeUnits(units, axis)),
     group() {
       if (!canEdit()) return;
       groupShapes(doc, sel());

@@ -16,7 +16,9 @@ export type Tool =
   | 'text'
   | 'arrow'
   | 'pen'
-  | 'eraser';
+  | 'eraser'
+  /** SPEC §14: draws nothing, leaves a fading trail that the others see (presence only). */
+  | 'laser';
 
 /** Viewport: (x, y) is the board point at the centre of the screen, so a followed viewport fits any screen size. */
 export interface Viewport {

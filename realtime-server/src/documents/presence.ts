@@ -164,20 +164,4 @@ export class RoomPresence {
     }
     return live.length > 0 ? encodeAwarenessUpdate(live, live.length) : null;
   }
-
-  /** The distinct users present, for the dashboard's "who is on this board". */
-  users(): { id: string; name: string; color: string }[] {
-    const seen = new Map<string, { id: string; name: string; color: string }>();
-    for (const entry of this.entries.values()) {
-      if (entry.state === 'null') continue;
-      try {
-        const user = (JSON.parse(entry.state) as { user?: { id: string; name: string; color: string } }).user;
-        if (user && !seen.has(user.id))
-          seen.set(user.id, { id: user.id, name: user.name, color: user.color });
-      } catch {
-        // states from peers were validated; a remote one that is not JSON is simply not listed
-      }
-    }
-    return [...seen.values()];
-  }
 }

@@ -11,6 +11,7 @@ import * as encoding from 'lib0/encoding';
 import { pino } from 'pino';
 import * as syncProtocol from 'y-protocols/sync';
 import * as Y from 'yjs';
+import { Random } from '../../../testing/random.ts';
 import type { Bus, BusHandler } from '../../src/bus/bus.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Peer, Room } from '../../src/documents/room.ts';
@@ -18,7 +19,6 @@ import { Rooms } from '../../src/documents/rooms.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { MemoryDocStore } from '../../src/store/memory.ts';
 import type { DocEntry, DocStore, LogSize, StoredDoc } from '../../src/store/store.ts';
-import { Random } from '../helpers/random.ts';
 import type { VirtualClock } from './clock.ts';
 
 const BOARD = 'harness-board-0000000000';

@@ -315,6 +315,28 @@ function Selection({
           />
         );
       })}
+      {recs
+        .filter((r) => r.locked)
+        .map((r) => {
+          // A small padlock at the top-right corner says why it has no handles.
+          const o = outline(r, byId, pad);
+          const k = 0.7 / zoom;
+          return (
+            <g
+              key={`lock:${r.id}`}
+              className="lock-badge"
+              transform={`${o.rot} translate(${o.x + o.w - 8 * k} ${o.y - 20 * k}) scale(${k})`}
+            >
+              <circle cx={12} cy={14} r={13} fill="#fff" stroke="#8c959f" strokeWidth={1.5} />
+              <path
+                d="M7 13h10v7H7zM9 13v-2.5a3 3 0 0 1 6 0V13"
+                fill="none"
+                stroke="#57606a"
+                strokeWidth={2}
+              />
+            </g>
+          );
+        })}
       {arrow &&
         resolveArrow(arrow, byId).map((p, i) => (
           <circle

@@ -1,6 +1,7 @@
-// The facilitator's kit on the board (SPEC §14): frames, presenting, the shared timer and dot
-// voting. State lives where SPEC §10/§14 put it (frames and meta.* in the Y.Doc, votes on the
-// server); this file renders it and dispatches to the pure model in this folder.
+// The facilitator's kit on the board (SPEC §14): frames, presenting, the laser pointer, cursor
+// chat and reactions, the shared timer and dot voting. State lives where SPEC §10/§14 put it
+// (frames and meta.* in the Y.Doc, laser/chat/reaction in presence, votes on the server); this
+// file renders it and dispatches to the pure model in this folder.
 import {
   type PresentationState,
   type Role,
@@ -20,12 +21,15 @@ import { toSvg } from '../canvas/svgExport.ts';
 import { imagesOf } from '../images/transfer.ts';
 import { metaOf } from '../model/doc.ts';
 import { boundsOf, unionRect } from '../model/geometry.ts';
+import type { LocalPresence } from '../presence/localPresence.ts';
 import { useRemotes } from '../presence/remote.ts';
 import { fitRect, toScreen, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { download, safeName, svgToPng } from '../ui/download.ts';
 import { touchLayout } from '../ui/touch.ts';
 import { measureOffset } from './clock.ts';
+import { EphemeralLayer, ReactionPicker } from './Ephemeral.tsx';
+import { EphemeralSender } from './ephemeralSender.ts';
 import { createFrame, frameMembers, framesInOrder, renameFrame, stepFrame } from './frames.ts';
 import {
   readPresentation,
@@ -57,10 +61,12 @@ interface Props {
   index: ShapeIndex;
   /** Read-only right now (viewer, or the connection lost). */
   locked: boolean;
+  /** This user's presence, for the laser pointer, cursor chat and reactions. */
+  presence: LocalPresence;
   onMessage(sentence: string): void;
 }
 
-type Menu = 'frames' | 'present' | 'timer' | 'vote' | null;
+type Menu = 'frames' | 'present' | 'reactions' | 'timer' | 'vote' | null;
 
 const isTyping = (t: EventTarget | null): boolean =>
   t instanceof HTMLElement &&
@@ -107,6 +113,10 @@ export function Facilitation(props: Props) {
   const presentation = useMeta(session.doc, readPresentation);
   const offset = useServerOffset();
   const votes = useVotes(props.boardId, props.onMessage);
+  const tool = useEditor((s) => s.tool);
+  const sender = useMemo(() => new EphemeralSender(props.presence), [props.presence]);
+  useEffect(() => () => sender.stop(), [sender]);
+  const me = useMemo(() => ({ name: user.name, color: user.color }), [user.name, user.color]);
 
   const addFrame = useCallback(() => {
     if (!canEdit) return;
@@ -127,11 +137,17 @@ export function Facilitation(props: Props) {
     st.select([id]);
   }, [canEdit, index, session, user.id]);
 
-  // F: a frame; Escape closes a menu.
+  // F: a frame; `/`: a cursor chat bubble; Escape closes a menu. (L, the laser pointer, is a tool
+  // key in tools/keyboard.ts.)
   useEffect(() => {
     const down = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.target instanceof Element && e.target.closest('dialog, [role="alertdialog"]')) return;
       if (e.key === 'Escape') setMenu(null);
+      if (e.key === '/') {
+        e.preventDefault();
+        sender.openChat();
+      }
       if (e.key.toLowerCase() === 'f' && canEdit) {
         e.preventDefault();
         addFrame();
@@ -139,7 +155,7 @@ export function Facilitation(props: Props) {
     };
     window.addEventListener('keydown', down);
     return () => window.removeEventListener('keydown', down);
-  }, [addFrame, canEdit]);
+  }, [addFrame, canEdit, sender]);
 
   return (
     <>
@@ -172,6 +188,28 @@ export function Facilitation(props: Props) {
         </button>
         <button
           type="button"
+          className={`tool ${tool === 'laser' ? 'active' : ''}`}
+          aria-label="Laser pointer"
+          aria-pressed={tool === 'laser'}
+          title="Laser pointer (L)"
+          onClick={() => useEditor.getState().setTool(tool === 'laser' ? 'select' : 'laser')}
+        >
+          <span aria-hidden="true">✦</span>
+          <span className="label">Laser</span>
+        </button>
+        <button
+          type="button"
+          className={`tool ${menu === 'reactions' ? 'active' : ''}`}
+          aria-label="Reactions"
+          aria-expanded={menu === 'reactions'}
+          title="Reactions; chat at the cursor with /"
+          onClick={() => toggle('reactions')}
+        >
+          <span aria-hidden="true">☺</span>
+          <span className="label">React</span>
+        </button>
+        <button
+          type="button"
           className={`tool ${menu === 'timer' ? 'active' : ''}`}
           aria-label="Timer"
           aria-expanded={menu === 'timer'}
@@ -195,12 +233,22 @@ export function Facilitation(props: Props) {
       {menu === 'present' && (
         <PresentMenu {...props} presentation={presentation} onClose={() => setMenu(null)} />
       )}
+      {menu === 'reactions' && (
+        <ReactionPicker
+          sender={sender}
+          onChat={() => {
+            setMenu(null);
+            sender.openChat();
+          }}
+        />
+      )}
       {menu === 'timer' && <TimerMenu {...props} canEdit={canEdit} timer={timer} offset={offset} />}
       {menu === 'vote' && <VoteMenu {...props} canEdit={canEdit} votes={votes} />}
       <TimerDisplay timer={timer} offset={offset} />
       <PresentationFollow {...props} presentation={presentation} />
       <VoteOverlay {...props} canEdit={canEdit} votes={votes} />
       <FrameNameEditor {...props} canEdit={canEdit} />
+      <EphemeralLayer awareness={session.awareness} sender={sender} me={me} />
     </>
   );
 }

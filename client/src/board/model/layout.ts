@@ -136,6 +136,10 @@ export function recordBounds(r: ShapeRecord): Rect {
   return boundsOf(r);
 }
 
+/** What a person is told when they try to move or delete a locked shape. */
+export const LOCKED_SENTENCE =
+  'Locked shapes cannot be moved, changed or deleted. Unlock them first (Shift+L).';
+
 /** Only the shapes that may change: locked ones are left out. */
 export function unlockedIds(records: Map<string, ShapeRecord>, ids: Iterable<string>): string[] {
   return [...ids].filter((id) => {
@@ -325,6 +329,23 @@ export function dragCorner(
     w: Math.max(1, w),
     h: Math.max(1, h),
   };
+}
+
+/**
+ * Resizing a rotated shape by a corner: the pointer is read in the shape's own (unrotated) frame,
+ * and the box is placed so that the opposite corner stays where it is on the board.
+ */
+export function dragRotatedCorner(
+  box: Rect,
+  rotation: number,
+  handle: 'nw' | 'ne' | 'sw' | 'se',
+  p: Point,
+  keepAspect: boolean,
+): Rect {
+  const c0 = center(box);
+  const r = dragCorner(box, handle, turn(p, c0, -rotation), keepAspect);
+  const c = turn(center(r), c0, rotation);
+  return { x: c.x - r.w / 2, y: c.y - r.h / 2, w: r.w, h: r.h };
 }
 
 /** Applies patches as one transaction; arrows bound to the changed shapes follow. */

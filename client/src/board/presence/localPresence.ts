@@ -1,12 +1,21 @@
 // This user's awareness state (SPEC §3 Presence). Everything goes out through one flush limited
 // to 30 a second (SPEC §9), and the cursor is only sent while someone else is on the board, since
 // nobody would see it otherwise.
-import { limits, type PresenceState, type PresenceUser } from '@tandem/shared';
+import { limits, type PresenceFields, type PresenceState, type PresenceUser } from '@tandem/shared';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 
+/** The ephemeral fields of SPEC §14 (laser, chat, reaction); `null` clears one for everyone. */
+export type EphemeralFields = Partial<Pick<PresenceFields, 'laser' | 'chat' | 'reaction'>>;
+
+type Point = { x: number; y: number };
+
 export interface LocalPresence {
-  pointer(p: { x: number; y: number } | null): void;
+  pointer(p: Point | null): void;
+  /** Sets some ephemeral fields; they go out with the next flush, within the same rate. */
+  setEphemeral(patch: EphemeralFields): void;
+  /** Calls `fn` with every pointer position in board units (null when it leaves the canvas). */
+  watchPointer(fn: (p: Point | null) => void): () => void;
   /** Any input (keys, clicks): resets the idle clock. */
   activity(): void;
   /** Marks the user idle once `idleAfterMs` passed without input; runs every few seconds. */
@@ -22,7 +31,9 @@ export function startLocalPresence(
   { now = Date.now }: { now?: () => number } = {},
 ): LocalPresence {
   const interval = 1000 / limits.cursorPerSecond;
-  let cursor: { x: number; y: number } | null = null;
+  let cursor: Point | null = null;
+  let ephemeral: EphemeralFields = {};
+  const pointerWatchers = new Set<(p: Point | null) => void>();
   let idle = false;
   let lastInput = now();
   let lastFlush = 0;
@@ -39,6 +50,7 @@ export function startLocalPresence(
       viewport: { x: viewport.x, y: viewport.y, zoom: viewport.zoom },
       tool,
       idle,
+      ...ephemeral,
       // The server sets the authoritative role; ours only helps stock servers show viewers.
       ...(role ? { role } : {}),
     };
@@ -85,6 +97,15 @@ export function startLocalPresence(
       cursor = p;
       activity();
       if (othersHere()) schedule();
+      for (const fn of pointerWatchers) fn(p);
+    },
+    setEphemeral(patch) {
+      ephemeral = { ...ephemeral, ...patch };
+      schedule();
+    },
+    watchPointer(fn) {
+      pointerWatchers.add(fn);
+      return () => pointerWatchers.delete(fn);
     },
     activity,
     checkIdle,
@@ -92,6 +113,7 @@ export function startLocalPresence(
       clearInterval(idleCheck);
       if (timer) clearTimeout(timer);
       unsub();
+      pointerWatchers.clear();
       awareness.off('change', onChange);
     },
   };

@@ -17,7 +17,9 @@ import {
 import {
   applyPatches,
   dragCorner,
+  dragRotatedCorner,
   expandToGroups,
+  LOCKED_SENTENCE,
   recordBounds,
   rotateRecords,
   scaleRecords,
@@ -57,6 +59,7 @@ type Gesture =
       id: string;
       handle: Corner;
       box: Rect;
+      rotation: number;
       keepAspect: boolean;
       snap: boolean;
       others: Rect[];
@@ -74,8 +77,10 @@ type Gesture =
   | { kind: 'arrow-end'; id: string; which: 'from' | 'to'; other: ArrowEnd }
   | { kind: 'rotate'; id: string; c: Point }
   | { kind: 'turn'; pivot: Point; start: number; originals: ShapeRecord[] }
+  /** A press on a locked shape: nothing moves; a drag says why. */
+  | { kind: 'locked'; start: Point; told: boolean }
   | { kind: 'marquee'; start: Point; base: string[] }
-  | { kind: 'create'; id: string; start: Point; type: ShapeType }
+  | { kind: 'create'; id: string; start: Point; type: ShapeType; others: Rect[] }
   | { kind: 'arrow'; id: string; from: ArrowEnd }
   | { kind: 'pen'; points: Point[] }
   | { kind: 'erase' };
@@ -161,6 +166,8 @@ export class ToolController {
     this.ctx.stopCapturing();
     const readOnly = this.ctx.readOnly();
     const tool = st.spaceHeld || e.button === 1 ? 'hand' : st.tool;
+    // The laser pointer only leaves a trail in presence (facilitation/Ephemeral.tsx), for viewers too.
+    if (tool === 'laser') return;
     if (tool === 'hand' || (readOnly && tool !== 'select')) {
       this.gesture = {
         kind: 'pan',
@@ -213,6 +220,7 @@ export class ToolController {
             id,
             handle: e.handle as Corner,
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
+            rotation: rec.rotation,
             // An image keeps its proportions unless Shift is held (SPEC §13).
             keepAspect: rec.type === 'image',
             snap: rec.rotation === 0,
@@ -230,7 +238,8 @@ export class ToolController {
           sel = sel.includes(hit.id) ? sel.filter((i) => !unit.includes(i)) : [...new Set([...sel, ...unit])];
         else if (!sel.includes(hit.id)) sel = unit;
         st.select(sel);
-        if (!readOnly && sel.includes(hit.id) && !hit.locked) {
+        if (!readOnly && hit.locked) this.gesture = { kind: 'locked', start: p, told: false };
+        else if (!readOnly && sel.includes(hit.id)) {
           const byId = this.ctx.shapes().byId;
           // A frame carries the shapes inside it (SPEC §14); locked shapes stay where they are.
           const ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
@@ -253,7 +262,7 @@ export class ToolController {
     const type = creators[tool];
     if (type) {
       const id = createShape(this.ctx.doc, { type, x: p.x, y: p.y, w: 1, h: 1 }, this.ctx.userId);
-      this.gesture = { kind: 'create', id, start: p, type };
+      this.gesture = { kind: 'create', id, start: p, type, others: this.snapTargets(new Set([id])) };
       return;
     }
     if (tool === 'arrow') {
@@ -317,6 +326,13 @@ export class ToolController {
         g.applied = { x: dx, y: dy };
         return;
       }
+      case 'locked': {
+        if (!g.told && Math.hypot(p.x - g.start.x, p.y - g.start.y) > this.tolerance()) {
+          g.told = true;
+          st.setNotice(LOCKED_SENTENCE);
+        }
+        return;
+      }
       case 'scale': {
         const q = this.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, e.noSnap);
         const to = dragCorner(g.box, g.handle, q, g.keepAspect || e.shift);
@@ -330,6 +346,11 @@ export class ToolController {
         return;
       }
       case 'resize': {
+        if (g.rotation !== 0) {
+          // Read in the shape's own frame, so the corner follows the pointer and the opposite one stays.
+          resizeShape(doc, g.id, dragRotatedCorner(g.box, g.rotation, g.handle, p, g.keepAspect !== e.shift));
+          return;
+        }
         if (g.keepAspect && !e.shift) {
           resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
           return;
@@ -368,7 +389,8 @@ export class ToolController {
         return;
       }
       case 'create': {
-        resizeShape(doc, g.id, rectFromCorners(g.start, p));
+        // The dragged corner snaps to the other shapes' edges and centres, as a move does.
+        resizeShape(doc, g.id, rectFromCorners(g.start, this.snapped(p, g.others, e.noSnap)));
         return;
       }
       case 'arrow-end': {
@@ -417,6 +439,7 @@ export class ToolController {
         st.setGuides([]);
         break;
       case 'create': {
+        st.setGuides([]);
         const r = rectFromCorners(g.start, p);
         const z = st.viewport.zoom;
         // A click (not a drag) places a shape of the default size centred on the pointer.

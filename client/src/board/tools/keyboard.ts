@@ -14,7 +14,11 @@ export const toolKeys: Record<string, Tool> = {
   a: 'arrow',
   p: 'pen',
   e: 'eraser',
+  l: 'laser',
 };
+
+/** Tools that change nothing on the board, so a viewer may pick them too. */
+const viewerTools: ReadonlySet<Tool> = new Set(['select', 'hand', 'laser']);
 
 /** Alt+letter aligns (tldraw's keys); with Shift, H and V distribute. */
 export const alignKeys: Record<string, Alignment> = {
@@ -142,7 +146,7 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   }
   const tool = toolKeys[key];
   if (tool && !e.shiftKey) {
-    if (readOnly && tool !== 'select' && tool !== 'hand') return;
+    if (readOnly && !viewerTools.has(tool)) return;
     st.setTool(tool);
   }
 }

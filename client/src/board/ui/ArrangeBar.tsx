@@ -16,6 +16,11 @@ const aligns: { how: Alignment; label: string; icon: string; key: string }[] = [
   { how: 'bottom', label: 'Align bottom', icon: 'alignBottom', key: 'Alt+S' },
 ];
 
+const distributions = [
+  { axis: 'x', label: 'Distribute horizontally', icon: 'distributeX', key: 'Alt+Shift+H' },
+  { axis: 'y', label: 'Distribute vertically', icon: 'distributeY', key: 'Alt+Shift+V' },
+] as const;
+
 export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeIndex }) {
   const recs = useSelectedRecords(index).filter((r) => !r.locked);
   if (recs.length < 2) return null;
@@ -42,24 +47,18 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
       {units >= 3 && (
         <>
           <span className="sep" />
-          <button
-            type="button"
-            className="tool"
-            aria-label="Distribute horizontally"
-            title="Distribute horizontally — Alt+Shift+H"
-            onClick={() => actions.distribute('x')}
-          >
-            <Icon name="distributeX" />
-          </button>
-          <button
-            type="button"
-            className="tool"
-            aria-label="Distribute vertically"
-            title="Distribute vertically — Alt+Shift+V"
-            onClick={() => actions.distribute('y')}
-          >
-            <Icon name="distributeY" />
-          </button>
+          {distributions.map((d) => (
+            <button
+              type="button"
+              key={d.axis}
+              className="tool"
+              aria-label={d.label}
+              title={`${d.label} — ${d.key}`}
+              onClick={() => actions.distribute(d.axis)}
+            >
+              <Icon name={d.icon} />
+            </button>
+          ))}
         </>
       )}
       <span className="sep" />

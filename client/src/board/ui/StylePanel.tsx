@@ -12,7 +12,7 @@ import {
   type TextAlign,
   textShapeTypes,
 } from '@tandem/shared';
-import { useSyncExternalStore } from 'react';
+import { type ReactNode, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { strokeWidthOf } from '../canvas/strokes.ts';
@@ -50,6 +50,54 @@ const headLabels: Record<ArrowHead, string> = {
   triangle: 'Triangle',
   dot: 'Dot',
 };
+
+/** A row of toggle buttons choosing one value; none is pressed when the selection's values differ. */
+function Choices<T extends string | number>({
+  label,
+  value,
+  options,
+  onPick,
+}: {
+  label: string;
+  value: T | null;
+  options: { value: T; label: string; body: ReactNode; chip?: boolean }[];
+  onPick(value: T): void;
+}) {
+  return (
+    <fieldset className="style-row" aria-label={label}>
+      {options.map((o) => (
+        <button
+          type="button"
+          key={o.value}
+          className={`tool ${o.chip ? 'chip' : ''} ${value === o.value ? 'active' : ''}`}
+          aria-pressed={value === o.value}
+          aria-label={o.label}
+          title={o.label}
+          onClick={() => onPick(o.value)}
+        >
+          {o.body}
+        </button>
+      ))}
+    </fieldset>
+  );
+}
+
+function LineSample({ width, dash }: { width: number; dash?: string | undefined }) {
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+      <line
+        x1="3"
+        y1="10"
+        x2="17"
+        y2="10"
+        stroke="currentColor"
+        strokeWidth={width}
+        strokeLinecap="round"
+        strokeDasharray={dash}
+      />
+    </svg>
+  );
+}
 
 export function StylePanel({ actions, index }: { actions: Actions; index: ShapeIndex }) {
   const recs = useSelectedRecords(index);
@@ -91,130 +139,86 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
       )}
       {keys.has('fontSize') && (
         <>
-          <fieldset className="style-row" aria-label="Text size">
-            {(Object.keys(sizeLabels) as FontSize[]).map((s) => (
-              <button
-                type="button"
-                key={s}
-                className={`tool chip ${size === s ? 'active' : ''}`}
-                aria-pressed={size === s}
-                aria-label={`Text size ${sizeLabels[s]}`}
-                title={`Text size ${sizeLabels[s]}`}
-                onClick={() => actions.restyle({ fontSize: s })}
-              >
-                {sizeLabels[s]}
-              </button>
-            ))}
-          </fieldset>
-          <fieldset className="style-row" aria-label="Text alignment">
-            {alignLabels.map((a) => (
-              <button
-                type="button"
-                key={a.value}
-                className={`tool ${align === a.value ? 'active' : ''}`}
-                aria-pressed={align === a.value}
-                aria-label={a.label}
-                title={a.label}
-                onClick={() => actions.restyle({ align: a.value })}
-              >
-                <Icon name={a.icon} />
-              </button>
-            ))}
-          </fieldset>
+          <Choices
+            label="Text size"
+            value={size}
+            options={(Object.keys(sizeLabels) as FontSize[]).map((v) => ({
+              value: v,
+              label: `Text size ${sizeLabels[v]}`,
+              body: sizeLabels[v],
+              chip: true,
+            }))}
+            onPick={(fontSize) => actions.restyle({ fontSize })}
+          />
+          <Choices
+            label="Text alignment"
+            value={align}
+            options={alignLabels.map((a) => ({
+              value: a.value,
+              label: a.label,
+              body: <Icon name={a.icon} />,
+            }))}
+            onPick={(value) => actions.restyle({ align: value })}
+          />
         </>
       )}
       {keys.has('strokeWidth') && (
         <>
-          <fieldset className="style-row" aria-label="Stroke width">
-            {strokeWidths.map((w) => (
-              <button
-                type="button"
-                key={w}
-                className={`tool ${width === w ? 'active' : ''}`}
-                aria-pressed={width === w}
-                aria-label={`Stroke width ${w}`}
-                title={`Stroke width ${w}`}
-                onClick={() => actions.restyle({ strokeWidth: w })}
-              >
-                <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
-                  <line
-                    x1="3"
-                    y1="10"
-                    x2="17"
-                    y2="10"
-                    stroke="currentColor"
-                    strokeWidth={Math.min(w, 7)}
-                    strokeLinecap="round"
-                  />
-                </svg>
-              </button>
-            ))}
-          </fieldset>
-          <fieldset className="style-row" aria-label="Line style">
-            {dashLabels.map((d) => (
-              <button
-                type="button"
-                key={d.value}
-                className={`tool ${dash === d.value ? 'active' : ''}`}
-                aria-pressed={dash === d.value}
-                aria-label={d.label}
-                title={d.label}
-                onClick={() => actions.restyle({ dash: d.value })}
-              >
-                <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
-                  <line
-                    x1="3"
-                    y1="10"
-                    x2="17"
-                    y2="10"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    strokeLinecap="round"
-                    strokeDasharray={d.value === 'dashed' ? '5 4' : d.value === 'dotted' ? '0 4' : undefined}
-                  />
-                </svg>
-              </button>
-            ))}
-          </fieldset>
+          <Choices
+            label="Stroke width"
+            value={width}
+            options={strokeWidths.map((w) => ({
+              value: w,
+              label: `Stroke width ${w}`,
+              body: <LineSample width={Math.min(w, 7)} />,
+            }))}
+            onPick={(strokeWidth) => actions.restyle({ strokeWidth })}
+          />
+          <Choices
+            label="Line style"
+            value={dash}
+            options={dashLabels.map((d) => ({
+              value: d.value,
+              label: d.label,
+              body: (
+                <LineSample
+                  width={2}
+                  dash={d.value === 'dashed' ? '5 4' : d.value === 'dotted' ? '0 4' : undefined}
+                />
+              ),
+            }))}
+            onPick={(value) => actions.restyle({ dash: value })}
+          />
         </>
       )}
       {keys.has('startHead') && (
         <div className="style-row heads">
-          <label>
-            <span>Start</span>
-            <select
-              className="head-select"
-              aria-label="Start arrowhead"
-              value={startHead ?? ''}
-              onChange={(e) => actions.restyle({ startHead: ArrowHead.parse(e.target.value) })}
-            >
-              {startHead === null && <option value="">Mixed</option>}
-              {ArrowHead.options.map((h) => (
-                <option key={h} value={h}>
-                  {headLabels[h]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            <span>End</span>
-            <select
-              className="head-select"
-              aria-label="End arrowhead"
-              value={endHead ?? ''}
-              onChange={(e) => actions.restyle({ endHead: ArrowHead.parse(e.target.value) })}
-            >
-              {endHead === null && <option value="">Mixed</option>}
-              {ArrowHead.options.map((h) => (
-                <option key={h} value={h}>
-                  {headLabels[h]}
-                </option>
-              ))}
-            </select>
-          </label>
+          {(
+            [
+              ['startHead', 'Start', startHead],
+              ['endHead', 'End', endHead],
+            ] as const
+          ).map(([field, label, value]) => (
+            <label key={field}>
+              <span>{label}</span>
+              <select
+                className="head-select"
+                aria-label={`${label} arrowhead`}
+                value={value ?? ''}
+                onChange={(e) => actions.restyle({ [field]: ArrowHead.parse(e.target.value) })}
+              >
+                {value === null && <option value="">Mixed</option>}
+                {ArrowHead.options.map((h) => (
+                  <option key={h} value={h}>
+                    {headLabels[h]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
         </div>
       )}
-      <span className="sep" />
+      {!allLocked && <span className="sep" />}
       <fieldset className="style-row actions" aria-label="Arrange">
         {!allLocked && (
           <>

@@ -78,6 +78,10 @@ export function redisPing(host: string, port: number, timeoutMs = 3000): Promise
   });
 }
 
+/**
+ * A port nobody listens on right now. Only for what cannot bind port 0 and report back (a private
+ * redis-server, a port meant to stay closed); Tandem servers in tests listen on port 0.
+ */
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');

@@ -4,13 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { createApp, type TandemApp } from '../../src/app.ts';
-import type { Bus } from '../../src/bus/bus.ts';
-import { MemoryBus } from '../../src/bus/memory.ts';
-import { type Config, type ConfigVariable, loadConfig } from '../../src/config.ts';
-import { SqliteStore } from '../../src/store/sqlite.ts';
-import type { Store } from '../../src/store/store.ts';
-import { freePort } from './services.ts';
+import { createApp, type TandemApp } from '../realtime-server/src/app.ts';
+import type { Bus } from '../realtime-server/src/bus/bus.ts';
+import { MemoryBus } from '../realtime-server/src/bus/memory.ts';
+import { type Config, type ConfigVariable, loadConfig } from '../realtime-server/src/config.ts';
+import { SqliteStore } from '../realtime-server/src/store/sqlite.ts';
+import type { Store } from '../realtime-server/src/store/store.ts';
 
 export interface TestServer {
   url: string;
@@ -37,15 +36,17 @@ export interface StartOptions {
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tandem-test-'));
-  const port = options.port ?? (await freePort());
-  const origin = `http://127.0.0.1:${port}`;
+  // Port 0: the OS picks a free port as the server binds, so no other process can take it in
+  // between; the public origin follows the bound port (config's publicOriginFromListen). A
+  // restart on the same data passes the port it had.
+  const port = options.port ?? 0;
   const config = loadConfig({
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     CLIENT_DIR: '',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PUBLIC_ORIGIN: origin,
+    ...(port === 0 ? {} : { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` }),
     PERSIST_DEBOUNCE_MS: '50',
     PERSIST_MAX_DELAY_MS: '200',
     ...options.env,
@@ -62,7 +63,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   return {
     url,
     wsUrl: url.replace('http:', 'ws:'),
-    origin,
+    origin: config.publicOrigin,
     app,
     config,
     store,

@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
-import { openBus } from '../../src/bus/index.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openBus } from '../realtime-server/src/bus/index.ts';
+import { openStore } from '../realtime-server/src/store/index.ts';
 import { startServer, type TestServer } from './server.ts';
 import { postgresUrl, redisUrl } from './services.ts';
 

@@ -3,7 +3,7 @@
 // the same schema. Used by the "saved" confirmation tests (server and browser).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PostgresStore } from '../../src/store/postgres.ts';
+import { PostgresStore } from '../realtime-server/src/store/postgres.ts';
 import { CuttableProxy } from './proxy.ts';
 import { postgresUrl } from './services.ts';
 

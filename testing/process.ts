@@ -2,7 +2,7 @@
 // signals: SIGTERM, or SIGKILL to simulate a crash.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort, waitUntil } from './services.ts';
+import { waitUntil } from './services.ts';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -20,37 +20,56 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-export async function startProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
-  const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
+/**
+ * Starts `src/main.ts` as a child. Without `port` it listens on port 0 (the OS picks a free one as
+ * it binds) and reports its URL over IPC; a restart passes the port the first process had.
+ */
+export async function startProcess(
+  env: Record<string, string>,
+  port?: number,
+  /** Another way to start it (the compiled bundle): node's arguments and the directory to run in. */
+  command: { args: string[]; cwd: string } = {
+    args: ['--import', 'tsx', 'src/main.ts'],
+    cwd: new URL('../realtime-server', import.meta.url).pathname,
+  },
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, command.args, {
+    cwd: command.cwd,
     env: {
       ...process.env,
-      PORT: String(chosen),
+      PORT: String(port ?? 0),
       HOST: '127.0.0.1',
       CLIENT_DIR: '',
-      PUBLIC_ORIGIN: `http://127.0.0.1:${chosen}`,
+      ...(port === undefined ? {} : { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` }),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   running.add(child);
   const exited = once(child, 'exit').then(([code]) => {
     running.delete(child);
     return code as number | null;
   });
-  const url = `http://127.0.0.1:${chosen}`;
+  let listening: string | null = null;
+  child.on('message', (message: { type?: string; url?: string }) => {
+    if (message.type === 'listening' && typeof message.url === 'string') listening = message.url;
+  });
+  // The channel must not keep the test process alive once the child is done with.
+  child.channel?.unref();
+  let url = '';
   try {
     // Generous: on a loaded machine, tsx compiling the server on start can take tens of seconds.
     await waitUntil(
-      `server process on port ${chosen} answers`,
-      () =>
-        child.exitCode === null &&
-        fetch(`${url}/healthz`).then(
+      'server process reports where it listens and answers',
+      async () => {
+        if (child.exitCode !== null || listening === null) return false;
+        url = listening;
+        return fetch(`${url}/healthz`).then(
           (r) => r.ok,
           () => false,
-        ),
+        );
+      },
       60_000,
     );
   } catch (error) {
@@ -58,6 +77,7 @@ export async function startProcess(env: Record<string, string>, port?: number): 
     child.kill('SIGKILL');
     throw error;
   }
+  const chosen = Number(new URL(url).port);
   return {
     child,
     port: chosen,
