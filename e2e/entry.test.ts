@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import { artifacts, canvas, createBoard, launch, newUser, shapes, startApp, until } from './helpers.ts';
 
 /** Pastes `text` as the system clipboard would, onto the page (not into a field). */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../realtime-server/test/helpers/server.ts';
+import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   createBoard,

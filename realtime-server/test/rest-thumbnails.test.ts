@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type BoardListItem, ErrorCode, mulberry32, thumbnailLimits } from '@tandem/shared';
 import sharp from 'sharp';
-import { ApiClient } from './helpers/clients.ts';
-import { TestCluster } from './helpers/cluster.ts';
-import { assertError, isoDate } from './helpers/rest.ts';
-import { startServer, type TestServer } from './helpers/server.ts';
-import { skipUnless } from './helpers/services.ts';
+import { ApiClient } from '../../testing/clients.ts';
+import { TestCluster } from '../../testing/cluster.ts';
+import { assertError, isoDate } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { skipUnless } from '../../testing/services.ts';
 
 async function put(who: ApiClient, boardId: string, body: Uint8Array, contentType = 'image/png') {
   const response = await fetch(`${who.baseUrl}/api/boards/${boardId}/thumbnail`, {
