@@ -56,6 +56,10 @@ describe('navigation', () => {
 
   it('the minimap jumps the view to the area pressed, and follows a drag', async () => {
     const minimap = page.getByRole('region', { name: 'Minimap' });
+    // Off until asked for (it covers a corner of the board), then on.
+    assert.equal(await minimap.count(), 0);
+    await page.getByRole('button', { name: 'Minimap' }).click();
+    await minimap.waitFor();
     const box = (await minimap.boundingBox())!;
     // The board is drawn on the minimap by the same mapping the page uses: where does a note lie?
     const content = { x: 0, y: 0, w: 19 * 260 + 200, h: 19 * 260 + 200 };
