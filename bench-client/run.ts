@@ -6,7 +6,7 @@
 // `npm run bench:client [-- --runs 7 --reps 2 --shapes 5000 --profile --skip-build --json file --css rules]`
 // Measures and reports; asserts nothing about timing. Every run stops by itself (watchdog).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,11 @@ const { values: args } = parseArgs({
     // What-if experiments: extra CSS added to every page, e.g. --css '.sticky{filter:none}'.
     css: { type: 'string' },
     'timeout-min': { type: 'string', default: '15' },
+    // Only drives the frame scenarios whose name contains this; the others' setups still run, since
+    // each scenario starts where the previous ones left the view.
+    only: { type: 'string' },
+    // Saves a screenshot of the board as opened, at rest and in the middle of a pan, into this folder.
+    screenshots: { type: 'string' },
   },
 });
 const RUNS = Number(args.runs);
@@ -171,7 +176,13 @@ async function zoomSweep(page: Page): Promise<void> {
   }
 }
 
-const scenarios: { name: string; setup: (p: Page) => Promise<void>; drive: (p: Page) => Promise<void> }[] = [
+/** `own`: the setup changes nothing later scenarios depend on, and is skipped with the scenario. */
+const scenarios: {
+  name: string;
+  setup: (p: Page) => Promise<void>;
+  drive: (p: Page) => Promise<void>;
+  own?: boolean;
+}[] = [
   {
     name: 'idle (no input), board as opened',
     setup: async () => {},
@@ -192,6 +203,12 @@ const scenarios: { name: string; setup: (p: Page) => Promise<void>; drive: (p: P
     drive: pan,
   },
   {
+    name: 'drag 100 selected shapes (at ~40 %)',
+    setup: selectHundred,
+    drive: dragSelection,
+    own: true,
+  },
+  {
     name: 'zoom sweep Ctrl+wheel 40 % ↔ 100 %',
     setup: async () => {},
     drive: async (p) => {
@@ -202,6 +219,64 @@ const scenarios: { name: string; setup: (p: Page) => Promise<void>; drive: (p: P
     },
   },
 ];
+
+/** The board as opened, at rest; then held in the middle of a pan (the shape layer moved, not redrawn). */
+async function screenshots(page: Page, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(dir, 'at-rest.png') });
+  await page.getByRole('button', { name: 'Hand', exact: true }).click();
+  const c = { x: VIEWPORT.width / 2, y: VIEWPORT.height / 2 };
+  await page.mouse.move(c.x, c.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(c.x + 12 * i, c.y + 7 * i);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(dir, 'mid-pan.png') });
+  await page.mouse.up();
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(dir, 'after-pan.png') });
+  for (let i = 9; i >= 0; i--) await page.mouse.move(c.x + 12 * i, c.y + 7 * i);
+  log(`screenshots in ${dir}`);
+}
+
+/**
+ * Selects the 100 sticky notes nearest the centre of the view (Shift+click each, Select tool),
+ * then drags them 200 px and back in 120 moves at 60 Hz: every move changes 100 records.
+ */
+async function selectHundred(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  const centres = await page.evaluate(
+    `(() => {
+      const w = innerWidth, h = innerHeight;
+      return [...document.querySelectorAll('[data-shape-type="sticky"]')]
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.left > 80 && r.top > 80 && r.right < w - 80 && r.bottom < h - 80)
+        .map((r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 }))
+        .sort((a, b) => Math.hypot(a.x - w / 2, a.y - h / 2) - Math.hypot(b.x - w / 2, b.y - h / 2))
+        .slice(0, 100);
+    })()`,
+  );
+  const points = centres as { x: number; y: number }[];
+  await page.keyboard.down('Shift');
+  for (const p of points) await page.mouse.click(p.x, p.y);
+  await page.keyboard.up('Shift');
+  dragFrom = points[0] ?? centre;
+  const selected = await page.locator('svg.canvas .selection rect').count();
+  log(`selected ${selected} shapes for the drag`);
+}
+let dragFrom = { x: 0, y: 0 };
+
+async function dragSelection(page: Page): Promise<void> {
+  await page.mouse.move(dragFrom.x, dragFrom.y);
+  await page.mouse.down();
+  const n = 120;
+  await paced(n, 16, async (i) => {
+    const t = Math.sin(((i + 1) / n) * Math.PI);
+    await page.mouse.move(dragFrom.x + 200 * t, dragFrom.y + 120 * t);
+  });
+  await page.mouse.up();
+  await page.keyboard.press('Escape');
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -274,8 +349,12 @@ async function main() {
     for (let r = 0; r < REPS; r++) {
       const page = await newBoardPage(browser, server.url, api.cookie);
       await loadOnce(page, boardId, SHAPES);
+      if (r === 0 && args.screenshots) await screenshots(page, args.screenshots);
       for (const sc of scenarios) {
+        const skipped = args.only !== undefined && !sc.name.includes(args.only);
+        if (skipped && sc.own) continue;
         await sc.setup(page);
+        if (skipped) continue;
         const f = await recordFrames(page, () => sc.drive(page));
         const list = frames.get(sc.name) ?? [];
         list.push(f);

@@ -24,7 +24,7 @@ import {
   waitStatus,
 } from './helpers.ts';
 
-const viewportOf = (page: Page) => page.locator('svg.canvas > g').first().getAttribute('transform');
+const viewportOf = (page: Page) => page.locator('svg.canvas').getAttribute('data-viewport');
 const translateOf = async (page: Page, id: string) =>
   page.locator(`[data-shape-id="${id}"]`).getAttribute('transform');
 const shot = (page: Page, name: string) =>
@@ -271,7 +271,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await until(async () => (await bubble.textContent()) === 'Never mind', 'the second message');
     await ed.keyboard.press('Escape');
     await field.waitFor({ state: 'detached' });
-    await until(async () => (await bubble.count()) === 0, 'Escape closed it on Fay’s screen', 3000);
+    await until(async () => (await bubble.count()) === 0, 'Escape closed it on Fay’s screen');
 
     // Reactions: the viewer picks 🎉; it floats up from Vi's cursor on the others' screens and Vi's own.
     await vi.mouse.move(viBox.x + 400, viBox.y + 450);
@@ -288,7 +288,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await vi.getByRole('button', { name: 'Reactions', exact: true }).click();
   });
 
-  it('on a phone: the facilitation bar fits, and reactions and chat work from it', async () => {
+  it('on a phone: the facilitation bar fits; the laser by touch, reactions and chat work from it', async () => {
     await vi.setViewportSize({ width: 390, height: 844 });
     try {
       const bar = vi.getByRole('toolbar', { name: 'Facilitation' });
@@ -305,6 +305,25 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       }
       for (const name of ['Laser pointer', 'Reactions', 'Present', 'Timer', 'Vote'])
         assert.ok(await bar.getByRole('button', { name, exact: true }).isVisible(), `${name} on the phone`);
+      // The laser pointer by touch: a finger drawn across the canvas leaves a trail for the others.
+      await vi.getByRole('button', { name: 'Laser pointer', exact: true }).click();
+      const touch = await vi.context().newCDPSession(vi);
+      const finger = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) =>
+        touch.send('Input.dispatchTouchEvent', {
+          type,
+          touchPoints: type === 'touchEnd' ? [] : [{ x, y, id: 1 }],
+        });
+      const view = await viewportOf(vi);
+      await finger('touchStart', 80, 300);
+      for (let i = 1; i <= 20; i++) await finger('touchMove', 80 + i * 12, 300 + (i % 4) * 15);
+      await until(
+        async () => (await fay.locator('.laser-trail[data-laser-from="Vi"]').count()) > 0,
+        'the phone’s laser trail on Fay’s screen',
+      );
+      await finger('touchEnd', 0, 0);
+      await touch.detach();
+      assert.equal(await viewportOf(vi), view, 'the finger pointed; it did not pan the board');
+      await vi.getByRole('button', { name: 'Laser pointer', exact: true }).click();
       await vi.getByRole('button', { name: 'Reactions', exact: true }).click();
       const picker = vi.getByRole('region', { name: 'Pick a reaction' });
       const p = await picker.boundingBox();
@@ -428,7 +447,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await download.saveAs(file);
       const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
       assert.match(info, /^Pages:\s+2$/m, info);
-      execFileSync('pdftoppm', ['-png', '-r', '40', file, join(artifacts, 'facilitation-12-pdf')]);
+      execFileSync('pdftoppm', ['-png', '-r', '72', file, join(artifacts, 'facilitation-12-pdf')]);
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-1.png')));
       assert.ok(existsSync(join(artifacts, 'facilitation-12-pdf-2.png')));
     } finally {

@@ -60,12 +60,26 @@ export function parseClientMessage(data: Uint8Array): ClientMessage {
   return message;
 }
 
+/**
+ * [sync][syncType][varuint length][payload], written into one buffer of the exact size (the hot
+ * path of every relayed edit: no encoder and its growing buffers). Both types are below 128, so
+ * each is one byte of varuint.
+ */
 function syncMessage(syncType: number, payload: Uint8Array): Uint8Array {
-  const encoder = encoding.createEncoder();
-  encoding.writeVarUint(encoder, MessageType.sync);
-  encoding.writeVarUint(encoder, syncType);
-  encoding.writeVarUint8Array(encoder, payload);
-  return encoding.toUint8Array(encoder);
+  let lengthBytes = 1;
+  for (let n = payload.length; n > 0x7f; n = Math.floor(n / 0x80)) lengthBytes += 1;
+  const out = new Uint8Array(2 + lengthBytes + payload.length);
+  out[0] = MessageType.sync;
+  out[1] = syncType;
+  let pos = 2;
+  let n = payload.length;
+  while (n > 0x7f) {
+    out[pos++] = 0x80 | (n & 0x7f);
+    n = Math.floor(n / 0x80);
+  }
+  out[pos++] = n;
+  out.set(payload, pos);
+  return out;
 }
 
 export const encodeSyncStep1 = (stateVector: Uint8Array): Uint8Array =>

@@ -373,6 +373,7 @@ export class Room {
       this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
       return;
     }
+    const markBefore = this.mark;
     try {
       Y.applyUpdate(this.doc, update, peer);
     } catch (error) {
@@ -385,7 +386,10 @@ export class Room {
     // for missing dependencies is not stored at all yet.
     this.peerMarks.set(peer, this.hasPending ? Number.POSITIVE_INFINITY : this.mark);
     this.checkPending(peer);
-    this.checkSaved();
+    // Applying stores nothing, so the saved mark cannot have risen: only a peer whose update
+    // brought nothing new (no new mark) can already be saved. Skipping the check otherwise keeps
+    // a walk over every unstored update off the path of every edit.
+    if (this.mark === markBefore) this.checkSaved();
   }
 
   /**
@@ -665,17 +669,18 @@ export class Room {
   }
 
   /**
-   * Sends what this turn produced as one write per peer: the doc updates merged into one message
-   * (several arrive in one turn under load) and, when due, the presence changes. Each message is
-   * encoded once and the same bytes go to every peer.
+   * Sends what this turn produced as one write per peer: the doc updates (several arrive in one
+   * turn under load), one sync message each, and, when due, the presence changes. Each message is
+   * encoded once and the same bytes go to every peer. The updates are not merged into one: merging
+   * decodes and re-encodes every one of them (the largest item of a fanout profile), and a client
+   * applies a few small messages written together as cheaply as one merged message.
    */
   private flushOutgoing(): void {
     this.flushQueued = false;
-    let update: Uint8Array | null = null;
+    let updates: Uint8Array[] | null = null;
     let except: unknown = null;
     if (this.outgoing.length > 0) {
-      const merged = this.outgoing.length === 1 ? this.outgoing[0]! : Y.mergeUpdates(this.outgoing);
-      update = encodeUpdate(merged);
+      updates = this.outgoing.map(encodeUpdate);
       // Updates from several peers in one turn go to everyone: Yjs ignores what a client has.
       except = this.outgoingOrigin === MIXED_ORIGINS ? null : this.outgoingOrigin;
       this.outgoing = [];
@@ -692,9 +697,14 @@ export class Room {
           this.publish(BusMessageType.awareness, change.local);
       }
     }
-    if (!update && !awareness) return;
-    const forEveryone: Uint8Array | Uint8Array[] =
-      update && awareness ? [update, awareness] : (update ?? awareness)!;
+    if (!updates && !awareness) return;
+    const forEveryone: Uint8Array | Uint8Array[] = updates
+      ? awareness
+        ? [...updates, awareness]
+        : updates.length === 1
+          ? updates[0]!
+          : updates
+      : awareness!;
     for (const peer of this.peers) {
       if (peer !== except) peer.send(forEveryone);
       else if (awareness) peer.send(awareness);

@@ -1,12 +1,23 @@
 // The board canvas: an SVG with the viewport as one transform, drawing only the shapes whose
 // bounds meet the visible rectangle (so 5,000 shapes pan and zoom smoothly), plus selection
 // handles, other people's selections, the marquee and the stroke being drawn.
+//
+// The SVG is drawn for a *base* view, with DRAWN_MARGIN screens more on every side drawn as
+// overflow beyond its box (`overflow: visible`; the editor clips it), and moved to the current
+// view by a CSS transform that the compositor applies (`will-change: transform`). Panning changes
+// only that transform, so a pan frame costs a composite of tiles already rasterised, not a
+// repaint of thousands of shapes (docs/benchmarks-client.md). The SVG is drawn again for the
+// current view (a rebase) when the view leaves the drawn area, and once a zoom has rested for
+// REBASE_IDLE_MS, so at rest its box is the screen and it is exactly a direct drawing. The dot
+// grid is an SVG pattern in the same layer, so it moves with it. Positions are measured against
+// the editor (the SVG's parent), which does not move.
 import type { ShapeRecord } from '@tandem/shared';
 import {
   memo,
   type PointerEvent as ReactPointerEvent,
   useEffect,
   useMemo,
+  useReducer,
   useRef,
   useSyncExternalStore,
 } from 'react';
@@ -15,11 +26,35 @@ import { intersects, topmostAt, unionRect } from '../model/geometry.ts';
 import { recordBounds } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
-import { toBoard, useEditor } from '../store.ts';
+import { toBoard, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
 import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
+
+/** How long a zoom must rest before the shape layer is drawn again at the new scale. */
+const REBASE_IDLE_MS = 150;
+/** The area drawn around the base view: this many screens more on every side. */
+const DRAWN_MARGIN = 0.5;
+/** How far the drawn layer may be scaled before it is drawn again at once. */
+const MAX_SCALED = 2;
+
+interface Base {
+  view: Viewport;
+  w: number;
+  h: number;
+}
+
+/** The board rectangle the shape layer holds for a base: the view plus DRAWN_MARGIN screens. */
+function drawnArea(b: Base) {
+  const k = 0.5 + DRAWN_MARGIN;
+  return {
+    x: b.view.x - (b.w * k) / b.view.zoom,
+    y: b.view.y - (b.h * k) / b.view.zoom,
+    w: (2 * b.w * k) / b.view.zoom,
+    h: (2 * b.h * k) / b.view.zoom,
+  };
+}
 
 interface Props {
   index: ShapeIndex;
@@ -52,16 +87,17 @@ export function Canvas({
 
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
+    const frame = el?.parentElement;
+    if (!el || !frame) return;
     const ro = new ResizeObserver(() => {
-      const r = el.getBoundingClientRect();
+      const r = frame.getBoundingClientRect();
       setScreen(r.width, r.height);
     });
-    ro.observe(el);
+    ro.observe(frame);
     // Wheel must be non-passive to stop the browser's own page zoom on Ctrl+wheel.
     const wheel = (e: WheelEvent) => {
       e.preventDefault();
-      const r = el.getBoundingClientRect();
+      const r = frame.getBoundingClientRect();
       const scale = e.deltaMode === 1 ? 16 : 1;
       controller.wheel({
         x: e.clientX - r.left,
@@ -78,30 +114,54 @@ export function Canvas({
     };
   }, [controller, setScreen]);
 
+  // The shape layer's base (see the top of this file). Kept in a ref and replaced during render
+  // when the view leaves the drawn area or the screen changes size; a resting zoom replaces it
+  // from the timer below.
+  const baseRef = useRef<Base>({ view: viewport, w: screen.w, h: screen.h });
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  {
+    const b = baseRef.current;
+    const drawn = drawnArea(b);
+    const halfW = screen.w / 2 / viewport.zoom;
+    const halfH = screen.h / 2 / viewport.zoom;
+    const inside =
+      viewport.x - halfW >= drawn.x &&
+      viewport.y - halfH >= drawn.y &&
+      viewport.x + halfW <= drawn.x + drawn.w &&
+      viewport.y + halfH <= drawn.y + drawn.h;
+    // A jump in zoom (zoom to fit, reset, following someone) is drawn at once; within a factor
+    // of 2 (the steps of a zoom gesture) the layer is scaled until the zoom rests.
+    const scale = viewport.zoom / b.view.zoom;
+    if (!inside || scale > MAX_SCALED || scale < 1 / MAX_SCALED || b.w !== screen.w || b.h !== screen.h) {
+      baseRef.current = { view: viewport, w: screen.w, h: screen.h };
+    }
+  }
+  const base = baseRef.current;
+  useEffect(() => {
+    if (viewport.zoom === baseRef.current.view.zoom) return;
+    const t = setTimeout(() => {
+      const st = useEditor.getState();
+      baseRef.current = { view: st.viewport, w: st.screen.w, h: st.screen.h };
+      redraw();
+    }, REBASE_IDLE_MS);
+    return () => clearTimeout(t);
+  }, [viewport]);
+
   const lastVisible = useRef<IndexedShape[]>([]);
-  const detail = viewport.zoom >= 0.3;
-  // Culling works on a window larger than the view, snapped to a grid of quarter-screens and to
-  // zoom steps, so while panning the visible list stays the same object for many frames and React
-  // has nothing to reconcile: only the group's transform changes.
-  const zoomStep = Math.round(Math.log2(viewport.zoom) * 4);
-  const cell = Math.max(screen.w, screen.h) / 4 / 2 ** (zoomStep / 4);
-  const cellX = Math.floor(viewport.x / cell);
-  const cellY = Math.floor(viewport.y / cell);
+  const detail = base.view.zoom >= 0.3;
   const visible = useMemo(() => {
-    // The view reaches at most ~2.2 cells either side of its centre (zoom within its step), and
-    // the centre lies in cell (cellX, cellY): this window covers it with a small margin.
-    const win = { x: (cellX - 2.4) * cell, y: (cellY - 2.4) * cell, w: 5.8 * cell, h: 5.8 * cell };
+    const win = drawnArea(base);
     const next = snap.list.filter((e) => intersects(e.bounds, win));
-    // Keep the previous list while the same shapes are in the window (a window change often
-    // brings none in or out), so the memoised ShapeLayer below skips reconciling every shape.
+    // Keep the previous list while the same shapes are in the window (a rebase often brings
+    // none in or out), so the memoised ShapeLayer below skips reconciling every shape.
     const prev = lastVisible.current;
     if (next.length === prev.length && next.every((e, i) => e === prev[i])) return prev;
     lastVisible.current = next;
     return next;
-  }, [snap, cellX, cellY, cell]);
+  }, [snap, base]);
 
   const local = (e: { clientX: number; clientY: number }) => {
-    const r = ref.current!.getBoundingClientRect();
+    const r = ref.current!.parentElement!.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   };
 
@@ -148,8 +208,21 @@ export function Canvas({
         : tool === 'eraser'
           ? 'cell'
           : 'crosshair';
+  // The current view, as the transform a direct drawing would use (tests and tools read it).
   const transform = `translate(${screen.w / 2} ${screen.h / 2}) scale(${viewport.zoom}) translate(${-viewport.x} ${-viewport.y})`;
-  const grid = 24 * viewport.zoom;
+  const bv = base.view;
+  const mx = base.w * DRAWN_MARGIN;
+  const my = base.h * DRAWN_MARGIN;
+  // In the SVG, a board point p is at (p − bv) · bv.zoom + base/2. The CSS transform (origin: the
+  // SVG's corner, which is the editor's) brings it to (p − v) · v.zoom + screen/2.
+  const baseTransform = `translate(${base.w / 2} ${base.h / 2}) scale(${bv.zoom}) translate(${-bv.x} ${-bv.y})`;
+  const k = viewport.zoom / bv.zoom;
+  const dx = screen.w / 2 - (k * base.w) / 2 + (bv.x - viewport.x) * viewport.zoom;
+  const dy = screen.h / 2 - (k * base.h) / 2 + (bv.y - viewport.y) * viewport.zoom;
+  const move = k === 1 && dx === 0 && dy === 0 ? 'none' : `translate(${dx}px, ${dy}px) scale(${k})`;
+  const grid = 24 * bv.zoom;
+  const gridX = (((base.w / 2 - bv.x * bv.zoom) % grid) + grid) % grid;
+  const gridY = (((base.h / 2 - bv.y * bv.zoom) % grid) + grid) % grid;
 
   return (
     <svg
@@ -159,12 +232,8 @@ export function Canvas({
       aria-label="Board canvas"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is an application widget driven by the keyboard
       tabIndex={0}
-      style={{
-        cursor,
-        backgroundSize: grid >= 8 ? `${grid}px ${grid}px` : 'auto',
-        backgroundPosition: `${(screen.w / 2 - viewport.x * viewport.zoom) % grid}px ${(screen.h / 2 - viewport.y * viewport.zoom) % grid}px`,
-        backgroundImage: grid >= 8 ? undefined : 'none',
-      }}
+      style={{ cursor, transform: move }}
+      data-viewport={transform}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerUp}
@@ -175,7 +244,31 @@ export function Canvas({
       data-shape-count={snap.list.length}
       data-rendered-count={visible.length}
     >
-      <g transform={transform}>
+      {grid >= 8 && (
+        <>
+          <defs>
+            <pattern
+              id="canvas-grid"
+              width={grid}
+              height={grid}
+              patternUnits="userSpaceOnUse"
+              x={gridX - grid / 2}
+              y={gridY - grid / 2}
+            >
+              <circle cx={grid / 2} cy={grid / 2} r={1} className="grid-dot" />
+            </pattern>
+          </defs>
+          <rect
+            x={-mx}
+            y={-my}
+            width={base.w + 2 * mx}
+            height={base.h + 2 * my}
+            fill="url(#canvas-grid)"
+            pointerEvents="none"
+          />
+        </>
+      )}
+      <g className="viewport" transform={baseTransform}>
         <ShapeLayer visible={visible} byId={snap.byId} editingId={editingId} detail={detail} />
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />

@@ -170,6 +170,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'frames' ? 'active' : ''}`}
           aria-label="Frames"
+          title="Frames"
           aria-expanded={menu === 'frames'}
           onClick={() => toggle('frames')}
         >
@@ -180,6 +181,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'present' || presentation ? 'active' : ''}`}
           aria-label="Present"
+          title="Present"
           aria-expanded={menu === 'present'}
           onClick={() => toggle('present')}
         >
@@ -212,6 +214,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'timer' ? 'active' : ''}`}
           aria-label="Timer"
+          title="Timer"
           aria-expanded={menu === 'timer'}
           onClick={() => toggle('timer')}
         >
@@ -222,6 +225,7 @@ export function Facilitation(props: Props) {
           type="button"
           className={`tool ${menu === 'vote' || votes.current?.session?.open ? 'active' : ''}`}
           aria-label="Vote"
+          title="Vote"
           aria-expanded={menu === 'vote'}
           onClick={() => toggle('vote')}
         >

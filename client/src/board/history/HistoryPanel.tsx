@@ -196,7 +196,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input
               aria-label="Version name"
-              placeholder="Name this version"
+              placeholder="Version name"
               maxLength={120}
               value={label}
               onChange={(e) => setLabel(e.target.value)}

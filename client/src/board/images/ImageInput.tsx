@@ -168,7 +168,8 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Pr
       void add(files);
     };
     const canvasPoint = (e: DragEvent) => {
-      const el = document.querySelector('.canvas');
+      // The canvas's parent: the canvas itself is drawn larger and moved while panning.
+      const el = document.querySelector('.canvas')?.parentElement;
       if (!el) return undefined;
       const r = el.getBoundingClientRect();
       const { viewport, screen } = useEditor.getState();

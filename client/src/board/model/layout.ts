@@ -6,7 +6,7 @@ import type * as Y from 'yjs';
 import { edit, newId, shapesOf } from './doc.ts';
 import { boundsOf, center, type Point, type Rect, rectOfPoints, unionRect } from './geometry.ts';
 import { readShape } from './read.ts';
-import { followBoundArrows } from './shapes.ts';
+import { followBoundArrows, isLocked } from './shapes.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Snapping
@@ -139,14 +139,6 @@ export function recordBounds(r: ShapeRecord): Rect {
 /** What a person is told when they try to move or delete a locked shape. */
 export const LOCKED_SENTENCE =
   'Locked shapes cannot be moved, changed or deleted. Unlock them first (Shift+L).';
-
-/** Only the shapes that may change: locked ones are left out. */
-export function unlockedIds(records: Map<string, ShapeRecord>, ids: Iterable<string>): string[] {
-  return [...ids].filter((id) => {
-    const r = records.get(id);
-    return r !== undefined && !r.locked;
-  });
-}
 
 /** Puts the shapes in one new group (leaving any group they were in); answers its id. */
 export function groupShapes(doc: Y.Doc, ids: readonly string[]): string | null {
@@ -356,7 +348,7 @@ export function applyPatches(doc: Y.Doc, patches: Patch[]): void {
     const touched = new Set<string>();
     for (const { id, ...fields } of patches) {
       const m = shapes.get(id);
-      if (!m || readShape(id, m)?.locked) continue;
+      if (!m || isLocked(m)) continue;
       for (const [k, v] of Object.entries(fields)) if (v !== undefined) m.set(k, v);
       if (m.get('type') === 'arrow' && (fields.from || fields.to)) {
         const r = readShape(id, m);
