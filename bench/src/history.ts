@@ -6,7 +6,7 @@
 //
 //   npx tsx bench/src/history.ts [--postgres] [--edits 100000] [--versions 50]
 import { randomBytes } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as Y from 'yjs';
 import { Versions } from '../../realtime-server/src/history/versions.ts';
 import { openStore } from '../../realtime-server/src/store/index.ts';
@@ -165,8 +165,13 @@ async function main() {
     const latencies: number[] = [];
     let n = 0;
     const probe = reader.doc.getMap<number>('probe');
+    // Only a key's first arrival counts: the restore deletes the probe keys (the version has
+    // none) and the revert of the restorer brings them back, and neither is a delivery.
+    const arrived = new Set<string>();
     probe.observe((e) => {
       for (const key of e.keysChanged) {
+        if (arrived.has(key) || !probe.has(key)) continue;
+        arrived.add(key);
         const at = sent.get(Number(key));
         if (at !== undefined) latencies.push(performance.now() - at);
       }
@@ -179,12 +184,17 @@ async function main() {
     const during = async (what: string, fn: () => Promise<unknown>) => {
       await new Promise((r) => setTimeout(r, 500));
       latencies.length = 0;
+      // The server, the two clients and this script share one event loop: its longest stall says
+      // whether a slow update waited for the CPU (a blocked loop) or for something else.
+      const lag = monitorEventLoopDelay({ resolution: 5 });
+      lag.enable();
       const t = performance.now();
       await fn();
       const took = performance.now() - t;
+      lag.disable();
       await new Promise((r) => setTimeout(r, 300));
       console.log(
-        `${what}: ${ms(took)}; others' update latency meanwhile p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates)`,
+        `${what}: ${ms(took)}; others' update latency meanwhile p50 ${ms(pct(latencies, 50))}, p99 ${ms(pct(latencies, 99))}, max ${ms(Math.max(...latencies))} (${latencies.length} updates); longest event-loop stall ${ms(lag.max / 1e6)}`,
       );
     };
     await during('POST restore (to the middle version)', async () => {

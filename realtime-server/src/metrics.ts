@@ -99,6 +99,17 @@ export function createMetrics() {
       labelNames: ['reason'],
       registers: [registry],
     }),
+    throttled: new Counter({
+      name: 'tandem_connections_throttled_total',
+      help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (SPEC §9)',
+      registers: [registry],
+    }),
+    storeCatchUps: new Counter({
+      name: 'tandem_store_catchups_total',
+      help: 'Open boards read back from the Store for edits that never reached this instance over the bus (reason: reconnect, lapsed, hint)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
     adoptedUpdates: new Counter({
       name: 'tandem_adopted_updates_total',
       help: 'Updates relayed by another instance and stored by this one because their origin did not confirm them (reason: lapsed, held too long, flush)',

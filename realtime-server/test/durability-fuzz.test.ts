@@ -16,6 +16,10 @@ const REGRESSIONS: Record<number, string> = {
   32: 'a new instance published nothing before it heard the others; its first edits reached nobody',
   1960582646:
     'a room answered "stored" while what another instance relayed first was not (a false "All changes saved")',
+  1704792921:
+    'an edit published while its instance had lost the bus, which then unloaded the board, never reached a client of another instance (stored, but never caught up from the Store)',
+  77000144:
+    'a connection joined a room that unloaded between its load and the join: its edits went into a closed room, never stored, and were answered "saved"',
 };
 
 const SCENARIOS = Number(process.env.HARNESS_SCENARIOS ?? 2000);

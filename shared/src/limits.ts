@@ -13,9 +13,16 @@ export const defaults = {
 } as const;
 
 export const limits = {
-  /** Per-connection message rate: sustained per second, and the burst allowed above it. */
+  /**
+   * Per-connection message rate: sustained per second, and the burst allowed above it. Past it
+   * the server stops reading the socket until the budget refills (the sender is slowed, not cut off).
+   */
   messagesPerSecond: 200,
   messageBurst: 1000,
+  /** 4429 only for a connection that gets over this many times the rate to the server… */
+  abuseRateFactor: 10,
+  /** …sustained over this long (SPEC §9: "over 10× the rate for 10 s"). */
+  abuseWindowMs: 10_000,
   /** A client sends its cursor at most this often. */
   cursorPerSecond: 30,
   /** An edit is persisted within this debounce, and at most this long under constant load. */

@@ -45,10 +45,21 @@ export class TokenBucket {
   }
 
   take(now = performance.now()): boolean {
-    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rate) / 1000);
-    this.last = now;
+    this.refill(now);
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** Milliseconds until `count` tokens are available (0 when they are now). */
+  msUntil(count: number, now = performance.now()): number {
+    this.refill(now);
+    const lacking = Math.min(count, this.burst) - this.tokens;
+    return lacking <= 0 ? 0 : (lacking * 1000) / this.rate;
+  }
+
+  private refill(now: number): void {
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.rate) / 1000);
+    this.last = now;
   }
 }

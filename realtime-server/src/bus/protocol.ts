@@ -52,6 +52,12 @@ export const BusMessageType = {
   syncReply: 4,
   /** "Everything I published up to `seq` on this board is in the Store." Payload empty. */
   stored: 5,
+  /**
+   * "I stored edits of this board that may never have reached you (my bus was down when I
+   * published them, and I no longer have the board open to answer a sync request): read them
+   * from the Store." Payload empty.
+   */
+  catchUp: 6,
 } as const;
 export type BusMessageType = (typeof BusMessageType)[keyof typeof BusMessageType];
 
@@ -80,7 +86,7 @@ export function encodeBusMessage(message: BusMessage): Uint8Array {
 export function decodeBusMessage(data: Uint8Array): BusMessage {
   const decoder = decoding.createDecoder(data);
   const type = decoding.readUint8(decoder) as BusMessageType;
-  if (type < 1 || type > 5) throw new Error(`unknown bus message type ${type}`);
+  if (type < 1 || type > 6) throw new Error(`unknown bus message type ${type}`);
   const instance = decoding.readVarString(decoder);
   const seq = decoding.readVarUint(decoder);
   const target = decoding.readVarString(decoder);

@@ -6,15 +6,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { CloseCode, closeReason, DOCUMENT_PATH, type PresenceUser, type Role } from '@tandem/shared';
+import { CloseCode, closeReason, DOCUMENT_PATH, limits, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { TokenBucket } from '../auth/rateLimit.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import { authorize, ConnectionLimits, effectiveRole, type Grant, type Refusal } from './admission.ts';
+import { Pacer } from './pacing.ts';
 import type { Peer, Room } from './room.ts';
 import { type Rooms, ShuttingDownError } from './rooms.ts';
 
@@ -25,7 +25,10 @@ const SLOW_SWEEPS = 5;
 const SWEEP_MS = 1000;
 /** Connections that answer no ping for this long are dropped. */
 const PING_MS = 30_000;
-/** Messages that arrive before the room is loaded are kept up to this many bytes. */
+/**
+ * Messages that arrive before the room is loaded are kept; past this many bytes the socket is not
+ * read until the room is ready (a fast client is slowed, not closed).
+ */
 const MAX_EARLY_BYTES = 8 * 1024 * 1024;
 
 /** How often each instance compares its connections' access with the Store (docs/security.md). */
@@ -36,6 +39,8 @@ class SocketPeer implements Peer {
   slowSweeps = 0;
   alive = true;
   room: Room | null = null;
+  /** Set once attached: paces what the connection sends to the message rate. */
+  pacer: Pacer | null = null;
   private closed = false;
 
   readonly userId: string;
@@ -176,25 +181,28 @@ export interface GatewayDeps {
 
 /**
  * Keeps what a socket sends between the handshake and attach (the client speaks first: sync
- * step 1 arrives while the board may still be loading), up to MAX_EARLY_BYTES, binary only.
+ * step 1 arrives while the board may still be loading), binary only. Past MAX_EARLY_BYTES the
+ * socket is not read until attach (a bot that writes at once is slowed down, not closed).
  */
 class EarlyMessages {
   readonly messages: Buffer[] = [];
   private bytes = 0;
+  /** Whether reading stopped because too much arrived before attach. */
+  private paused = false;
   /** True once the socket closed (or was closed for what it sent) before attach. */
   closed = false;
   private readonly onMessage = (data: Buffer, isBinary: boolean) => {
-    this.bytes += data.length;
-    if (!isBinary || this.bytes > MAX_EARLY_BYTES) {
+    if (!isBinary) {
       this.closed = true;
-      closeSocket(
-        this.ws,
-        CloseCode.UNDECODABLE,
-        isBinary ? 'too much data before sync' : 'text frames are not accepted',
-      );
+      closeSocket(this.ws, CloseCode.UNDECODABLE, 'text frames are not accepted');
       return;
     }
+    this.bytes += data.length;
     this.messages.push(data);
+    if (this.bytes > MAX_EARLY_BYTES && !this.paused) {
+      this.paused = true;
+      this.ws.pause();
+    }
   };
 
   constructor(private readonly ws: WebSocket) {
@@ -204,9 +212,13 @@ class EarlyMessages {
     });
   }
 
-  /** Stops keeping messages and hands over the ones kept. */
+  /** Stops keeping messages and hands over the ones kept; reading resumes if it had stopped. */
   drain(): Buffer[] {
     this.ws.off('message', this.onMessage);
+    if (this.paused) {
+      this.paused = false;
+      this.ws.resume();
+    }
     return this.messages.splice(0);
   }
 }
@@ -315,8 +327,10 @@ export class DocumentGateway {
     ws.once('close', () => this.detach(peer, boardId));
 
     let room: Room;
+    // Held open from the load to the join (or to giving up): it cannot unload in between.
+    let release: () => void;
     try {
-      room = await this.deps.rooms.open(boardId);
+      ({ room, release } = await this.deps.rooms.acquire(boardId));
     } catch (error) {
       if (error instanceof ShuttingDownError) {
         peer.close(CloseCode.GOING_AWAY, 'server going away');
@@ -336,27 +350,51 @@ export class DocumentGateway {
       peer.close(CloseCode.INTERNAL, 'internal error');
     }
     if (early.closed || peer.isClosed) {
-      this.deps.rooms.release(room);
+      release();
       return;
     }
     peer.room = room;
     room.join(peer);
+    release();
     this.deps.onBoardUsersChanged?.(boardId);
 
-    const bucket = new TokenBucket(config.messagesPerSecond, config.messageBurst);
+    const handle = (data: Buffer) => {
+      if (peer.isClosed) return;
+      try {
+        room.receive(peer, data);
+      } catch (error) {
+        // A throw here would escape ws's 'message' event (or the pacer's timer) and stop the
+        // whole process: whatever one connection's message trips over closes that connection only.
+        log.error({ err: error, boardId, peer: peer.id }, 'handling a document message failed');
+        peer.close(CloseCode.INTERNAL, 'internal error');
+      }
+    };
+    // Over the message rate a connection is slowed down (pacing.ts); 4429 only for abuse.
+    const pacer = new Pacer(
+      ws,
+      {
+        rate: config.messagesPerSecond,
+        burst: config.messageBurst,
+        abuseRateFactor: limits.abuseRateFactor,
+        abuseWindowMs: limits.abuseWindowMs,
+      },
+      handle,
+      () => {
+        log.warn(
+          { boardId, peer: peer.id, userId: peer.userId },
+          'connection far over the message rate for long: closing it (4429)',
+        );
+        peer.close(CloseCode.TOO_MANY_MESSAGES, closeReason.TOO_MANY_MESSAGES);
+      },
+      () => metrics.throttled.inc(),
+    );
+    peer.pacer = pacer;
+    ws.once('close', () => pacer.stop());
     const onMessage = (data: Buffer, isBinary: boolean) => {
       metrics.traffic.messagesIn += 1;
       metrics.traffic.bytesIn += data.length;
       if (!isBinary) return peer.close(CloseCode.UNDECODABLE, 'text frames are not accepted');
-      if (!bucket.take()) return peer.close(CloseCode.TOO_MANY_MESSAGES, closeReason.TOO_MANY_MESSAGES);
-      try {
-        room.receive(peer, data);
-      } catch (error) {
-        // A throw here would escape ws's 'message' event and stop the whole process: whatever
-        // one connection's message trips over closes that connection only.
-        log.error({ err: error, boardId, peer: peer.id }, 'handling a document message failed');
-        peer.close(CloseCode.INTERNAL, 'internal error');
-      }
+      pacer.receive(data);
     };
     const kept = early.drain();
     ws.on('message', onMessage);
@@ -488,6 +526,11 @@ export class DocumentGateway {
 
   private pingPeers(): void {
     for (const peer of this.peers) {
+      // A connection we stopped reading cannot show us its pong: it is slow on our account.
+      if (peer.pacer?.throttled) {
+        peer.alive = true;
+        continue;
+      }
       if (!peer.alive) {
         peer.ws.terminate();
         continue;

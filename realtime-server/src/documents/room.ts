@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
 import type { DocStore } from '../store/store.ts';
-import { DocPersister, type QueuedUpdate } from './persister.ts';
+import { DocPersister, type QueuedUpdate, RETRY_MAX_MS } from './persister.ts';
 import { RoomPresence } from './presence.ts';
 import {
   encodeAwarenessMessage,
@@ -74,12 +74,19 @@ const SYNC_ORIGIN = Symbol('sync reply');
  * Such a transaction is stored and published like a client's (duplicates are harmless in Yjs).
  */
 const MIXED_ORIGINS = Symbol('several origins');
+/**
+ * What a catch-up read from the Store and this room lacked: sent to this room's clients, neither
+ * stored again nor published (each instance that may lack it catches up itself).
+ */
+const CATCH_UP_ORIGIN = Symbol('store catch-up');
 const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
 export const PRESENCE_TICK_MS = 25;
 /** Bytes of updates waiting for missing dependencies before the sender is cut off. */
 const MAX_PENDING_BYTES = 1024 * 1024;
+/** Reads a catch-up from the Store retries (with backoff) before it gives up. */
+const CATCH_UP_ATTEMPTS = 6;
 /** How long to wait for the bus when opening a board before serving it from the Store alone. */
 export const SUBSCRIBE_WAIT_MS = 1000;
 
@@ -87,7 +94,8 @@ export const SUBSCRIBE_WAIT_MS = 1000;
 type HeldUpdate = QueuedUpdate;
 
 export class Room {
-  readonly doc = new Y.Doc();
+  /** The guid is only a name (it matters for subdocuments, which boards do not use): no uuid drawn per load. */
+  readonly doc: Y.Doc;
   readonly peers = new Set<Peer>();
   readonly presence: RoomPresence;
   /** Approximate stored size: loaded bytes plus every update since. */
@@ -129,6 +137,7 @@ export class Room {
     private readonly deps: RoomDeps,
     private readonly instances: InstanceView,
   ) {
+    this.doc = new Y.Doc({ guid: boardId });
     this.presence = new RoomPresence(
       () => this.schedulePresence(),
       (owner, reason) =>
@@ -424,7 +433,8 @@ export class Room {
       this.outgoing.length === 1 || this.outgoingOrigin === origin ? origin : MIXED_ORIGINS;
     this.queueFlush();
     // Relayed by another instance: held (the raw message) until that instance confirms it.
-    if (origin === BUS_ORIGIN) return;
+    // Read from the Store by a catch-up: stored already.
+    if (origin === BUS_ORIGIN || origin === CATCH_UP_ORIGIN) return;
     const userId = this.peers.has(origin as Peer)
       ? (origin as Peer).userId
       : origin instanceof ServerChange
@@ -605,6 +615,9 @@ export class Room {
         case BusMessageType.stored:
           this.confirm(message.instance, message.seq);
           return;
+        case BusMessageType.catchUp:
+          this.catchUpFromStore('hint');
+          return;
       }
     } catch (error) {
       this.deps.log.warn(
@@ -636,11 +649,66 @@ export class Room {
     this.checkSaved();
   }
 
+  private catchingUp = false;
+  private catchUpAgain = false;
+
+  /**
+   * Reads the board from the Store and applies what this room lacks. The repair for edits that
+   * are in the Store but never reached this instance over the bus: published into a bus outage
+   * (at either end) by an instance that has since unloaded the board or died, so no sync request
+   * can reach them. A request while one read runs costs one more read after it (the first may
+   * have begun before the write it is meant to see). Retries while the Store is unreachable.
+   */
+  catchUpFromStore(reason: string): void {
+    if (this.closed) return;
+    if (this.catchingUp) {
+      this.catchUpAgain = true;
+      return;
+    }
+    this.catchingUp = true;
+    this.deps.metrics.storeCatchUps.inc({ reason });
+    void this.catchUp()
+      .catch((err: unknown) =>
+        this.deps.log.warn({ err, boardId: this.boardId, reason }, 'catching up from the Store failed'),
+      )
+      .finally(() => {
+        this.catchingUp = false;
+        if (!this.catchUpAgain) return;
+        this.catchUpAgain = false;
+        this.catchUpFromStore(reason);
+      });
+  }
+
+  private async catchUp(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.closed) return;
+      let stored: Awaited<ReturnType<DocStore['loadDoc']>>;
+      try {
+        stored = await this.deps.store.loadDoc(this.boardId);
+      } catch (error) {
+        if (attempt >= CATCH_UP_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MAX_MS, 500 * 2 ** attempt)));
+        continue;
+      }
+      if (this.closed) return;
+      const parts = stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+      if (parts.length === 0) return;
+      const missing = Y.diffUpdate(
+        parts.length === 1 ? parts[0]! : Y.mergeUpdates(parts),
+        Y.encodeStateVector(this.doc),
+      );
+      Y.applyUpdate(this.doc, missing, this.hasPending ? BUS_RESOLVING_ORIGIN : CATCH_UP_ORIGIN);
+      return;
+    }
+  }
+
   /** An instance whose heartbeat lapsed: forget its presences, store what it did not confirm. */
   forgetInstance(instance: string): void {
     this.presence.removeInstance(instance);
     this.remoteSeq.delete(instance);
     this.adopt(instance, 'lapsed');
+    // What it stored but could not relay (its bus was down) is only in the Store now.
+    this.catchUpFromStore('lapsed');
   }
 
   private queueFlush(): void {

@@ -3,6 +3,7 @@
 // last connection leaves. Rooms react to what Instances learns of the others: a lapsed instance's
 // presences vanish and its unconfirmed updates are stored here; a returned one is resynced with.
 import { Instances } from '../bus/instances.ts';
+import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
 import { RETRY_MAX_MS } from './persister.ts';
 import { type InstanceView, Room, type RoomDeps } from './room.ts';
 
@@ -14,6 +15,17 @@ export class ShuttingDownError extends Error {
   }
 }
 const RESYNC_AFTER_RECONNECT_MS = [0, 1000, 5000];
+/**
+ * After a bus reconnect, open boards are read back from the Store this long after (once every
+ * room that was open at the reconnect has answered the sync request, or stored and closed).
+ */
+const CATCH_UP_AFTER_RECONNECT_MS = 1000;
+/**
+ * A board unloaded here is remembered this long while the bus is up (longer than a broken
+ * connection takes to be noticed): if the bus turns out to have been down, what this instance
+ * published about it may have reached nobody, and the others are told to read the Store.
+ */
+const RECENTLY_CLOSED_MS = 10_000;
 /**
  * A relayed update not confirmed stored by its origin within this long (past the persistence
  * bound) is stored by every instance that holds it.
@@ -27,6 +39,8 @@ export class Rooms {
   /** Which other instances are alive (shared with the workspace channel). */
   readonly instances: Instances;
   private readonly instanceView: InstanceView;
+  /** Boards unloaded here lately, with when: see RECENTLY_CLOSED_MS. */
+  private readonly recentlyClosed = new Map<string, number>();
 
   constructor(private readonly deps: RoomDeps) {
     this.instances = new Instances(deps.bus, deps.instanceId, deps.log);
@@ -50,19 +64,41 @@ export class Rooms {
       for (const room of this.rooms.values()) room.shareWhatWasUnpublished();
     });
     this.instances.onTick(() => {
-      const due = Date.now() - config.persistMaxDelayMs - HOLD_GRACE_MS;
+      const now = Date.now();
+      const due = now - config.persistMaxDelayMs - HOLD_GRACE_MS;
       for (const room of this.rooms.values()) room.adopt(null, 'held too long', due);
+      if (bus.isHealthy())
+        for (const [boardId, at] of this.recentlyClosed)
+          if (now - at > RECENTLY_CLOSED_MS) this.recentlyClosed.delete(boardId);
     });
     bus.onReconnect(() => {
       // Messages may have been lost while the bus was down, both ways: every open board resyncs
       // and asks back. Once now, and again shortly after, since the other instances may not have
-      // resubscribed yet and would miss this first request.
+      // resubscribed yet and would miss this first request. What this instance published about
+      // a board it has unloaded since is in the Store, and nobody here can answer for it: the
+      // others are told to read the Store. And an instance that published to us meanwhile and
+      // has unloaded the board since cannot answer our request: open boards read the Store too.
+      // A board open now may unload before the others ask back: it is hinted for then.
+      const touched = new Set([...this.recentlyClosed.keys(), ...this.rooms.keys()]);
+      this.recentlyClosed.clear();
       for (const delay of RESYNC_AFTER_RECONNECT_MS) {
         const timer = setTimeout(() => {
           for (const room of this.rooms.values()) room.requestSync('reconnect', true);
+          // Once per board, from the second round on (the others have resubscribed by then, or
+          // read the Store after their own reconnect).
+          if (delay === 0) return;
+          for (const boardId of touched) {
+            if (this.rooms.has(boardId)) continue;
+            touched.delete(boardId);
+            this.hintCatchUp(boardId);
+          }
         }, delay);
         timer.unref();
       }
+      const timer = setTimeout(() => {
+        for (const room of this.rooms.values()) room.catchUpFromStore('reconnect');
+      }, CATCH_UP_AFTER_RECONNECT_MS);
+      timer.unref();
     });
     await this.instances.start();
   }
@@ -79,7 +115,35 @@ export class Rooms {
     return this.rooms.values();
   }
 
-  /** The open room of a board, loading it first if needed (one load for concurrent callers). */
+  /**
+   * The open room of a board, loaded first if needed, held open until `release` is called: the
+   * caller joins it (or works on it) and then releases it. Without the hold, a room whose last
+   * connection left could unload between the load and the join, and a connection would join a
+   * closed room whose edits reach no Store and no other instance (harness seed 77000144).
+   */
+  async acquire(boardId: string): Promise<{ room: Room; release: () => void }> {
+    for (;;) {
+      if (this.stopping) throw new ShuttingDownError();
+      // Looked up and held in one synchronous step: an unload checks emptiness synchronously too.
+      const room = this.rooms.get(boardId);
+      if (room) {
+        const unhold = room.keepOpen();
+        return {
+          room,
+          release: () => {
+            unhold();
+            this.release(room);
+          },
+        };
+      }
+      await this.open(boardId);
+    }
+  }
+
+  /**
+   * The open room of a board, loading it first if needed (one load for concurrent callers). Not
+   * held: it may be unloaded by the time the caller runs. Use acquire() to join or change it.
+   */
   async open(boardId: string): Promise<Room> {
     if (this.stopping) throw new ShuttingDownError();
     const open = this.rooms.get(boardId);
@@ -128,6 +192,21 @@ export class Rooms {
     this.rooms.delete(room.boardId);
     this.deps.metrics.rooms.set(this.rooms.size);
     await room.close();
+    this.recentlyClosed.set(room.boardId, Date.now());
+  }
+
+  /** Tells the instances with a board open to read it from the Store (see RECENTLY_CLOSED_MS). */
+  private hintCatchUp(boardId: string): void {
+    this.deps.bus.publish(
+      boardChannel(boardId),
+      encodeBusMessage({
+        type: BusMessageType.catchUp,
+        instance: this.deps.instanceId,
+        seq: 0,
+        target: '',
+        payload: new Uint8Array(0),
+      }),
+    );
   }
 
   /** Set once shutdown begins: no board is opened any more. */

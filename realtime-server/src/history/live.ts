@@ -72,8 +72,7 @@ export class LiveHistory {
     change: (room: Room) => Promise<string>,
     kind: 'restore' | 'revert',
   ): Promise<StoredVersion | null> {
-    const room = await this.rooms.open(boardId);
-    const release = room.keepOpen();
+    const { room, release } = await this.rooms.acquire(boardId);
     try {
       // What clients sent is stored, then the board as it is now becomes a version of its own.
       await room.flush();
@@ -83,7 +82,6 @@ export class LiveHistory {
       return await this.versions.record(boardId, kind, label);
     } finally {
       release();
-      this.rooms.release(room);
     }
   }
 }

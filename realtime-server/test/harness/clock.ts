@@ -7,9 +7,86 @@ interface Timer {
   id: number;
   at: number;
   order: number;
-  fn: () => void;
+  fn: (...args: unknown[]) => void;
+  args: unknown[];
   interval: number | null;
   cancelled: boolean;
+}
+
+/** What setTimeout returns: methods on the prototype, so a timer costs one small object. */
+class Handle {
+  constructor(readonly timer: Timer) {}
+  unref(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  hasRef(): boolean {
+    return false;
+  }
+  refresh(): this {
+    return this;
+  }
+  [Symbol.toPrimitive](): number {
+    return this.timer.id;
+  }
+}
+
+const earlier = (a: Timer, b: Timer): boolean => a.at < b.at || (a.at === b.at && a.order < b.order);
+
+/** A binary min-heap of timers by due time, then creation order. */
+class TimerHeap {
+  private readonly items: Timer[] = [];
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(timer: Timer): void {
+    const items = this.items;
+    let i = items.length;
+    items.push(timer);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!earlier(timer, items[parent]!)) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = timer;
+  }
+
+  peek(): Timer | undefined {
+    return this.items[0];
+  }
+
+  pop(): Timer | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length === 0 || last === undefined) return top;
+    let i = 0;
+    const n = items.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && earlier(items[right]!, items[left]!) ? right : left;
+      if (!earlier(items[child]!, last)) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = last;
+    return top;
+  }
+
+  clear(): void {
+    this.items.length = 0;
+  }
+
+  forEach(fn: (timer: Timer) => void): void {
+    for (const timer of this.items) fn(timer);
+  }
 }
 
 const real = {
@@ -35,7 +112,7 @@ export const yieldToLoop = (): Promise<void> => new Promise((resolve) => real.se
 
 export class VirtualClock {
   now = 1_700_000_000_000;
-  private readonly timers: Timer[] = [];
+  private readonly timers = new TimerHeap();
   private nextId = 1;
   private order = 0;
   private installed = false;
@@ -43,33 +120,22 @@ export class VirtualClock {
   install(): void {
     if (this.installed) return;
     this.installed = true;
-    const handle = (timer: Timer) => {
-      const h = {
-        timer,
-        unref: () => h,
-        ref: () => h,
-        hasRef: () => false,
-        refresh: () => h,
-        [Symbol.toPrimitive]: () => timer.id,
-      };
-      return h;
-    };
     const add = (fn: (...a: unknown[]) => void, ms: number | undefined, args: unknown[], repeat: boolean) => {
-      const delay = Math.max(0, Number(ms) || 0);
+      const delay = ms === undefined || !(ms > 0) ? 0 : ms;
       const timer: Timer = {
         id: this.nextId++,
         at: this.now + delay,
         order: this.order++,
-        fn: () => fn(...args),
+        fn,
+        args,
         interval: repeat ? Math.max(1, delay) : null,
         cancelled: false,
       };
       this.timers.push(timer);
-      return handle(timer);
+      return new Handle(timer);
     };
     const cancel = (h: unknown) => {
-      const timer = (h as { timer?: Timer } | undefined)?.timer;
-      if (timer) timer.cancelled = true;
+      if (h instanceof Handle) h.timer.cancelled = true;
     };
     const g = globalThis as unknown as Record<string, unknown>;
     g.setTimeout = (fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) =>
@@ -94,58 +160,43 @@ export class VirtualClock {
     g.setImmediate = real.setImmediate;
     g.clearImmediate = real.clearImmediate;
     Date.now = real.dateNow;
-    this.timers.length = 0;
+    this.timers.clear();
   }
 
   /** Drops every timer (a scenario's leftovers must not run in the next one). */
   clear(): void {
-    for (const timer of this.timers) timer.cancelled = true;
-    this.timers.length = 0;
+    this.timers.forEach((timer) => {
+      timer.cancelled = true;
+    });
+    this.timers.clear();
   }
 
+  /** The next live timer due at or before `until`, taken off the heap; null when there is none. */
   private takeNext(until: number): Timer | null {
-    let best = -1;
-    for (let i = 0; i < this.timers.length; i++) {
-      const t = this.timers[i]!;
-      if (t.cancelled) continue;
-      if (t.at > until) continue;
-      if (best < 0) best = i;
-      else {
-        const b = this.timers[best]!;
-        if (t.at < b.at || (t.at === b.at && t.order < b.order)) best = i;
-      }
+    for (;;) {
+      const top = this.timers.peek();
+      if (!top || top.at > until) return null;
+      this.timers.pop();
+      if (!top.cancelled) return top;
     }
-    if (best < 0) return null;
-    return this.timers[best]!;
-  }
-
-  private compact(): void {
-    let j = 0;
-    for (let i = 0; i < this.timers.length; i++) {
-      const t = this.timers[i]!;
-      if (!t.cancelled) this.timers[j++] = t;
-    }
-    this.timers.length = j;
   }
 
   /** Runs every timer due up to `until` (each at its time, draining in between), then sets now. */
   async runUntil(until: number): Promise<void> {
     await drain();
-    let steps = 0;
     for (;;) {
       const timer = this.takeNext(until);
       if (!timer) break;
-      this.now = Math.max(this.now, timer.at);
+      if (timer.at > this.now) this.now = timer.at;
       if (timer.interval !== null) {
         timer.at = this.now + timer.interval;
         timer.order = this.order++;
+        this.timers.push(timer);
       } else timer.cancelled = true;
-      timer.fn();
+      timer.fn(...timer.args);
       await drain();
-      if (++steps % 256 === 0) this.compact();
     }
-    this.now = Math.max(this.now, until);
-    this.compact();
+    if (until > this.now) this.now = until;
   }
 
   /** Advances time while `promise` is pending (for awaiting server work that needs timers). */

@@ -134,13 +134,33 @@ class HarnessBus implements Bus {
 
 // --- the store --------------------------------------------------------------------------------
 
+/**
+ * The shared DocStore, and every shape key it holds as of now, kept as each append commits
+ * (compaction only merges what is there), so checking a "saved" answer costs a lookup, not a
+ * rebuild of the stored board. The final check still reads the Store itself.
+ */
+class SharedStore extends MemoryDocStore {
+  private readonly mirror = new Y.Doc({ guid: 'harness-mirror', gc: false });
+
+  override async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
+    const size = await super.append(boardId, entries);
+    for (const entry of entries) Y.applyUpdate(this.mirror, entry.update);
+    return size;
+  }
+
+  /** Whether the Store holds this shape now. */
+  holds(key: string): boolean {
+    return this.mirror.getMap('shapes').has(key);
+  }
+}
+
 /** One instance's connection to the shared DocStore: latency, outages, and death mid-write. */
 class StoreView implements DocStore {
   up = true;
   dead = false;
 
   constructor(
-    private readonly store: MemoryDocStore,
+    private readonly store: SharedStore,
     private readonly random: Random,
   ) {}
 
@@ -195,7 +215,7 @@ class Instance {
   constructor(
     readonly id: string,
     network: Network,
-    shared: MemoryDocStore,
+    shared: SharedStore,
     random: Random,
     deps: HarnessShared,
   ) {
@@ -248,7 +268,7 @@ interface Connection {
 const SERVER = Symbol('server');
 
 class Client {
-  readonly doc = new Y.Doc();
+  readonly doc: Y.Doc;
   conn: Connection | null = null;
   gone = false;
   made = 0;
@@ -258,9 +278,12 @@ class Client {
     private readonly random: Random,
     private readonly allKeys: Set<string>,
     readonly vanishes: boolean,
-    private readonly shared: MemoryDocStore,
+    private readonly shared: SharedStore,
     private readonly falseSaves: string[],
   ) {
+    // A fixed guid and client id: no random draws (which cost), and a seed replays exactly.
+    this.doc = new Y.Doc({ guid: `client-${index}` });
+    this.doc.clientID = index + 1;
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === SERVER) return;
       const encoder = encoding.createEncoder();
@@ -303,15 +326,16 @@ class Client {
       },
     };
     this.conn = conn;
-    void instance.rooms.open(BOARD).then(
-      (room) => {
+    void instance.rooms.acquire(BOARD).then(
+      ({ room, release }) => {
         if (conn.closed || !instance.live) {
-          if (instance.live) instance.rooms.release(room);
+          if (instance.live) release();
           return;
         }
         instance.watch(room);
         conn.room = room;
         room.join(conn.peer);
+        release();
         const encoder = encoding.createEncoder();
         encoding.writeVarUint(encoder, 0);
         syncProtocol.writeSyncStep1(encoder, this.doc);
@@ -354,14 +378,10 @@ class Client {
    */
   private checkSaved(conn: Connection): void {
     const room = conn.room!;
-    const keys = keysOf(room.doc);
-    void room.whenStored().then(async () => {
+    const keys = [...room.doc.getMap('shapes').keys()];
+    void room.whenStored().then(() => {
       if (!conn.instance.live) return;
-      const content = await this.shared.loadDoc(BOARD);
-      const stored = new Y.Doc();
-      for (const part of content.snapshot ? [content.snapshot, ...content.updates] : content.updates)
-        Y.applyUpdate(stored, part);
-      const missing = keys.filter((key) => !stored.getMap('shapes').has(key));
+      const missing = keys.filter((key) => !this.shared.holds(key));
       if (missing.length > 0)
         this.falseSaves.push(`${conn.instance.id} said stored while the Store lacked ${missing.join(', ')}`);
     });
@@ -394,7 +414,7 @@ export class ScenarioFailure extends Error {}
  */
 export async function runScenario(seed: number, clock: VirtualClock, shared: HarnessShared): Promise<string> {
   const random = new Random(seed);
-  const store = new MemoryDocStore();
+  const store = new SharedStore();
   const network = new Network(random, random.pick([0, 0, 0.005, 0.02]));
   const allKeys = new Set<string>();
   const falseSaves: string[] = [];
@@ -424,7 +444,11 @@ export async function runScenario(seed: number, clock: VirtualClock, shared: Har
     { length: 2 + random.int(3) },
     (_, i) => new Client(i, random, allKeys, random.chance(0.5), store, falseSaves),
   );
-  for (const client of clients) client.connect(random.pick(instances));
+  for (const client of clients) {
+    const target = random.pick(instances);
+    client.connect(target);
+    note(`client ${client.index} connects to ${target.id}`);
+  }
 
   const activeMs = 4000 + random.int(6000);
   const after = (ms: number, fn: () => void) => setTimeout(fn, ms);
@@ -517,8 +541,15 @@ export async function runScenario(seed: number, clock: VirtualClock, shared: Har
   }
   const reference = replicas[0] ? keysOf(replicas[0][1]).join(',') : '';
   for (const [name, doc] of replicas) {
-    if (keysOf(doc).join(',') !== reference)
-      fail(`${name} did not converge: ${keysOf(doc).length} shapes vs ${reference.split(',').length}`);
+    const keys = keysOf(doc);
+    if (keys.join(',') === reference) continue;
+    const first = new Set(keysOf(replicas[0]![1]));
+    const lacks = [...first].filter((key) => !keys.includes(key));
+    const extra = keys.filter((key) => !first.has(key));
+    fail(
+      `${name} did not converge with ${replicas[0]![0]}: ${keys.length} shapes vs ${first.size}` +
+        ` (lacks ${lacks.slice(0, 8).join(', ') || 'none'}; has extra ${extra.slice(0, 8).join(', ') || 'none'})`,
+    );
   }
 
   // Everyone leaves, the rooms unload, the instances stop.
@@ -529,7 +560,7 @@ export async function runScenario(seed: number, clock: VirtualClock, shared: Har
     await clock.runWhile(instance.rooms.closeAll(1001, 'scenario over'), 120_000);
   }
 
-  const stored = new Y.Doc();
+  const stored = new Y.Doc({ guid: 'harness-stored' });
   const content = await store.loadDoc(BOARD);
   for (const part of content.snapshot ? [content.snapshot, ...content.updates] : content.updates)
     Y.applyUpdate(stored, part);
