@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
-import { SqliteStore } from '../src/store/sqlite.ts';
 import { ApiClient, connectDoc, type DocClient, storedShapes, waitSynced } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { addRecord } from '../../testing/records.ts';
 import { waitUntil } from '../../testing/services.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
 
 const SHAPES = 3000;
 /** How often the editor edits while the bot writes. */
@@ -78,7 +78,15 @@ test('a stock provider writing 3,000 transactions as fast as it can is slowed, n
   const throttledBefore = await throttledCount(server);
   const bot: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('../../testing/fast-bot.ts', import.meta.url).pathname, server.wsUrl, boardId, token, String(SHAPES)],
+    [
+      '--import',
+      'tsx',
+      new URL('../../testing/fast-bot.ts', import.meta.url).pathname,
+      server.wsUrl,
+      boardId,
+      token,
+      String(SHAPES),
+    ],
     { cwd: new URL('..', import.meta.url).pathname, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   cleanups.push(() => bot.kill('SIGKILL'));
