@@ -185,8 +185,10 @@ export function zoomAt(
 /** A viewport showing `r` with a margin. */
 export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
   if (!r) return { x: 0, y: 0, zoom: 1 };
+  // 130 px above and below: the content stays clear of the two rows of controls at the top (the
+  // top bar, then the facilitation bar, down to y ≈ 112) and of the status and zoom at the bottom.
   const zoom = clampZoom(
-    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 200) / Math.max(r.h, 1), 2),
+    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 260) / Math.max(r.h, 1), 2),
   );
   return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
 }
