@@ -100,7 +100,7 @@ describe('roles and access', () => {
     await member.waitForURL(`**/b/${boardId}`);
     await waitStatus(member, 'live');
 
-    await owner.getByRole('button', { name: 'Share' }).click();
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
     // Lowered to viewer: the member's board turns read-only, live.
     await owner.getByLabel('Role of Mia').selectOption('viewer');
     await waitStatus(member, 'read-only');

@@ -89,16 +89,20 @@ describe('two people on one board', () => {
 
   it('clicking an avatar follows that person’s viewport, and any move stops it', async () => {
     await bo.getByRole('button', { name: /^Follow Ada/ }).click();
+    const banner = bo.getByRole('status').filter({ hasText: 'Following Ada' });
+    await banner.waitFor();
     await canvas(ada).focus();
     await ada.keyboard.press('+');
     const zoom = (p: Page) => p.getByRole('button', { name: 'Reset zoom' }).textContent();
     await until(async () => (await zoom(bo)) === '125%', 'Bo’s view following Ada’s zoom');
+    await bo.screenshot({ path: `${artifacts}/board-following.png` });
     await canvas(bo).focus();
     await bo.keyboard.press('-');
     await until(
       async () => (await bo.getByRole('button', { name: /^Follow Ada/, pressed: true }).count()) === 0,
       'following stopped',
     );
+    await banner.waitFor({ state: 'detached' });
     // Ada zooms again and moves: once her cursor moved on Bo's screen (same awareness state as
     // her viewport), Bo's zoom is still his own.
     const cursor = bo.locator('[data-cursor-name="Ada"]');
@@ -110,6 +114,25 @@ describe('two people on one board', () => {
       'Ada’s next presence on Bo’s screen',
     );
     assert.equal(await zoom(bo), '100%', 'Bo’s own zoom, no longer Ada’s');
+    await ada.keyboard.press('-');
+  });
+
+  it('the “Following” banner stops following', async () => {
+    await bo.getByRole('button', { name: /^Follow Ada/ }).click();
+    const banner = bo.getByRole('status').filter({ hasText: 'Following Ada' });
+    await banner.getByRole('button', { name: 'Stop following' }).click();
+    await banner.waitFor({ state: 'detached' });
+    assert.equal(await bo.getByRole('button', { name: /^Follow Ada/, pressed: true }).count(), 0);
+    // Stopped means stopped: Ada's next zoom leaves Bo's view alone.
+    const zoom = (p: Page) => p.getByRole('button', { name: 'Reset zoom' }).textContent();
+    const mine = await zoom(bo);
+    const cursor = bo.locator('[data-cursor-name="Ada"]');
+    const before = await cursor.getAttribute('style');
+    await canvas(ada).focus();
+    await ada.keyboard.press('+');
+    await ada.mouse.move(540, 320, { steps: 3 });
+    await until(async () => (await cursor.getAttribute('style')) !== before, 'Ada’s next presence');
+    assert.equal(await zoom(bo), mine);
     await ada.keyboard.press('-');
   });
 

@@ -280,7 +280,7 @@ describe('editor', () => {
         page.getByRole('toolbar', { name: 'Tools' }),
         page.getByRole('toolbar', { name: 'Zoom' }),
         page.getByRole('status'),
-        page.getByRole('button', { name: 'Share' }),
+        page.getByRole('button', { name: 'Share', exact: true }),
         page.getByRole('link', { name: 'All boards' }),
       ].map(async (l) => (await l.boundingBox())!),
     );

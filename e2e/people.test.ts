@@ -107,7 +107,7 @@ describe('dashboard and people', () => {
     await editor.goto(link);
     await editor.waitForURL(`**/b/${boardId}`);
     await waitStatus(editor, 'live');
-    await editor.getByRole('button', { name: 'Share' }).click();
+    await editor.getByRole('button', { name: 'Share', exact: true }).click();
     const dialog = editor.getByRole('dialog', { name: 'Share board' });
     await dialog.getByText('Owen').waitFor();
     await dialog.getByText('Eda (you)').waitFor();
@@ -115,7 +115,7 @@ describe('dashboard and people', () => {
     assert.equal(await dialog.getByRole('button', { name: /Remove/ }).count(), 0, 'read-only');
     await editor.screenshot({ path: join(artifacts, 'share-editor.png') });
 
-    await owner.getByRole('button', { name: 'Share' }).click();
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
     const od = owner.getByRole('dialog', { name: 'Share board' });
     const messages: string[] = [];
     owner.on('dialog', (d) => {

@@ -28,6 +28,7 @@ import { historyRoutes } from './http/history.ts';
 import { linkRoutes } from './http/links.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
+import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -46,6 +47,7 @@ const resources: ResourcePlugin[] = [
   votesRoutes,
   timeRoutes,
   historyRoutes,
+  thumbnailRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */

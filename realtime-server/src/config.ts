@@ -43,6 +43,16 @@ export interface Config {
   secureCookies: boolean;
   /** Trust X-Forwarded-For from a load balancer. */
   trustProxy: boolean;
+  /**
+   * Bytes queued for sending on all document connections of the process together; past it the
+   * connections with the most queued are cut off (1013). At least MAX_DOC_BYTES.
+   */
+  maxQueuedBytes: number;
+  /**
+   * How often each instance compares its connections' access with the Store: the longest a
+   * revocation whose bus message was lost (Redis down) can go unnoticed.
+   */
+  accessCheckMs: number;
   /** PostgreSQL: a query (or a wait for a connection) fails after this long, closing its connection. */
   databaseTimeoutMs: number;
   /** Graceful stop: how long storing the last edits may keep retrying before the process gives up. */
@@ -83,6 +93,8 @@ export const configVariables = [
   'CLIENT_DIR',
   'INSTANCE_NAME',
   'TRUST_PROXY',
+  'MAX_QUEUED_BYTES',
+  'ACCESS_CHECK_MS',
   'DATABASE_TIMEOUT_MS',
   'SHUTDOWN_TIMEOUT_MS',
   'MAX_ASSET_BYTES',
@@ -181,6 +193,20 @@ export function loadConfig(env: Env = process.env as Env): Config {
     throw new ConfigError(`TRUST_PROXY must be true or false; it is "${trustProxy}".`);
   }
   const MiB = 1024 * 1024;
+  const maxDocBytes = integer(env, 'MAX_DOC_BYTES', defaults.maxDocBytes, 1024, 16 * 1024 * MiB);
+  // One whole board must fit, with room for several joiners of the largest board at once.
+  const maxQueuedBytes = integer(
+    env,
+    'MAX_QUEUED_BYTES',
+    Math.max(defaults.maxQueuedBytes, 4 * maxDocBytes),
+    1024,
+    64 * 1024 * MiB,
+  );
+  if (maxQueuedBytes < maxDocBytes) {
+    throw new ConfigError(
+      `MAX_QUEUED_BYTES must be at least MAX_DOC_BYTES (${maxDocBytes}), or one board could never be sent; it is ${maxQueuedBytes}.`,
+    );
+  }
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -194,7 +220,9 @@ export function loadConfig(env: Env = process.env as Env): Config {
     secret: readSecret(env, dataDir, databaseUrl !== null),
     logLevel,
     maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),
-    maxDocBytes: integer(env, 'MAX_DOC_BYTES', defaults.maxDocBytes, 1024, 16 * 1024 * MiB),
+    maxDocBytes,
+    maxQueuedBytes,
+    accessCheckMs: integer(env, 'ACCESS_CHECK_MS', 2000, 100, 3_600_000),
     maxConnectionsPerBoard: integer(
       env,
       'MAX_CONNECTIONS_PER_BOARD',

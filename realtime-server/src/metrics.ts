@@ -121,6 +121,11 @@ export function createMetrics() {
       help: 'Boards open without the bus (served from the Store alone until it returns)',
       registers: [registry],
     }),
+    sendQueueBytes: new Gauge({
+      name: 'tandem_send_queue_bytes',
+      help: 'Bytes queued for sending on document connections with 64 KiB or more queued (bounded by MAX_QUEUED_BYTES)',
+      registers: [registry],
+    }),
     busUp: new Gauge({
       name: 'tandem_bus_up',
       help: '1 while the bus (Redis) is reachable, else 0',

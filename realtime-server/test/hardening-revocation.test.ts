@@ -11,8 +11,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
 import pg from 'pg';
-import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  rawSocket,
+  waitSynced,
+} from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { startServer } from '../../testing/server.ts';
 import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 
@@ -119,5 +127,114 @@ describe('hardening: revocation without the bus', { skip }, () => {
     const stored = await direct.loadDoc(doomed);
     assert.equal(stored.updates.length, 0, 'no update of the deleted board is stored');
     assert.equal(stored.snapshot, null, 'no snapshot of the deleted board is stored');
+  });
+});
+
+describe('hardening: revocation when only the bus reconnect can tell', { skip }, () => {
+  const schema = `test_revoke_${randomBytes(5).toString('hex')}`;
+  let redis: PrivateRedis;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  const clients: DocClient[] = [];
+
+  before(async () => {
+    redis = await PrivateRedis.start();
+    const env = {
+      DATABASE_URL: postgresUrl(),
+      DATABASE_SCHEMA: schema,
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
+      SECRET: randomBytes(32).toString('base64url'),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'tandem-revoke-')),
+      // The periodic check would notice too; here it is too slow to, so only the reconnect can.
+      ACCESS_CHECK_MS: String(3_600_000),
+    };
+    a = await startProcess(env);
+    b = await startProcess(env);
+  });
+  after(async () => {
+    for (const client of clients) client.destroy();
+    await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
+    await redis?.stop();
+    const client = new pg.Client({ connectionString: postgresUrl() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  });
+
+  test('a member removed while Redis was down is cut off on the other instance when the bus comes back', async () => {
+    const owner = await new ApiClient(a.url).signup('Owner');
+    const removed = await new ApiClient(b.url).signup('Removed');
+    const board = await owner.createBoard('Reconnect');
+    await owner.share(board, removed, 'editor');
+    const member = connectDoc(b.wsUrl, board, { cookie: removed.cookie });
+    clients.push(member);
+    await waitSynced(member);
+
+    await redis.kill();
+    assert.equal((await owner.call('DELETE', `/api/boards/${board}/members/${removed.userId}`)).status, 204);
+    // Nothing tells instance B yet: no bus message, no periodic check for an hour.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.deepEqual(member.closes, [], 'closed before the bus returned: the test shows nothing');
+
+    await redis.start();
+    await waitUntil(
+      'the removed member is closed with 4403 once the bus is back',
+      () => member.closes.some((c) => c.code === CloseCode.NO_ACCESS),
+      30_000,
+    );
+  });
+});
+
+describe('hardening: revocation while a connection is being admitted', () => {
+  test('a member removed after authorization but before joining the room never receives the board', async () => {
+    const server = await startServer({ env: { ACCESS_CHECK_MS: String(3_600_000) } });
+    try {
+      const owner = await new ApiClient(server.url).signup('Owner');
+      const member = await new ApiClient(server.url).signup('Member');
+      const board = await owner.createBoard('Admission');
+      await owner.share(board, member, 'editor');
+      const writer = connectDoc(server.wsUrl, board, { cookie: owner.cookie });
+      addShape(writer.doc, 'secret', { type: 'sticky', x: 0, y: 0 }, 'for members only');
+      await waitSynced(writer);
+      writer.destroy();
+      await waitUntil('the board is unloaded', () => server.app.rooms.size === 0);
+
+      // Hold the member's connection between authorization and joining (the board is loading).
+      const rooms = server.app.rooms;
+      const open = rooms.open.bind(rooms);
+      let entered!: () => void;
+      const loading = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      rooms.open = async (boardId: string) => {
+        entered();
+        await released;
+        return open(boardId);
+      };
+      const socket = rawSocket(`${server.wsUrl}/yjs/${board}`, { cookie: member.cookie });
+      await loading;
+      assert.equal((await owner.call('DELETE', `/api/boards/${board}/members/${member.userId}`)).status, 204);
+      release();
+      let closed: { code: number; reason: string } | null = null;
+      void socket.closed.then((close) => {
+        closed = close;
+      });
+      try {
+        await waitUntil('the removed member’s connection is closed', () => closed !== null, 20_000);
+      } finally {
+        rooms.open = open;
+        socket.ws.terminate();
+      }
+      const { code, reason } = closed as unknown as { code: number; reason: string };
+      assert.equal(code, CloseCode.NO_ACCESS, `closed with ${code} ${reason}`);
+      assert.equal(socket.messages.length, 0, 'the removed member was sent nothing of the board');
+    } finally {
+      await server.close();
+    }
   });
 });

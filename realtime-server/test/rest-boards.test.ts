@@ -110,14 +110,21 @@ describe('REST: boards', () => {
       assert.equal(longest.body.board.title.length, 120);
     });
 
-    test('{boards: [{id, title, role, ownerName, updatedAt}]}: my boards and boards shared with me, nobody else’s', async () => {
+    test('{boards: [{id, title, role, ownerName, updatedAt, thumbnailAt}]}: my boards and boards shared with me, nobody else’s', async () => {
       const mine = await editor.createBoard('Editor’s own');
       const shared = await sharedBoard('Shared with everyone');
       const othersOnly = await stranger.createBoard('Not for you');
       const list = await editor.call<{ boards: BoardListItem[] }>('GET', '/api/boards');
       assert.equal(list.status, 200);
       for (const item of list.body.boards) {
-        assert.deepEqual(Object.keys(item).sort(), ['id', 'ownerName', 'role', 'title', 'updatedAt']);
+        assert.deepEqual(Object.keys(item).sort(), [
+          'id',
+          'ownerName',
+          'role',
+          'thumbnailAt',
+          'title',
+          'updatedAt',
+        ]);
         assert.match(item.updatedAt, isoDate);
       }
       const byId = new Map(list.body.boards.map((b) => [b.id, b]));
@@ -127,6 +134,7 @@ describe('REST: boards', () => {
         role: 'owner',
         ownerName: 'Eddie Editor',
         updatedAt: byId.get(mine)?.updatedAt,
+        thumbnailAt: null,
       });
       assert.equal(byId.get(shared)?.role, 'editor');
       assert.equal(byId.get(shared)?.ownerName, 'Olivia Owner');
@@ -229,7 +237,8 @@ describe('REST: boards', () => {
       'create link': { owner: 201, editor: 403, viewer: 403, stranger: 404 },
       'list links': { owner: 200, editor: 403, viewer: 403, stranger: 404 },
       'revoke link': { owner: 204, editor: 403, viewer: 403, stranger: 404 },
-      'list members': { owner: 200, editor: 403, viewer: 403, stranger: 404 },
+      // Everyone on the board sees who else is on it, read-only (issue 15); only the owner manages them.
+      'list members': { owner: 200, editor: 200, viewer: 200, stranger: 404 },
       'change role': { owner: 200, editor: 403, viewer: 403, stranger: 404 },
       'remove member': { owner: 204, editor: 403, viewer: 403, stranger: 404 },
       'access token': { owner: 200, editor: 200, viewer: 200, stranger: 404 },

@@ -244,6 +244,10 @@ function storeContract(fixture: StoreFixture): void {
       // updatedAt never goes back when an older touch arrives late.
       await store.touchBoard(a1.id, new Date(base));
 
+      // A thumbnail's time is its own: storing one does not move the board's updatedAt.
+      const picture = { mime: 'image/webp', width: 2, height: 1, data: new Uint8Array([1, 2, 3]) };
+      assert.equal(await store.putThumbnail({ boardId: a1.id, ...picture }, new Date(base + 500)), true);
+
       const list = await store.listBoards(ada.id);
       assert.deepEqual(list, [
         {
@@ -252,6 +256,7 @@ function storeContract(fixture: StoreFixture): void {
           role: 'owner',
           ownerName: 'Ada',
           updatedAt: new Date(base + 3000).toISOString(),
+          thumbnailAt: new Date(base + 500).toISOString(),
         },
         {
           id: b1.id,
@@ -259,6 +264,7 @@ function storeContract(fixture: StoreFixture): void {
           role: 'viewer',
           ownerName: 'Bob',
           updatedAt: new Date(base + 2000).toISOString(),
+          thumbnailAt: null,
         },
         {
           id: a2.id,
@@ -266,8 +272,16 @@ function storeContract(fixture: StoreFixture): void {
           role: 'owner',
           ownerName: 'Ada',
           updatedAt: new Date(base + 1000).toISOString(),
+          thumbnailAt: null,
         },
       ]);
+      const stored = await store.getThumbnail(a1.id);
+      assert.deepEqual(stored && { ...stored, data: [...stored.data] }, {
+        boardId: a1.id,
+        ...picture,
+        data: [1, 2, 3],
+        updatedAt: new Date(base + 500),
+      });
       assert.deepEqual(
         (await store.listBoards(bob.id)).map((b) => b.id),
         [b1.id],

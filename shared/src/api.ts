@@ -81,6 +81,8 @@ export interface Board {
   ownerId: string;
   createdAt: string;
   updatedAt: string;
+  /** Sent with board:changed when the board's thumbnail was replaced (its time, ISO). */
+  thumbnailAt?: string;
 }
 export interface BoardListItem {
   id: string;
@@ -88,6 +90,8 @@ export interface BoardListItem {
   role: Role;
   ownerName: string;
   updatedAt: string;
+  /** When the board's thumbnail was last stored (ISO), or null when it has none yet. */
+  thumbnailAt: string | null;
 }
 export interface Member {
   userId: string;

@@ -12,4 +12,5 @@ export * from './protocol.ts';
 export * from './random.ts';
 export * from './savedProtocol.ts';
 export * from './shapes.ts';
+export * from './thumbnails.ts';
 export * from './votes.ts';

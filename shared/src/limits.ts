@@ -10,6 +10,8 @@ export const defaults = {
   maxMessageBytes: 2 * MiB,
   maxDocBytes: 64 * MiB,
   maxConnectionsPerBoard: 500,
+  /** Bytes queued for sending, across all document connections of one server process. */
+  maxQueuedBytes: 256 * MiB,
 } as const;
 
 export const limits = {
@@ -51,7 +53,7 @@ export const limits = {
   maxBoardsOpenPerUser: 50,
   /** A connection must complete its first message within this many ms. */
   firstMessageDeadlineMs: 10_000,
-  /** Low enough to see a 5,000-shape board whole on a laptop screen (issue 15). */
-  zoomMin: 0.02,
+  /** SPEC §10: zoom 0.1–8. The minimap shows a board too large to fit at 0.1 whole. */
+  zoomMin: 0.1,
   zoomMax: 8,
 } as const;

@@ -18,17 +18,21 @@ import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
+import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
 import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
+import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
+import { Minimap } from './ui/Minimap.tsx';
 import { Notice, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { StylePanel } from './ui/StylePanel.tsx';
 import { Toolbar } from './ui/Toolbar.tsx';
+import { useTouchLayout } from './ui/touch.ts';
 import { ZoomControls } from './ui/ZoomControls.tsx';
 import { useSelectionPrune } from './useSelectionPrune.ts';
 
@@ -94,6 +98,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const isLocked = useCallback(() => lockedRef.current, []);
   useBoardShortcuts(actions, isLocked, presence.activity);
 
+  // The dashboard's picture of this board, refreshed after this person's edits.
+  useEffect(
+    () => keepThumbnail(board.id, session.doc, index, () => !lockedRef.current),
+    [board.id, session, index],
+  );
+
   // Fit the content once the local copy has loaded, so a board opens showing its shapes.
   useEffect(() => {
     let done = false;
@@ -125,8 +135,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         readOnly={locked || previewIndex !== null}
         onPointer={presence.pointer}
         onEditRequest={startEditing}
+        onEmptyDoubleClick={actions.addTextAt}
       />
-      <FollowViewport awareness={session.awareness} />
       {!locked && <EmptyHint index={index} />}
       {!previewIndex && <TextEditor doc={session.doc} index={index} />}
       <Cursors awareness={session.awareness} />
@@ -142,9 +152,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
             <Icon name="back" />
           </Link>
-          <h1 className="board-title" title={title}>
-            {title}
-          </h1>
+          <BoardTitle
+            boardId={board.id}
+            title={title}
+            canRename={role !== 'viewer' && !accessLost}
+            onRenamed={setTitle}
+          />
         </div>
         <div className="panel right-panel">
           <Avatars awareness={session.awareness} me={me} />
@@ -163,11 +176,15 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           </button>
         </div>
       </header>
-      {readOnly && !accessLost && (
-        <div className="banner" role="note">
-          You are viewing this board. Only editors can change it.
-        </div>
-      )}
+      <div className="banners">
+        {readOnly && !accessLost && (
+          <div className="banner" role="note">
+            You are viewing this board. Only editors can change it.
+          </div>
+        )}
+        <Following awareness={session.awareness} />
+      </div>
+      <Minimap index={previewIndex ?? index} />
       <HistoryLayer
         boardId={board.id}
         role={role}
@@ -228,29 +245,51 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
 /** A first-time hint on an empty board; it goes away with the first shape. */
 function EmptyHint({ index }: { index: ShapeIndex }) {
   const empty = useSyncExternalStore(index.subscribe, () => index.getSnapshot().list.length === 0);
+  const touch = useTouchLayout();
   if (!empty) return null;
+  if (touch)
+    return (
+      <p className="empty-hint" aria-hidden="true">
+        Tap a tool below, then tap the board to place it. Pinch to zoom; drag with two fingers to move around.
+      </p>
+    );
   return (
     <p className="empty-hint" aria-hidden="true">
       Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd> to
-      draw.
+      draw. Double-click to write text.
     </p>
   );
 }
 
 const startEditing = (id: string) => useEditor.getState().setEditing(id);
 
-/** Following someone: take their viewport whenever it changes. Its own component, so a remote
- * cursor move re-renders only this, not the editor around it. */
-function FollowViewport({ awareness }: { awareness: BoardSession['awareness'] }) {
+/** Following someone: take their viewport whenever it changes, and say so with a way to stop.
+ * Its own component, so a remote cursor move re-renders only this, not the editor around it. */
+function Following({ awareness }: { awareness: BoardSession['awareness'] }) {
   const remotes = useRemotes(awareness);
   const followId = useEditor((s) => s.followClientId);
+  const them = followId === null ? undefined : remotes.find((r) => r.clientId === followId);
   useEffect(() => {
     if (followId === null) return;
-    const them = remotes.find((r) => r.clientId === followId);
     if (!them) useEditor.getState().follow(null);
     else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
-  }, [followId, remotes]);
-  return null;
+  }, [followId, them]);
+  if (!them) return null;
+  const { name, color } = them.state.user;
+  return (
+    <>
+      <div className="follow-frame" style={{ borderColor: color }} aria-hidden="true" />
+      <div className="follow-banner" role="status" style={{ borderColor: color }}>
+        <span className="follow-dot" style={{ background: color }} aria-hidden="true" />
+        <span>
+          Following <strong>{name}</strong>
+        </span>
+        <button type="button" className="btn small" onClick={() => useEditor.getState().follow(null)}>
+          Stop following
+        </button>
+      </div>
+    </>
+  );
 }
 
 function AccessLost({

@@ -4,7 +4,7 @@ import type { ColorName } from '@tandem/shared';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
-import { unionRect } from './model/geometry.ts';
+import { type Point, unionRect } from './model/geometry.ts';
 import {
   type Alignment,
   alignUnits,
@@ -19,7 +19,8 @@ import {
   unitsOf,
 } from './model/layout.ts';
 import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
-import { deleteShapes, moveShapes, restyle, type StylePatch, setStyle } from './model/shapes.ts';
+import { createShape, deleteShapes, moveShapes, restyle, type StylePatch, setStyle } from './model/shapes.ts';
+import { shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
@@ -135,8 +136,36 @@ export function createActions(
       if (!t) t = memoryClipboard;
       const s = ed();
       const v = visibleRect(s.viewport, s.screen);
-      const ids = pasteShapes(doc, t, userId, { x: v.x + v.w / 2, y: v.y + v.h / 2 });
-      if (ids.length > 0) s.select(ids);
+      const centre = { x: v.x + v.w / 2, y: v.y + v.h / 2 };
+      const ids = pasteShapes(doc, t, userId, centre);
+      if (ids.length > 0) {
+        s.select(ids);
+        return;
+      }
+      // Not shapes copied from a board: plain text becomes a text shape or a sticky note.
+      const shape = shapeForPastedText(t, centre);
+      if (!shape) return;
+      undo.stopCapturing();
+      s.select([createShape(doc, shape, userId)]);
+    },
+    /** A text shape where the person double-clicked empty canvas, ready to type into. */
+    addTextAt(p: Point) {
+      if (!canEdit()) return;
+      undo.stopCapturing();
+      const id = createShape(doc, textShapeAt(p), userId);
+      const s = ed();
+      s.select([id]);
+      s.setEditing(id);
+      // Left without typing anything: an empty text shape would be invisible clutter, so it goes.
+      const stop = useEditor.subscribe((st) => {
+        if (st.editingId === id) return;
+        stop();
+        const rec = index.getSnapshot().byId.get(id);
+        if (rec?.type === 'text' && (rec.text ?? '').trim() === '') {
+          deleteShapes(doc, [id]);
+          ed().select(ed().selection.filter((x) => x !== id));
+        }
+      });
     },
     zoomIn: () => zoomBy(1.25),
     zoomOut: () => zoomBy(0.8),
@@ -144,11 +173,17 @@ export function createActions(
       const s = ed();
       s.setViewport({ ...s.viewport, zoom: 1 });
     },
+    /** The whole board (Shift+1), whatever is selected. */
     zoomToFit() {
       const s = ed();
+      s.setViewport(fitRect(unionRect(index.getSnapshot().list.map((e) => e.bounds)), s.screen));
+    },
+    /** The selection (Shift+2); nothing selected, nothing moves. */
+    zoomToSelection() {
+      const s = ed();
       const ids = new Set(sel());
-      const list = index.getSnapshot().list;
-      const chosen = ids.size > 0 ? list.filter((e) => ids.has(e.rec.id)) : list;
+      if (ids.size === 0) return;
+      const chosen = index.getSnapshot().list.filter((e) => ids.has(e.rec.id));
       s.setViewport(fitRect(unionRect(chosen.map((e) => e.bounds)), s.screen));
     },
   };

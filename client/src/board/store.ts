@@ -37,6 +37,8 @@ export interface EditorState {
   /** A freehand stroke being drawn (board units), shown before it becomes a shape. */
   draft: number[] | null;
   followClientId: number | null;
+  /** The minimap is shown: off until the person turns it on (as in tldraw), then remembered. */
+  minimap: boolean;
   spaceHeld: boolean;
   /** Snapping guides shown while a move or resize lines up with other shapes. */
   guides: Guide[];
@@ -57,6 +59,7 @@ export interface EditorState {
   setMarquee(r: Rect | null): void;
   setDraft(d: number[] | null): void;
   follow(clientId: number | null): void;
+  setMinimap(open: boolean): void;
   setSpace(held: boolean): void;
   setGuides(guides: Guide[]): void;
   setToolLocked(on: boolean): void;
@@ -78,6 +81,7 @@ const initial = {
   marquee: null,
   draft: null,
   followClientId: null,
+  minimap: false,
   spaceHeld: false,
   guides: [] as Guide[],
   toolLocked: false,
@@ -101,6 +105,10 @@ const editorState: StateCreator<EditorState> = (set) => ({
   setMarquee: (marquee) => set({ marquee }),
   setDraft: (draft) => set({ draft }),
   follow: (followClientId) => set({ followClientId }),
+  setMinimap: (minimap) => {
+    rememberMinimap(minimap);
+    set({ minimap });
+  },
   setSpace: (spaceHeld) => set({ spaceHeld }),
   setGuides: (guides) => set((s) => (s.guides.length === 0 && guides.length === 0 ? s : { guides })),
   setToolLocked: (toolLocked) => set({ toolLocked }),
@@ -114,7 +122,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
       keyGuard: true,
       notice: 'Someone else deleted the note you were typing in.',
     })),
-  reset: () => set({ ...initial }),
+  reset: () => set({ ...initial, minimap: rememberedMinimap() }),
 });
 
 /** The editor store as a plain (vanilla) zustand store: what the tool controller takes, so its
@@ -124,6 +132,25 @@ export const createEditorStore = (): EditorStore => createStore<EditorState>()(e
 
 /** The page's editor store, as a React hook (and a store: `useEditor.getState()`). */
 export const useEditor = create<EditorState>()(editorState);
+
+const MINIMAP_KEY = 'tandem:minimap';
+/** Whether this browser last had the minimap on (never on a phone-sized window, where it would cover the board). */
+function rememberedMinimap(): boolean {
+  if (typeof window === 'undefined' || typeof localStorage === 'undefined') return false;
+  if (window.matchMedia?.('(max-width: 760px)').matches) return false;
+  try {
+    return localStorage.getItem(MINIMAP_KEY) === 'on';
+  } catch {
+    return false;
+  }
+}
+function rememberMinimap(on: boolean): void {
+  try {
+    localStorage.setItem(MINIMAP_KEY, on ? 'on' : 'off');
+  } catch {
+    // Private mode or storage refused: the choice lasts for this page only.
+  }
+}
 
 const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
@@ -158,8 +185,10 @@ export function zoomAt(
 /** A viewport showing `r` with a margin. */
 export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
   if (!r) return { x: 0, y: 0, zoom: 1 };
+  // 130 px above and below: the content stays clear of the two rows of controls at the top (the
+  // top bar, then the facilitation bar, down to y ≈ 112) and of the status and zoom at the bottom.
   const zoom = clampZoom(
-    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 200) / Math.max(r.h, 1), 2),
+    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 260) / Math.max(r.h, 1), 2),
   );
   return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
 }

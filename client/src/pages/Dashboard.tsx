@@ -1,12 +1,13 @@
 // My boards and boards shared with me, with who is on each right now (live through the
 // workspace channel); create, rename, delete, search by title.
-import { type BoardListItem, type BoardPresence, colors, titleField } from '@tandem/shared';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type BoardListItem, thumbnailUrl, titleField } from '@tandem/shared';
+import { type FormEvent, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
+import { dashboardReducer, initialDashboardList, visibleBoards } from './dashboardList.ts';
 import { SignOutButton } from './GuestAccount.tsx';
 
 const when = (iso: string) => {
@@ -18,37 +19,27 @@ const when = (iso: string) => {
   return d.toLocaleDateString();
 };
 
-/** A decorative thumbnail that differs per board (seeded by its id), so cards are told apart at a glance. */
-function ThumbArt({ id }: { id: string }) {
-  let h = 2166136261;
-  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  const pick = (n: number) => {
-    h = Math.imul(h ^ (h >>> 13), 2654435761) >>> 0;
-    return h % n;
-  };
-  const names = Object.values(colors);
+/** The board's content in small (rendered by a client that edited it, stored on the server), or
+ * an empty card for a board nobody has drawn on yet. */
+function Thumbnail({ board }: { board: BoardListItem }) {
+  const [failed, setFailed] = useState(false);
+  if (!board.thumbnailAt || failed) return <span className="thumb-empty" aria-hidden="true" />;
   return (
-    <span className="thumb-art" aria-hidden="true">
-      {[0, 1, 2].map((i) => (
-        <i
-          key={i}
-          style={{
-            left: `${14 + i * 24 + pick(10)}%`,
-            top: `${18 + pick(30)}%`,
-            background: names[pick(names.length)],
-            transform: `rotate(${pick(11) - 5}deg)`,
-            borderRadius: pick(3) === 0 ? '50%' : '4px',
-          }}
-        />
-      ))}
-    </span>
+    <img
+      className="thumb-img"
+      src={thumbnailUrl(board.id, board.thumbnailAt)}
+      alt=""
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed(true)}
+    />
   );
 }
 
 export function Dashboard() {
   const user = useSession((s) => s.user)!;
-  const [boards, setBoards] = useState<BoardListItem[] | null>(null);
-  const [presence, setPresence] = useState<BoardPresence>({});
+  const [list, dispatch] = useReducer(dashboardReducer, initialDashboardList);
+  const { boards, presence, notice } = list;
   const [error, setError] = useState<string | null>(null);
   const [query, setQuery] = useState('');
   const [renaming, setRenamingState] = useState<string | null>(null);
@@ -57,11 +48,10 @@ export function Dashboard() {
     renamingRef.current = id;
     setRenamingState(id);
   };
-  const [notice, setNotice] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
-      setBoards((await api.boards()).boards);
+      dispatch({ type: 'loaded', boards: (await api.boards()).boards });
       setError(null);
       refreshPresence();
     } catch (e) {
@@ -84,29 +74,18 @@ export function Dashboard() {
     };
   }, [load, failed]);
 
+  // The list asked for the server (a board newly shared with me, a role changed).
+  useEffect(() => {
+    if (list.reloads > 0) void load();
+  }, [list.reloads, load]);
+
   useWorkspace({
     // A (re)connected workspace channel means the server is reachable again: refresh the list too.
     connect: () => void load(),
-    'board:changed': ({ board }) =>
-      setBoards((list) => {
-        if (!list) return list;
-        if (!list.some((b) => b.id === board.id)) {
-          void load(); // a board newly shared with me: the list item needs my role and the owner's name
-          return list;
-        }
-        return list.map((b) =>
-          b.id === board.id ? { ...b, title: board.title, updatedAt: board.updatedAt } : b,
-        );
-      }),
-    'board:removed': ({ boardId }) =>
-      setBoards((list) => {
-        const gone = list?.find((b) => b.id === boardId);
-        if (gone && gone.role !== 'owner')
-          setNotice(`“${gone.title}” was deleted or you no longer have access to it.`);
-        return list?.filter((b) => b.id !== boardId) ?? list;
-      }),
-    'presence:boards': (p) => setPresence((prev) => ({ ...prev, ...p })),
-    'members:changed': () => void load(),
+    'board:changed': ({ board }) => dispatch({ type: 'changed', board }),
+    'board:removed': ({ boardId }) => dispatch({ type: 'removed', boardId }),
+    'presence:boards': (presence) => dispatch({ type: 'presence', presence }),
+    'members:changed': () => dispatch({ type: 'membersChanged' }),
   });
 
   const [createError, setCreateError] = useState<string | null>(null);
@@ -144,11 +123,7 @@ export function Dashboard() {
     if (current === parsed.data) return;
     try {
       const { board } = await api.renameBoard(id, parsed.data);
-      setBoards(
-        (list) =>
-          list?.map((b) => (b.id === id ? { ...b, title: board.title, updatedAt: board.updatedAt } : b)) ??
-          list,
-      );
+      dispatch({ type: 'changed', board });
     } catch (err) {
       setError(errorSentence(err));
     }
@@ -157,23 +132,21 @@ export function Dashboard() {
     if (!confirm(`Delete “${b.title}” for everyone? This cannot be undone.`)) return;
     try {
       await api.deleteBoard(b.id);
-      setBoards((list) => list?.filter((x) => x.id !== b.id) ?? list);
+      dispatch({ type: 'removed', boardId: b.id, byMe: true });
     } catch (err) {
       setError(errorSentence(err));
     }
   };
 
-  const q = query.trim().toLowerCase();
-  const shown = (boards ?? []).filter((b) => b.title.toLowerCase().includes(q));
-  const mine = shown.filter((b) => b.role === 'owner');
-  const shared = shown.filter((b) => b.role !== 'owner');
+  const q = query.trim();
+  const { mine, shared } = visibleBoards(boards ?? [], q);
 
   const card = (b: BoardListItem) => {
     const here = presence[b.id] ?? [];
     return (
       <li key={b.id} className="board-card" data-board-id={b.id}>
         <Link href={`/b/${b.id}`} className="board-thumb" aria-label={`Open ${b.title}`}>
-          <ThumbArt id={b.id} />
+          <Thumbnail key={b.thumbnailAt ?? 'none'} board={b} />
         </Link>
         <div className="board-meta">
           {renaming === b.id ? (

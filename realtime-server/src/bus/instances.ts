@@ -60,6 +60,7 @@ export class Instances {
     return this.lastHeard.size > 0;
   }
 
+  /** The other instances alive on the bus. */
   alive(): string[] {
     return [...this.lastHeard.keys()];
   }

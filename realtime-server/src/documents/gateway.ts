@@ -31,8 +31,33 @@ const PING_MS = 30_000;
  */
 const MAX_EARLY_BYTES = 8 * 1024 * 1024;
 
-/** How often each instance compares its connections' access with the Store (docs/security.md). */
-export const ACCESS_CHECK_MS = 2000;
+/**
+ * A connection with less than this queued is not counted against MAX_QUEUED_BYTES: it drains
+ * within a turn or two, and its count could go stale (a socket emits 'drain' only once it has
+ * been over its 16 KiB high-water mark).
+ */
+const UNCOUNTED_QUEUE_BYTES = 64 * 1024;
+
+/**
+ * The bytes queued for sending on every document connection of this process, held under
+ * MAX_QUEUED_BYTES: past it, the connections with the most queued are cut off (1013), largest
+ * first, until the total fits again (docs/security.md, "Memory").
+ */
+export class SendQueues {
+  total = 0;
+  constructor(
+    readonly limit: number,
+    private readonly metrics: Metrics,
+    private readonly shed: () => void,
+  ) {}
+
+  /** A connection's queued bytes changed from `before` to `after`. */
+  change(before: number, after: number): void {
+    this.total += after - before;
+    this.metrics.sendQueueBytes.set(this.total);
+    if (this.total > this.limit) this.shed();
+  }
+}
 
 class SocketPeer implements Peer {
   readonly clientIds = new Set<number>();
@@ -48,6 +73,13 @@ class SocketPeer implements Peer {
   /** The board's access version this connection's role was last checked under. */
   accessVersion: number;
 
+  /** This connection's queued bytes as last counted in `queues`. */
+  counted = 0;
+  /** A sync answer is queued on this side, not yet handed to the kernel. */
+  private answering = false;
+  /** The latest sync request that arrived meanwhile, answered once that one has left. */
+  private nextAnswer: (() => Uint8Array | null) | null = null;
+
   constructor(
     readonly id: number,
     readonly boardId: string,
@@ -56,6 +88,7 @@ class SocketPeer implements Peer {
     private readonly metrics: Metrics,
     /** A send buffer that would grow past this closes the connection (1013) at once. */
     private readonly maxBufferedBytes: number,
+    private readonly queues: SendQueues,
   ) {
     this.userId = grant.user.id;
     this.role = grant.role;
@@ -70,7 +103,51 @@ class SocketPeer implements Peer {
     return this.closed;
   }
 
-  send(message: Uint8Array | Uint8Array[]): void {
+  answer(encode: () => Uint8Array | null): void {
+    if (this.answering) {
+      this.nextAnswer = encode;
+      return;
+    }
+    const message = encode();
+    if (message === null || this.closed) return;
+    this.answering = true;
+    this.send(message, () => {
+      this.answering = false;
+      const next = this.nextAnswer;
+      this.nextAnswer = null;
+      if (next && !this.closed) this.answer(next);
+    });
+  }
+
+  /** Counts what is queued on this socket now into the process total (which may shed). */
+  recount(): void {
+    const buffered = this.closed ? this.counted : this.ws.bufferedAmount;
+    const counted = buffered >= UNCOUNTED_QUEUE_BYTES ? buffered : 0;
+    if (counted === this.counted) return;
+    const before = this.counted;
+    this.counted = counted;
+    this.queues.change(before, counted);
+  }
+
+  /** Takes this connection out of the process total (it closed). */
+  uncount(): void {
+    const before = this.counted;
+    this.counted = 0;
+    if (before !== 0) this.queues.change(before, 0);
+  }
+
+  /**
+   * Cut off to free memory: a connection with this much queued reads too little to see a close
+   * frame behind it, so the socket is dropped at once and its queue freed with it.
+   */
+  shed(): void {
+    this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
+    this.ws.terminate();
+    this.uncount();
+  }
+
+  /** `written` is called once the message has been handed to the kernel (not if it is dropped). */
+  send(message: Uint8Array | Uint8Array[], written?: () => void): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     const frame = frameOnce(message);
     // The sweep closes a slow reader only after seconds; meanwhile a client that never reads
@@ -87,9 +164,13 @@ class SocketPeer implements Peer {
     // Safe because server frames are unmasked and we use no extension that transforms payloads
     // (perMessageDeflate is off), so ws never holds frames back that this could overtake.
     const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (socket?.writable) socket.write(frame);
-    else
-      for (const part of Array.isArray(message) ? message : [message]) this.ws.send(part, { binary: true });
+    if (socket?.writable) socket.write(frame, written);
+    else {
+      const parts = Array.isArray(message) ? message : [message];
+      for (const [i, part] of parts.entries())
+        this.ws.send(part, { binary: true }, i === parts.length - 1 ? written : undefined);
+    }
+    this.recount();
   }
 
   close(code: number, reason: string): void {
@@ -227,6 +308,7 @@ export class DocumentGateway {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<SocketPeer>();
   private readonly limits: ConnectionLimits;
+  readonly queues: SendQueues;
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
@@ -242,11 +324,12 @@ export class DocumentGateway {
       connectionsPerBoard: deps.config.maxConnectionsPerBoard,
       boardsOpenPerUser: deps.config.maxBoardsOpenPerUser,
     });
+    this.queues = new SendQueues(deps.config.maxQueuedBytes, deps.metrics, () => this.shed());
     this.sweepTimer = setInterval(() => this.sweepSlowPeers(), SWEEP_MS);
     this.sweepTimer.unref();
     this.pingTimer = setInterval(() => this.pingPeers(), PING_MS);
     this.pingTimer.unref();
-    this.accessTimer = setInterval(() => void this.checkAccess(), ACCESS_CHECK_MS);
+    this.accessTimer = setInterval(() => void this.checkAccess(), deps.config.accessCheckMs);
     this.accessTimer.unref();
   }
 
@@ -320,7 +403,10 @@ export class DocumentGateway {
       ws,
       metrics,
       config.maxDocBytes + 2 * SLOW_BUFFER_BYTES,
+      this.queues,
     );
+    // A socket that drained is counted again at once (it may have been holding the total up).
+    (ws as unknown as { _socket?: Socket })._socket?.on('drain', () => peer.recount());
     this.peers.add(peer);
     this.limits.add(boardId, peer.userId);
     metrics.connections.set(this.peers.size);
@@ -414,6 +500,7 @@ export class DocumentGateway {
 
   private detach(peer: SocketPeer, boardId: string): void {
     this.peers.delete(peer);
+    peer.uncount();
     this.limits.remove(boardId, peer.userId);
     this.deps.metrics.connections.set(this.peers.size);
     const room = peer.room;
@@ -516,8 +603,32 @@ export class DocumentGateway {
       if (peer.grant.sessionHash === sessionHash) peer.close(CloseCode.NOT_AUTHENTICATED, 'signed out');
   }
 
+  /** Over MAX_QUEUED_BYTES: cuts off the connections with the most queued until the total fits. */
+  private shed(): void {
+    if (this.shedding) return;
+    this.shedding = true;
+    try {
+      const slowest = [...this.peers]
+        .filter((peer) => peer.counted > 0)
+        .sort((a, b) => b.counted - a.counted);
+      for (const peer of slowest) {
+        if (this.queues.total <= this.queues.limit) break;
+        this.deps.log.warn(
+          { boardId: peer.boardId, peer: peer.id, queued: peer.counted, total: this.queues.total },
+          'queued sends over MAX_QUEUED_BYTES: cutting off the slowest connection',
+        );
+        peer.shed();
+      }
+    } finally {
+      this.shedding = false;
+    }
+  }
+
+  private shedding = false;
+
   private sweepSlowPeers(): void {
     for (const peer of this.peers) {
+      peer.recount();
       if (peer.ws.bufferedAmount > SLOW_BUFFER_BYTES) peer.slowSweeps += 1;
       else peer.slowSweeps = 0;
       if (peer.slowSweeps >= SLOW_SWEEPS) peer.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');

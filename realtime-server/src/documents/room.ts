@@ -32,6 +32,12 @@ export interface Peer {
   readonly clientIds: Set<number>;
   /** Sends one message, or several written together. */
   send(message: Uint8Array | Uint8Array[]): void;
+  /**
+   * Sends the answer to a sync request: now, or, while the previous answer is still queued on this
+   * side (the client has not read it), once it has left, and then only for the latest request.
+   * `encode` returns null when there is nothing to send (the connection was closed for it).
+   */
+  answer(encode: () => Uint8Array | null): void;
   close(code: number, reason: string): void;
 }
 
@@ -58,6 +64,8 @@ export class ServerChange {
 export interface InstanceView {
   /** Whether any other instance is alive on the bus: alone, a room publishes nothing but sync requests. */
   othersAlive(): boolean;
+  /** How many other instances are alive on the bus. */
+  othersCount(): number;
   /** Any message from an instance proves it alive. */
   heard(instance: string): void;
 }
@@ -118,8 +126,8 @@ export class Room {
   private readonly savedListeners = new Set<(peer: Peer) => void>();
   /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
   degraded = false;
-  /** The whole board encoded, kept until the next change: most joins start from an empty client. */
-  private fullState: Uint8Array | null = null;
+  /** Sync step 2 with the whole board, kept until the next change: most joins start from an empty client. */
+  private fullAnswer: Uint8Array | null = null;
   private presenceTimer: NodeJS.Timeout | null = null;
   /** Doc updates applied this turn, sent merged in one message when the turn ends. */
   private outgoing: Uint8Array[] = [];
@@ -293,14 +301,18 @@ export class Room {
     }
     switch (message.kind) {
       case 'step1': {
-        let answer: Uint8Array;
-        try {
-          answer = this.encodeStateFor(message.stateVector);
-        } catch (error) {
-          this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
-          return;
-        }
-        peer.send(encodeSyncStep2(answer));
+        // Encoded only when the peer can take it: a client that asks again and again without
+        // reading costs one answer, not one whole board per request (issue 9, item 8).
+        const { stateVector } = message;
+        peer.answer(() => {
+          if (!this.peers.has(peer)) return null;
+          try {
+            return this.answerFor(stateVector);
+          } catch (error) {
+            this.reject(peer, CloseCode.UNDECODABLE, (error as Error).message);
+            return null;
+          }
+        });
         return;
       }
       case 'step2':
@@ -350,17 +362,21 @@ export class Room {
     });
   }
 
-  private encodeStateFor(stateVector: Uint8Array): Uint8Array {
-    // An empty state vector (a fresh client) is one byte, 0: answer from the cache.
+  /** Sync step 2 for a state vector. */
+  private answerFor(stateVector: Uint8Array): Uint8Array {
+    // An empty state vector (a fresh client) is one byte, 0: answer from the cache, the same
+    // bytes each time, so that the answers queued for many joiners share one buffer.
     if (stateVector.length === 1 && stateVector[0] === 0) {
-      this.fullState ??= Y.encodeStateAsUpdate(this.doc);
-      return this.fullState;
+      this.fullAnswer ??= encodeSyncStep2(Y.encodeStateAsUpdate(this.doc));
+      return this.fullAnswer;
     }
+    let update: Uint8Array;
     try {
-      return Y.encodeStateAsUpdate(this.doc, stateVector);
+      update = Y.encodeStateAsUpdate(this.doc, stateVector);
     } catch {
       throw new ProtocolError('malformed state vector');
     }
+    return encodeSyncStep2(update);
   }
 
   private applyFromPeer(peer: Peer, update: Uint8Array): void {
@@ -377,8 +393,12 @@ export class Room {
         this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
       return;
     }
+    // Another instance may be taking an update at this very moment that this one has not seen
+    // yet: while others are alive, an update is taken only if the board would still fit were
+    // each of them to take one as large at once (docs/security.md, "Board size across instances").
     const limit = this.deps.config.maxDocBytes;
-    if (this.sizeBytes + update.length > limit && updateHasNewContent(this.doc, update)) {
+    const instances = 1 + this.instances.othersCount();
+    if (this.sizeBytes + update.length * instances > limit && updateHasNewContent(this.doc, update)) {
       this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
       return;
     }
@@ -425,7 +445,7 @@ export class Room {
   }
 
   private onDocUpdate(update: Uint8Array, origin: unknown): void {
-    this.fullState = null;
+    this.fullAnswer = null;
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
     this.outgoing.push(update);

@@ -5,7 +5,7 @@
 import type { VersionStats } from '@tandem/shared';
 import { type Row, time } from './rows.ts';
 import { join, sql } from './sql.ts';
-import { VoteRecords } from './votes.ts';
+import { ThumbnailRecords } from './thumbnails.ts';
 
 export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
 
@@ -62,7 +62,7 @@ const toStored = (r: Row): StoredVersion => ({
 
 const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, added, changed, removed`;
 
-export abstract class SqlHistory extends VoteRecords {
+export abstract class SqlHistory extends ThumbnailRecords {
   /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
   async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
     const rows = await this.sql.all(

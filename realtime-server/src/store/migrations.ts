@@ -209,6 +209,22 @@ export const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    // Issue 15: the dashboard shows each board's content in small. A client that edits the board
+    // renders the picture; the server re-encodes it (http/thumbnails.ts) and keeps one per board.
+    id: 9,
+    name: 'board thumbnails',
+    statements: (d) => [
+      `CREATE TABLE board_thumbnails (
+        board_id TEXT PRIMARY KEY REFERENCES boards (id) ON DELETE CASCADE,
+        mime TEXT NOT NULL,
+        width INTEGER NOT NULL,
+        height INTEGER NOT NULL,
+        data ${d.bytes} NOT NULL,
+        updated_at ${d.time} NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export const roleRankSql = (column: string): string =>

@@ -76,9 +76,20 @@ export class PostgresStore extends SqlHistory implements Store {
     // An idle client whose server went away emits 'error' on the pool; unhandled, it would
     // crash the process. The next query reconnects (or fails and says so).
     this.pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
+    // A client checked out of the pool (a transaction, an advisory lock, an asset upload) has no
+    // listener of the pool's: if its server goes away between two queries it emits 'error', and
+    // unhandled that ends the process. Its next query fails and says so; here it is only logged.
+    const checkedOutFailed = (err: Error) =>
+      logger?.warn({ err }, 'postgres connection failed while checked out');
+    this.pool.on('acquire', (client) => {
+      client.on('error', checkedOutFailed);
+    });
     // A client released after a timed-out query is dropped by the pool (release with an error);
     // its socket is closed here, since the query it still waits for may never be answered.
     this.pool.on('release', (err, client) => {
+      // A client released with an error is thrown away, and may still emit 'error' while it
+      // closes: it keeps the listener. A healthy one goes back to the pool without it.
+      if (!err) client.off('error', checkedOutFailed);
       if (isQueryTimeout(err)) destroyConnection(client);
     });
     this.sql = new PostgresSql(this.pool, () => this.pool.connect());

@@ -121,6 +121,7 @@ export abstract class SqlRecords {
       sql`DELETE FROM doc_snapshots WHERE board_id = ${id}`,
       sql`DELETE FROM doc_versions WHERE board_id = ${id}`,
       sql`DELETE FROM doc_history WHERE board_id = ${id}`,
+      sql`DELETE FROM board_thumbnails WHERE board_id = ${id}`,
     ]);
   }
 
@@ -131,10 +132,11 @@ export abstract class SqlRecords {
 
   async listBoards(userId: string): Promise<BoardListItem[]> {
     const rows = await this.sql.all(
-      sql`SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at
+      sql`SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at, t.updated_at AS thumbnail_at
           FROM memberships m
           JOIN boards b ON b.id = m.board_id AND b.deleted_at IS NULL
           JOIN users o ON o.id = b.owner_id
+          LEFT JOIN board_thumbnails t ON t.board_id = b.id
           WHERE m.user_id = ${userId}
           ORDER BY b.updated_at DESC, b.id`,
     );

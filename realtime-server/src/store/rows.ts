@@ -54,6 +54,7 @@ export const toBoardListItem = (r: Row): BoardListItem => ({
   role: r.role as Role,
   ownerName: str(r.owner_name),
   updatedAt: iso(r.updated_at),
+  thumbnailAt: r.thumbnail_at === null || r.thumbnail_at === undefined ? null : iso(r.thumbnail_at),
 });
 
 /** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at`. */

@@ -4,8 +4,10 @@
 // document path (documents/) sees only the DocStore part.
 import type { BoardListItem, LinkRole, Member, Role } from '@tandem/shared';
 import type { LogEntry, StoredVersion, UserBadge, VersionRow } from './history.ts';
+import type { ThumbnailRow } from './thumbnails.ts';
 
 export type { LogEntry, StoredVersion, UserBadge, VersionKind, VersionRow } from './history.ts';
+export type { ThumbnailRow } from './thumbnails.ts';
 
 export interface UserRow {
   id: string;
@@ -203,6 +205,11 @@ export interface Store extends DocStore, HistoryStore {
   getLink(token: string): Promise<LinkRow | null>;
   /** Revokes an active link of that board; false when there is none. */
   revokeLink(boardId: string, token: string): Promise<boolean>;
+
+  /** Replaces the board's thumbnail; false (nothing stored) when the board is deleted or unknown. */
+  putThumbnail(thumbnail: Omit<ThumbnailRow, 'updatedAt'>, at: Date): Promise<boolean>;
+  /** The thumbnail of a board that is not deleted, or null. */
+  getThumbnail(boardId: string): Promise<ThumbnailRow | null>;
 
   /** Starts a session; throws VoteSessionOpenError when the board already has an open one. */
   createVoteSession(session: Omit<VoteSessionRow, 'createdAt' | 'closedAt'>): Promise<VoteSessionRow>;

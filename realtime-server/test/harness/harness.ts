@@ -323,6 +323,10 @@ class Client {
           for (const m of Array.isArray(message) ? message : [message]) this.deliverToClient(conn, m);
         },
         close: () => this.drop(conn),
+        answer: (encode) => {
+          const message = encode();
+          if (message) conn.peer.send(message);
+        },
       },
     };
     this.conn = conn;

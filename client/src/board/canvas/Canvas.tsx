@@ -24,6 +24,7 @@ import {
 import type { Awareness } from 'y-protocols/awareness';
 import { intersects, topmostAt, unionRect } from '../model/geometry.ts';
 import { recordBounds } from '../model/layout.ts';
+import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
 import { toBoard, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
@@ -62,9 +63,19 @@ interface Props {
   readOnly: boolean;
   onPointer(p: { x: number; y: number } | null): void;
   onEditRequest(id: string): void;
+  /** A double-click on empty canvas, at a board point. */
+  onEmptyDoubleClick?(at: { x: number; y: number }): void;
 }
 
-export function Canvas({ index, controller, awareness, readOnly, onPointer, onEditRequest }: Props) {
+export function Canvas({
+  index,
+  controller,
+  awareness,
+  readOnly,
+  onPointer,
+  onEditRequest,
+  onEmptyDoubleClick,
+}: Props) {
   const ref = useRef<SVGSVGElement>(null);
   const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
   const viewport = useEditor((s) => s.viewport);
@@ -185,6 +196,8 @@ export function Canvas({ index, controller, awareness, readOnly, onPointer, onEd
       4 / st.viewport.zoom,
     );
     if (rec && rec.text !== undefined && !rec.locked) onEditRequest(rec.id);
+    // Empty canvas with the select tool: a text shape there, as in Excalidraw and tldraw.
+    else if (!rec && st.tool === 'select') onEmptyDoubleClick?.(at);
   };
 
   const cursor =
@@ -500,20 +513,33 @@ function RemoteSelections({
           if (!r) return null;
           const o = outline(r, byId, pad);
           return (
-            <rect
-              key={`${clientId}:${id}`}
-              data-remote-selection={state.user.name}
-              x={o.x}
-              y={o.y}
-              width={o.w}
-              height={o.h}
-              transform={o.rot}
-              fill="none"
-              stroke={state.user.color}
-              strokeWidth={2 / zoom}
-              strokeDasharray={`${6 / zoom} ${3 / zoom}`}
-              rx={4 / zoom}
-            />
+            <g key={`${clientId}:${id}`} data-remote-selection={state.user.name}>
+              {/* A halo under the dashes, so the colour shows on a note of the same colour. */}
+              <rect
+                x={o.x}
+                y={o.y}
+                width={o.w}
+                height={o.h}
+                transform={o.rot}
+                fill="none"
+                stroke={presenceOutline(state.user.color)}
+                strokeOpacity={0.55}
+                strokeWidth={4 / zoom}
+                rx={4 / zoom}
+              />
+              <rect
+                x={o.x}
+                y={o.y}
+                width={o.w}
+                height={o.h}
+                transform={o.rot}
+                fill="none"
+                stroke={state.user.color}
+                strokeWidth={2 / zoom}
+                strokeDasharray={`${6 / zoom} ${3 / zoom}`}
+                rx={4 / zoom}
+              />
+            </g>
           );
         }),
       )}

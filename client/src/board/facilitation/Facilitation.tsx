@@ -26,6 +26,7 @@ import { useRemotes } from '../presence/remote.ts';
 import { fitRect, toScreen, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { download, safeName, svgToPng } from '../ui/download.ts';
+import { touchLayout } from '../ui/touch.ts';
 import { measureOffset } from './clock.ts';
 import { EphemeralLayer, ReactionPicker } from './Ephemeral.tsx';
 import { EphemeralSender } from './ephemeralSender.ts';
@@ -307,7 +308,8 @@ function FramesMenu(props: Props & { canEdit: boolean }) {
     st.setViewport(fitRect(boundsOf(f), st.screen));
   };
   const exportFrames = async (list: ShapeRecord[], kind: 'png' | 'svg' | 'pdf') => {
-    if (list.length === 0) return onMessage('There are no frames yet. Press F to make one.');
+    if (list.length === 0)
+      return onMessage(`There are no frames yet. ${touchLayout() ? 'Tap Frame' : 'Press F'} to make one.`);
     setBusy(true);
     try {
       const base = safeName(title);
@@ -335,7 +337,11 @@ function FramesMenu(props: Props & { canEdit: boolean }) {
   return (
     <section className="panel facilitation-menu" aria-label="Frames list">
       <h2>Frames</h2>
-      {frames.length === 0 && <p className="hint">No frames yet. {canEdit ? 'Press F to make one.' : ''}</p>}
+      {frames.length === 0 && (
+        <p className="hint">
+          No frames yet. {canEdit ? `${touchLayout() ? 'Tap Frame' : 'Press F'} to make one.` : ''}
+        </p>
+      )}
       <ol className="frames-list">
         {frames.map((f) => (
           <li key={f.id}>

@@ -2,6 +2,7 @@
 import type { Awareness } from 'y-protocols/awareness';
 import { toScreen, useEditor } from '../store.ts';
 import { isLight } from './Avatars.tsx';
+import { presenceOutline } from './contrast.ts';
 import { useRemotes } from './remote.ts';
 
 export function Cursors({ awareness }: { awareness: Awareness }) {
@@ -25,7 +26,8 @@ export function Cursors({ awareness }: { awareness: Awareness }) {
               <path
                 d="M1 1 L1 16 L5.5 12 L8.5 19 L11 18 L8 11 L14 11 Z"
                 fill={state.user.color}
-                stroke="white"
+                // An outline that shows on every note colour, so a yellow cursor is seen on a yellow note.
+                stroke={presenceOutline(state.user.color)}
                 strokeWidth="1.5"
                 strokeLinejoin="round"
               />
@@ -35,6 +37,7 @@ export function Cursors({ awareness }: { awareness: Awareness }) {
               style={{
                 background: state.user.color,
                 color: isLight(state.user.color) ? '#1f2328' : '#ffffff',
+                boxShadow: `0 0 0 1px ${presenceOutline(state.user.color)}`,
               }}
             >
               {state.user.name}

@@ -109,6 +109,7 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     return;
   }
   if (e.key === 'Escape') {
+    st.follow(null);
     st.select([]);
     st.setTool('select');
     return;
@@ -126,8 +127,13 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     actions.zoomOut();
     return;
   }
-  if (e.key === '!' || (e.shiftKey && key === '1')) {
+  // Shift+1 and Shift+2 as in tldraw; by the physical key, since Shift+2 types " or @ by layout.
+  if (e.shiftKey && (e.code === 'Digit1' || e.key === '!')) {
     actions.zoomToFit();
+    return;
+  }
+  if (e.shiftKey && (e.code === 'Digit2' || e.key === '@')) {
+    actions.zoomToSelection();
     return;
   }
   if (key === 'q' && !e.shiftKey) {

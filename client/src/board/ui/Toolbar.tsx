@@ -63,7 +63,9 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
         </button>
       )}
       {!readOnly && (
-        <>
+        // Pinned to the end of the bar, so on a phone (where the tools scroll sideways) Undo and
+        // Redo are always in reach.
+        <span className="history-tools">
           <span className="sep" />
           <button
             type="button"
@@ -83,7 +85,7 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
           >
             <Icon name="redo" />
           </button>
-        </>
+        </span>
       )}
     </div>
   );

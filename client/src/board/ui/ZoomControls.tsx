@@ -4,6 +4,8 @@ import { Icon } from './icons.tsx';
 
 export function ZoomControls({ actions }: { actions: Actions }) {
   const zoom = useEditor((s) => s.viewport.zoom);
+  const hasSelection = useEditor((s) => s.selection.length > 0);
+  const minimap = useEditor((s) => s.minimap);
   return (
     <div className="zoom panel" role="toolbar" aria-label="Zoom">
       <button
@@ -37,10 +39,30 @@ export function ZoomControls({ actions }: { actions: Actions }) {
         type="button"
         className="tool"
         aria-label="Zoom to fit"
-        title="Zoom to fit — Shift+1"
+        title="Zoom to fit the whole board — Shift+1"
         onClick={actions.zoomToFit}
       >
         <Icon name="fit" />
+      </button>
+      <button
+        type="button"
+        className="tool wide-only"
+        aria-label="Zoom to selection"
+        title="Zoom to selection — Shift+2"
+        disabled={!hasSelection}
+        onClick={actions.zoomToSelection}
+      >
+        <Icon name="fitSelection" />
+      </button>
+      <button
+        type="button"
+        className="tool wide-only"
+        aria-label="Minimap"
+        aria-pressed={minimap}
+        title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+        onClick={() => useEditor.getState().setMinimap(!minimap)}
+      >
+        <Icon name="minimap" />
       </button>
     </div>
   );

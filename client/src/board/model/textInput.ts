@@ -1,0 +1,38 @@
+// Text that arrives without a tool: a double-click on empty canvas and a paste of plain text.
+// Pure: each answers the shape to create, which the editor then creates, selects and edits.
+
+import type { Point } from './geometry.ts';
+import { defaultSize, type NewShape } from './shapes.ts';
+
+/** The most characters one pasted shape holds (the shape schema allows more; a note would not). */
+export const PASTE_MAX_CHARS = 5_000;
+/** Up to this many characters on one line, pasted text is a text shape; past it, a sticky note. */
+export const PASTE_TEXT_SHAPE_MAX = 80;
+
+/** A text shape for a double-click at `p`: its first line where the pointer is. */
+export function textShapeAt(p: Point): NewShape {
+  const { w, h } = defaultSize.text;
+  return { type: 'text', x: p.x - 12, y: p.y - h / 2, w, h, text: '' };
+}
+
+/**
+ * The shape for pasted plain text centred on `at`, or null when there is nothing to show: a short
+ * single line becomes a text shape sized to it, anything longer a sticky note (which fits its text
+ * by shrinking the font, then growing). Line ends are normalised; the text is cut to PASTE_MAX_CHARS.
+ */
+export function shapeForPastedText(raw: string, at: Point): NewShape | null {
+  const text = raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\S\n]+$/gm, '')
+    .replace(/^\n+|\n+$/g, '')
+    .slice(0, PASTE_MAX_CHARS);
+  if (text.trim() === '') return null;
+  if (!text.includes('\n') && text.length <= PASTE_TEXT_SHAPE_MAX) {
+    // About 9 board units a character at the text shape's size, plus its padding.
+    const w = Math.min(720, Math.max(80, Math.round(text.length * 9.5 + 24)));
+    const h = defaultSize.text.h;
+    return { type: 'text', x: at.x - w / 2, y: at.y - h / 2, w, h, text };
+  }
+  const { w, h } = defaultSize.sticky;
+  return { type: 'sticky', x: at.x - w / 2, y: at.y - h / 2, w, h, text };
+}

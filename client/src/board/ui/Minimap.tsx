@@ -1,0 +1,93 @@
+// The minimap: the whole board in miniature with the view as a frame; pressing or dragging on it
+// moves the view there. Shapes are painted on a canvas (thousands of tiny rectangles cost less
+// there than as DOM nodes) and repainted only when the shapes or the mapped area change.
+import { type PointerEvent, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { paintMiniature } from '../canvas/miniature.ts';
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { unionRect } from '../model/geometry.ts';
+import { fromMinimap, type MinimapFrame, minimapFrame, toMinimap } from '../model/minimap.ts';
+import { useEditor, visibleRect } from '../store.ts';
+
+const SIZE = { w: 200, h: 132 };
+
+const sameFrame = (a: MinimapFrame, b: MinimapFrame) =>
+  a.scale === b.scale &&
+  a.origin.x === b.origin.x &&
+  a.origin.y === b.origin.y &&
+  a.offset.x === b.offset.x &&
+  a.offset.y === b.offset.y;
+
+export function Minimap({ index }: { index: ShapeIndex }) {
+  const open = useEditor((s) => s.minimap);
+  return open ? <MinimapView index={index} /> : null;
+}
+
+function MinimapView({ index }: { index: ShapeIndex }) {
+  const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
+  const viewport = useEditor((s) => s.viewport);
+  const screen = useEditor((s) => s.screen);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  // While dragging, the mapped area stays put so the board does not slide under the pointer.
+  const held = useRef<MinimapFrame | null>(null);
+  const last = useRef<MinimapFrame | null>(null);
+
+  const content = useMemo(() => unionRect(snap.list.map((e) => e.bounds)), [snap]);
+  const view = visibleRect(viewport, screen);
+  let frame = held.current ?? minimapFrame(content, view, SIZE);
+  // The same area as before keeps the same object, so the canvas is not repainted while panning inside it.
+  if (last.current && sameFrame(last.current, frame)) frame = last.current;
+  last.current = frame;
+
+  useEffect(() => {
+    const el = canvas.current;
+    const ctx = el?.getContext('2d');
+    if (!el || !ctx) return;
+    const dpr = window.devicePixelRatio || 1;
+    el.width = SIZE.w * dpr;
+    el.height = SIZE.h * dpr;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, SIZE.w, SIZE.h);
+    paintMiniature(ctx, snap.list, snap.byId, frame, false);
+  }, [snap, frame]);
+
+  const v = toMinimap(frame, view);
+
+  const jump = (e: PointerEvent<HTMLElement>) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const f = held.current ?? frame;
+    const p = fromMinimap(f, e.clientX - box.left, e.clientY - box.top);
+    const st = useEditor.getState();
+    st.setViewport({ x: p.x, y: p.y, zoom: st.viewport.zoom });
+  };
+
+  return (
+    <section
+      className="minimap panel"
+      aria-label="Minimap"
+      title="Click or drag to move the view"
+      style={{ width: SIZE.w, height: SIZE.h }}
+      onPointerDown={(e) => {
+        if (e.button !== 0) return;
+        e.currentTarget.setPointerCapture(e.pointerId);
+        held.current = frame;
+        jump(e);
+      }}
+      onPointerMove={(e) => {
+        if (held.current) jump(e);
+      }}
+      onPointerUp={() => {
+        held.current = null;
+      }}
+      onPointerCancel={() => {
+        held.current = null;
+      }}
+    >
+      <canvas ref={canvas} style={{ width: SIZE.w, height: SIZE.h }} />
+      <span
+        className="minimap-view"
+        aria-hidden="true"
+        style={{ left: v.x, top: v.y, width: Math.max(v.w, 2), height: Math.max(v.h, 2) }}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+// Whether the person is on a touch screen or a phone-sized window, where hints speak of taps and
+// buttons rather than keys (issue 15).
+import { useSyncExternalStore } from 'react';
+
+const query = '(pointer: coarse), (max-width: 760px)';
+const media = () =>
+  typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query) : null;
+
+/** True now (for code outside React, such as a callback's message). */
+export const touchLayout = (): boolean => media()?.matches ?? false;
+
+/** True while the layout is touch or phone-sized; re-renders when that changes (a rotated tablet). */
+export function useTouchLayout(): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const m = media();
+      m?.addEventListener('change', onChange);
+      return () => m?.removeEventListener('change', onChange);
+    },
+    touchLayout,
+    () => false,
+  );
+}

@@ -1,0 +1,151 @@
+// Writing without a tool and the board around it: a double-click on empty canvas writes text,
+// pasted plain text becomes a text shape or a sticky note, the title is renamed in place with the
+// dashboard's rules, and the dashboard shows each board's real thumbnail.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../testing/server.ts';
+import { artifacts, canvas, createBoard, launch, newUser, shapes, startApp, until } from './helpers.ts';
+
+/** Pastes `text` as the system clipboard would, onto the page (not into a field). */
+const pastePlain = (page: Page, text: string) =>
+  page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    document.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+
+const textOf = (page: Page, type: string, nth = 0) =>
+  shapes(page, type).nth(nth).locator('.shape-text').textContent();
+
+describe('text entry, title and thumbnails', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let boardId: string;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    page = (await newUser(browser, server, 'Tove')).page;
+    boardId = await createBoard(page, 'Words');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a double-click on empty canvas writes text there; leaving it empty leaves nothing', async () => {
+    await canvas(page).dblclick({ position: { x: 400, y: 300 } });
+    const field = page.getByLabel('Shape text');
+    await field.waitFor();
+    await field.pressSequentially('Hello there');
+    await field.press('Escape');
+    await until(async () => (await textOf(page, 'text')) === 'Hello there', 'the text shape');
+    const box = (await shapes(page, 'text').first().boundingBox())!;
+    assert.ok(
+      Math.abs(box.x + 12 - 400) < 30 && Math.abs(box.y + box.height / 2 - 300) < 30,
+      'where clicked',
+    );
+    // A second double-click elsewhere, then Escape at once: no empty text shape stays behind.
+    await canvas(page).dblclick({ position: { x: 800, y: 550 } });
+    await page.getByLabel('Shape text').waitFor();
+    await page.keyboard.press('Escape');
+    await until(async () => (await page.getByLabel('Shape text').count()) === 0, 'editing ended');
+    assert.equal(await shapes(page, 'text').count(), 1);
+  });
+
+  it('pasted plain text becomes a text shape, or a sticky note when it is long', async () => {
+    await canvas(page).click({ position: { x: 100, y: 700 } });
+    await pastePlain(page, 'A short line');
+    await until(async () => (await shapes(page, 'text').count()) === 2, 'a text shape from the paste');
+    assert.ok(
+      (await shapes(page, 'text').allTextContents()).some((t) => t.includes('A short line')),
+      'it holds the pasted words',
+    );
+    await pastePlain(page, 'First point\r\nSecond point\r\nThird point');
+    await until(async () => (await shapes(page, 'sticky').count()) === 1, 'a sticky from the paste');
+    assert.deepEqual(await shapes(page, 'sticky').first().locator('.shape-text tspan').allTextContents(), [
+      'First point',
+      'Second point',
+      'Third point',
+    ]);
+    // Whitespace alone makes nothing.
+    await pastePlain(page, '  \n ');
+    assert.equal(await shapes(page).count(), 3);
+    await page.keyboard.press('Control+z');
+    await until(async () => (await shapes(page, 'sticky').count()) === 0, 'one undo removes the paste');
+    await page.keyboard.press('Control+Shift+z');
+    await until(async () => (await shapes(page, 'sticky').count()) === 1, 'and redo brings it back');
+  });
+
+  it('the title is renamed in place; an invalid one keeps the field open with a sentence', async () => {
+    await page.getByRole('button', { name: 'Rename board: Words' }).click();
+    const field = page.getByLabel('Board title');
+    await field.fill('   ');
+    await field.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Enter a title.' }).waitFor();
+    await field.fill('x'.repeat(121));
+    await field.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'A title has at most 120 characters.' }).waitFor();
+    assert.ok(await field.isVisible(), 'the field stays open');
+    await field.fill('Words and pictures');
+    await field.press('Enter');
+    await page.getByRole('button', { name: 'Rename board: Words and pictures' }).waitFor();
+    const stored = await page.evaluate(
+      async (id) => (await (await fetch(`/api/boards/${id}`)).json()).board.title,
+      boardId,
+    );
+    assert.equal(stored, 'Words and pictures');
+    // Escape gives up an edit.
+    await page.getByRole('button', { name: 'Rename board: Words and pictures' }).click();
+    await page.getByLabel('Board title').fill('Never mind');
+    await page.getByLabel('Board title').press('Escape');
+    await page.getByRole('button', { name: 'Rename board: Words and pictures' }).waitFor();
+  });
+
+  it('the dashboard shows the board’s real thumbnail, painted from its shapes', async () => {
+    // A few coloured shapes make the picture; leaving the board sends the last one.
+    await page.getByRole('button', { name: 'Rectangle', exact: true }).click();
+    await canvas(page).click({ position: { x: 900, y: 250 } });
+    await page.getByRole('button', { name: 'Ellipse', exact: true }).click();
+    await canvas(page).click({ position: { x: 1000, y: 500 } });
+    await page.getByRole('link', { name: 'All boards' }).click();
+    await page.getByRole('heading', { name: 'My boards' }).waitFor();
+    const img = page.locator(`[data-board-id="${boardId}"] img.thumb-img`);
+    await until(
+      async () => {
+        if ((await img.count()) === 0) {
+          await page.reload();
+          return false;
+        }
+        return img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0);
+      },
+      'the thumbnail on the card',
+      30_000,
+    );
+    // The picture is the board: the yellow of the sticky note is in it.
+    const yellow = await img.evaluate((el: HTMLImageElement) => {
+      const c = document.createElement('canvas');
+      c.width = el.naturalWidth;
+      c.height = el.naturalHeight;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(el, 0, 0);
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i]! > 230 && data[i + 1]! > 190 && data[i + 1]! < 230 && data[i + 2]! < 120) n++;
+      }
+      return n;
+    });
+    assert.ok(yellow > 50, `yellow pixels in the thumbnail: ${yellow}`);
+    // A second board, untouched, has an empty card rather than a made-up picture.
+    await createBoard(page, 'Blank');
+    await page.getByRole('link', { name: 'All boards' }).click();
+    await page.getByRole('heading', { name: 'My boards' }).waitFor();
+    assert.equal(await page.locator('.board-card').filter({ hasText: 'Blank' }).locator('img').count(), 0);
+    await page.screenshot({ path: `${artifacts}/dashboard-thumbnails.png` });
+  });
+});

@@ -1,0 +1,120 @@
+// Finding your way on a large board: the minimap jumps and drags the view to an area, "Zoom to
+// fit" shows the whole board while "Zoom to selection" shows only what is selected.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { fromMinimap, minimapFrame, toMinimap } from '../client/src/board/model/minimap.ts';
+import type { TestServer } from '../testing/server.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  gridBoardFile,
+  launch,
+  newUser,
+  startApp,
+  until,
+} from './helpers.ts';
+
+const screen = { w: 1280, h: 800 };
+const zoomLabel = (page: Page) => page.getByRole('button', { name: 'Reset zoom' });
+/** The shape whose text is exactly `text` (the grid's notes are "#0", "#1", …). */
+const shapeWithText = (page: Page, text: string) =>
+  page
+    .locator('[data-shape-id]')
+    .filter({ has: page.locator('.shape-text', { hasText: new RegExp(`^${text}$`) }) });
+
+/** How far the centre of a shape lies from the centre of the screen, in pixels (∞ when not drawn). */
+async function offCentre(page: Page, text: string): Promise<number> {
+  const shape = shapeWithText(page, text);
+  if ((await shape.count()) === 0) return Number.POSITIVE_INFINITY;
+  const box = await shape.first().boundingBox();
+  if (!box) return Number.POSITIVE_INFINITY;
+  return Math.hypot(box.x + box.width / 2 - screen.w / 2, box.y + box.height / 2 - screen.h / 2);
+}
+
+describe('navigation', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    page = (await newUser(browser, server, 'Noor')).page;
+    await createBoard(page, 'Big map');
+    // 20 × 20 notes, 260 units apart: a board 5,180 units square, its notes at (260i, 260j).
+    await page.getByLabel('Import JSON file').setInputFiles(gridBoardFile(400, { perRow: 20 }));
+    await page.getByText('Imported 400 shapes.').waitFor();
+    await zoomLabel(page).click();
+    await until(async () => (await zoomLabel(page).textContent()) === '100%', 'at 100%');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('the minimap jumps the view to the area pressed, and follows a drag', async () => {
+    const minimap = page.getByRole('region', { name: 'Minimap' });
+    // Off until asked for (it covers a corner of the board), then on.
+    assert.equal(await minimap.count(), 0);
+    await page.getByRole('button', { name: 'Minimap' }).click();
+    await minimap.waitFor();
+    const box = (await minimap.boundingBox())!;
+    // The board is drawn on the minimap by the same mapping the page uses: where does a note lie?
+    const content = { x: 0, y: 0, w: 19 * 260 + 200, h: 19 * 260 + 200 };
+    const view = { x: content.w / 2 - screen.w / 2, y: content.h / 2 - screen.h / 2, ...screen };
+    const frame = minimapFrame(content, view, { w: box.width, h: box.height });
+    const at = (col: number, row: number) => {
+      const m = toMinimap(frame, { x: col * 260 + 100, y: row * 260 + 100, w: 0, h: 0 });
+      return { x: box.x + m.x, y: box.y + m.y };
+    };
+    // One minimap pixel is 1/scale board units: the note lands within that of the centre.
+    const slack = 2 / frame.scale;
+    assert.ok(slack < 100, `a minimap pixel is ${1 / frame.scale} units`);
+    assert.ok((await offCentre(page, '#0')) > 1000, 'the first note starts far from view');
+
+    const first = at(0, 0);
+    await page.mouse.click(first.x, first.y);
+    await until(async () => (await offCentre(page, '#0')) < slack, 'the view jumped to the first note');
+    assert.equal(await zoomLabel(page).textContent(), '100%', 'a jump keeps the zoom');
+    await page.screenshot({ path: `${artifacts}/minimap-jump.png` });
+
+    // Drag along the minimap: the view follows the pointer to the last note.
+    const last = at(19, 19);
+    const middle = fromMinimap(frame, last.x - box.x, last.y - box.y);
+    assert.ok(middle.x > 4900 && middle.y > 4900, 'the test aims at the last note');
+    await page.mouse.move(first.x, first.y);
+    await page.mouse.down();
+    const mid = at(10, 10);
+    await page.mouse.move(mid.x, mid.y, { steps: 4 });
+    await until(async () => (await offCentre(page, '#210')) < slack, 'mid-drag, the view is mid-board');
+    await page.mouse.move(last.x, last.y, { steps: 4 });
+    await page.mouse.up();
+    await until(async () => (await offCentre(page, '#399')) < slack, 'the view followed the drag');
+  });
+
+  it('Zoom to fit shows the whole board, Zoom to selection only the selection (Shift+1, Shift+2)', async () => {
+    const rendered = async () => Number(await canvas(page).getAttribute('data-rendered-count'));
+    // Select the note in the middle of the screen, then fit the board: all of it is drawn.
+    await page.getByRole('button', { name: 'Select', exact: true }).click();
+    await page.mouse.click(screen.w / 2, screen.h / 2);
+    await until(async () => (await page.locator('.selection rect').count()) > 0, 'a note selected');
+    await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    await until(async () => (await rendered()) === 400, 'the whole board in view');
+    const fit = await zoomLabel(page).textContent();
+    await page.getByRole('button', { name: 'Zoom to selection' }).click();
+    await until(async () => (await zoomLabel(page).textContent()) === '200%', 'zoomed to the one note');
+    assert.ok((await offCentre(page, '#399')) < 10, 'the selected note is centred');
+    await canvas(page).focus();
+    await page.keyboard.press('Shift+Digit1');
+    await until(async () => (await zoomLabel(page).textContent()) === fit, 'Shift+1 fits the board');
+    await page.keyboard.press('Shift+Digit2');
+    await until(async () => (await zoomLabel(page).textContent()) === '200%', 'Shift+2 fits the selection');
+    await page.keyboard.press('Escape');
+    assert.ok(
+      await page.getByRole('button', { name: 'Zoom to selection' }).isDisabled(),
+      'nothing selected, nothing to zoom to',
+    );
+  });
+});

@@ -1,0 +1,93 @@
+// The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
+// wherever the tool bar is scrolled, and the minimap stays out of the way.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestServer } from '../testing/server.ts';
+import {
+  artifacts,
+  createBoard,
+  failOnPageErrors,
+  launch,
+  newUser,
+  shapes,
+  startApp,
+  until,
+} from './helpers.ts';
+
+describe('phone', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let phone: BrowserContext;
+  let page: Page;
+
+  before(async () => {
+    server = await startApp();
+    browser = await launch();
+    // Sign up on a desktop page, then carry the session cookie to a phone.
+    const desk = await newUser(browser, server, 'Pia');
+    const boardId = await createBoard(desk.page, 'On the go');
+    phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      baseURL: server.url,
+    });
+    await phone.addCookies(await desk.context.cookies());
+    await desk.context.close();
+    page = await phone.newPage();
+    failOnPageErrors(page, 'Pia on a phone');
+    await page.goto(`/b/${boardId}`);
+    await page.locator('[role="status"][data-status="live"]').waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** True when the button is on screen and is what a tap at its centre would hit. */
+  const reachable = (name: string) =>
+    page.getByRole('button', { name, exact: true }).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const onScreen =
+        r.left >= 0 && r.right <= window.innerWidth && r.top >= 0 && r.bottom <= window.innerHeight;
+      const hit = document.elementFromPoint(x, y);
+      return onScreen && !!hit && el.contains(hit);
+    });
+
+  it('the empty board’s hint speaks of taps, not keys', async () => {
+    const hint = page.locator('.empty-hint');
+    await hint.waitFor();
+    const text = (await hint.textContent()) ?? '';
+    assert.match(text, /Tap a tool/);
+    assert.doesNotMatch(text, /press|key|click/i);
+    assert.equal(await page.getByRole('region', { name: 'Minimap' }).count(), 0, 'no minimap on a phone');
+  });
+
+  it('Undo and Redo are reachable wherever the tool bar is scrolled, and work by tap', async () => {
+    const bar = page.getByRole('toolbar', { name: 'Tools' });
+    const scrollable = await bar.evaluate((el) => el.scrollWidth > el.clientWidth);
+    assert.ok(scrollable, 'the tools are wider than the phone (the case this guards)');
+    for (const to of ['start', 'end'] as const) {
+      await bar.evaluate((el, to) => {
+        el.scrollLeft = to === 'start' ? 0 : el.scrollWidth;
+      }, to);
+      assert.ok(await reachable('Undo'), `Undo in reach with the bar scrolled to its ${to}`);
+      assert.ok(await reachable('Redo'), `Redo in reach with the bar scrolled to its ${to}`);
+    }
+    await bar.evaluate((el) => {
+      el.scrollLeft = 0;
+    });
+    await page.getByRole('button', { name: 'Sticky note', exact: true }).tap();
+    await page.getByRole('application', { name: 'Board canvas' }).tap({ position: { x: 195, y: 380 } });
+    await until(async () => (await shapes(page, 'sticky').count()) === 1, 'a sticky placed by tap');
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: `${artifacts}/board-phone-390.png` });
+    await page.getByRole('button', { name: 'Undo', exact: true }).tap();
+    await until(async () => (await shapes(page, 'sticky').count()) === 0, 'undone by tap');
+    await page.getByRole('button', { name: 'Redo', exact: true }).tap();
+    await until(async () => (await shapes(page, 'sticky').count()) === 1, 'redone by tap');
+  });
+});
