@@ -52,6 +52,9 @@ import {
 } from './timer.ts';
 import './facilitation.css';
 
+/** What a frame, or all of them, can be exported as (PDF: one page per frame). */
+const FRAME_EXPORTS = ['pdf', 'png', 'svg'] as const;
+
 interface Props {
   boardId: string;
   title: string;
@@ -358,33 +361,18 @@ function FramesMenu(props: Props & { canEdit: boolean }) {
             <button type="button" className="btn small" aria-label={`Go to ${f.name}`} onClick={() => go(f)}>
               Go to
             </button>
-            <button
-              type="button"
-              className="btn small ghost"
-              disabled={busy}
-              aria-label={`Export ${f.name} as PDF`}
-              onClick={() => void exportFrames([f], 'pdf')}
-            >
-              PDF
-            </button>
-            <button
-              type="button"
-              className="btn small ghost"
-              disabled={busy}
-              aria-label={`Export ${f.name} as PNG`}
-              onClick={() => void exportFrames([f], 'png')}
-            >
-              PNG
-            </button>
-            <button
-              type="button"
-              className="btn small ghost"
-              disabled={busy}
-              aria-label={`Export ${f.name} as SVG`}
-              onClick={() => void exportFrames([f], 'svg')}
-            >
-              SVG
-            </button>
+            {FRAME_EXPORTS.map((kind) => (
+              <button
+                key={kind}
+                type="button"
+                className="btn small ghost"
+                disabled={busy}
+                aria-label={`Export ${f.name} as ${kind.toUpperCase()}`}
+                onClick={() => void exportFrames([f], kind)}
+              >
+                {kind.toUpperCase()}
+              </button>
+            ))}
           </li>
         ))}
       </ol>
@@ -399,22 +387,18 @@ function FramesMenu(props: Props & { canEdit: boolean }) {
           >
             Export all frames as PDF
           </button>
-          <button
-            type="button"
-            className="btn small ghost"
-            disabled={busy}
-            onClick={() => void exportFrames(frames, 'png')}
-          >
-            PNG
-          </button>
-          <button
-            type="button"
-            className="btn small ghost"
-            disabled={busy}
-            onClick={() => void exportFrames(frames, 'svg')}
-          >
-            SVG
-          </button>
+          {FRAME_EXPORTS.filter((kind) => kind !== 'pdf').map((kind) => (
+            <button
+              key={kind}
+              type="button"
+              className="btn small ghost"
+              disabled={busy}
+              aria-label={`Export all frames as ${kind.toUpperCase()}`}
+              onClick={() => void exportFrames(frames, kind)}
+            >
+              {kind.toUpperCase()}
+            </button>
+          ))}
         </div>
       )}
     </section>
