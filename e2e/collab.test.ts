@@ -46,6 +46,11 @@ describe('two people on one board', () => {
     await browser?.close();
     await server?.close();
   });
+  /** Ada's cursor on Bo's screen (it shows once she moves), so a test need not follow another. */
+  async function adaSeenByBo() {
+    await ada.mouse.move(640, 420, { steps: 3 });
+    await bo.locator('[data-cursor-name="Ada"]').waitFor();
+  }
 
   it('a sticky made by one appears for the other, and text typed by both merges', async () => {
     await place(ada, 'Sticky note', 400, 350);
@@ -74,8 +79,10 @@ describe('two people on one board', () => {
   });
 
   it('each sees the other’s cursor with a name and the other’s selection', async () => {
+    await place(ada, 'Sticky note', 900, 250);
+    await ada.keyboard.press('Escape');
     await ada.getByRole('button', { name: 'Select', exact: true }).click();
-    await ada.locator('[data-shape-type="sticky"]').click();
+    await ada.locator('[data-shape-type="sticky"]').last().click();
     await ada.mouse.move(700, 500, { steps: 4 });
     await bo.mouse.move(300, 600, { steps: 4 });
     await bo.locator('[data-cursor-name="Ada"]').waitFor();
@@ -88,6 +95,7 @@ describe('two people on one board', () => {
   });
 
   it('clicking an avatar follows that person’s viewport, and any move stops it', async () => {
+    await adaSeenByBo();
     await bo.getByRole('button', { name: /^Follow Ada/ }).click();
     const banner = bo.getByRole('status').filter({ hasText: 'Following Ada' });
     await banner.waitFor();
@@ -118,6 +126,7 @@ describe('two people on one board', () => {
   });
 
   it('the “Following” banner stops following', async () => {
+    await adaSeenByBo();
     await bo.getByRole('button', { name: /^Follow Ada/ }).click();
     const banner = bo.getByRole('status').filter({ hasText: 'Following Ada' });
     await banner.getByRole('button', { name: 'Stop following' }).click();
