@@ -64,7 +64,12 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await server?.close();
   });
 
-  it('frames: two frames with stickies inside; moving a frame moves its stickies for everyone', async () => {
+  /**
+   * The session's board: two stickies ("Went well", "To improve"), each in a frame of its own.
+   * Made once; a test that needs it calls this first, so none depends on running after another.
+   */
+  async function twoFramesWithStickies() {
+    if (stickies.length > 0) return;
     for (const [x, text] of [
       [250, 'Went well'],
       [800, 'To improve'],
@@ -84,6 +89,12 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await fay.keyboard.press('f');
     }
     await until(async () => (await shapes(ed, 'frame').count()) === 2, 'two frames on Ed’s screen');
+    await canvas(fay).focus();
+    await fay.keyboard.press('Escape');
+  }
+
+  it('frames: two frames with stickies inside; moving a frame moves its stickies for everyone', async () => {
+    await twoFramesWithStickies();
     // A new frame goes beneath everything, so the paint order is not the creation order.
     assert.deepEqual((await fay.locator('[data-shape-type="frame"] .frame-name').allTextContents()).sort(), [
       'Frame 1',
@@ -140,6 +151,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   });
 
   it('present: followers follow frame by frame; one who pans away stops, "Bring everyone here" brings them back', async () => {
+    await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Present', exact: true }).click();
     await fay.getByRole('button', { name: 'Start presenting' }).click();
     const same = async (p: Page) => (await viewportOf(p)) === (await viewportOf(fay));
@@ -383,6 +395,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   });
 
   it('vote: 3 votes each; the editor votes, the viewer cannot, nobody sees others’ votes before the close; then the same sorted totals', async () => {
+    await twoFramesWithStickies();
     // Nothing selected, so "Zoom to fit" shows the whole board.
     await canvas(fay).focus();
     await fay.keyboard.press('Escape');
@@ -436,6 +449,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   it('a PDF of all frames has one page per frame', {
     skip: existsSync('/usr/bin/pdftoppm') ? undefined : 'pdftoppm missing',
   }, async () => {
+    await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();
     const [download] = await Promise.all([
       fay.waitForEvent('download'),
