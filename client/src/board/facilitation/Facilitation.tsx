@@ -71,6 +71,35 @@ interface Props {
 
 type Menu = 'frames' | 'present' | 'reactions' | 'timer' | 'vote' | null;
 
+/** A facilitation bar button that opens and closes one of the bar's menus. */
+function MenuButton(props: {
+  menu: Exclude<Menu, null>;
+  open: Menu;
+  onToggle: (menu: Menu) => void;
+  label: string;
+  icon: string;
+  /** The label shown beside the icon, when shorter than the accessible name. */
+  short?: string;
+  title?: string;
+  /** Also shown active while its menu is closed (a presentation or a vote under way). */
+  active?: boolean;
+}) {
+  const expanded = props.open === props.menu;
+  return (
+    <button
+      type="button"
+      className={`tool ${expanded || props.active ? 'active' : ''}`}
+      aria-label={props.label}
+      title={props.title ?? props.label}
+      aria-expanded={expanded}
+      onClick={() => props.onToggle(props.menu)}
+    >
+      <span aria-hidden="true">{props.icon}</span>
+      <span className="label">{props.short ?? props.label}</span>
+    </button>
+  );
+}
+
 const isTyping = (t: EventTarget | null): boolean =>
   t instanceof HTMLElement &&
   (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
@@ -169,28 +198,15 @@ export function Facilitation(props: Props) {
             <span className="label">Frame</span>
           </button>
         )}
-        <button
-          type="button"
-          className={`tool ${menu === 'frames' ? 'active' : ''}`}
-          aria-label="Frames"
-          title="Frames"
-          aria-expanded={menu === 'frames'}
-          onClick={() => toggle('frames')}
-        >
-          <span aria-hidden="true">☰</span>
-          <span className="label">Frames</span>
-        </button>
-        <button
-          type="button"
-          className={`tool ${menu === 'present' || presentation ? 'active' : ''}`}
-          aria-label="Present"
-          title="Present"
-          aria-expanded={menu === 'present'}
-          onClick={() => toggle('present')}
-        >
-          <span aria-hidden="true">▶</span>
-          <span className="label">Present</span>
-        </button>
+        <MenuButton menu="frames" open={menu} onToggle={toggle} label="Frames" icon="☰" />
+        <MenuButton
+          menu="present"
+          open={menu}
+          onToggle={toggle}
+          label="Present"
+          icon="▶"
+          active={!!presentation}
+        />
         <button
           type="button"
           className={`tool ${tool === 'laser' ? 'active' : ''}`}
@@ -202,39 +218,24 @@ export function Facilitation(props: Props) {
           <span aria-hidden="true">✦</span>
           <span className="label">Laser</span>
         </button>
-        <button
-          type="button"
-          className={`tool ${menu === 'reactions' ? 'active' : ''}`}
-          aria-label="Reactions"
-          aria-expanded={menu === 'reactions'}
+        <MenuButton
+          menu="reactions"
+          open={menu}
+          onToggle={toggle}
+          label="Reactions"
+          short="React"
           title="Reactions; chat at the cursor with /"
-          onClick={() => toggle('reactions')}
-        >
-          <span aria-hidden="true">☺</span>
-          <span className="label">React</span>
-        </button>
-        <button
-          type="button"
-          className={`tool ${menu === 'timer' ? 'active' : ''}`}
-          aria-label="Timer"
-          title="Timer"
-          aria-expanded={menu === 'timer'}
-          onClick={() => toggle('timer')}
-        >
-          <span aria-hidden="true">◔</span>
-          <span className="label">Timer</span>
-        </button>
-        <button
-          type="button"
-          className={`tool ${menu === 'vote' || votes.current?.session?.open ? 'active' : ''}`}
-          aria-label="Vote"
-          title="Vote"
-          aria-expanded={menu === 'vote'}
-          onClick={() => toggle('vote')}
-        >
-          <span aria-hidden="true">●</span>
-          <span className="label">Vote</span>
-        </button>
+          icon="☺"
+        />
+        <MenuButton menu="timer" open={menu} onToggle={toggle} label="Timer" icon="◔" />
+        <MenuButton
+          menu="vote"
+          open={menu}
+          onToggle={toggle}
+          label="Vote"
+          icon="●"
+          active={!!votes.current?.session?.open}
+        />
       </div>
       {menu === 'frames' && <FramesMenu {...props} canEdit={canEdit} />}
       {menu === 'present' && (
