@@ -5,7 +5,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { TestServer } from '../testing/server.ts';
-import { artifacts, canvas, createBoard, launch, newUser, shapes, startApp, until } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  launch,
+  newUser,
+  place,
+  shapes,
+  startApp,
+  until,
+} from './helpers.ts';
 
 /** Pastes `text` as the system clipboard would, onto the page (not into a field). */
 const pastePlain = (page: Page, text: string) =>
@@ -24,20 +34,24 @@ describe('text entry, title and thumbnails', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
-  let boardId: string;
 
   before(async () => {
     server = await startApp();
     browser = await launch();
     page = (await newUser(browser, server, 'Tove')).page;
-    boardId = await createBoard(page, 'Words');
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
+  /** Each test on a new, empty board of its own, so none counts on what another left behind. */
+  async function newBoard(title: string): Promise<string> {
+    await page.goto('/boards');
+    return createBoard(page, title);
+  }
 
   it('a double-click on empty canvas writes text there; leaving it empty leaves nothing', async () => {
+    await newBoard('Words');
     await canvas(page).dblclick({ position: { x: 400, y: 300 } });
     const field = page.getByLabel('Shape text');
     await field.waitFor();
@@ -58,9 +72,10 @@ describe('text entry, title and thumbnails', () => {
   });
 
   it('pasted plain text becomes a text shape, or a sticky note when it is long', async () => {
+    await newBoard('Pasted');
     await canvas(page).click({ position: { x: 100, y: 700 } });
     await pastePlain(page, 'A short line');
-    await until(async () => (await shapes(page, 'text').count()) === 2, 'a text shape from the paste');
+    await until(async () => (await shapes(page, 'text').count()) === 1, 'a text shape from the paste');
     assert.ok(
       (await shapes(page, 'text').allTextContents()).some((t) => t.includes('A short line')),
       'it holds the pasted words',
@@ -74,7 +89,7 @@ describe('text entry, title and thumbnails', () => {
     ]);
     // Whitespace alone makes nothing.
     await pastePlain(page, '  \n ');
-    assert.equal(await shapes(page).count(), 3);
+    assert.equal(await shapes(page).count(), 2);
     await page.keyboard.press('Control+z');
     await until(async () => (await shapes(page, 'sticky').count()) === 0, 'one undo removes the paste');
     await page.keyboard.press('Control+Shift+z');
@@ -82,6 +97,7 @@ describe('text entry, title and thumbnails', () => {
   });
 
   it('the title is renamed in place; an invalid one keeps the field open with a sentence', async () => {
+    const boardId = await newBoard('Words');
     await page.getByRole('button', { name: 'Rename board: Words' }).click();
     const field = page.getByLabel('Board title');
     await field.fill('   ');
@@ -108,6 +124,11 @@ describe('text entry, title and thumbnails', () => {
 
   it('the dashboard shows the board’s real thumbnail, painted from its shapes', async () => {
     // A few coloured shapes make the picture; leaving the board sends the last one.
+    const boardId = await newBoard('Pictures');
+    await place(page, 'Sticky note', 300, 300);
+    await page.getByLabel('Shape text').pressSequentially('Yellow');
+    await page.keyboard.press('Escape');
+    await until(async () => (await shapes(page, 'sticky').count()) === 1, 'the sticky note');
     await page.getByRole('button', { name: 'Rectangle', exact: true }).click();
     await canvas(page).click({ position: { x: 900, y: 250 } });
     await page.getByRole('button', { name: 'Ellipse', exact: true }).click();
