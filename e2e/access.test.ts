@@ -1,44 +1,31 @@
 // Roles and access against the real server: a viewer sees live edits and cannot change anything;
 // a deleted board and a removed member are told so in a sentence, live.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { closeSentence } from '@tandem/shared';
-import type { Browser } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
   createBoard,
   failOnPageErrors,
-  launch,
   newUser,
   place,
   shapes,
   shareLink,
-  startApp,
   until,
   waitStatus,
+  withApp,
 } from './helpers.ts';
 
 describe('roles and access', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  before(async () => {
-    server = await startApp();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = withApp();
 
   it('a viewer sees live edits and cannot change anything', async () => {
-    const { page: owner } = await newUser(browser, server, 'Olga');
+    const { page: owner } = await newUser(app, 'Olga');
     await owner.screenshot({ path: `${artifacts}/dashboard-empty.png` });
     const boardId = await createBoard(owner, 'Design review');
     const link = await shareLink(owner, 'can view');
-    const { page: viewer } = await newUser(browser, server, 'Vic', { guest: true });
+    const { page: viewer } = await newUser(app, 'Vic', { guest: true });
     await viewer.goto(link);
     await viewer.waitForURL(`**/b/${boardId}`);
     await waitStatus(viewer, 'read-only');
@@ -83,13 +70,13 @@ describe('roles and access', () => {
   });
 
   it('a removed member is told so, live', async () => {
-    const { page: owner } = await newUser(browser, server, 'Omar');
+    const { page: owner } = await newUser(app, 'Omar');
     const boardId = await createBoard(owner, 'Sprint');
     const link = await shareLink(owner, 'can edit');
     // Mia opens the link signed out: she is asked to sign in or continue as a guest first.
-    const memberContext = await browser.newContext({
+    const memberContext = await app.browser.newContext({
       viewport: { width: 1280, height: 800 },
-      baseURL: server.url,
+      baseURL: app.server.url,
     });
     const member = await memberContext.newPage();
     failOnPageErrors(member, 'Mia');
@@ -115,10 +102,10 @@ describe('roles and access', () => {
   });
 
   it('a deleted board is told so, live, on the board and on the dashboard', async () => {
-    const { page: owner } = await newUser(browser, server, 'Ola');
+    const { page: owner } = await newUser(app, 'Ola');
     const boardId = await createBoard(owner, 'Doomed');
     const link = await shareLink(owner, 'can edit');
-    const { page: member } = await newUser(browser, server, 'Max', { guest: true });
+    const { page: member } = await newUser(app, 'Max', { guest: true });
     const { page: memberDash } = { page: await member.context().newPage() };
     await member.goto(link);
     await member.waitForURL(`**/b/${boardId}`);
@@ -143,7 +130,10 @@ describe('roles and access', () => {
   });
 
   it('sign-in page and its errors are sentences', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+    const context = await app.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: app.server.url,
+    });
     const page = await context.newPage();
     failOnPageErrors(page, 'visitor');
     await page.goto('/');

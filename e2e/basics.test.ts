@@ -2,9 +2,8 @@
 // the Export menu and Escape, the status when the server is down) and the basics users expect.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   artifacts,
   canvas,
@@ -13,38 +12,23 @@ import {
   newUser,
   place,
   shapes,
-  shareLink,
+  sharedBoard,
   startApp,
   until,
-  waitStatus,
+  withApp,
 } from './helpers.ts';
 
 const pressed = (page: Page, name: string) => page.getByRole('button', { name, exact: true, pressed: true });
 
 describe('editor basics', () => {
-  let server: TestServer;
-  let browser: Browser;
   let ada: Page;
   let bo: Page;
-  let boardId: string;
-  const errors: string[] = [];
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    ada = (await newUser(browser, server, 'Ada')).page;
-    bo = (await newUser(browser, server, 'Bo')).page;
-    for (const p of [ada, bo]) p.on('pageerror', (e) => errors.push(e.message));
-    boardId = await createBoard(ada, 'Basics');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no page errors');
+    ada = (await newUser(app, 'Ada')).page;
+    bo = (await newUser(app, 'Bo')).page;
+    await sharedBoard(ada, 'Basics', { editors: [bo] });
   });
 
   it('a note deleted under the typist: the editor closes with a notice, letters are not shortcuts', async () => {
@@ -84,7 +68,7 @@ describe('the server going away', () => {
     const server = await startApp();
     const browser = await launch();
     try {
-      const { page } = await newUser(browser, server, 'Sol');
+      const { page } = await newUser({ browser, server }, 'Sol');
       await createBoard(page, 'Down');
       await server.close();
       await page

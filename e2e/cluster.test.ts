@@ -37,8 +37,8 @@ describe('two browsers on two instances', { skip }, () => {
     two = await cluster.start();
     browser = await launch();
     // Each person talks to a different instance, as two browsers behind a balancer may.
-    ada = (await newUser(browser, one, 'Ada')).page;
-    bo = (await newUser(browser, two, 'Bo', { guest: true })).page;
+    ada = (await newUser({ browser, server: one }, 'Ada')).page;
+    bo = (await newUser({ browser, server: two }, 'Bo', { guest: true })).page;
     boardId = await createBoard(ada, 'Across instances');
     const link = new URL(await shareLink(ada, 'can edit'));
     await bo.goto(`${two.url}${link.pathname}`);

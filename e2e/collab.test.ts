@@ -2,49 +2,35 @@
 // appear for both and merge, cursors and selections show, undo is per person, and offline edits
 // survive a reload and converge.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import {
   artifacts,
   canvas,
-  createBoard,
-  launch,
   newUser,
   place,
   shapes,
-  shareLink,
-  startApp,
+  sharedBoard,
   stickyText,
   storedUpdates,
   until,
   waitStatus,
+  withApp,
 } from './helpers.ts';
 
 describe('two people on one board', () => {
-  let server: TestServer;
-  let browser: Browser;
   let ada: Page;
   let bo: Page;
   let boContext: import('playwright-core').BrowserContext;
   let boardId: string;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    ada = (await newUser(browser, server, 'Ada')).page;
-    const b = await newUser(browser, server, 'Bo', { guest: true });
+    ada = (await newUser(app, 'Ada')).page;
+    const b = await newUser(app, 'Bo', { guest: true });
     bo = b.page;
     boContext = b.context;
-    boardId = await createBoard(ada, 'Planning');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    boardId = await sharedBoard(ada, 'Planning', { editors: [bo] });
   });
   /** Ada's cursor on Bo's screen (it shows once she moves), so a test need not follow another. */
   async function adaSeenByBo() {

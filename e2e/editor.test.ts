@@ -4,21 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import { BoardExport } from '@tandem/shared';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  canvas,
-  createBoard,
-  gridBoardFile,
-  launch,
-  newUser,
-  shapes,
-  startApp,
-  until,
-} from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { artifacts, canvas, createBoard, gridBoardFile, newUser, shapes, until, withApp } from './helpers.ts';
 
 const translate = async (page: Page, type: string, nth = 0) => {
   const t = (await shapes(page, type).nth(nth).getAttribute('transform')) ?? '';
@@ -40,14 +29,11 @@ async function draw(page: Page, key: string, x: number, y: number) {
 }
 
 describe('editor', () => {
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    page = (await newUser(browser, server, 'Kim')).page;
+    page = (await newUser(app, 'Kim')).page;
   });
   // Every test starts on a board of its own, so none depends on what an earlier one drew.
   let boards = 0;
@@ -56,10 +42,6 @@ describe('editor', () => {
     await page.goto('/boards');
     boards += 1;
     await createBoard(page, `Keys ${boards}`);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('is usable from the keyboard', async () => {
@@ -170,7 +152,7 @@ describe('editor', () => {
   });
 
   it('pastes shapes copied on one board into another', async () => {
-    const { page: other } = await newUser(browser, server, 'Kim2');
+    const { page: other } = await newUser(app, 'Kim2');
     await createBoard(other, 'Source');
     await other.getByRole('button', { name: 'Diamond', exact: true }).click();
     await canvas(other).click({ position: { x: 640, y: 400 } });
@@ -297,24 +279,24 @@ describe('editor', () => {
   });
 
   it('renders only what is in view on a 5,000-shape board', async () => {
-    const big = await newUser(browser, server, 'Lee');
+    const big = await newUser(app, 'Lee');
     const p = big.page;
     await createBoard(p, 'Big');
     const file = gridBoardFile(5000);
     await p.getByLabel('Import JSON file').setInputFiles(file);
     await p.getByText('Imported 5000 shapes.').waitFor();
-    const app = canvas(p);
-    await until(async () => (await app.getAttribute('data-shape-count')) === '5000', 'all shapes indexed');
+    const board = canvas(p);
+    await until(async () => (await board.getAttribute('data-shape-count')) === '5000', 'all shapes indexed');
     // The view moved to the whole import; at 100% only a screenful is drawn.
     await p.getByRole('button', { name: 'Reset zoom' }).click();
     await until(async () => (await zoomLabel(p).textContent()) === '100%', 'at 100%');
-    const rendered = Number(await app.getAttribute('data-rendered-count'));
+    const rendered = Number(await board.getAttribute('data-rendered-count'));
     assert.ok(rendered > 0 && rendered < 200, `rendered ${rendered} of 5000 at 100%`);
     await p.getByRole('button', { name: 'Select', exact: true }).click();
     // Pan with the wheel and zoom with Ctrl+wheel: still only what is visible.
     await p.mouse.move(640, 400);
     for (let i = 0; i < 10; i++) await p.mouse.wheel(400, 300);
-    const panned = Number(await app.getAttribute('data-rendered-count'));
+    const panned = Number(await board.getAttribute('data-rendered-count'));
     assert.ok(panned > 0 && panned < 200, `rendered ${panned} after panning`);
     await p.keyboard.down('Control');
     await p.mouse.wheel(0, 200);

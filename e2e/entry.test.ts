@@ -2,20 +2,9 @@
 // pasted plain text becomes a text shape or a sticky note, the title is renamed in place with the
 // dashboard's rules, and the dashboard shows each board's real thumbnail.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  canvas,
-  createBoard,
-  launch,
-  newUser,
-  place,
-  shapes,
-  startApp,
-  until,
-} from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { artifacts, canvas, createBoard, newUser, place, shapes, until, withApp } from './helpers.ts';
 
 /** Pastes `text` as the system clipboard would, onto the page (not into a field). */
 const pastePlain = (page: Page, text: string) =>
@@ -31,18 +20,11 @@ const textOf = (page: Page, type: string, nth = 0) =>
   shapes(page, type).nth(nth).locator('.shape-text').textContent();
 
 describe('text entry, title and thumbnails', () => {
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    page = (await newUser(browser, server, 'Tove')).page;
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    page = (await newUser(app, 'Tove')).page;
   });
   /** Each test on a new, empty board of its own, so none counts on what another left behind. */
   async function newBoard(title: string): Promise<string> {

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
@@ -20,6 +20,27 @@ export async function startApp(
     ...options,
     env: { CLIENT_DIR: resolve(import.meta.dirname, '..', 'client', 'dist'), ...env },
   });
+}
+
+/**
+ * The server and a browser for the tests of one describe block: started before its first test,
+ * closed after its last. Call it in the block's body; read `server` and `browser` from tests and
+ * hooks, which run after they are set.
+ */
+export function withApp(
+  env: Partial<Record<ConfigVariable, string>> = {},
+  options: Omit<StartOptions, 'env'> = {},
+): { readonly server: TestServer; readonly browser: Browser } {
+  const app = {} as { server: TestServer; browser: Browser };
+  before(async () => {
+    app.server = await startApp(env, options);
+    app.browser = await launch();
+  });
+  after(async () => {
+    await app.browser?.close();
+    await app.server?.close();
+  });
+  return app;
 }
 
 /** Page errors seen since the last test ended; any of them fails the test it happened in. */
@@ -64,9 +85,12 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/**
+ * A person in a browser context of their own, signed up (or in as a guest) and on the dashboard;
+ * `app` is where: the browser, and the server they talk to.
+ */
 export async function newUser(
-  browser: Browser,
-  server: TestServer,
+  { browser, server }: { browser: Browser; server: Pick<TestServer, 'url'> },
   name: string,
   opts: { guest?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
@@ -115,11 +139,40 @@ export async function shareLink(page: Page, role: 'can edit' | 'can view'): Prom
   return url;
 }
 
-/** Opens a share link and waits until the board it leads to is live. */
-export async function joinByLink(page: Page, link: string, boardId: string): Promise<void> {
+/**
+ * Opens a share link and waits until the board it leads to is open: live, or read-only for a
+ * link that lets one view.
+ */
+export async function joinByLink(
+  page: Page,
+  link: string,
+  boardId: string,
+  status: 'live' | 'read-only' = 'live',
+): Promise<void> {
   await page.goto(link);
   await page.waitForURL(`**/b/${boardId}`);
-  await waitStatus(page, 'live');
+  await waitStatus(page, status);
+}
+
+/**
+ * The owner (on the dashboard) makes a board and shares it: each editor opens a "can edit" link,
+ * each viewer a "can view" one. Answers the board's id once it is open for all of them.
+ */
+export async function sharedBoard(
+  owner: Page,
+  title: string,
+  { editors = [], viewers = [] }: { editors?: Page[]; viewers?: Page[] },
+): Promise<string> {
+  const boardId = await createBoard(owner, title);
+  if (editors.length > 0) {
+    const link = await shareLink(owner, 'can edit');
+    for (const page of editors) await joinByLink(page, link, boardId);
+  }
+  if (viewers.length > 0) {
+    const link = await shareLink(owner, 'can view');
+    for (const page of viewers) await joinByLink(page, link, boardId, 'read-only');
+  }
+  return boardId;
 }
 
 export const canvas = (page: Page) => page.getByRole('application', { name: 'Board canvas' });

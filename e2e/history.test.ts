@@ -4,60 +4,31 @@
 // test-artifacts/.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  createBoard,
-  launch,
-  newUser,
-  place,
-  shapes,
-  shareLink,
-  startApp,
-  until,
-  waitStatus,
-} from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
 /** Edits reach the Store within PERSIST_MAX_DELAY_MS (200 ms in tests). */
 const stored = () => new Promise((r) => setTimeout(r, 600));
 
 describe('version history in the browser', () => {
-  let server: TestServer;
-  let browser: Browser;
   let ada: Page;
   let bo: Page;
-  const errors: string[] = [];
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    ada = (await newUser(browser, server, 'Ada')).page;
-    bo = (await newUser(browser, server, 'Bo')).page;
-    for (const [name, page] of [
-      ['Ada', ada],
-      ['Bo', bo],
-    ] as const) {
-      page.on('pageerror', (e) => errors.push(`${name}: ${e.message}`));
-    }
+    ada = (await newUser(app, 'Ada')).page;
+    bo = (await newUser(app, 'Bo')).page;
   });
   /** Each test on a board of its own, made by Ada and opened by Bo through an edit link. */
-  async function sharedBoard(title: string) {
+  async function boardForBoth(title: string) {
     await ada.goto('/boards');
-    await createBoard(ada, title);
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await waitStatus(bo, 'live');
+    await sharedBoard(ada, title, { editors: [bo] });
   }
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('preview an older version, restore it, and the other person sees it live', async () => {
-    await sharedBoard('Retro');
+    await boardForBoth('Retro');
     await place(ada, 'Rectangle', 300, 300);
     await ada.keyboard.press('Escape');
     await place(bo, 'Ellipse', 600, 300);
@@ -105,7 +76,7 @@ describe('version history in the browser', () => {
   });
 
   it("the owner undoes all of Bo's changes since a time", async () => {
-    await sharedBoard('Undo Bo');
+    await boardForBoth('Undo Bo');
     // Bo's shape from before `since` stays.
     await place(bo, 'Ellipse', 600, 300);
     await bo.keyboard.press('Escape');
@@ -139,6 +110,5 @@ describe('version history in the browser', () => {
       'Bo’s two shapes gone for both',
     );
     assert.equal(await shapes(ada, 'ellipse').count(), 2, "Ada's ellipse kept");
-    assert.deepEqual(errors, []);
   });
 });

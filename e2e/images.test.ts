@@ -5,21 +5,19 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { assetSentences, BoardExport } from '@tandem/shared';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
-import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
   canvas,
   createBoard,
-  launch,
   newUser,
-  shareLink,
-  startApp,
+  sharedBoard,
   until,
   waitStatus,
+  withApp,
 } from './helpers.ts';
 
 /** A picture with four coloured quarters, so an export can be checked pixel by pixel. */
@@ -99,38 +97,20 @@ async function imagesLoaded(page: Page, count: number): Promise<boolean> {
 }
 
 describe('images on the board', () => {
-  let server: TestServer;
-  let browser: Browser;
   let ada: Page;
   let bo: Page;
   let boContext: BrowserContext;
   let vic: Page;
   let boardId: string;
-  const errors: string[] = [];
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    ada = (await newUser(browser, server, 'Ada')).page;
-    const b = await newUser(browser, server, 'Bo', { guest: true });
+    ada = (await newUser(app, 'Ada')).page;
+    const b = await newUser(app, 'Bo', { guest: true });
     bo = b.page;
     boContext = b.context;
-    vic = (await newUser(browser, server, 'Vic', { guest: true })).page;
-    for (const p of [ada, bo, vic]) p.on('pageerror', (e) => errors.push(e.message));
-    boardId = await createBoard(ada, 'Design review');
-    const edit = await shareLink(ada, 'can edit');
-    const view = await shareLink(ada, 'can view');
-    await bo.goto(edit);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
-    await vic.goto(view);
-    await vic.waitForURL(`**/b/${boardId}`);
-    await waitStatus(vic, 'read-only');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no page errors');
+    vic = (await newUser(app, 'Vic', { guest: true })).page;
+    boardId = await sharedBoard(ada, 'Design review', { editors: [bo], viewers: [vic] });
   });
 
   it('one pastes an image, and the other sees it', async () => {
@@ -161,13 +141,13 @@ describe('images on the board', () => {
   });
 
   it('a viewer’s paste does nothing and says why', async () => {
-    const before = await server.app.assets.list(boardId);
+    const before = await app.server.app.assets.list(boardId);
     const shown = await images(vic).count();
     await pasteImage(vic, await quarters(40, 40, ['#000', '#fff', '#fff', '#000']));
     await vic.getByRole('alert').filter({ hasText: assetSentences.viewer }).waitFor();
     assert.equal(await vic.locator('[data-pending-image]').count(), 0);
     assert.equal(await images(vic).count(), shown);
-    assert.equal((await server.app.assets.list(boardId)).length, before.length, 'nothing uploaded');
+    assert.equal((await app.server.app.assets.list(boardId)).length, before.length, 'nothing uploaded');
     assert.equal(await vic.getByRole('button', { name: 'Image' }).count(), 0, 'no Image tool for a viewer');
     await vic.screenshot({ path: `${artifacts}/images-viewer-refused.png` });
   });
@@ -278,7 +258,7 @@ describe('images on the board', () => {
     await ada.getByText(new RegExp(`^Imported ${json.shapes.length} shapes?\\.$`)).waitFor();
     await until(async () => (await images(ada).count()) === n, 'the imported images');
     await until(() => imagesLoaded(ada, n), 'the imported pictures loaded');
-    const copied = await server.app.assets.list(copyId);
+    const copied = await app.server.app.assets.list(copyId);
     assert.equal(copied.length, n, 'uploaded to the new board');
     const hrefs = await images(ada).evaluateAll((els) => els.map((e) => e.getAttribute('href')));
     for (const href of hrefs) assert.match(href ?? '', new RegExp(`^/api/boards/${copyId}/assets/`));

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import * as Y from 'yjs';
 import type { TestServer } from '../testing/server.ts';
 import {
@@ -13,12 +13,11 @@ import {
   canvas,
   createBoard,
   gridBoardFile,
-  launch,
   newUser,
-  shareLink,
-  startApp,
+  sharedBoard,
   until,
   waitStatus,
+  withApp,
 } from './helpers.ts';
 
 async function storedShapes(server: TestServer, boardId: string): Promise<number> {
@@ -46,28 +45,12 @@ async function watchStatus(page: Page): Promise<() => Promise<string[]>> {
 const count = async (page: Page) => Number(await canvas(page).getAttribute('data-shape-count'));
 
 describe('large imports', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: string[] = [];
-  before(async () => {
-    server = await startApp();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no page errors');
-  });
+  const app = withApp();
 
   it('20,000 shapes reach a second person and the Store, with progress, the page live throughout', async () => {
-    const ada = (await newUser(browser, server, 'Ada')).page;
-    const bo = (await newUser(browser, server, 'Bo')).page;
-    for (const p of [ada, bo]) p.on('pageerror', (e) => errors.push(e.message));
-    const boardId = await createBoard(ada, 'Big import');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
+    const ada = (await newUser(app, 'Ada')).page;
+    const bo = (await newUser(app, 'Bo')).page;
+    const boardId = await sharedBoard(ada, 'Big import', { editors: [bo] });
 
     const file = gridBoardFile(20_000, { perRow: 200, text: (i) => `Imported note number ${i}` });
     assert.ok(statSync(file).size > 2 * 1024 * 1024, 'the file is over MAX_MESSAGE_BYTES');
@@ -92,7 +75,11 @@ describe('large imports', () => {
     assert.equal(await count(ada), 20_000);
 
     await until(async () => (await count(bo)) === 20_000, 'every shape on Bo’s screen', 120_000);
-    await until(async () => (await storedShapes(server, boardId)) === 20_000, 'every shape stored', 60_000);
+    await until(
+      async () => (await storedShapes(app.server, boardId)) === 20_000,
+      'every shape stored',
+      60_000,
+    );
     assert.deepEqual([...new Set(await seen())], ['live'], 'the connection never left live');
     // The view moved to the import: shapes are on screen.
     assert.ok(Number(await canvas(ada).getAttribute('data-rendered-count')) > 0);
@@ -104,8 +91,7 @@ describe('large imports', () => {
   });
 
   it('an import made offline reaches the server in pieces when the connection returns', async () => {
-    const { page, context } = await newUser(browser, server, 'Cy');
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, context } = await newUser(app, 'Cy');
     const boardId = await createBoard(page, 'Offline import');
     await context.setOffline(true);
     await waitStatus(page, 'offline');
@@ -115,7 +101,7 @@ describe('large imports', () => {
     await context.setOffline(false);
     await waitStatus(page, 'live');
     await until(
-      async () => (await storedShapes(server, boardId)) === 12_000,
+      async () => (await storedShapes(app.server, boardId)) === 12_000,
       'stored after reconnect',
       90_000,
     );

@@ -1,41 +1,21 @@
 // Layout on a shared board: snapping with guides, align, group, lock and resizing several shapes at
 // once. Ada acts; each result is checked in the server's document and on Bo's screen.
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
 import type { ShapeRecord } from '@tandem/shared';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  canvas,
-  createBoard,
-  joinByLink,
-  launch,
-  newUser,
-  place,
-  shareLink,
-  startApp,
-  until,
-} from './helpers.ts';
+import type { Page } from 'playwright-core';
+import { artifacts, canvas, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
 
 describe('layout, shared', () => {
-  let server: TestServer;
-  let browser: Browser;
   let ada: Page;
   let bo: Page;
   let boardId: string;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    ada = (await newUser(browser, server, 'Ada')).page;
-    bo = (await newUser(browser, server, 'Bo', { guest: true })).page;
-    boardId = await createBoard(ada, 'Layout');
-    await joinByLink(bo, await shareLink(ada, 'can edit'), boardId);
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ada = (await newUser(app, 'Ada')).page;
+    bo = (await newUser(app, 'Bo', { guest: true })).page;
+    boardId = await sharedBoard(ada, 'Layout', { editors: [bo] });
   });
 
   /** The board's shapes as the server has them (read through Bo's session). */

@@ -1,35 +1,15 @@
 // A board over the server's size limit: the person is told in the close code's sentence, the
 // client stops (no reconnect loop that would be refused again), and the local content is kept.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { closeSentence } from '@tandem/shared';
-import type { Browser } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  canvas,
-  createBoard,
-  gridBoardFile,
-  launch,
-  newUser,
-  startApp,
-  until,
-  waitStatus,
-} from './helpers.ts';
+import { canvas, createBoard, gridBoardFile, newUser, until, waitStatus, withApp } from './helpers.ts';
 
 describe('limits', () => {
-  let server: TestServer;
-  let browser: Browser;
-  before(async () => {
-    server = await startApp({ MAX_DOC_BYTES: '8192' });
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const app = withApp({ MAX_DOC_BYTES: '8192' });
 
   it('a board over its size limit says so and stops reconnecting', async () => {
-    const { page } = await newUser(browser, server, 'Sam');
+    const { page } = await newUser(app, 'Sam');
     const sockets: string[] = [];
     page.on('websocket', (ws) => {
       if (ws.url().includes('/yjs/')) sockets.push(ws.url());

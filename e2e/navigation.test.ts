@@ -1,20 +1,10 @@
 // Finding your way on a large board: the minimap jumps and drags the view to an area, "Zoom to
 // fit" shows the whole board while "Zoom to selection" shows only what is selected.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { fromMinimap, minimapFrame, toMinimap } from '../client/src/board/model/minimap.ts';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  canvas,
-  createBoard,
-  gridBoardFile,
-  launch,
-  newUser,
-  startApp,
-  until,
-} from './helpers.ts';
+import { artifacts, canvas, createBoard, gridBoardFile, newUser, until, withApp } from './helpers.ts';
 
 const screen = { w: 1280, h: 800 };
 const zoomLabel = (page: Page) => page.getByRole('button', { name: 'Reset zoom' });
@@ -34,18 +24,11 @@ async function offCentre(page: Page, text: string): Promise<number> {
 }
 
 describe('navigation', () => {
-  let server: TestServer;
-  let browser: Browser;
   let page: Page;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
-    page = (await newUser(browser, server, 'Noor')).page;
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    page = (await newUser(app, 'Noor')).page;
   });
   /**
    * A new board of 20 × 20 notes, 260 units apart: 5,180 units square, its notes at (260i, 260j),

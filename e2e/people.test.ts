@@ -4,39 +4,14 @@
 // the phone dashboard fitting its screen.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  createBoard,
-  launch,
-  newUser,
-  shareLink,
-  startApp,
-  until,
-  waitStatus,
-} from './helpers.ts';
+import { describe, it } from 'node:test';
+import { artifacts, createBoard, newUser, sharedBoard, until, withApp } from './helpers.ts';
 
 describe('dashboard and people', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: string[] = [];
-  const watch = (p: Page) => p.on('pageerror', (e) => errors.push(e.message));
-
-  before(async () => {
-    server = await startApp();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no page errors');
-  });
+  const app = withApp();
 
   it('rename recovers from a validation error; a new board’s long title is refused the same way', async () => {
-    const { page } = await newUser(browser, server, 'Rae');
-    watch(page);
+    const { page } = await newUser(app, 'Rae');
     await createBoard(page, 'Original');
     await page.goto('/boards');
     await page.getByRole('button', { name: 'Rename Original' }).click();
@@ -60,8 +35,7 @@ describe('dashboard and people', () => {
   });
 
   it('the dashboard recovers after being offline', async () => {
-    const { page, context } = await newUser(browser, server, 'Otto');
-    watch(page);
+    const { page, context } = await newUser(app, 'Otto');
     await page.route('**/api/boards', (route) => route.abort('internetdisconnected'));
     await page.reload();
     await page.getByText(/Cannot reach the server/).waitFor();
@@ -74,8 +48,7 @@ describe('dashboard and people', () => {
   });
 
   it('a guest is warned before signing out, and can keep their boards as a full account', async () => {
-    const { page } = await newUser(browser, server, 'Gia', { guest: true });
-    watch(page);
+    const { page } = await newUser(app, 'Gia', { guest: true });
     const boardId = await createBoard(page, 'Guest board');
     await page.goto('/boards');
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -98,15 +71,9 @@ describe('dashboard and people', () => {
   });
 
   it('editors and viewers see the members read-only; the owner confirms removals and revocations', async () => {
-    const owner = (await newUser(browser, server, 'Owen')).page;
-    const editor = (await newUser(browser, server, 'Eda')).page;
-    watch(owner);
-    watch(editor);
-    const boardId = await createBoard(owner, 'Shared');
-    const link = await shareLink(owner, 'can edit');
-    await editor.goto(link);
-    await editor.waitForURL(`**/b/${boardId}`);
-    await waitStatus(editor, 'live');
+    const owner = (await newUser(app, 'Owen')).page;
+    const editor = (await newUser(app, 'Eda')).page;
+    await sharedBoard(owner, 'Shared', { editors: [editor] });
     await editor.getByRole('button', { name: 'Share', exact: true }).click();
     const dialog = editor.getByRole('dialog', { name: 'Share board' });
     await dialog.getByText('Owen').waitFor();
@@ -136,8 +103,7 @@ describe('dashboard and people', () => {
   });
 
   it('a signed-in person given next=//evil.example lands on their boards', async () => {
-    const { page } = await newUser(browser, server, 'Nex');
-    watch(page);
+    const { page } = await newUser(app, 'Nex');
     for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
       await page.goto(`/signin?next=${encodeURIComponent(next)}`);
       await page.waitForURL('**/boards');
@@ -146,8 +112,7 @@ describe('dashboard and people', () => {
   });
 
   it('a form error is a description, not part of the field’s name', async () => {
-    const page = await (await browser.newContext({ baseURL: server.url })).newPage();
-    watch(page);
+    const page = await (await app.browser.newContext({ baseURL: app.server.url })).newPage();
     await page.goto('/signup');
     await page.getByRole('button', { name: 'Create account' }).click();
     const email = page.getByRole('textbox', { name: 'Email', exact: true });
@@ -163,8 +128,7 @@ describe('dashboard and people', () => {
   });
 
   it('the phone dashboard fits a 390 px screen', async () => {
-    const { page, context } = await newUser(browser, server, 'Phoebe');
-    watch(page);
+    const { page, context } = await newUser(app, 'Phoebe');
     await createBoard(page, 'On the go');
     await page.goto('/boards');
     await page.setViewportSize({ width: 390, height: 844 });

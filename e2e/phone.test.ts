@@ -1,37 +1,24 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
 // wherever the tool bar is scrolled, and the minimap stays out of the way.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  createBoard,
-  failOnPageErrors,
-  launch,
-  newUser,
-  shapes,
-  startApp,
-  until,
-} from './helpers.ts';
+import { before, describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { artifacts, createBoard, failOnPageErrors, newUser, shapes, until, withApp } from './helpers.ts';
 
 describe('phone', () => {
-  let server: TestServer;
-  let browser: Browser;
   let phone: BrowserContext;
   let page: Page;
 
+  const app = withApp();
   before(async () => {
-    server = await startApp();
-    browser = await launch();
     // Sign up on a desktop page, then carry the session cookie to a phone.
-    const desk = await newUser(browser, server, 'Pia');
+    const desk = await newUser(app, 'Pia');
     const boardId = await createBoard(desk.page, 'On the go');
-    phone = await browser.newContext({
+    phone = await app.browser.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
-      baseURL: server.url,
+      baseURL: app.server.url,
     });
     await phone.addCookies(await desk.context.cookies());
     await desk.context.close();
@@ -39,10 +26,6 @@ describe('phone', () => {
     failOnPageErrors(page, 'Pia on a phone');
     await page.goto(`/b/${boardId}`);
     await page.locator('[role="status"][data-status="live"]').waitFor();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /** True when the button is on screen and is what a tap at its centre would hit. */

@@ -2,20 +2,9 @@
 // people typing at the same spot of one note get two whole runs of letters, not a mix.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../testing/server.ts';
-import {
-  artifacts,
-  createBoard,
-  launch,
-  newUser,
-  place,
-  shareLink,
-  startApp,
-  until,
-  waitStatus,
-} from './helpers.ts';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { artifacts, createBoard, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
 
 /** Every line's box of the first sticky, and the note's own box, in screen pixels. */
 async function stickyLines(page: Page) {
@@ -31,23 +20,10 @@ async function stickyLines(page: Page) {
 }
 
 describe('text in notes', () => {
-  let server: TestServer;
-  let browser: Browser;
-  const errors: string[] = [];
-
-  before(async () => {
-    server = await startApp();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    assert.deepEqual(errors, [], 'no page errors');
-  });
+  const app = withApp();
 
   it('a 12-line sticky shows every line inside the note, and more lines grow the note', async () => {
-    const { page } = await newUser(browser, server, 'Tess');
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page } = await newUser(app, 'Tess');
     await createBoard(page, 'Long notes');
     await place(page, 'Sticky note', 500, 350);
     const field = page.getByLabel('Shape text');
@@ -85,15 +61,10 @@ describe('text in notes', () => {
   });
 
   it('two people typing at the same spot get two whole runs', async () => {
-    const ada = (await newUser(browser, server, 'Ada')).page;
-    const b = await newUser(browser, server, 'Bo');
+    const ada = (await newUser(app, 'Ada')).page;
+    const b = await newUser(app, 'Bo');
     const bo = b.page;
-    for (const p of [ada, bo]) p.on('pageerror', (e) => errors.push(e.message));
-    const boardId = await createBoard(ada, 'Typing together');
-    const link = await shareLink(ada, 'can edit');
-    await bo.goto(link);
-    await bo.waitForURL(`**/b/${boardId}`);
-    await waitStatus(bo, 'live');
+    await sharedBoard(ada, 'Typing together', { editors: [bo] });
 
     await place(ada, 'Sticky note', 500, 350);
     await ada.keyboard.type('Hello ');
