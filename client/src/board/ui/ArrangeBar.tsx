@@ -4,8 +4,8 @@
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { type Alignment, unitsOf } from '../model/layout.ts';
-import { Icon } from './icons.tsx';
 import { useSelectedRecords } from './StylePanel.tsx';
+import { ToolButton } from './ToolButton.tsx';
 
 const aligns: { how: Alignment; label: string; icon: string; key: string }[] = [
   { how: 'left', label: 'Align left', icon: 'alignLeft', key: 'Alt+A' },
@@ -33,56 +33,32 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
     <div className="arrange-bar panel" role="toolbar" aria-label="Align and group">
       {units >= 2 &&
         aligns.map((a) => (
-          <button
-            type="button"
+          <ToolButton
             key={a.how}
-            className="tool"
-            aria-label={a.label}
-            title={`${a.label} — ${a.key}`}
+            label={a.label}
+            icon={a.icon}
+            shortcut={a.key}
             onClick={() => actions.align(a.how)}
-          >
-            <Icon name={a.icon} />
-          </button>
+          />
         ))}
       {units >= 3 && (
         <>
           <span className="sep" />
           {distributions.map((d) => (
-            <button
-              type="button"
+            <ToolButton
               key={d.axis}
-              className="tool"
-              aria-label={d.label}
-              title={`${d.label} — ${d.key}`}
+              label={d.label}
+              icon={d.icon}
+              shortcut={d.key}
               onClick={() => actions.distribute(d.axis)}
-            >
-              <Icon name={d.icon} />
-            </button>
+            />
           ))}
         </>
       )}
       <span className="sep" />
-      {units >= 2 && (
-        <button
-          type="button"
-          className="tool"
-          aria-label="Group"
-          title="Group — Ctrl+G"
-          onClick={actions.group}
-        >
-          <Icon name="group" />
-        </button>
-      )}
+      {units >= 2 && <ToolButton label="Group" icon="group" shortcut="Ctrl+G" onClick={actions.group} />}
       {grouped && (
-        <button
-          type="button"
-          className="tool"
-          aria-label="Ungroup"
-          title="Ungroup — Ctrl+Shift+G"
-          onClick={actions.ungroup}
-        >
-          <Icon name="ungroup" />
-        </button>
+        <ToolButton label="Ungroup" icon="ungroup" shortcut="Ctrl+Shift+G" onClick={actions.ungroup} />
       )}
     </div>
   );

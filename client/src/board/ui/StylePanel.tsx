@@ -19,6 +19,7 @@ import { strokeWidthOf } from '../canvas/strokes.ts';
 import { styleKeysFor } from '../model/shapes.ts';
 import { useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
+import { ToolButton } from './ToolButton.tsx';
 
 /** The selected records, re-read when the selection or the board changes. */
 export function useSelectedRecords(index: ShapeIndex): ShapeRecord[] {
@@ -222,54 +223,26 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
       <fieldset className="style-row actions" aria-label="Arrange">
         {!allLocked && (
           <>
-            <button
-              type="button"
-              className="tool"
-              aria-label="Bring forward"
-              title="Bring forward — Ctrl+]"
-              onClick={actions.forward}
-            >
-              <Icon name="up" />
-            </button>
-            <button
-              type="button"
-              className="tool"
-              aria-label="Send back"
-              title="Send back — Ctrl+["
-              onClick={actions.backward}
-            >
-              <Icon name="down" />
-            </button>
-            <button
-              type="button"
-              className="tool"
-              aria-label="Duplicate"
-              title="Duplicate — Ctrl+D"
-              onClick={actions.duplicate}
-            >
-              <Icon name="copy" />
-            </button>
+            <ToolButton label="Bring forward" icon="up" shortcut="Ctrl+]" onClick={actions.forward} />
+            <ToolButton label="Send back" icon="down" shortcut="Ctrl+[" onClick={actions.backward} />
+            <ToolButton label="Duplicate" icon="copy" shortcut="Ctrl+D" onClick={actions.duplicate} />
           </>
         )}
-        <button
-          type="button"
-          className={`tool ${allLocked ? 'active' : ''}`}
-          aria-label={allLocked ? 'Unlock' : 'Lock'}
+        <ToolButton
+          label={allLocked ? 'Unlock' : 'Lock'}
+          icon={allLocked ? 'unlock' : 'lock'}
           title={allLocked ? 'Unlock — Shift+L' : 'Lock: nobody can move or change it — Shift+L'}
+          active={allLocked}
           onClick={actions.toggleLock}
-        >
-          <Icon name={allLocked ? 'unlock' : 'lock'} />
-        </button>
+        />
         {!allLocked && (
-          <button
-            type="button"
-            className="tool danger"
-            aria-label="Delete"
-            title="Delete — Del"
+          <ToolButton
+            label="Delete"
+            icon="trash"
+            shortcut="Del"
+            className="danger"
             onClick={actions.deleteSelection}
-          >
-            <Icon name="trash" />
-          </button>
+          />
         )}
       </fieldset>
     </div>

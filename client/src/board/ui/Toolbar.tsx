@@ -2,7 +2,8 @@
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import { type Tool, useEditor } from '../store.ts';
-import { Icon, type IconName } from './icons.tsx';
+import type { IconName } from './icons.tsx';
+import { ToolButton } from './ToolButton.tsx';
 
 const tools: { tool: Tool; label: string; key: string; icon: IconName }[] = [
   { tool: 'select', label: 'Select', key: 'V', icon: 'select' },
@@ -26,13 +27,13 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
   return (
     <div className="toolbar panel" role="toolbar" aria-label="Tools">
       {shown.map((t) => (
-        <button
+        <ToolButton
           key={t.tool}
-          type="button"
-          className={`tool ${current === t.tool ? 'active' : ''}`}
-          aria-label={t.label}
-          aria-pressed={current === t.tool}
-          title={`${t.label} — ${t.key}`}
+          label={t.label}
+          icon={t.icon}
+          shortcut={t.key}
+          pressed={current === t.tool}
+          active={current === t.tool}
           onClick={() => setTool(t.tool)}
           // Double-click keeps the tool on for several shapes (the tool lock, also Q).
           onDoubleClick={() => {
@@ -40,51 +41,33 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
             setToolLocked(true);
           }}
         >
-          <Icon name={t.icon} />
           <span className="kbd">{t.key}</span>
-        </button>
+        </ToolButton>
       ))}
       {!readOnly && (
-        <button
-          type="button"
-          className={`tool narrow ${toolLocked ? 'active' : ''}`}
-          aria-label="Tool lock"
-          aria-pressed={toolLocked}
+        <ToolButton
+          label="Tool lock"
+          icon="toolLock"
+          iconSize={18}
+          className="narrow"
           title="Tool lock: keep the tool after each shape — Q (or double-click a tool)"
+          pressed={toolLocked}
+          active={toolLocked}
           onClick={() => setToolLocked(!toolLocked)}
-        >
-          <Icon name="toolLock" size={18} />
-        </button>
+        />
       )}
       {!readOnly && (
-        <button type="button" className="tool" aria-label="Image" title="Image — I" onClick={pickImages}>
-          <Icon name="image" />
+        <ToolButton label="Image" icon="image" shortcut="I" onClick={pickImages}>
           <span className="kbd">I</span>
-        </button>
+        </ToolButton>
       )}
       {!readOnly && (
         // Pinned to the end of the bar, so on a phone (where the tools scroll sideways) Undo and
         // Redo are always in reach.
         <span className="history-tools">
           <span className="sep" />
-          <button
-            type="button"
-            className="tool"
-            aria-label="Undo"
-            title="Undo — Ctrl+Z"
-            onClick={actions.undo}
-          >
-            <Icon name="undo" />
-          </button>
-          <button
-            type="button"
-            className="tool"
-            aria-label="Redo"
-            title="Redo — Ctrl+Shift+Z"
-            onClick={actions.redo}
-          >
-            <Icon name="redo" />
-          </button>
+          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" onClick={actions.undo} />
+          <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" onClick={actions.redo} />
         </span>
       )}
     </div>

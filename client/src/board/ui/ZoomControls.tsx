@@ -1,6 +1,6 @@
 import type { Actions } from '../actions.ts';
 import { useEditor } from '../store.ts';
-import { Icon } from './icons.tsx';
+import { ToolButton } from './ToolButton.tsx';
 
 export function ZoomControls({ actions }: { actions: Actions }) {
   const zoom = useEditor((s) => s.viewport.zoom);
@@ -8,15 +8,7 @@ export function ZoomControls({ actions }: { actions: Actions }) {
   const minimap = useEditor((s) => s.minimap);
   return (
     <div className="zoom panel" role="toolbar" aria-label="Zoom">
-      <button
-        type="button"
-        className="tool"
-        aria-label="Zoom out"
-        title="Zoom out — −"
-        onClick={actions.zoomOut}
-      >
-        <Icon name="zoomOut" />
-      </button>
+      <ToolButton label="Zoom out" icon="zoomOut" shortcut="−" onClick={actions.zoomOut} />
       <button
         type="button"
         className="zoom-level"
@@ -26,44 +18,29 @@ export function ZoomControls({ actions }: { actions: Actions }) {
       >
         {Math.round(zoom * 100)}%
       </button>
-      <button
-        type="button"
-        className="tool"
-        aria-label="Zoom in"
-        title="Zoom in — +"
-        onClick={actions.zoomIn}
-      >
-        <Icon name="zoomIn" />
-      </button>
-      <button
-        type="button"
-        className="tool"
-        aria-label="Zoom to fit"
+      <ToolButton label="Zoom in" icon="zoomIn" shortcut="+" onClick={actions.zoomIn} />
+      <ToolButton
+        label="Zoom to fit"
+        icon="fit"
         title="Zoom to fit the whole board — Shift+1"
         onClick={actions.zoomToFit}
-      >
-        <Icon name="fit" />
-      </button>
-      <button
-        type="button"
-        className="tool wide-only"
-        aria-label="Zoom to selection"
-        title="Zoom to selection — Shift+2"
+      />
+      <ToolButton
+        label="Zoom to selection"
+        icon="fitSelection"
+        shortcut="Shift+2"
+        className="wide-only"
         disabled={!hasSelection}
         onClick={actions.zoomToSelection}
-      >
-        <Icon name="fitSelection" />
-      </button>
-      <button
-        type="button"
-        className="tool wide-only"
-        aria-label="Minimap"
-        aria-pressed={minimap}
+      />
+      <ToolButton
+        label="Minimap"
+        icon="minimap"
+        className="wide-only"
         title={minimap ? 'Hide the minimap' : 'Show the minimap'}
+        pressed={minimap}
         onClick={() => useEditor.getState().setMinimap(!minimap)}
-      >
-        <Icon name="minimap" />
-      </button>
+      />
     </div>
   );
 }
