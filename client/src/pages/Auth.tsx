@@ -114,57 +114,83 @@ function Shell({
   );
 }
 
-export function SignIn() {
+/**
+ * The sign-in and the sign-up page, which differ only in their words, the schema and call that
+ * send the form, and whether a name is asked for (a new account's password is a new one).
+ */
+function AccountPage<T>(props: {
+  title: string;
+  subtitle: string;
+  /** The form's accessible name. */
+  form: string;
+  submit: string;
+  scope: 'login' | 'signup';
+  schema: Schema<T>;
+  send: (body: T) => Promise<{ user: import('@tandem/shared').User }>;
+  askName: boolean;
+  switchPrompt: string;
+  switchLink: string;
+  switchTo: string;
+}) {
   const s = useSubmit();
-  const onSubmit = s.onSubmitWith(LoginBody, api.login, 'login');
+  const onSubmit = s.onSubmitWith(props.schema, props.send, props.scope);
   return (
-    <Shell title="Sign in" subtitle="Welcome back. Pick up where your team left off.">
-      <form onSubmit={onSubmit} noValidate aria-label="Sign in">
+    <Shell title={props.title} subtitle={props.subtitle}>
+      <form onSubmit={onSubmit} noValidate aria-label={props.form}>
+        {props.askName && <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />}
         <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />
         <Field
           label="Password"
           name="password"
           type="password"
           error={s.errors.password}
-          autoComplete="current-password"
+          autoComplete={props.askName ? 'new-password' : 'current-password'}
         />
-        <FormError message={s.errors.login_} />
+        <FormError message={s.errors[`${props.scope}_`]} />
         <button type="submit" className="btn primary wide" disabled={s.busy}>
-          Sign in
+          {props.submit}
         </button>
       </form>
       <GuestForm s={s} />
       <p className="switch">
-        New here? <Link href={withNext('/signup', s.next)}>Create an account</Link>
+        {props.switchPrompt} <Link href={withNext(props.switchTo, s.next)}>{props.switchLink}</Link>
       </p>
     </Shell>
   );
 }
 
-export function SignUp() {
-  const s = useSubmit();
-  const onSubmit = s.onSubmitWith(SignupBody, api.signup, 'signup');
+export function SignIn() {
   return (
-    <Shell title="Create your account" subtitle="Boards you create are yours; invite anyone with a link.">
-      <form onSubmit={onSubmit} noValidate aria-label="Sign up">
-        <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />
-        <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          error={s.errors.password}
-          autoComplete="new-password"
-        />
-        <FormError message={s.errors.signup_} />
-        <button type="submit" className="btn primary wide" disabled={s.busy}>
-          Create account
-        </button>
-      </form>
-      <GuestForm s={s} />
-      <p className="switch">
-        Already have an account? <Link href={withNext('/signin', s.next)}>Sign in</Link>
-      </p>
-    </Shell>
+    <AccountPage
+      title="Sign in"
+      subtitle="Welcome back. Pick up where your team left off."
+      form="Sign in"
+      submit="Sign in"
+      scope="login"
+      schema={LoginBody}
+      send={api.login}
+      askName={false}
+      switchPrompt="New here?"
+      switchLink="Create an account"
+      switchTo="/signup"
+    />
+  );
+}
+
+export function SignUp() {
+  return (
+    <AccountPage
+      title="Create your account"
+      subtitle="Boards you create are yours; invite anyone with a link."
+      form="Sign up"
+      submit="Create account"
+      scope="signup"
+      schema={SignupBody}
+      send={api.signup}
+      askName
+      switchPrompt="Already have an account?"
+      switchLink="Sign in"
+      switchTo="/signin"
+    />
   );
 }
