@@ -1,12 +1,11 @@
 // Several real instances in one test process, sharing a real PostgreSQL schema and a real Redis
 // prefix of their own (both removed afterwards).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { pino } from 'pino';
 import { openBus } from '../realtime-server/src/bus/index.ts';
 import { openStore } from '../realtime-server/src/store/index.ts';
 import { startServer, type TestServer } from './server.ts';
-import { postgresUrl, redisUrl } from './services.ts';
+import { dropSchema, postgresUrl, redisUrl } from './services.ts';
 
 export interface ClusterOptions {
   /** Redis to use (a private one for fault tests). */
@@ -60,9 +59,6 @@ export class TestCluster {
   async close(): Promise<void> {
     await Promise.allSettled(this.instances.map((server) => server.close()));
     this.instances.length = 0;
-    const client = new pg.Client({ connectionString: postgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${this.schema}" CASCADE`);
-    await client.end();
+    await dropSchema(this.schema);
   }
 }

@@ -2,10 +2,9 @@
 // through a CuttableProxy, while the test reads what is really stored through a direct store on
 // the same schema. Used by the "saved" confirmation tests (server and browser).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { PostgresStore } from '../realtime-server/src/store/postgres.ts';
 import { CuttableProxy } from './proxy.ts';
-import { postgresUrl } from './services.ts';
+import { dropSchema, postgresUrl } from './services.ts';
 
 export interface CutStore {
   /** The store to give the server (through the proxy). */
@@ -38,13 +37,7 @@ export async function cuttablePostgres(): Promise<CutStore> {
       await proxy.close();
       await store.close().catch(() => undefined);
       await direct.close();
-      const client = new pg.Client({ connectionString: url.toString() });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await dropSchema(schema);
     },
   };
 }

@@ -12,6 +12,17 @@ export const redisUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.
 
 export type Service = 'postgres' | 'redis';
 
+/** Removes a test's PostgreSQL schema and everything in it (its tables, its rows). */
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 const cache = new Map<Service, Promise<string | undefined>>();
 
 /**

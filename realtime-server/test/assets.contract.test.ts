@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { BOARD_ID_LENGTH } from '@tandem/shared';
-import pg from 'pg';
-import { postgresUrl, skipUnless } from '../../testing/services.ts';
+import { dropSchema, postgresUrl, skipUnless } from '../../testing/services.ts';
 import { DiskAssetStore } from '../src/assets/disk.ts';
 import { PostgresAssetStore } from '../src/assets/postgres.ts';
 import type { AssetStore } from '../src/assets/store.ts';
@@ -59,10 +58,7 @@ function postgresFixture(): AssetFixture {
     reopen: open,
     async tearDown() {
       await Promise.allSettled(stores.map((s) => s.close()));
-      const client = new pg.Client({ connectionString: postgresUrl() });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropSchema(schema);
     },
   };
 }

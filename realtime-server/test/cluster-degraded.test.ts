@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import pg from 'pg';
 import {
   ApiClient,
   addShape,
@@ -18,7 +17,7 @@ import {
   waitSynced,
 } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
-import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
@@ -57,10 +56,7 @@ describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, co
       await redis.stop();
     }
     await store.close();
-    const admin = new pg.Client({ connectionString: postgresUrl() });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchema(schema);
   });
 
   for (const how of ['killed', 'hung (SIGSTOP)'] as const) {

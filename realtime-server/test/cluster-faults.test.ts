@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import pg from 'pg';
 import * as Y from 'yjs';
 import {
   ApiClient,
@@ -18,7 +17,7 @@ import {
 import { randomEdit } from '../../testing/edits.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { Random, testSeed } from '../../testing/random.ts';
-import { postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
@@ -44,10 +43,7 @@ describe('instance faults', { skip }, () => {
   after(async () => {
     for (const client of clients) client.destroy();
     await Promise.all(processes.map((p) => p.stop('SIGKILL')));
-    const client = new pg.Client({ connectionString: postgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   test('kill -9 of an instance mid-edit: its clients reconnect to another and lose nothing; its presences vanish from the others within seconds', async () => {

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import pg from 'pg';
 import {
   ApiClient,
   addShape,
@@ -18,7 +17,14 @@ import {
 } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { CuttableProxy } from '../../testing/proxy.ts';
-import { PrivateRedis, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import {
+  dropSchema,
+  PrivateRedis,
+  postgresUrl,
+  redisUrl,
+  skipUnless,
+  waitUntil,
+} from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
@@ -144,10 +150,7 @@ async function run(scenario: Scenario, log: (message: string) => void): Promise<
     await store.close();
     await proxy?.close();
     await redis?.stop();
-    const admin = new pg.Client({ connectionString: postgresUrl() });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropSchema(schema);
   }
 }
 

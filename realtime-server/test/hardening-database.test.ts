@@ -12,7 +12,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import pg from 'pg';
 import {
   ApiClient,
   addShape,
@@ -23,7 +22,7 @@ import {
 } from '../../testing/clients.ts';
 import { startProcess } from '../../testing/process.ts';
 import { CuttableProxy } from '../../testing/proxy.ts';
-import { postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = await skipUnless('postgres');
@@ -37,10 +36,7 @@ describe('hardening: PostgreSQL partitions and outages', { skip }, () => {
   after(async () => {
     for (const step of cleanup.reverse()) await step();
     await direct?.close();
-    const client = new pg.Client({ connectionString: postgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   async function instance(env: Record<string, string>) {

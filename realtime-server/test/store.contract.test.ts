@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import * as Y from 'yjs';
-import { freePort, postgresUrl, skipUnless } from '../../testing/services.ts';
+import { dropSchema, freePort, postgresUrl, skipUnless } from '../../testing/services.ts';
 import { openStore } from '../src/store/index.ts';
 import { MemoryDocStore } from '../src/store/memory.ts';
 import { migrations } from '../src/store/migrations.ts';
@@ -73,16 +72,6 @@ const pgSkip = await skipUnless('postgres');
 
 /** A fresh schema name per use, so test runs and parallel files never share tables. */
 const schemaName = () => `test_store_${randomBytes(6).toString('hex')}`;
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: postgresUrl() });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 function postgresFixture(): StoreFixture {
   let schema = '';

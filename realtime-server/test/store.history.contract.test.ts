@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import * as Y from 'yjs';
-import { postgresUrl, skipUnless } from '../../testing/services.ts';
+import { dropSchema, postgresUrl, skipUnless } from '../../testing/services.ts';
 import { Versions } from '../src/history/versions.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
@@ -53,10 +52,7 @@ function postgres(): Fixture {
       return store;
     },
     async tearDown() {
-      const client = new pg.Client({ connectionString: postgresUrl() });
-      await client.connect();
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await client.end();
+      await dropSchema(schema);
     },
   };
 }
