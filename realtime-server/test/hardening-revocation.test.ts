@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
-import pg from 'pg';
 import {
   ApiClient,
   addShape,
@@ -21,47 +20,54 @@ import {
 } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { startServer } from '../../testing/server.ts';
-import { PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, PrivateRedis, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
-describe('hardening: revocation without the bus', { skip }, () => {
-  const schema = `test_revoke_${randomBytes(5).toString('hex')}`;
-  let redis: PrivateRedis;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  let direct: PostgresStore;
-  const clients: DocClient[] = [];
-
+/**
+ * Two server processes sharing a PostgreSQL schema of their own and a private Redis (which a test
+ * may kill), started before the block's tests and stopped after them with every client the tests
+ * opened; `env` adds to their settings.
+ */
+function twoInstances(env: Record<string, string>) {
+  const pair = {
+    schema: `test_revoke_${randomBytes(5).toString('hex')}`,
+    clients: [] as DocClient[],
+  } as { schema: string; clients: DocClient[]; redis: PrivateRedis; a: ServerProcess; b: ServerProcess };
   before(async () => {
-    redis = await PrivateRedis.start();
-    const env = {
+    pair.redis = await PrivateRedis.start();
+    const settings = {
       DATABASE_URL: postgresUrl(),
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: redis.url,
+      DATABASE_SCHEMA: pair.schema,
+      REDIS_URL: pair.redis.url,
       REDIS_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
       SECRET: randomBytes(32).toString('base64url'),
       DATA_DIR: mkdtempSync(join(tmpdir(), 'tandem-revoke-')),
-      PERSIST_DEBOUNCE_MS: '20',
-      PERSIST_MAX_DELAY_MS: '100',
+      ...env,
     };
-    a = await startProcess(env);
-    b = await startProcess(env);
-    direct = new PostgresStore({ connectionString: postgresUrl(), schema });
+    pair.a = await startProcess(settings);
+    pair.b = await startProcess(settings);
   });
   after(async () => {
-    for (const client of clients) client.destroy();
-    await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
-    await redis?.stop();
-    await direct?.close();
-    const client = new pg.Client({ connectionString: postgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    for (const client of pair.clients) client.destroy();
+    await Promise.all([pair.a?.stop('SIGKILL'), pair.b?.stop('SIGKILL')]);
+    await pair.redis?.stop();
+    await dropSchema(pair.schema);
   });
+  return pair;
+}
+
+describe('hardening: revocation without the bus', { skip }, () => {
+  const pair = twoInstances({ PERSIST_DEBOUNCE_MS: '20', PERSIST_MAX_DELAY_MS: '100' });
+  let direct: PostgresStore;
+  before(() => {
+    direct = new PostgresStore({ connectionString: postgresUrl(), schema: pair.schema });
+  });
+  after(() => direct?.close());
 
   test('with Redis dead: a removed member, a deleted board and a signed-out session are all cut off on the other instance, and nothing is stored after the deletion', async () => {
+    const { a, b, redis, clients } = pair;
     const owner = await new ApiClient(a.url).signup('Owner');
     const removed = await new ApiClient(b.url).signup('Removed');
     const signedOut = await new ApiClient(b.url).signup('Signed out');
@@ -131,38 +137,11 @@ describe('hardening: revocation without the bus', { skip }, () => {
 });
 
 describe('hardening: revocation when only the bus reconnect can tell', { skip }, () => {
-  const schema = `test_revoke_${randomBytes(5).toString('hex')}`;
-  let redis: PrivateRedis;
-  let a: ServerProcess;
-  let b: ServerProcess;
-  const clients: DocClient[] = [];
-
-  before(async () => {
-    redis = await PrivateRedis.start();
-    const env = {
-      DATABASE_URL: postgresUrl(),
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: redis.url,
-      REDIS_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
-      SECRET: randomBytes(32).toString('base64url'),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'tandem-revoke-')),
-      // The periodic check would notice too; here it is too slow to, so only the reconnect can.
-      ACCESS_CHECK_MS: String(3_600_000),
-    };
-    a = await startProcess(env);
-    b = await startProcess(env);
-  });
-  after(async () => {
-    for (const client of clients) client.destroy();
-    await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
-    await redis?.stop();
-    const client = new pg.Client({ connectionString: postgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  });
+  // The periodic check would notice too; here it is too slow to, so only the reconnect can.
+  const pair = twoInstances({ ACCESS_CHECK_MS: String(3_600_000) });
 
   test('a member removed while Redis was down is cut off on the other instance when the bus comes back', async () => {
+    const { a, b, redis, clients } = pair;
     const owner = await new ApiClient(a.url).signup('Owner');
     const removed = await new ApiClient(b.url).signup('Removed');
     const board = await owner.createBoard('Reconnect');
