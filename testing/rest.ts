@@ -1,7 +1,8 @@
-// Assertions shared by the REST suites: SPEC §8's error body and §7's cookie.
+// Shared by the REST suites: SPEC §8's error body and §7's cookie, the people around one board, and
+// raw bytes sent as a browser's fetch sends them.
 import assert from 'node:assert/strict';
 import type { ErrorBody, ErrorCode } from '@tandem/shared';
-import type { ApiAnswer } from './clients.ts';
+import { type ApiAnswer, ApiClient } from './clients.ts';
 
 /** Asserts a catalogue error: status, `{error: {code, message}}`, and exactly `fields` when given. */
 export function assertError(
@@ -56,3 +57,45 @@ export function assertSessionCookie(answer: ApiAnswer): string {
 }
 
 export const isoDate = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/**
+ * The people the REST suites ask about one board: its owner, who shares it with an editor and a
+ * viewer, and a stranger who is none of these.
+ */
+export async function boardAndPeople(baseUrl: string, title: string) {
+  const client = () => new ApiClient(baseUrl);
+  const owner = await client().signup('Olivia Owner');
+  const editor = await client().signup('Eddie Editor');
+  const viewer = await client().signup('Vera Viewer');
+  const stranger = await client().signup('Stan Stranger');
+  const boardId = await owner.createBoard(title);
+  await owner.share(boardId, editor, 'editor');
+  await owner.share(boardId, viewer, 'viewer');
+  return { owner, editor, viewer, stranger, boardId };
+}
+
+/**
+ * Sends raw bytes (an upload, not JSON) as a browser's fetch would: the cookie, the Origin and the
+ * declared type. Answers the status, the JSON body (null when empty) and the headers.
+ */
+export async function sendBytes<T>(
+  who: ApiClient,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  contentType: string,
+): Promise<ApiAnswer<T>> {
+  const response = await fetch(`${who.baseUrl}${path}`, {
+    method,
+    headers: {
+      'content-type': contentType,
+      origin: who.origin,
+      ...(who.cookie ? { cookie: who.cookie } : {}),
+    },
+    body,
+    // A stream is sent as it is read, which fetch allows only half-duplex.
+    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}

@@ -6,34 +6,16 @@ import { type Asset, type AssetAnswer, ErrorCode, mulberry32 } from '@tandem/sha
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
-import { assertError } from '../../testing/rest.ts';
+import { assertError, boardAndPeople, sendBytes } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless } from '../../testing/services.ts';
 
-/** Sends raw bytes as a browser's fetch would: the cookie, the Origin, any declared type. */
-async function upload(
+const upload = (
   who: ApiClient,
   boardId: string,
   body: Uint8Array | ReadableStream<Uint8Array>,
   contentType = 'application/octet-stream',
-) {
-  const response = await fetch(`${who.baseUrl}/api/boards/${boardId}/assets`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      origin: who.origin,
-      ...(who.cookie ? { cookie: who.cookie } : {}),
-    },
-    body,
-    ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: (text ? JSON.parse(text) : null) as AssetAnswer,
-    headers: response.headers,
-  };
-}
+) => sendBytes<AssetAnswer>(who, 'POST', `/api/boards/${boardId}/assets`, body, contentType);
 
 async function fetchAsset(who: ApiClient | null, path: string) {
   const response = await fetch(`${who?.baseUrl ?? ''}${path}`, {
@@ -101,13 +83,7 @@ describe('REST: images', () => {
     server = await startServer({
       env: { MAX_ASSET_BYTES: String(256 * 1024), MAX_BOARD_ASSET_BYTES: String(600 * 1024) },
     });
-    owner = await client().signup('Olivia Owner');
-    editor = await client().signup('Eddie Editor');
-    viewer = await client().signup('Vera Viewer');
-    stranger = await client().signup('Stan Stranger');
-    boardId = await owner.createBoard('Images');
-    await owner.share(boardId, editor, 'editor');
-    await owner.share(boardId, viewer, 'viewer');
+    ({ owner, editor, viewer, stranger, boardId } = await boardAndPeople(server.url, 'Images'));
   });
   after(() => server.close());
 

@@ -7,23 +7,15 @@ import { type BoardListItem, ErrorCode, mulberry32, thumbnailLimits } from '@tan
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
-import { assertError, isoDate } from '../../testing/rest.ts';
+import { assertError, boardAndPeople, isoDate, sendBytes } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless } from '../../testing/services.ts';
 
-async function put(who: ApiClient, boardId: string, body: Uint8Array, contentType = 'image/png') {
-  const response = await fetch(`${who.baseUrl}/api/boards/${boardId}/thumbnail`, {
-    method: 'PUT',
-    headers: {
-      'content-type': contentType,
-      origin: who.origin,
-      ...(who.cookie ? { cookie: who.cookie } : {}),
-    },
-    body,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-}
+/** What a stored thumbnail is answered with. */
+type Stored = { thumbnailAt: string; width: number; height: number };
+
+const put = (who: ApiClient, boardId: string, body: Uint8Array, contentType = 'image/png') =>
+  sendBytes<Stored>(who, 'PUT', `/api/boards/${boardId}/thumbnail`, body, contentType);
 
 async function get(who: ApiClient, boardId: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${who.baseUrl}/api/boards/${boardId}/thumbnail?v=1`, {
@@ -67,13 +59,7 @@ function thumbnailSuite(start: () => Promise<TestServer>) {
 
   before(async () => {
     server = await start();
-    owner = await client().signup('Olivia Owner');
-    editor = await client().signup('Eddie Editor');
-    viewer = await client().signup('Vera Viewer');
-    stranger = await client().signup('Stan Stranger');
-    boardId = await owner.createBoard('Thumbs');
-    await owner.share(boardId, editor, 'editor');
-    await owner.share(boardId, viewer, 'viewer');
+    ({ owner, editor, viewer, stranger, boardId } = await boardAndPeople(server.url, 'Thumbs'));
   });
 
   test('a board has no thumbnail until one is stored; the list says so', async () => {
