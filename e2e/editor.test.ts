@@ -1,13 +1,23 @@
 // One person at the keyboard and the menus: tool shortcuts, moving, undo/redo, zoom, duplicate,
 // copy/paste, export and import, and a 5,000-shape board rendering only what is in view.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, beforeEach, describe, it } from 'node:test';
 import { BoardExport } from '@tandem/shared';
 import type { Page } from 'playwright-core';
-import { artifacts, canvas, createBoard, gridBoardFile, newUser, shapes, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  exported,
+  gridBoardFile,
+  newUser,
+  shapes,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const translate = async (page: Page, type: string, nth = 0) => {
   const t = (await shapes(page, type).nth(nth).getAttribute('transform')) ?? '';
@@ -231,20 +241,10 @@ describe('editor', () => {
     await page.mouse.move(600, 650, { steps: 4 });
     await page.mouse.up();
     await until(async () => (await shapes(page).count()) === 3, 'two rectangles and an arrow');
-    const save = async (item: string) => {
-      await page.getByRole('button', { name: 'Export' }).click();
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('menuitem', { name: item }).click(),
-      ]);
-      const path = join(tmpdir(), `tandem-${Date.now()}-${download.suggestedFilename()}`);
-      await download.saveAs(path);
-      return readFileSync(path);
-    };
-    const json = BoardExport.parse(JSON.parse((await save('Board as JSON')).toString()));
+    const json = BoardExport.parse(JSON.parse((await exported(page, 'Board as JSON')).toString()));
     assert.deepEqual(json.shapes.map((x) => x.type).sort(), ['arrow', 'rect', 'rect']);
-    assert.match((await save('Board as SVG')).toString(), /^<svg [^>]*>.*Typed in place/s);
-    const png = await save('Board as PNG');
+    assert.match((await exported(page, 'Board as SVG')).toString(), /^<svg [^>]*>.*Typed in place/s);
+    const png = await exported(page, 'Board as PNG');
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
     writeFileSync(`${artifacts}/export.png`, png);
 

@@ -1,6 +1,6 @@
 // Browser test helpers: the real server (with the built client) on a random port, and Debian's
 // Chromium driven by playwright-core. Waits are on conditions, never on the clock.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, afterEach, before } from 'node:test';
@@ -181,6 +181,18 @@ export const canvas = (page: Page) => page.getByRole('application', { name: 'Boa
 export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
   await page.getByRole('button', { name: tool, exact: true }).click();
   await canvas(page).click({ position: { x, y } });
+}
+
+/** Picks `item` from the Export menu and answers the bytes of the file it downloads. */
+export async function exported(page: Page, item: string): Promise<Buffer> {
+  await page.getByRole('button', { name: 'Export' }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: item }).click(),
+  ]);
+  const path = join(tmpdir(), `tandem-${Date.now()}-${download.suggestedFilename()}`);
+  await download.saveAs(path);
+  return readFileSync(path);
 }
 
 export const shapes = (page: Page, type?: string) =>

@@ -2,7 +2,7 @@
 // refused paste, an offline paste that survives a reload, exports that embed the image, and a
 // JSON round trip into a new board. Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -13,6 +13,7 @@ import {
   artifacts,
   canvas,
   createBoard,
+  exported,
   newUser,
   sharedBoard,
   until,
@@ -199,23 +200,12 @@ describe('images on the board', () => {
     await ada.screenshot({ path: `${artifacts}/images-after-offline.png` });
   });
 
-  const save = async (page: Page, item: string) => {
-    await page.getByRole('button', { name: 'Export' }).click();
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('menuitem', { name: item }).click(),
-    ]);
-    const path = join(tmpdir(), `tandem-${Date.now()}-${download.suggestedFilename()}`);
-    await download.saveAs(path);
-    return readFileSync(path);
-  };
-
   it('an exported PNG contains the image; the SVG embeds it', async () => {
     // A picture of its own with the three colours looked for below.
     const n = await images(ada).count();
     await pasteImage(ada, await quarters(240, 160, ['#ff00ff', '#00c8ff', '#8000ff', '#8000ff']));
     await until(() => imagesLoaded(ada, n + 1), 'the picture loaded');
-    const png = await save(ada, 'Board as PNG');
+    const png = await exported(ada, 'Board as PNG');
     writeFileSync(`${artifacts}/images-export.png`, png);
     const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const count = (r: number, g: number, b: number) => {
@@ -235,7 +225,7 @@ describe('images on the board', () => {
     ] as const) {
       assert.ok(count(r, g, b) > pixels * 0.005, `${name} pixels in the export`);
     }
-    const svg = (await save(ada, 'Board as SVG')).toString();
+    const svg = (await exported(ada, 'Board as SVG')).toString();
     assert.equal((svg.match(/<image href="data:image\/png;base64,/g) ?? []).length, n + 1);
   });
 
@@ -244,7 +234,7 @@ describe('images on the board', () => {
       await pasteImage(ada, await quarters(80, 80, ['#ff00ff', '#00c8ff', '#ffd800', '#20b020']));
       await until(() => imagesLoaded(ada, 1), 'a picture to carry');
     }
-    const json = BoardExport.parse(JSON.parse((await save(ada, 'Board as JSON')).toString()));
+    const json = BoardExport.parse(JSON.parse((await exported(ada, 'Board as JSON')).toString()));
     const ids = json.shapes.filter((s) => s.type === 'image').map((s) => s.assetId);
     const n = await images(ada).count();
     assert.equal(ids.length, n);
