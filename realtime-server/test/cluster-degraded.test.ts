@@ -43,6 +43,17 @@ describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, co
     processes.push(server);
     return server;
   };
+  /** Two instances on a private Redis of their own (which a test may kill or pause), and a board. */
+  const twoOnPrivateRedis = async () => {
+    const redis = await PrivateRedis.start();
+    redises.push(redis);
+    const env = envFor(redis);
+    const a = await start(env);
+    const b = await start(env);
+    const owner = await new ApiClient(a.url).signup('Owner');
+    const boardId = await owner.createBoard();
+    return { redis, a, b, owner, boardId };
+  };
   const connect = (server: ServerProcess, boardId: string, cookie: string) => {
     const client = connectDoc(server.wsUrl, boardId, { cookie });
     clients.push(client);
@@ -61,13 +72,7 @@ describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, co
 
   for (const how of ['killed', 'hung (SIGSTOP)'] as const) {
     test(`Redis ${how}: a board not yet open is served from the Store at once, reported degraded, resyncs when Redis returns; SIGTERM exits 0`, async () => {
-      const redis = await PrivateRedis.start();
-      redises.push(redis);
-      const env = envFor(redis);
-      const a = await start(env);
-      const b = await start(env);
-      const owner = await new ApiClient(a.url).signup('Owner');
-      const boardId = await owner.createBoard();
+      const { redis, a, b, owner, boardId } = await twoOnPrivateRedis();
 
       if (how === 'killed') await redis.kill();
       else redis.pause();
@@ -128,13 +133,7 @@ describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, co
   }
 
   test('an instance paused past the heartbeat lapse is resynced with when it is heard again', async () => {
-    const redis = await PrivateRedis.start();
-    redises.push(redis);
-    const env = envFor(redis);
-    const a = await start(env);
-    const b = await start(env);
-    const owner = await new ApiClient(a.url).signup('Owner');
-    const boardId = await owner.createBoard();
+    const { a, b, owner, boardId } = await twoOnPrivateRedis();
     const reader = connect(a, boardId, owner.cookie);
     const writer = connect(b, boardId, owner.cookie);
     await Promise.all([waitSynced(reader), waitSynced(writer)]);
