@@ -59,6 +59,14 @@ describe('REST: boards', () => {
   let stranger: ApiClient;
   const client = () => new ApiClient(server.url);
 
+  /** The people on a shared board, each with their role. */
+  const members = () =>
+    [
+      [owner, 'owner'],
+      [editor, 'editor'],
+      [viewer, 'viewer'],
+    ] as const;
+
   /** A board of `owner` shared with `editor` and `viewer`. */
   async function sharedBoard(title = 'Shared board'): Promise<string> {
     const id = await owner.createBoard(title);
@@ -151,11 +159,7 @@ describe('REST: boards', () => {
   describe('GET / PATCH / DELETE /api/boards/:id', () => {
     test('GET answers {board, role} with each member’s own role', async () => {
       const id = await sharedBoard();
-      for (const [who, role] of [
-        [owner, 'owner'],
-        [editor, 'editor'],
-        [viewer, 'viewer'],
-      ] as const) {
+      for (const [who, role] of members()) {
         const answer = await who.call<{ board: Board; role: Role }>('GET', `/api/boards/${id}`);
         assert.equal(answer.status, 200);
         assert.equal(answer.body.role, role);
@@ -542,11 +546,7 @@ describe('REST: boards', () => {
   describe('POST /api/boards/:id/token', () => {
     test('200 {token, expiresAt}: signed for this board, this user and their role, 15 minutes ahead', async () => {
       const id = await sharedBoard();
-      for (const [who, role] of [
-        [owner, 'owner'],
-        [editor, 'editor'],
-        [viewer, 'viewer'],
-      ] as const) {
+      for (const [who, role] of members()) {
         const before = Date.now();
         const answer = await who.call<{ token: string; expiresAt: string }>(
           'POST',
