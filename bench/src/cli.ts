@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage } from './proc.ts';
 import { formatProfiles } from './profile.ts';
-import { coldload, connect, type Metrics, type RunResult, traffic } from './scenarios.ts';
+import { coldload, connect, ingest, type Metrics, type RunResult, traffic } from './scenarios.ts';
 import { SERVER_KINDS, SERVER_LABELS, type ServerKind } from './servers.ts';
 import { median } from './stats.ts';
 
@@ -206,6 +206,33 @@ function coldloadCase(flags: Flags): Case {
   };
 }
 
+function ingestCase(flags: Flags): Case {
+  const p = {
+    edits: num(flags, 'edits', 20_000),
+    loads: num(flags, 'loads', 20),
+    ...commonFlags(flags),
+  };
+  return {
+    name: `ingest-${p.edits}`,
+    servers: [...SERVER_KINDS],
+    rows: [
+      r('ingestMs', 'ingest: all updates taken in, ms', 1),
+      r('ingestServerCpuMs', 'ingest: server CPU ms', 1),
+      r('storedMs', 'ingest: all stored (Tandem says so), ms', 1),
+      r('loadP50', 'fresh load p50 ms', 2),
+      r('loadMax', 'fresh load max ms', 2),
+      r('maxOverMedian', 'slowest ÷ median', 2),
+      r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
+      r('busyLoadP50', 'fresh load p50 ms, during 20,000 more edits', 2),
+      r('busyLoadMax', 'fresh load max ms, during them', 2),
+      r('busyMaxOverMedian', 'slowest ÷ median, during them', 2),
+      r('compactions', 'compactions meanwhile (Tandem)', 0),
+      r('sentKB', 'sent KB', 1),
+    ],
+    run: (server, profileDir) => ingest({ ...p, server, profileDir }),
+  };
+}
+
 function casesFor(scenario: string, flags: Flags): Case[] {
   switch (scenario) {
     case 'fanout':
@@ -218,18 +245,22 @@ function casesFor(scenario: string, flags: Flags): Case[] {
       return [connectCase(flags)];
     case 'coldload':
       return [coldloadCase(flags)];
+    case 'ingest':
+      return [ingestCase(flags)];
     case 'all':
       return [
         fanoutCase('fanout', flags, { boards: 10, clients: 10 }, 1),
         fanoutCase('fanout', flags, { boards: 1, clients: 100 }, 1),
         connectCase(flags),
-        coldloadCase(flags),
+        ingestCase(flags),
         fanoutCase('cluster', flags, { boards: 10, clients: 10 }, 2),
         presenceCase(flags, { clients: 50, movers: 50 }),
         presenceCase(flags, { clients: 200, movers: 20 }),
       ];
     default:
-      throw new Error(`unknown scenario "${scenario}": fanout, cluster, presence, connect, coldload or all`);
+      throw new Error(
+        `unknown scenario "${scenario}": fanout, cluster, presence, connect, coldload, ingest or all`,
+      );
   }
 }
 
