@@ -5,7 +5,7 @@ import { encodeSavedMessage, mulberry32, SAVED_MESSAGE_TYPE } from '@tandem/shar
 import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
-import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
+import { cpuBusyMicros, procCpuMicros, procCpuSplitMicros, procPeakRssBytes, procRssBytes } from './proc.ts';
 import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
 import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
@@ -62,8 +62,39 @@ function serverCpu(server: ServerHandle): number {
   return server.instances.reduce((sum, i) => sum + procCpuMicros(i.pid), 0);
 }
 
+/** The servers' CPU time in the kernel (socket writes, mostly), in microseconds. */
+function serverSystemCpu(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procCpuSplitMicros(i.pid).system, 0);
+}
+
 function serverRss(server: ServerHandle): number {
   return server.instances.reduce((sum, i) => sum + procRssBytes(i.pid), 0);
+}
+
+function serverPeakRss(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procPeakRssBytes(i.pid), 0);
+}
+
+export interface IdleParams extends CommonParams {
+  /** how long after the server answers before its memory is read */
+  settleMs: number;
+}
+
+/** A server as started, with nothing connected: its resident memory once it has settled. */
+export async function idle(p: IdleParams): Promise<RunResult> {
+  const server = await start(p);
+  try {
+    await sleep(p.settleMs);
+    return {
+      scenario: 'idle',
+      server: p.server,
+      params: { ...p },
+      metrics: { idleRssMB: serverRss(server) / 2 ** 20 },
+      notes: [],
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Processes by command name (Redis, PostgreSQL's backends), so the cluster scenario can count what the bus and store cost. */
@@ -185,6 +216,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const redisCpu0 = cpuOf(redisPids);
     const pgCpu0 = cpuOf(pgPids);
     const cpu0 = serverCpu(server);
+    const sys0 = serverSystemCpu(server);
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
     const w0 = nowMicros();
@@ -220,6 +252,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const t1 = performance.now();
     const w1 = nowMicros();
     const cpu1 = serverCpu(server);
+    const sys1 = serverSystemCpu(server);
     const gen1 = generatorCpuMicros();
     const busy1 = cpuBusyMicros();
     const redisCpu1 = cpuOf(redisPids);
@@ -277,7 +310,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       deliveriesPerS: (docDelivered + awDelivered) / sendS,
       serverCpuPct: (cpuMicros / 1e6 / wallS) * 100,
       serverCpuUsPerDelivery: expected > 0 ? cpuMicros / expected : Number.NaN,
+      serverSystemShare: cpuMicros > 0 ? ((sys1 - sys0) / cpuMicros) * 100 : Number.NaN,
       serverRssMB: rss / 2 ** 20,
+      serverPeakRssMB: serverPeakRss(server) / 2 ** 20,
       disconnects,
       drainS: (t1 - tSent) / 1000,
       genCpuPct,

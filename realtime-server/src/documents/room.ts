@@ -813,6 +813,14 @@ export class Room {
     let updates: Uint8Array[] | null = null;
     let except: unknown = null;
     if (this.outgoing.length > 0) {
+      if (this.presenceTimer) {
+        // Presence changes waiting for the end of their tick ride along in this turn's write
+        // instead of costing every peer a write of their own a few ms later: writes are most of
+        // a busy room's CPU (a fanout profile: the socket write 36 % of self time).
+        clearTimeout(this.presenceTimer);
+        this.presenceTimer = null;
+        this.presenceDue = true;
+      }
       updates = this.outgoing.map(encodeUpdate);
       // Updates from several peers in one turn go to everyone: Yjs ignores what a client has.
       except = this.outgoingOrigin === MIXED_ORIGINS ? null : this.outgoingOrigin;
