@@ -23,6 +23,8 @@ export interface RunResult {
   profiles?: string[];
   /** the measured window on the monotonic clock, µs: what a profile summary looks at */
   window?: [number, number];
+  /** individual measurements, in the order they were taken (to see where a tail comes from) */
+  samples?: Record<string, number[]>;
 }
 
 export interface CommonParams {
@@ -723,10 +725,19 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
       };
     };
     const loadSpec = (id: number): ClientSpec => ({ ...target, id, writer: false, mover: false });
-    const load = (from: number) =>
+    // Each timed phase starts with one untimed load: the first load of a phase was the slowest for
+    // every server alike (2.5–4× the median: the generator's worker, not the server), as coldload's
+    // warm reader found before.
+    let nextId = 2;
+    const options = { concurrency: 1, timeoutMs: 60_000, expectShapes: shapes, closeAfterSync: true };
+    const warmUp = async () => {
+      const warm = await pool.connect([loadSpec(nextId++)], options);
+      if (warm.failed) throw new Error('the server never served the whole board');
+    };
+    const load = (count: number) =>
       pool.connect(
-        Array.from({ length: p.loads }, (_, i) => loadSpec(from + i)),
-        { concurrency: 1, timeoutMs: 60_000, expectShapes: shapes, closeAfterSync: true },
+        Array.from({ length: count }, () => loadSpec(nextId++)),
+        options,
       );
 
     const cpu0 = serverCpu(server);
@@ -738,14 +749,16 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
         1000
       : Number.NaN;
     await sleep(2000);
+    await warmUp();
     const cpu1 = serverCpu(server);
-    const quiet = await load(2);
+    const quiet = await load(p.loads);
     const loadCpu = serverCpu(server) - cpu1;
 
     // Round 2: the loads start as the next 20,000 edits are sent.
+    await warmUp();
     const compactions0 = p.server === 'tandem' ? await compactions(inst.httpBase) : 0;
     const round2 = sendRound(second, stateVectors[1]);
-    const busy = await load(2 + p.loads);
+    const busy = await load(p.loads);
     await round2.answered;
     if (round2.stored) await withTimeout(round2.stored, 120_000, 'Tandem never said the edits were stored');
     const compactedDuring = p.server === 'tandem' ? (await compactions(inst.httpBase)) - compactions0 : 0;
@@ -779,6 +792,7 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
       },
       notes,
       window: [round1.t0, t1],
+      samples: { settledLoadsMs: [...quiet.syncMs], loadsDuringEditsMs: [...busy.syncMs] },
     };
   } finally {
     sender?.destroy();
