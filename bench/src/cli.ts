@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage } from './proc.ts';
 import { formatProfiles } from './profile.ts';
-import { coldload, connect, type Metrics, type RunResult, traffic } from './scenarios.ts';
+import { coldload, connect, idle, ingest, type Metrics, type RunResult, traffic } from './scenarios.ts';
 import { SERVER_KINDS, SERVER_LABELS, type ServerKind } from './servers.ts';
 import { median } from './stats.ts';
 
@@ -70,8 +70,10 @@ const trafficRows = [
   r('awLost', 'cursor states coalesced or lost', 0),
   r('deliveriesPerS', 'deliveries/s', 0),
   r('serverCpuUsPerDelivery', 'server CPU µs/delivery', 2),
+  r('serverSystemShare', 'of which in the kernel (socket writes) %', 0),
   r('serverCpuPct', 'server CPU %', 1),
   r('serverRssMB', 'server RSS MB', 1),
+  r('serverPeakRssMB', 'server peak RSS MB', 1),
   r('disconnects', 'disconnects', 0),
   r('genCpuPct', 'generator CPU %', 1),
   r('genLagP99Ms', 'generator loop lag p99 ms', 1),
@@ -206,6 +208,43 @@ function coldloadCase(flags: Flags): Case {
   };
 }
 
+function idleCase(flags: Flags): Case {
+  const p = { settleMs: num(flags, 'settle', 3000), ...commonFlags(flags) };
+  return {
+    name: 'idle',
+    servers: [...SERVER_KINDS],
+    rows: [r('idleRssMB', 'RSS after start, nothing connected, MB', 1)],
+    run: (server, profileDir) => idle({ ...p, server, profileDir }),
+  };
+}
+
+function ingestCase(flags: Flags): Case {
+  const p = {
+    edits: num(flags, 'edits', 20_000),
+    loads: num(flags, 'loads', 20),
+    ...commonFlags(flags),
+  };
+  return {
+    name: `ingest-${p.edits}`,
+    servers: [...SERVER_KINDS],
+    rows: [
+      r('ingestMs', 'ingest: all updates taken in, ms', 1),
+      r('ingestServerCpuMs', 'ingest: server CPU ms', 1),
+      r('storedMs', 'ingest: all stored (Tandem says so), ms', 1),
+      r('loadP50', 'fresh load p50 ms', 2),
+      r('loadMax', 'fresh load max ms', 2),
+      r('maxOverMedian', 'slowest ÷ median', 2),
+      r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
+      r('busyLoadP50', 'fresh load p50 ms, during 20,000 more edits', 2),
+      r('busyLoadMax', 'fresh load max ms, during them', 2),
+      r('busyMaxOverMedian', 'slowest ÷ median, during them', 2),
+      r('compactions', 'compactions meanwhile (Tandem)', 0),
+      r('sentKB', 'sent KB', 1),
+    ],
+    run: (server, profileDir) => ingest({ ...p, server, profileDir }),
+  };
+}
+
 function casesFor(scenario: string, flags: Flags): Case[] {
   switch (scenario) {
     case 'fanout':
@@ -218,18 +257,25 @@ function casesFor(scenario: string, flags: Flags): Case[] {
       return [connectCase(flags)];
     case 'coldload':
       return [coldloadCase(flags)];
+    case 'ingest':
+      return [ingestCase(flags)];
+    case 'idle':
+      return [idleCase(flags)];
     case 'all':
       return [
+        idleCase(flags),
         fanoutCase('fanout', flags, { boards: 10, clients: 10 }, 1),
         fanoutCase('fanout', flags, { boards: 1, clients: 100 }, 1),
         connectCase(flags),
-        coldloadCase(flags),
+        ingestCase(flags),
         fanoutCase('cluster', flags, { boards: 10, clients: 10 }, 2),
         presenceCase(flags, { clients: 50, movers: 50 }),
-        presenceCase(flags, { clients: 200, movers: 20 }),
+        presenceCase(flags, { clients: 200, movers: 50 }),
       ];
     default:
-      throw new Error(`unknown scenario "${scenario}": fanout, cluster, presence, connect, coldload or all`);
+      throw new Error(
+        `unknown scenario "${scenario}": idle, fanout, cluster, presence, connect, coldload, ingest or all`,
+      );
   }
 }
 
@@ -272,6 +318,84 @@ export function table(c: Case, medians: Partial<Record<ServerKind, Metrics>>): s
   return out.join('\n');
 }
 
+/** One of issue 16's targets: a figure of a case, Tandem's against y-websocket's or on its own. */
+interface Target {
+  what: string;
+  case: string;
+  key: string;
+  /** Tandem ÷ y-websocket at most this, or (absolute) Tandem's figure at most this */
+  atMost: number;
+  absolute?: boolean;
+}
+
+const TARGETS: Target[] = [
+  {
+    what: 'fanout 10×10: server CPU per delivery',
+    case: 'fanout-10x10',
+    key: 'serverCpuUsPerDelivery',
+    atMost: 0.6,
+  },
+  { what: 'fanout 10×10: update p50', case: 'fanout-10x10', key: 'docP50', atMost: 1 },
+  {
+    what: 'fanout 1×100: server CPU per delivery',
+    case: 'fanout-1x100',
+    key: 'serverCpuUsPerDelivery',
+    atMost: 0.6,
+  },
+  { what: 'fanout 1×100: update p50', case: 'fanout-1x100', key: 'docP50', atMost: 1 },
+  { what: 'ingest of 20,000 one-edit updates: time', case: 'ingest-20000', key: 'ingestMs', atMost: 0.5 },
+  { what: 'fresh load of that board: p50', case: 'ingest-20000', key: 'loadP50', atMost: 0.7 },
+  {
+    what: 'slowest of 20 fresh loads ÷ median',
+    case: 'ingest-20000',
+    key: 'maxOverMedian',
+    atMost: 3,
+    absolute: true,
+  },
+  {
+    what: 'the same during 20,000 more edits (Tandem compacting)',
+    case: 'ingest-20000',
+    key: 'busyMaxOverMedian',
+    atMost: 3,
+    absolute: true,
+  },
+  { what: 'RSS after start', case: 'idle', key: 'idleRssMB', atMost: 1.3 },
+  { what: 'peak RSS in fanout 10×10', case: 'fanout-10x10', key: 'serverPeakRssMB', atMost: 1.3 },
+  {
+    what: 'presence 200 people, 50 moving: cursor p99 ms',
+    case: 'presence-200c-50m',
+    key: 'awP99',
+    atMost: 100,
+    absolute: true,
+  },
+];
+
+/** Issue 16's targets, each met or missed, from the cases this run measured. */
+function targetsTable(byCase: Map<string, Partial<Record<ServerKind, Metrics>>>): string | null {
+  const lines: string[] = [];
+  for (const t of TARGETS) {
+    const medians = byCase.get(t.case);
+    const tandem = medians?.tandem?.[t.key];
+    if (tandem === undefined || !Number.isFinite(tandem)) continue;
+    const anchor = medians?.ywebsocket?.[t.key];
+    if (!t.absolute && (anchor === undefined || !Number.isFinite(anchor))) continue;
+    const figure = t.absolute ? tandem : tandem / (anchor as number);
+    const shown = t.absolute
+      ? fmt(tandem, 2)
+      : `${fmt(tandem, 2)} ÷ ${fmt(anchor, 2)} = ${figure.toFixed(2)}×`;
+    const target = t.absolute ? `≤ ${t.atMost}` : `≤ ${t.atMost}×`;
+    lines.push(`| ${t.what} | ${shown} | ${target} | ${figure <= t.atMost ? 'met' : '**missed**'} |`);
+  }
+  if (lines.length === 0) return null;
+  return [
+    '### Targets (issue 16), Tandem against y-websocket in this run',
+    '',
+    '| target | Tandem (÷ y-websocket) | aim | |',
+    '|---|---:|---|---|',
+    ...lines,
+  ].join('\n');
+}
+
 function medianMetrics(runs: RunResult[]): Metrics {
   const keys = new Set(runs.flatMap((r) => Object.keys(r.metrics)));
   const out: Metrics = {};
@@ -308,6 +432,7 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   const summary: Record<string, unknown>[] = [];
   const tables: string[] = [];
+  const byCase = new Map<string, Partial<Record<ServerKind, Metrics>>>();
   for (const c of cases) {
     c.servers = c.servers.filter((s) => wanted.includes(s) && (s !== 'tandem' || tandemAvailable()));
     const byServer: Partial<Record<ServerKind, RunResult[]>> = {};
@@ -350,8 +475,11 @@ async function main(): Promise<void> {
       if (runs?.length) medians[s] = medianMetrics(runs);
     }
     const t = table(c, medians);
-    tables.push(`### ${c.name} (median of ${repeats})\n\n${t}`);
-    console.log(`\n### ${c.name} (median of ${repeats})\n\n${t}\n`);
+    const loads = c.servers.flatMap((s) => (byServer[s] ?? []).map((run) => String(run.params.loadAverage)));
+    const heading = `### ${c.name} (median of ${repeats}; load average at each run's start: ${loads.join(' · ')})`;
+    tables.push(`${heading}\n\n${t}`);
+    console.log(`\n${heading}\n\n${t}\n`);
+    byCase.set(c.name, medians);
     summary.push({
       case: c.name,
       repeats,
@@ -360,6 +488,11 @@ async function main(): Promise<void> {
         Object.entries(byServer).map(([s, runs]) => [s, runs.flatMap((x) => x.notes)]),
       ),
     });
+  }
+  const verdicts = targetsTable(byCase);
+  if (verdicts) {
+    tables.push(verdicts);
+    console.log(`\n${verdicts}\n`);
   }
   const file = join(resultsDir, `${stamp}-${scenario}-summary.json`);
   writeFileSync(

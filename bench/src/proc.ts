@@ -5,19 +5,36 @@ const CLK_TCK = 100; // `getconf CLK_TCK` on Linux x86-64 and arm64
 
 /** User + system CPU time of a whole process (all its threads), in microseconds. 10 ms resolution. */
 export function procCpuMicros(pid: number): number {
+  const { user, system } = procCpuSplitMicros(pid);
+  return user + system;
+}
+
+/**
+ * A process's CPU time in user space and in the kernel, in microseconds. On loopback the kernel
+ * delivers a write to the receiving socket in the writer's time, so a server's system time is
+ * mostly its socket writes.
+ */
+export function procCpuSplitMicros(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // the command name is in parentheses and may contain spaces: split after the last ')'
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  return ((utime + stime) * 1e6) / CLK_TCK;
+  return { user: (Number(fields[11]) * 1e6) / CLK_TCK, system: (Number(fields[12]) * 1e6) / CLK_TCK };
 }
 
 /** Resident set size of a process, in bytes. */
 export function procRssBytes(pid: number): number {
+  return statusKB(pid, 'VmRSS') * 1024;
+}
+
+/** The largest resident set size the process has had since it started, in bytes. */
+export function procPeakRssBytes(pid: number): number {
+  return statusKB(pid, 'VmHWM') * 1024;
+}
+
+function statusKB(pid: number, field: string): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(status);
-  return m ? Number(m[1]) * 1024 : Number.NaN;
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  return m ? Number(m[1]) : Number.NaN;
 }
 
 export function procAlive(pid: number): boolean {

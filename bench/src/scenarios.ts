@@ -1,11 +1,11 @@
 // The scenarios: each starts its server(s), drives real Yjs clients, stops by itself and returns flat metrics.
 
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { mulberry32 } from '@tandem/shared';
+import { encodeSavedMessage, mulberry32, SAVED_MESSAGE_TYPE } from '@tandem/shared';
 import * as Y from 'yjs';
 import { createClient } from './client.ts';
 import { Pool } from './pool.ts';
-import { cpuBusyMicros, procCpuMicros, procRssBytes } from './proc.ts';
+import { cpuBusyMicros, procCpuMicros, procCpuSplitMicros, procPeakRssBytes, procRssBytes } from './proc.ts';
 import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
 import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
@@ -23,6 +23,8 @@ export interface RunResult {
   profiles?: string[];
   /** the measured window on the monotonic clock, µs: what a profile summary looks at */
   window?: [number, number];
+  /** individual measurements, in the order they were taken (to see where a tail comes from) */
+  samples?: Record<string, number[]>;
 }
 
 export interface CommonParams {
@@ -38,11 +40,16 @@ export interface CommonParams {
 }
 
 /** Starts the server(s) of a scenario, with a CPU profile directory when asked. */
-function start(p: CommonParams, instances: 1 | 2 = 1): Promise<ServerHandle> {
+function start(
+  p: CommonParams,
+  instances: 1 | 2 = 1,
+  tandemEnv?: Record<string, string>,
+): Promise<ServerHandle> {
   if (p.profileDir) mkdirSync(p.profileDir, { recursive: true });
   return startServer({
     kind: p.server,
     instances,
+    env: tandemEnv,
     cpu: p.serverCpu,
     profileDir: p.profileDir,
     nodeArgs: p.serverNodeArgs,
@@ -57,8 +64,39 @@ function serverCpu(server: ServerHandle): number {
   return server.instances.reduce((sum, i) => sum + procCpuMicros(i.pid), 0);
 }
 
+/** The servers' CPU time in the kernel (socket writes, mostly), in microseconds. */
+function serverSystemCpu(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procCpuSplitMicros(i.pid).system, 0);
+}
+
 function serverRss(server: ServerHandle): number {
   return server.instances.reduce((sum, i) => sum + procRssBytes(i.pid), 0);
+}
+
+function serverPeakRss(server: ServerHandle): number {
+  return server.instances.reduce((sum, i) => sum + procPeakRssBytes(i.pid), 0);
+}
+
+export interface IdleParams extends CommonParams {
+  /** how long after the server answers before its memory is read */
+  settleMs: number;
+}
+
+/** A server as started, with nothing connected: its resident memory once it has settled. */
+export async function idle(p: IdleParams): Promise<RunResult> {
+  const server = await start(p);
+  try {
+    await sleep(p.settleMs);
+    return {
+      scenario: 'idle',
+      server: p.server,
+      params: { ...p },
+      metrics: { idleRssMB: serverRss(server) / 2 ** 20 },
+      notes: [],
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Processes by command name (Redis, PostgreSQL's backends), so the cluster scenario can count what the bus and store cost. */
@@ -180,6 +218,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const redisCpu0 = cpuOf(redisPids);
     const pgCpu0 = cpuOf(pgPids);
     const cpu0 = serverCpu(server);
+    const sys0 = serverSystemCpu(server);
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
     const w0 = nowMicros();
@@ -215,6 +254,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const t1 = performance.now();
     const w1 = nowMicros();
     const cpu1 = serverCpu(server);
+    const sys1 = serverSystemCpu(server);
     const gen1 = generatorCpuMicros();
     const busy1 = cpuBusyMicros();
     const redisCpu1 = cpuOf(redisPids);
@@ -272,7 +312,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       deliveriesPerS: (docDelivered + awDelivered) / sendS,
       serverCpuPct: (cpuMicros / 1e6 / wallS) * 100,
       serverCpuUsPerDelivery: expected > 0 ? cpuMicros / expected : Number.NaN,
+      serverSystemShare: cpuMicros > 0 ? ((sys1 - sys0) / cpuMicros) * 100 : Number.NaN,
       serverRssMB: rss / 2 ** 20,
+      serverPeakRssMB: serverPeakRss(server) / 2 ** 20,
       disconnects,
       drainS: (t1 - tSent) / 1000,
       genCpuPct,
@@ -392,13 +434,18 @@ const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'green', 'g
  * A whiteboard document made of `edits` small transactions, the way people make one: a tenth of
  * the edits create shapes (sticky notes with text), the rest move, resize, recolour and type.
  */
-export function buildBoard(edits: number, seed = 1): { doc: Y.Doc; shapes: number } {
+export function buildBoard(
+  edits: number,
+  seed = 1,
+  doc = new Y.Doc(),
+  /** edits of the same kinds after the first `edits`, creating no new shapes */
+  moreEdits = 0,
+): { doc: Y.Doc; shapes: number } {
   const rand = mulberry32(seed);
-  const doc = new Y.Doc();
   const shapes = doc.getMap<Y.Map<unknown>>('shapes');
   const ids: string[] = [];
   const creations = Math.max(1, Math.floor(edits / 10));
-  for (let e = 0; e < edits; e++) {
+  for (let e = 0; e < edits + moreEdits; e++) {
     doc.transact(() => {
       if (e < creations) {
         const m = new Y.Map<unknown>();
@@ -544,4 +591,229 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
     await pool.close().catch(() => {});
     await server.stop();
   }
+}
+
+export interface IngestParams extends CommonParams {
+  edits: number;
+  /** fresh clients, one after another, in each of the two load phases */
+  loads: number;
+}
+
+/**
+ * The board of buildBoard as the one-edit updates that made it, each a y-websocket sync update
+ * message; then as many more edits to its shapes, for the second round.
+ */
+function boardAsUpdateMessages(edits: number): {
+  first: Uint8Array[];
+  second: Uint8Array[];
+  shapes: number;
+  stateVectors: [Uint8Array, Uint8Array];
+} {
+  const updates: Uint8Array[] = [];
+  const doc = new Y.Doc();
+  let firstVector: Uint8Array | null = null;
+  doc.on('update', (update: Uint8Array) => {
+    updates.push(update);
+    if (updates.length === edits) firstVector = Y.encodeStateVector(doc);
+  });
+  const built = buildBoard(edits, 1, doc, edits);
+  if (!firstVector || updates.length !== 2 * edits) throw new Error('every edit must make one update');
+  const messages = updates.map((update) => syncMessage(2, update));
+  return {
+    first: messages.slice(0, edits),
+    second: messages.slice(edits),
+    shapes: built.shapes,
+    stateVectors: [firstVector, Y.encodeStateVector(doc)],
+  };
+}
+
+/** [messageSync, syncType, varUint8Array payload], as y-protocols writes it. */
+function syncMessage(syncType: number, payload: Uint8Array): Uint8Array {
+  const head: number[] = [0, syncType];
+  let n = payload.length;
+  while (n > 0x7f) {
+    head.push(0x80 | (n & 0x7f));
+    n = Math.floor(n / 128);
+  }
+  head.push(n);
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head, 0);
+  out.set(payload, head.length);
+  return out;
+}
+
+/**
+ * Ingest: one client sends a board as the 20,000 one-edit updates that made it, as fast as its
+ * socket takes them, then a sync step 1; every server answers a client's messages in order, so
+ * its answer (step 2) arrives once all of them are taken in. Once the board has settled (Tandem:
+ * stored), fresh clients load it one after another. Then the client sends 20,000 more edits at
+ * once and fresh clients load the board meanwhile: Tandem is taking them in, storing them and
+ * compacting its log then. The echo of each update that y-websocket's server sends back to its
+ * sender is dropped unread, so the anchors are not charged for the client applying them.
+ */
+export async function ingest(p: IngestParams): Promise<RunResult> {
+  const notes: string[] = [];
+  const server = await start(p, 1, {
+    // Tandem paces a connection to 200 messages a second (the anchors have no such limit): lifted
+    // for this scenario, or it would measure the pacing.
+    MESSAGES_PER_SECOND: '1000000',
+    MESSAGE_BURST: '10000000',
+  });
+  const pool = new Pool(1);
+  let sender: ReturnType<typeof createClient> | null = null;
+  try {
+    const [board] = await server.setupBoards(1);
+    const inst = server.instances[0];
+    if (!board || !inst) throw new Error('no board');
+    const target = {
+      kind: p.server,
+      wsBase: inst.wsBase,
+      origin: server.origin(inst),
+      board: board.id,
+      params: board.params,
+    };
+    const { first, second, shapes, stateVectors } = boardAsUpdateMessages(p.edits);
+    const s = createClient(target);
+    sender = s;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('sender did not sync')), 30_000);
+      const done = () => {
+        if (!s.provider.synced) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      s.provider.on('sync', done);
+      done();
+    });
+    const socket = s.provider.ws as unknown as {
+      send(data: Uint8Array): void;
+      onmessage: ((event: { data: ArrayBuffer | Uint8Array }) => void) | null;
+    };
+    const providerOnMessage = socket.onmessage;
+    let onAnswer: (() => void) | null = null;
+    let onSaved: (() => void) | null = null;
+    socket.onmessage = (event) => {
+      const data = new Uint8Array(event.data as ArrayBuffer);
+      if (data[0] === 0 && data[1] === 2) return; // an echo of one of our own updates
+      if (data[0] === 0 && data[1] === 1) onAnswer?.();
+      if (data[0] === SAVED_MESSAGE_TYPE) {
+        onSaved?.();
+        return; // Tandem's own message type: a stock provider does not know it
+      }
+      providerOnMessage?.(event);
+    };
+    /** Sends a round of updates and a sync step 1; resolves (µs) once answered, and once stored. */
+    let savedId = 0;
+    const sendRound = (messages: Uint8Array[], stateVector: Uint8Array) => {
+      const t0 = nowMicros();
+      const answered = new Promise<number>((resolve) => {
+        onAnswer = () => resolve(nowMicros());
+      });
+      for (const message of messages) socket.send(message);
+      socket.send(syncMessage(0, stateVector));
+      let stored: Promise<number> | null = null;
+      if (p.server === 'tandem') {
+        stored = new Promise<number>((resolve) => {
+          onSaved = () => resolve(nowMicros());
+        });
+        socket.send(encodeSavedMessage(++savedId));
+      }
+      return {
+        t0,
+        answered: withTimeout(answered, 300_000, 'the server never answered after the updates'),
+        stored,
+      };
+    };
+    const loadSpec = (id: number): ClientSpec => ({ ...target, id, writer: false, mover: false });
+    // Each timed phase starts with one untimed load: the first load of a phase was the slowest for
+    // every server alike (2.5–4× the median: the generator's worker, not the server), as coldload's
+    // warm reader found before.
+    let nextId = 2;
+    const options = { concurrency: 1, timeoutMs: 60_000, expectShapes: shapes, closeAfterSync: true };
+    const warmUp = async () => {
+      const warm = await pool.connect([loadSpec(nextId++)], options);
+      if (warm.failed) throw new Error('the server never served the whole board');
+    };
+    const load = (count: number) =>
+      pool.connect(
+        Array.from({ length: count }, () => loadSpec(nextId++)),
+        options,
+      );
+
+    const cpu0 = serverCpu(server);
+    const round1 = sendRound(first, stateVectors[0]);
+    const t1 = await round1.answered;
+    const ingestCpu = serverCpu(server) - cpu0;
+    const storedMs = round1.stored
+      ? ((await withTimeout(round1.stored, 120_000, 'Tandem never said the edits were stored')) - round1.t0) /
+        1000
+      : Number.NaN;
+    await sleep(2000);
+    await warmUp();
+    const cpu1 = serverCpu(server);
+    const quiet = await load(p.loads);
+    const loadCpu = serverCpu(server) - cpu1;
+
+    // Round 2: the loads start as the next 20,000 edits are sent.
+    await warmUp();
+    const compactions0 = p.server === 'tandem' ? await compactions(inst.httpBase) : 0;
+    const round2 = sendRound(second, stateVectors[1]);
+    const busy = await load(p.loads);
+    await round2.answered;
+    if (round2.stored) await withTimeout(round2.stored, 120_000, 'Tandem never said the edits were stored');
+    const compactedDuring = p.server === 'tandem' ? (await compactions(inst.httpBase)) - compactions0 : 0;
+    for (const [phase, result] of [
+      ['settled', quiet],
+      ['during the second round', busy],
+    ] as const)
+      if (result.failed) notes.push(`${phase}: ${result.failed} of ${p.loads} loads did not complete`);
+    if (p.server === 'tandem') notes.push(`${compactedDuring} compaction(s) in the second round`);
+    const b = summarize(busy.syncMs);
+    const q = summarize(quiet.syncMs);
+    return {
+      scenario: 'ingest',
+      server: p.server,
+      params: { ...p },
+      metrics: {
+        edits: p.edits,
+        sentKB: first.reduce((n, m) => n + m.length, 0) / 1024,
+        ingestMs: (t1 - round1.t0) / 1000,
+        ingestServerCpuMs: ingestCpu / 1000,
+        storedMs,
+        loadP50: q.p50,
+        loadMax: q.max,
+        maxOverMedian: q.max / q.p50,
+        serverCpuMsPerLoad: loadCpu / 1000 / Math.max(1, quiet.synced),
+        busyLoadP50: b.p50,
+        busyLoadMax: b.max,
+        busyMaxOverMedian: b.max / b.p50,
+        compactions: compactedDuring,
+        serverRssMB: serverRss(server) / 2 ** 20,
+      },
+      notes,
+      window: [round1.t0, t1],
+      samples: { settledLoadsMs: [...quiet.syncMs], loadsDuringEditsMs: [...busy.syncMs] },
+    };
+  } finally {
+    sender?.destroy();
+    await pool.close().catch(() => {});
+    await server.stop();
+  }
+}
+
+/** How many compactions Tandem's Store has done (its Prometheus histogram's count). */
+async function compactions(httpBase: string): Promise<number> {
+  const text = await (await fetch(`${httpBase}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('tandem_store_seconds_count{op="compact"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(message)), ms);
+    }),
+  ]);
 }

@@ -5,9 +5,9 @@
 // the room what it stored (so it can confirm it to the other instances and to clients).
 import { limits } from '@tandem/shared';
 import type { Logger } from 'pino';
-import * as Y from 'yjs';
 import type { Metrics } from '../metrics.ts';
 import { BoardGoneError, type DocEntry, type DocStore } from '../store/store.ts';
+import { mergeInBulk } from './updates.ts';
 
 /** The longest wait between two attempts to store a board's edits while the store fails. */
 export const RETRY_MAX_MS = 5000;
@@ -41,7 +41,7 @@ export function toEntries(batch: readonly QueuedUpdate[]): DocEntry[] {
     else byUser.set(item.userId, [item]);
   }
   return [...byUser].map(([userId, items]) => ({
-    update: items.length === 1 ? items[0]!.update : Y.mergeUpdates(items.map((i) => i.update)),
+    update: mergeInBulk(items.map((i) => i.update)),
     userId,
     // The earliest receipt of the group: history must not place an edit later than it was made.
     at: new Date(items[0]!.at),
@@ -115,13 +115,37 @@ export class DocPersister {
 
   private schedule(): void {
     if (this.closed || this.writing) return;
-    const waited = Date.now() - this.firstQueuedAt;
-    const delay = Math.max(0, Math.min(this.options.debounceMs, this.options.maxDelayMs - waited));
+    this.lastQueuedAt = Date.now();
+    // A debounce timer already set looks at lastQueuedAt when it fires: an edit costs no timer
+    // of its own (clearing and setting one per edit showed in ingest profiles).
+    if (this.timer && !this.backingOff) return;
+    this.armDebounce();
+  }
+
+  private lastQueuedAt = 0;
+  /** The timer set is a retry's backoff, not the debounce. */
+  private backingOff = false;
+
+  /** Fires debounceMs after the last edit, and no later than maxDelayMs after the first queued. */
+  private armDebounce(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.write();
-    }, delay);
+    this.backingOff = false;
+    const due = Math.min(
+      this.lastQueuedAt + this.options.debounceMs,
+      this.firstQueuedAt + this.options.maxDelayMs,
+    );
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        const dueNow = Math.min(
+          this.lastQueuedAt + this.options.debounceMs,
+          this.firstQueuedAt + this.options.maxDelayMs,
+        );
+        if (dueNow > Date.now() && !this.closed && !this.writing) this.armDebounce();
+        else void this.write();
+      },
+      Math.max(0, due - Date.now()),
+    );
   }
 
   /** Writes everything queued now; resolves when it is stored (or rejects if the store failed). */
@@ -196,8 +220,10 @@ export class DocPersister {
     const backoff =
       Math.min(RETRY_MAX_MS, 250 * 2 ** Math.min(this.failures, 7)) * (0.75 + Math.random() / 2);
     if (this.timer) clearTimeout(this.timer);
+    this.backingOff = true;
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.backingOff = false;
       void this.write();
     }, backoff);
   }
@@ -205,7 +231,7 @@ export class DocPersister {
   private async compact(): Promise<void> {
     const started = performance.now();
     try {
-      await this.store.compact(this.boardId, (parts) => Y.mergeUpdates(parts));
+      await this.store.compact(this.boardId, mergeInBulk);
       this.metrics.storeLatency.observe({ op: 'compact' }, (performance.now() - started) / 1000);
     } catch (error) {
       // The log is intact; compaction is retried after a later write.

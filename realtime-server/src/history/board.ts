@@ -4,6 +4,7 @@
 // ("Version history") explains the semantics, and who wins when edits overlap.
 import { type BoardExport, exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
+import { mergeInBulk } from '../documents/updates.ts';
 
 /** One stored batch of a board's updates: who sent it (null: unknown) and when. */
 export interface HistoryEntry {
@@ -282,6 +283,6 @@ export async function revertChanges(
   doc.off('update', collect);
   undo.destroy();
   doc.destroy();
-  const update = changes.length === 0 ? null : changes.length === 1 ? changes[0]! : Y.mergeUpdates(changes);
+  const update = changes.length === 0 ? null : mergeInBulk(changes);
   return { update, entries: replayed };
 }

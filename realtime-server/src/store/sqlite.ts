@@ -58,7 +58,7 @@ export class SqliteStore extends SqlHistory implements Store {
   }
 
   async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    prepared(this.db, 'SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -72,9 +72,10 @@ export class SqliteStore extends SqlHistory implements Store {
   async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
-      const live = this.db.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId);
+      const live = prepared(this.db, 'SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId);
       if (live === undefined) throw new BoardGoneError(boardId);
-      const insert = this.db.prepare(
+      const insert = prepared(
+        this.db,
         'INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES (?, ?, ?, ?)',
       );
       let latest = 0;
@@ -83,9 +84,11 @@ export class SqliteStore extends SqlHistory implements Store {
         latest = Math.max(latest, e.at.getTime());
       }
       if (entries.length > 0) {
-        this.db
-          .prepare('UPDATE boards SET updated_at = ? WHERE id = ? AND updated_at < ?')
-          .run(latest, boardId, latest);
+        prepared(this.db, 'UPDATE boards SET updated_at = ? WHERE id = ? AND updated_at < ?').run(
+          latest,
+          boardId,
+          latest,
+        );
       }
       return logSize(this.db, boardId);
     })();
@@ -93,12 +96,12 @@ export class SqliteStore extends SqlHistory implements Store {
 
   async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
     const read = this.db.transaction(() => {
-      const snap = this.db.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+      const snap = prepared(this.db, 'SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
         | Row
         | undefined;
-      const log = this.db
-        .prepare('SELECT seq, data FROM doc_updates WHERE board_id = ? ORDER BY seq')
-        .all(boardId) as Row[];
+      const log = prepared(this.db, 'SELECT seq, data FROM doc_updates WHERE board_id = ? ORDER BY seq').all(
+        boardId,
+      ) as Row[];
       return { snapshot: (snap?.data as Uint8Array | undefined) ?? null, log };
     })();
     if (read.log.length === 0) return;
@@ -110,27 +113,28 @@ export class SqliteStore extends SqlHistory implements Store {
     const seqs = read.log.map((r) => r.seq as number);
     const write = this.db.transaction(() => {
       if (
-        this.db.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) === undefined
+        prepared(this.db, 'SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) ===
+        undefined
       )
         return;
       // Another process may have compacted these entries already; then its snapshot holds them.
       // Version history keeps the attributed entries it may replay (store/history.ts).
-      const keep = this.db.prepare(
+      const keep = prepared(
+        this.db,
         `INSERT INTO doc_history (seq, board_id, user_id, created_at, data)
          SELECT seq, board_id, user_id, created_at, data FROM doc_updates WHERE seq = ?`,
       );
-      const del = this.db.prepare('DELETE FROM doc_updates WHERE seq = ?');
+      const del = prepared(this.db, 'DELETE FROM doc_updates WHERE seq = ?');
       let deleted = 0;
       for (const seq of seqs) {
         keep.run(seq);
         deleted += del.run(seq).changes;
       }
       if (deleted !== seqs.length) throw new CompactionRaced();
-      this.db
-        .prepare(
-          'INSERT INTO doc_snapshots (board_id, data) VALUES (?, ?) ON CONFLICT (board_id) DO UPDATE SET data = excluded.data',
-        )
-        .run(boardId, merged);
+      prepared(
+        this.db,
+        'INSERT INTO doc_snapshots (board_id, data) VALUES (?, ?) ON CONFLICT (board_id) DO UPDATE SET data = excluded.data',
+      ).run(boardId, merged);
     });
     try {
       write.immediate();
@@ -142,13 +146,30 @@ export class SqliteStore extends SqlHistory implements Store {
 
 class CompactionRaced extends Error {}
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A statement prepared once per database: the document path runs the same few on every write. */
+function prepared(db: Database.Database, text: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let statement = cache.get(text);
+  if (!statement) {
+    statement = db.prepare(text);
+    cache.set(text, statement);
+  }
+  return statement;
+}
+
 function readDoc(db: Database.Database, boardId: string): StoredDoc {
-  const snap = db.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+  const snap = prepared(db, 'SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
     | Row
     | undefined;
-  const log = db
-    .prepare('SELECT data FROM doc_updates WHERE board_id = ? ORDER BY seq')
-    .all(boardId) as Row[];
+  const log = prepared(db, 'SELECT data FROM doc_updates WHERE board_id = ? ORDER BY seq').all(
+    boardId,
+  ) as Row[];
   return {
     snapshot: (snap?.data as Uint8Array | undefined) ?? null,
     updates: log.map((r) => r.data as Uint8Array),
@@ -156,10 +177,11 @@ function readDoc(db: Database.Database, boardId: string): StoredDoc {
 }
 
 function logSize(db: Database.Database, boardId: string): LogSize {
-  const log = db
-    .prepare('SELECT count(*) AS n, coalesce(sum(length(data)), 0) AS b FROM doc_updates WHERE board_id = ?')
-    .get(boardId) as Row;
-  const snap = db.prepare('SELECT length(data) AS b FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+  const log = prepared(
+    db,
+    'SELECT count(*) AS n, coalesce(sum(length(data)), 0) AS b FROM doc_updates WHERE board_id = ?',
+  ).get(boardId) as Row;
+  const snap = prepared(db, 'SELECT length(data) AS b FROM doc_snapshots WHERE board_id = ?').get(boardId) as
     | Row
     | undefined;
   const bytes = Number(log.b);
