@@ -2,7 +2,7 @@
 // is deleted HISTORY_DAYS after it was last seen unreferenced, never earlier; referencing it
 // again (or uploading it again) restarts the count; a deleted board's images go too.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { AssetAnswer } from '@tandem/shared';
 import sharp from 'sharp';
 import {
@@ -34,16 +34,22 @@ async function upload(who: ApiClient, boardId: string, body: Buffer): Promise<st
   return ((await response.json()) as AssetAnswer).asset.id;
 }
 
+// Each test gets a board of its own, on a server and clock of its own, and replays the earlier
+// steps of the story it needs itself (the helpers below): a sweep counts every board of its
+// server, so the counts asserted here only hold on a server no other test has touched, and a
+// test that relied on an earlier one's sweeps would pass or fail by the order they ran in.
 describe('clean-up of unused images', () => {
   let server: TestServer;
   let owner: ApiClient;
   let client: DocClient;
   let boardId: string;
-  let now = Date.UTC(2026, 0, 1);
+  let now: number;
   let cleanup: AssetCleanup;
-  const ids: Record<string, string> = {};
+  let ids: Record<string, string>;
 
   const exists = async (board: string, id: string) => (await server.app.assets.head(board, id)) !== null;
+  const markedSince = async (id: string) =>
+    (await server.app.assets.head(boardId, id))?.unreferencedSince?.getTime() ?? null;
   const image = (shapeId: string, assetId: string) =>
     addShape(client.doc, shapeId, {
       type: 'image',
@@ -57,8 +63,15 @@ describe('clean-up of unused images', () => {
       createdBy: owner.userId,
       assetId,
     });
+  const referencedInRoom = () => {
+    const doc = server.app.rooms.get(boardId)?.doc;
+    return doc ? [...doc.getMap('shapes').keys()].length : 0;
+  };
 
-  before(async () => {
+  // The board every test starts from: images a, b, c and d uploaded, shapes showing a and c.
+  beforeEach(async () => {
+    now = Date.UTC(2026, 0, 1);
+    ids = {};
     server = await startServer({ env: { HISTORY_DAYS: '30' } });
     owner = await new ApiClient(server.url).signup('Olivia');
     boardId = await owner.createBoard('Moodboard');
@@ -83,14 +96,25 @@ describe('clean-up of unused images', () => {
     });
     await waitUntil('the shapes in the room', () => referencedInRoom() === 2);
   });
-  after(async () => {
+  afterEach(async () => {
     client?.destroy();
     await server?.close();
   });
 
-  const referencedInRoom = () => {
-    const doc = server.app.rooms.get(boardId)?.doc;
-    return doc ? [...doc.getMap('shapes').keys()].length : 0;
+  /** The story's first sweep: b and d, which no shape shows, are marked now. */
+  const sweepAtStart = async () => {
+    assert.deepEqual(await cleanup.sweep(), { marked: 2, deleted: 0 }, 'b and d are unused');
+  };
+  /** 29 days on, shape-c is deleted and the sweep marks c (b and d are one day short of deletion). */
+  const deleteShapeCAfter29Days = async () => {
+    now += 29 * DAY;
+    client.doc.getMap('shapes').delete('shape-c');
+    await waitUntil('c deleted in the room', () => referencedInRoom() === 1);
+    assert.deepEqual(await cleanup.sweep(), { marked: 1, deleted: 0 });
+  };
+  /** d is uploaded again: the same id, and its mark cleared. */
+  const uploadDAgain = async () => {
+    assert.equal(await upload(owner, boardId, await png('#ffff00')), ids.d);
   };
 
   test('an unreferenced image is marked, and kept until HISTORY_DAYS have passed', async () => {
@@ -104,17 +128,28 @@ describe('clean-up of unused images', () => {
   });
 
   test('deleting its shape starts the count for that image only', async () => {
+    await sweepAtStart();
+    now += 29 * DAY;
     client.doc.getMap('shapes').delete('shape-c');
     await waitUntil('c deleted in the room', () => referencedInRoom() === 1);
     assert.deepEqual(await cleanup.sweep(), { marked: 1, deleted: 0 });
+    assert.equal(await markedSince(ids.c!), now, 'c counts from its deletion');
+    assert.equal(await markedSince(ids.a!), null, 'a is still shown');
   });
 
   test('uploading an image again clears its mark', async () => {
+    await sweepAtStart();
+    // Marked first, so that the cleared mark below is the upload's doing.
+    assert.equal(await markedSince(ids.d!), now);
     assert.equal(await upload(owner, boardId, await png('#ffff00')), ids.d);
     assert.equal((await server.app.assets.head(boardId, ids.d!))?.unreferencedSince, null);
   });
 
   test('past HISTORY_DAYS the image is deleted, and no longer served; the others stay', async () => {
+    // b and d marked at the start; c 29 days later; then d's mark cleared by its upload.
+    await sweepAtStart();
+    await deleteShapeCAfter29Days();
+    await uploadDAgain();
     now += 1 * DAY + 60_000; // 30 days and a minute after b was marked
     const swept = await cleanup.sweep();
     assert.equal(swept.deleted, 1);
@@ -127,6 +162,10 @@ describe('clean-up of unused images', () => {
   });
 
   test('referencing an image again restarts its count', async () => {
+    await sweepAtStart();
+    await deleteShapeCAfter29Days();
+    // Marked first, so that the cleared mark below is the new shape's doing.
+    assert.equal(await markedSince(ids.c!), now);
     image('shape-c-again', ids.c!);
     await waitUntil('c back in the room', () => referencedInRoom() === 2);
     await cleanup.sweep();
@@ -138,7 +177,10 @@ describe('clean-up of unused images', () => {
   });
 
   test('a board read from the store counts as well as an open one', async () => {
-    await waitUntil('stored', async () => (await storedShapes(server.store, boardId)).includes(ids.c!));
+    await waitUntil('stored', async () => {
+      const stored = await storedShapes(server.store, boardId);
+      return stored.includes(ids.a!) && stored.includes(ids.c!);
+    });
     const offline = new AssetCleanup({
       assets: server.app.assets,
       store: server.store,
