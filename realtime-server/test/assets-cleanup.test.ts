@@ -185,12 +185,17 @@ describe('clean-up of unused images', () => {
       assets: server.app.assets,
       store: server.store,
       historyDays: 30,
-      now: () => now + 400 * DAY,
+      now: () => now,
     });
+    // Two sweeps HISTORY_DAYS apart: one clock for both would delete nothing even if the store
+    // were never read, since whatever the first marks is not yet old enough for the second.
     await offline.sweep();
+    now += 31 * DAY;
     await offline.sweep();
     assert.ok(await exists(boardId, ids.a!));
     assert.ok(await exists(boardId, ids.c!));
+    assert.equal(await exists(boardId, ids.b!), false, 'what the stored board does not show goes');
+    assert.equal(await exists(boardId, ids.d!), false);
   });
 
   test('kept versions are a seam: what they reference is kept', async () => {
