@@ -484,38 +484,53 @@ export function buildBoard(
   return { doc, shapes: ids.length };
 }
 
+/** One board on the server's first instance, as a client target. */
+async function oneBoard(server: ServerHandle, kind: ServerKind) {
+  const [board] = await server.setupBoards(1);
+  const inst = server.instances[0];
+  if (!board || !inst) throw new Error('no board');
+  const target = {
+    kind,
+    wsBase: inst.wsBase,
+    origin: server.origin(inst),
+    board: board.id,
+    params: board.params,
+  };
+  return { inst, target };
+}
+
+/** Resolves once the client's provider has synced with the server. */
+function untilSynced(
+  client: ReturnType<typeof createClient>,
+  what: string,
+  timeoutMs: number,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not sync`)), timeoutMs);
+    const done = () => {
+      if (!client.provider.synced) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    client.provider.on('sync', done);
+    done();
+  });
+}
+
 export async function coldload(p: ColdloadParams): Promise<RunResult> {
   const notes: string[] = [];
   const server = await start(p);
   let pool = new Pool(1);
   let builder: ReturnType<typeof createClient> | null = null;
   try {
-    const [board] = await server.setupBoards(1);
-    const inst = server.instances[0];
-    if (!board || !inst) throw new Error('no board');
-    const target = {
-      kind: p.server,
-      wsBase: inst.wsBase,
-      origin: server.origin(inst),
-      board: board.id,
-      params: board.params,
-    };
+    const { target } = await oneBoard(server, p.server);
     const built = buildBoard(p.edits);
     const docBytes = Y.encodeStateAsUpdate(built.doc).byteLength;
     // the builder uploads the whole board in its first sync and stays connected, so every server
     // (including the anchors, which keep documents only in memory) still holds it while we measure
     const b = createClient(target, { doc: built.doc });
     builder = b;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('builder did not sync')), 60_000);
-      const done = () => {
-        if (!b.provider.synced) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      b.provider.on('sync', done);
-      done();
-    });
+    await untilSynced(b, 'the builder', 60_000);
     // a first reader proves the server has the whole board before timing starts
     const warm = await pool.connect([{ ...target, id: 1, writer: false, mover: false }], {
       concurrency: 1,
@@ -662,29 +677,11 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
   const pool = new Pool(1);
   let sender: ReturnType<typeof createClient> | null = null;
   try {
-    const [board] = await server.setupBoards(1);
-    const inst = server.instances[0];
-    if (!board || !inst) throw new Error('no board');
-    const target = {
-      kind: p.server,
-      wsBase: inst.wsBase,
-      origin: server.origin(inst),
-      board: board.id,
-      params: board.params,
-    };
+    const { inst, target } = await oneBoard(server, p.server);
     const { first, second, shapes, stateVectors } = boardAsUpdateMessages(p.edits);
     const s = createClient(target);
     sender = s;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('sender did not sync')), 30_000);
-      const done = () => {
-        if (!s.provider.synced) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      s.provider.on('sync', done);
-      done();
-    });
+    await untilSynced(s, 'the sender', 30_000);
     const socket = s.provider.ws as unknown as {
       send(data: Uint8Array): void;
       onmessage: ((event: { data: ArrayBuffer | Uint8Array }) => void) | null;
