@@ -2,7 +2,7 @@
 // that what is served is a fresh WebP that can never run as a page — on the embedded SQLite
 // store and on PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { type BoardListItem, ErrorCode, mulberry32, thumbnailLimits } from '@tandem/shared';
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
@@ -59,8 +59,28 @@ function thumbnailSuite(start: () => Promise<TestServer>) {
 
   before(async () => {
     server = await start();
+  });
+  // A board and members of its own for each test, so what one test stored is never what another
+  // finds: each passes alone and in any order.
+  beforeEach(async () => {
     ({ owner, editor, viewer, stranger, boardId } = await boardAndPeople(server.url, 'Thumbs'));
   });
+
+  /** The owner stores an 800 × 600 PNG (declared as text: the type is read from the bytes). */
+  const storeLargePng = async () => {
+    const stored = await put(owner, boardId, await png(800, 600), 'text/plain');
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    return stored;
+  };
+  /** An editor stores a 120 × 80 WebP. */
+  const storeSmallWebp = async () => {
+    const webp = await sharp(await png(120, 80, '#54a0ff'))
+      .webp()
+      .toBuffer();
+    const stored = await put(editor, boardId, webp, 'image/webp');
+    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    return stored;
+  };
 
   test('a board has no thumbnail until one is stored; the list says so', async () => {
     assert.equal(await thumbnailAt(owner, boardId), null);
@@ -68,8 +88,7 @@ function thumbnailSuite(start: () => Promise<TestServer>) {
   });
 
   test('an owner stores a PNG; it is kept as a WebP that fits the box, and every member reads it', async () => {
-    const stored = await put(owner, boardId, await png(800, 600), 'text/plain');
-    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    const stored = await storeLargePng();
     assert.match(stored.body.thumbnailAt, isoDate);
     // 800 × 600 scaled into 480 × 300 keeps its aspect.
     assert.deepEqual([stored.body.width, stored.body.height], [400, 300]);
@@ -87,12 +106,10 @@ function thumbnailSuite(start: () => Promise<TestServer>) {
   });
 
   test('a small WebP is kept at its size; a second store replaces the first', async () => {
+    const first = await storeLargePng();
     const before = await thumbnailAt(owner, boardId);
-    const webp = await sharp(await png(120, 80, '#54a0ff'))
-      .webp()
-      .toBuffer();
-    const stored = await put(editor, boardId, webp, 'image/webp');
-    assert.equal(stored.status, 200, JSON.stringify(stored.body));
+    assert.equal(before, first.body.thumbnailAt, 'the first is listed');
+    const stored = await storeSmallWebp();
     assert.deepEqual([stored.body.width, stored.body.height], [120, 80]);
     assert.notEqual(stored.body.thumbnailAt, before);
     const got = await get(viewer, boardId);
@@ -114,6 +131,7 @@ function thumbnailSuite(start: () => Promise<TestServer>) {
   });
 
   test('over the size limit is 413; anything but PNG or WebP (an SVG with a script, a JPEG, junk) is 415', async () => {
+    await storeSmallWebp();
     const big = await noisePng(400, 300);
     assert.ok(big.length > thumbnailLimits.maxBytes, `the fixture is ${big.length} bytes`);
     const tooLarge = assertError(asAnswer(await put(owner, boardId, big)), 413, ErrorCode.PAYLOAD_TOO_LARGE);
