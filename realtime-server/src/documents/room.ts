@@ -20,7 +20,7 @@ import {
   ProtocolError,
   parseClientMessage,
 } from './protocol.ts';
-import { mergeInBulk, updateHasNewContent } from './updates.ts';
+import { checkUpdate, mergeInBulk, updateHasNewContent } from './updates.ts';
 
 export interface Peer {
   readonly id: number;
@@ -396,8 +396,8 @@ export class Room {
   private takeFromPeer(peer: Peer, update: Uint8Array): void {
     if (this.incomingPeer !== peer) this.applyIncoming();
     try {
-      // Decode fully before applying: a malformed update must not leave half of itself behind.
-      Y.decodeUpdate(update);
+      // Checked before applying: a malformed update must not leave half of itself behind.
+      checkUpdate(update);
     } catch (error) {
       this.applyIncoming();
       this.reject(peer, CloseCode.UNDECODABLE, `undecodable update: ${(error as Error).message}`);
