@@ -126,25 +126,25 @@ export class DocPersister {
   /** The timer set is a retry's backoff, not the debounce. */
   private backingOff = false;
 
-  /** Fires debounceMs after the last edit, and no later than maxDelayMs after the first queued. */
-  private armDebounce(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.backingOff = false;
-    const due = Math.min(
+  /** When the queue is due: debounceMs after the last edit, no later than maxDelayMs after the first. */
+  private get writeDue(): number {
+    return Math.min(
       this.lastQueuedAt + this.options.debounceMs,
       this.firstQueuedAt + this.options.maxDelayMs,
     );
+  }
+
+  /** A timer for writeDue; edits queued meanwhile move it on when it fires. */
+  private armDebounce(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.backingOff = false;
     this.timer = setTimeout(
       () => {
         this.timer = null;
-        const dueNow = Math.min(
-          this.lastQueuedAt + this.options.debounceMs,
-          this.firstQueuedAt + this.options.maxDelayMs,
-        );
-        if (dueNow > Date.now() && !this.closed && !this.writing) this.armDebounce();
+        if (this.writeDue > Date.now() && !this.closed && !this.writing) this.armDebounce();
         else void this.write();
       },
-      Math.max(0, due - Date.now()),
+      Math.max(0, this.writeDue - Date.now()),
     );
   }
 

@@ -89,14 +89,18 @@ export class SqliteSql implements Sql {
 
   constructor(private readonly db: Database.Database) {}
 
-  private statement(q: Query): Database.Statement {
-    const text = sqliteText(q);
+  /** A statement prepared once per text (the document path runs the same few on every write). */
+  prepare(text: string): Database.Statement {
     let s = this.cache.get(text);
     if (!s) {
       s = this.db.prepare(text);
       this.cache.set(text, s);
     }
     return s;
+  }
+
+  private statement(q: Query): Database.Statement {
+    return this.prepare(sqliteText(q));
   }
 
   allSync(q: Query): Row[] {

@@ -58,7 +58,7 @@ export class SqliteStore extends SqlHistory implements Store {
   }
 
   async ping(): Promise<void> {
-    prepared(this.db, 'SELECT 1').get();
+    this.sql.prepare('SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -66,16 +66,15 @@ export class SqliteStore extends SqlHistory implements Store {
   }
 
   async loadDoc(boardId: string): Promise<StoredDoc> {
-    return this.db.transaction(() => readDoc(this.db, boardId))();
+    return this.db.transaction(() => readDoc(this.sql, boardId))();
   }
 
   async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
-      const live = prepared(this.db, 'SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId);
+      const live = this.sql.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId);
       if (live === undefined) throw new BoardGoneError(boardId);
-      const insert = prepared(
-        this.db,
+      const insert = this.sql.prepare(
         'INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES (?, ?, ?, ?)',
       );
       let latest = 0;
@@ -84,24 +83,22 @@ export class SqliteStore extends SqlHistory implements Store {
         latest = Math.max(latest, e.at.getTime());
       }
       if (entries.length > 0) {
-        prepared(this.db, 'UPDATE boards SET updated_at = ? WHERE id = ? AND updated_at < ?').run(
-          latest,
-          boardId,
-          latest,
-        );
+        this.sql
+          .prepare('UPDATE boards SET updated_at = ? WHERE id = ? AND updated_at < ?')
+          .run(latest, boardId, latest);
       }
-      return logSize(this.db, boardId);
+      return logSize(this.sql, boardId);
     })();
   }
 
   async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
     const read = this.db.transaction(() => {
-      const snap = prepared(this.db, 'SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+      const snap = this.sql.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
         | Row
         | undefined;
-      const log = prepared(this.db, 'SELECT seq, data FROM doc_updates WHERE board_id = ? ORDER BY seq').all(
-        boardId,
-      ) as Row[];
+      const log = this.sql
+        .prepare('SELECT seq, data FROM doc_updates WHERE board_id = ? ORDER BY seq')
+        .all(boardId) as Row[];
       return { snapshot: (snap?.data as Uint8Array | undefined) ?? null, log };
     })();
     if (read.log.length === 0) return;
@@ -113,28 +110,28 @@ export class SqliteStore extends SqlHistory implements Store {
     const seqs = read.log.map((r) => r.seq as number);
     const write = this.db.transaction(() => {
       if (
-        prepared(this.db, 'SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) ===
+        this.sql.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) ===
         undefined
       )
         return;
       // Another process may have compacted these entries already; then its snapshot holds them.
       // Version history keeps the attributed entries it may replay (store/history.ts).
-      const keep = prepared(
-        this.db,
+      const keep = this.sql.prepare(
         `INSERT INTO doc_history (seq, board_id, user_id, created_at, data)
          SELECT seq, board_id, user_id, created_at, data FROM doc_updates WHERE seq = ?`,
       );
-      const del = prepared(this.db, 'DELETE FROM doc_updates WHERE seq = ?');
+      const del = this.sql.prepare('DELETE FROM doc_updates WHERE seq = ?');
       let deleted = 0;
       for (const seq of seqs) {
         keep.run(seq);
         deleted += del.run(seq).changes;
       }
       if (deleted !== seqs.length) throw new CompactionRaced();
-      prepared(
-        this.db,
-        'INSERT INTO doc_snapshots (board_id, data) VALUES (?, ?) ON CONFLICT (board_id) DO UPDATE SET data = excluded.data',
-      ).run(boardId, merged);
+      this.sql
+        .prepare(
+          'INSERT INTO doc_snapshots (board_id, data) VALUES (?, ?) ON CONFLICT (board_id) DO UPDATE SET data = excluded.data',
+        )
+        .run(boardId, merged);
     });
     try {
       write.immediate();
@@ -146,42 +143,24 @@ export class SqliteStore extends SqlHistory implements Store {
 
 class CompactionRaced extends Error {}
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A statement prepared once per database: the document path runs the same few on every write. */
-function prepared(db: Database.Database, text: string): Database.Statement {
-  let cache = statements.get(db);
-  if (!cache) {
-    cache = new Map();
-    statements.set(db, cache);
-  }
-  let statement = cache.get(text);
-  if (!statement) {
-    statement = db.prepare(text);
-    cache.set(text, statement);
-  }
-  return statement;
-}
-
-function readDoc(db: Database.Database, boardId: string): StoredDoc {
-  const snap = prepared(db, 'SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+function readDoc(sql: SqliteSql, boardId: string): StoredDoc {
+  const snap = sql.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
     | Row
     | undefined;
-  const log = prepared(db, 'SELECT data FROM doc_updates WHERE board_id = ? ORDER BY seq').all(
-    boardId,
-  ) as Row[];
+  const log = sql
+    .prepare('SELECT data FROM doc_updates WHERE board_id = ? ORDER BY seq')
+    .all(boardId) as Row[];
   return {
     snapshot: (snap?.data as Uint8Array | undefined) ?? null,
     updates: log.map((r) => r.data as Uint8Array),
   };
 }
 
-function logSize(db: Database.Database, boardId: string): LogSize {
-  const log = prepared(
-    db,
-    'SELECT count(*) AS n, coalesce(sum(length(data)), 0) AS b FROM doc_updates WHERE board_id = ?',
-  ).get(boardId) as Row;
-  const snap = prepared(db, 'SELECT length(data) AS b FROM doc_snapshots WHERE board_id = ?').get(boardId) as
+function logSize(sql: SqliteSql, boardId: string): LogSize {
+  const log = sql
+    .prepare('SELECT count(*) AS n, coalesce(sum(length(data)), 0) AS b FROM doc_updates WHERE board_id = ?')
+    .get(boardId) as Row;
+  const snap = sql.prepare('SELECT length(data) AS b FROM doc_snapshots WHERE board_id = ?').get(boardId) as
     | Row
     | undefined;
   const bytes = Number(log.b);
