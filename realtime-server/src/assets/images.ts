@@ -7,7 +7,8 @@ import type Sharp from 'sharp';
 import type { Rendition } from './store.ts';
 
 let sharpModule: Promise<typeof Sharp> | null = null;
-const loadSharp = (): Promise<typeof Sharp> => {
+/** sharp, imported on first use: libvips and its threads cost about 28 MB of RSS once loaded. */
+export const loadSharp = (): Promise<typeof Sharp> => {
   sharpModule ??= import('sharp').then((m) => m.default);
   return sharpModule;
 };

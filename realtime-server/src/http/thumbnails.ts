@@ -4,7 +4,7 @@
 // WebP that fits thumbnailLimits, so nothing but pixels is kept, and the answer carries the same
 // headers as board images (nosniff, a sandbox CSP) so it can never run as a page.
 import { ErrorCode, thumbnailLimits, thumbnailSentences } from '@tandem/shared';
-import sharp from 'sharp';
+import { loadSharp } from '../assets/images.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError, notFound } from './errors.ts';
@@ -23,6 +23,7 @@ const MAX_INPUT_PIXELS = 4096 * 4096;
 export async function sanitizeThumbnail(
   bytes: Buffer,
 ): Promise<{ data: Buffer; width: number; height: number } | null> {
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (meta.format !== 'png' && meta.format !== 'webp') return null;
