@@ -153,6 +153,9 @@ function presenceCase(flags: Flags, defaults: { clients: number; movers: number 
     duration: num(flags, 'duration', 10),
     instances: 1 as const,
     echoAwareness: flags['echo-awareness'] === 'true',
+    // 20 timed providers (a quarter of them movers at 200/50) give 30,000 cursor samples a second;
+    // the other people are light clients, so the generator's one core is not what is measured.
+    probes: flags.probes === 'all' ? undefined : num(flags, 'probes', 20),
     ...commonFlags(flags),
   };
   return {

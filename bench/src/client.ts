@@ -132,18 +132,17 @@ export interface ClientOptions {
   doc?: Y.Doc;
 }
 
+/** The URL a y-websocket provider would open for this target, and the socket class that speaks to its server. */
+function transport(target: ClientTarget): { serverUrl: string; Polyfill: unknown } {
+  if (target.kind === 'tandem')
+    return { serverUrl: `${target.wsBase}/yjs`, Polyfill: socketWithOrigin(target.origin) };
+  if (target.kind === 'hocuspocus') return { serverUrl: target.wsBase, Polyfill: HocuspocusSocket };
+  return { serverUrl: target.wsBase, Polyfill: socketWithOrigin(target.origin) };
+}
+
 export function createClient(target: ClientTarget, opts: ClientOptions = {}): BenchClient {
   const doc = opts.doc ?? new Y.Doc();
-  let serverUrl = target.wsBase;
-  let Polyfill: unknown;
-  if (target.kind === 'tandem') {
-    serverUrl = `${target.wsBase}/yjs`;
-    Polyfill = socketWithOrigin(target.origin);
-  } else if (target.kind === 'hocuspocus') {
-    Polyfill = HocuspocusSocket;
-  } else {
-    Polyfill = socketWithOrigin(target.origin);
-  }
+  const { serverUrl, Polyfill } = transport(target);
   const provider = new WebsocketProvider(serverUrl, target.board, doc, {
     WebSocketPolyfill: Polyfill as typeof globalThis.WebSocket,
     params: target.params,
@@ -170,6 +169,119 @@ export function createClient(target: ClientTarget, opts: ClientOptions = {}): Be
       provider.awareness.setLocalState(null);
       provider.destroy();
       doc.destroy();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A light client: one person on the board who is not timed. It opens the same socket a provider
+// would, says the same things on the wire (sync step 1, an empty sync step 2 in answer to the
+// server's, its presence, and, for a mover, its cursor at the same rate as a provider's), but it
+// does not decode what it receives. With 200 people on a board, 200 full providers each decoding
+// every cursor of 50 movers (JSON.parse of each state, 300,000 a second) saturate the generator's
+// core long before any server does; the server's work is the same whichever client reads the bytes.
+// The timed clients (the probes) stay full y-websocket providers.
+
+const MESSAGE_SYNC = 0;
+const MESSAGE_AWARENESS = 1;
+const SYNC_STEP_1 = 0;
+const SYNC_STEP_2 = 1;
+
+interface LightSocket {
+  binaryType: string;
+  readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: ArrayBuffer | Uint8Array }) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  send(data: Uint8Array): void;
+  close(): void;
+}
+
+export interface LightClient {
+  /** resolves when the server answered this client's sync step 1 */
+  synced: Promise<void>;
+  readonly connected: boolean;
+  /** publishes this person's presence with the cursor at (x, y), as a provider's awareness would */
+  moveCursor(x: number, y: number): void;
+  onClose(listener: () => void): void;
+  destroy(): void;
+}
+
+function syncMessage(step: number, payload: Uint8Array): Uint8Array {
+  const enc = encoding.createEncoder();
+  encoding.writeVarUint(enc, MESSAGE_SYNC);
+  encoding.writeVarUint(enc, step);
+  encoding.writeVarUint8Array(enc, payload);
+  return encoding.toUint8Array(enc);
+}
+
+/** An awareness message carrying one client's state, byte for byte what y-protocols encodes. */
+function awarenessMessage(clientId: number, clock: number, state: unknown): Uint8Array {
+  const update = encoding.createEncoder();
+  encoding.writeVarUint(update, 1);
+  encoding.writeVarUint(update, clientId);
+  encoding.writeVarUint(update, clock);
+  encoding.writeVarString(update, JSON.stringify(state));
+  const enc = encoding.createEncoder();
+  encoding.writeVarUint(enc, MESSAGE_AWARENESS);
+  encoding.writeVarUint8Array(enc, encoding.toUint8Array(update));
+  return encoding.toUint8Array(enc);
+}
+
+export function createLightClient(target: ClientTarget, presence: Record<string, unknown>): LightClient {
+  const { serverUrl, Polyfill } = transport(target);
+  const query = new URLSearchParams(target.params).toString();
+  const url = `${serverUrl}/${target.board}${query ? `?${query}` : ''}`;
+  const socket = new (Polyfill as new (url: string) => LightSocket)(url);
+  socket.binaryType = 'arraybuffer';
+  // A random 32-bit id, as Yjs picks a Doc's clientID.
+  const clientId = Math.floor(Math.random() * 2 ** 31);
+  let clock = 0;
+  let state: Record<string, unknown> = { ...presence };
+  let open = false;
+  let destroyed = false;
+  const closeListeners: (() => void)[] = [];
+  let markSynced: () => void = () => {};
+  const synced = new Promise<void>((resolve) => {
+    markSynced = resolve;
+  });
+  const send = (message: Uint8Array) => {
+    if (open && socket.readyState === 1) socket.send(message);
+  };
+  socket.onopen = () => {
+    open = true;
+    // What a provider sends on open: its state vector (an empty doc: no clients) and its presence.
+    send(syncMessage(SYNC_STEP_1, Uint8Array.of(0)));
+    send(awarenessMessage(clientId, ++clock, state));
+  };
+  socket.onmessage = (event) => {
+    const data = event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data);
+    if (data[0] !== MESSAGE_SYNC) return; // presence and anything else: received, not decoded
+    if (data[1] === SYNC_STEP_1) send(syncMessage(SYNC_STEP_2, Uint8Array.of(0, 0)));
+    else if (data[1] === SYNC_STEP_2) markSynced();
+  };
+  socket.onclose = () => {
+    const wasOpen = open;
+    open = false;
+    if (wasOpen && !destroyed) for (const l of closeListeners) l();
+  };
+  socket.onerror = () => {};
+  return {
+    synced,
+    get connected() {
+      return open;
+    },
+    moveCursor(x, y) {
+      state = { ...state, cursor: { x, y } };
+      send(awarenessMessage(clientId, ++clock, state));
+    },
+    onClose: (listener) => closeListeners.push(listener),
+    destroy() {
+      destroyed = true;
+      // leaving: a null state, as a provider sends when it is destroyed
+      send(awarenessMessage(clientId, ++clock, null));
+      socket.close();
     },
   };
 }

@@ -14,6 +14,12 @@ export interface ClientSpec extends ClientTarget {
   writer: boolean;
   /** moves its cursor (awareness) */
   mover: boolean;
+  /**
+   * Timed: a full y-websocket provider that decodes and times what it receives. Otherwise a light
+   * client (client.ts) that says the same on the wire without decoding what it gets. Writers are
+   * always probes.
+   */
+  probe: boolean;
 }
 
 export interface ConnectCommand {

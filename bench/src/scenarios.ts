@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { encodeSavedMessage, mulberry32, SAVED_MESSAGE_TYPE } from '@tandem/shared';
 import * as Y from 'yjs';
-import { createClient } from './client.ts';
+import { type ClientTarget, createClient } from './client.ts';
 import { Pool } from './pool.ts';
 import { cpuBusyMicros, procCpuMicros, procCpuSplitMicros, procPeakRssBytes, procRssBytes } from './proc.ts';
 import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
@@ -155,6 +155,23 @@ export interface TrafficParams extends CommonParams {
   duration: number;
   instances: 1 | 2;
   echoAwareness?: boolean;
+  /**
+   * Timed clients per board (full providers), spread evenly over its clients; the others are light
+   * clients (client.ts) that load the server the same without decoding. Writers are always timed.
+   * Unset: every client is timed.
+   */
+  probes?: number;
+}
+
+/** A timed client that only reads (loads the board, writes nothing). */
+function reader(target: ClientTarget, id: number): ClientSpec {
+  return { ...target, id, writer: false, mover: false, probe: true };
+}
+
+/** Whether client c of a board's n is timed: k of them, evenly spread, the first always. */
+function isProbe(c: number, n: number, k: number | undefined): boolean {
+  if (k === undefined || k >= n) return true;
+  return c === 0 || Math.floor((c * k) / n) > Math.floor(((c - 1) * k) / n);
 }
 
 function concatLatencies(reports: Report[], pick: (r: Report) => Float64Array): Float64Array {
@@ -202,6 +219,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
           params: board.params,
           writer: c < p.writers,
           mover: c < p.movers,
+          probe: c < p.writers || isProbe(c, p.clients, p.probes),
         });
       }
     }
@@ -232,8 +250,18 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const sum = (r: Record<number, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     const docSent = sum(sent.updates);
     const awSent = sum(sent.cursors);
-    const docExpected = docSent * (p.clients - 1);
-    const awExpected = awSent * (p.clients - 1);
+    // What the timed clients should see: each sent message once per other probe on its board.
+    const probesOn = new Map<string, number>();
+    for (const s of specs) if (s.probe) probesOn.set(s.board, (probesOn.get(s.board) ?? 0) + 1);
+    const timedReceivers = (s: ClientSpec) => (probesOn.get(s.board) ?? 0) - (s.probe ? 1 : 0);
+    let docExpected = 0;
+    let awExpected = 0;
+    for (const s of specs) {
+      docExpected += (sent.updates[s.id] ?? 0) * timedReceivers(s);
+      awExpected += (sent.cursors[s.id] ?? 0) * timedReceivers(s);
+    }
+    // What the server delivers: to every other client on the board, timed or not.
+    const serverDeliveries = (docSent + awSent) * (p.clients - 1);
     // drain: until every expected delivery arrived, or nothing arrived for 500 ms (servers that
     // coalesce presence never deliver every state), and at most 5 s
     let counts = await pool.counts();
@@ -270,7 +298,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const wallS = (t1 - t0) / 1000;
     const sendS = (tSent - t0) / 1000;
     const cpuMicros = cpu1 - cpu0;
-    const expected = docExpected + awExpected;
+    const expected = serverDeliveries;
     // convergence: every receiver ends with each writer's last update
     let unconverged = 0;
     for (const r of reports) {
@@ -372,6 +400,7 @@ export async function connect(p: ConnectParams): Promise<RunResult> {
         params: board.params,
         writer: false,
         mover: false,
+        probe: true,
       };
     });
     await sleep(500);
@@ -532,18 +561,13 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
     builder = b;
     await untilSynced(b, 'the builder', 60_000);
     // a first reader proves the server has the whole board before timing starts
-    const warm = await pool.connect([{ ...target, id: 1, writer: false, mover: false }], {
+    const warm = await pool.connect([reader(target, 1)], {
       concurrency: 1,
       timeoutMs: 60_000,
       expectShapes: built.shapes,
     });
     if (warm.failed) throw new Error('the server never served the whole board');
-    const specs: ClientSpec[] = Array.from({ length: p.loads }, (_, i) => ({
-      ...target,
-      id: i + 2,
-      writer: false,
-      mover: false,
-    }));
+    const specs: ClientSpec[] = Array.from({ length: p.loads }, (_, i) => reader(target, i + 2));
     let conn: ConnectResult;
     let cpuMicros = 0;
     let w0 = nowMicros();
@@ -721,7 +745,7 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
         stored,
       };
     };
-    const loadSpec = (id: number): ClientSpec => ({ ...target, id, writer: false, mover: false });
+    const loadSpec = (id: number): ClientSpec => reader(target, id);
     // Each timed phase starts with one untimed load: the first load of a phase was the slowest for
     // every server alike (2.5–4× the median: the generator's worker, not the server), as coldload's
     // warm reader found before.

@@ -2,7 +2,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import type * as Y from 'yjs';
-import { type BenchClient, createClient } from './client.ts';
+import { type BenchClient, createClient, createLightClient, type LightClient } from './client.ts';
 import {
   type ClientSpec,
   type Command,
@@ -22,6 +22,12 @@ interface Live {
   client: BenchClient;
   /** per writer id: last sequence number seen */
   lastSeq: Map<number, number>;
+}
+
+/** Someone on the board who is not timed (ClientSpec.probe false). */
+interface Extra {
+  spec: ClientSpec;
+  client: LightClient;
 }
 
 /**
@@ -53,6 +59,7 @@ interface Mark {
 process.setMaxListeners(0);
 
 const live: Live[] = [];
+const extras: Extra[] = [];
 let recording = false;
 let docLatency = new Samples();
 let awLatency = new Samples();
@@ -105,6 +112,12 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
   const queue = [...cmd.clients];
   const one = async (spec: ClientSpec) => {
     const start = nowMicros();
+    if (!spec.probe) {
+      const ok = await joinLight(spec, cmd.timeoutMs);
+      if (ok) syncMs.push((nowMicros() - start) / 1000);
+      else failed++;
+      return;
+    }
     const client = createClient(spec, { echoAwareness: cmd.echoAwareness });
     client.provider.awareness.setLocalState(presence(spec.id));
     const l: Live = { spec, client, lastSeq: new Map() };
@@ -142,6 +155,21 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
   return { synced: syncMs.length, failed, syncMs: syncMs.toArray() };
 }
 
+async function joinLight(spec: ClientSpec, timeoutMs: number): Promise<boolean> {
+  const client = createLightClient(spec, presence(spec.id));
+  extras.push({ spec, client });
+  client.onClose(() => {
+    if (recording) counts.disconnects++;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ok = await Promise.race([client.synced.then(() => true), timedOut]);
+  clearTimeout(timer);
+  return ok;
+}
+
 let sent: SentCounts = { updates: {}, cursors: {} };
 
 function start(cmd: StartCommand): Promise<SentCounts> {
@@ -163,6 +191,17 @@ function start(cmd: StartCommand): Promise<SentCounts> {
       }, Math.random() * period),
     );
   };
+  for (const e of extras) {
+    const { id } = e.spec;
+    if (!e.spec.mover || cmd.awarenessRate <= 0) continue;
+    sent.cursors[id] = 0;
+    every(cmd.awarenessRate, () => {
+      if (!e.client.connected) return;
+      const s = (sent.cursors[id] ?? 0) + 1;
+      sent.cursors[id] = s;
+      e.client.moveCursor(Math.round(nowMicros()), s);
+    });
+  }
   for (const l of live) {
     const { id } = l.spec;
     if (l.spec.writer && cmd.updateRate > 0) {
@@ -223,6 +262,8 @@ function report(): Report {
 function close(): void {
   for (const l of live) l.client.destroy();
   live.length = 0;
+  for (const e of extras) e.client.destroy();
+  extras.length = 0;
 }
 
 async function handle(cmd: Command): Promise<unknown> {

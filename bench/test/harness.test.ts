@@ -80,3 +80,30 @@ test("a tiny fanout against y-websocket's server delivers every update and every
   assert.equal(m.disconnects, 0);
   assert.equal(m.docP50 !== undefined && m.docP50 >= 0, true);
 });
+
+test('light clients load the board like providers: every light mover reaches every timed client', async () => {
+  // 4 people, 3 moving, 2 timed: clients 0 and 2 are providers (both moving); 1 (moving) and 3 are light.
+  const res = await traffic('presence', {
+    server: 'ywebsocket',
+    boards: 1,
+    clients: 4,
+    writers: 0,
+    rate: 0,
+    movers: 3,
+    cursorRate: 10,
+    duration: 1,
+    instances: 1,
+    workers: 1,
+    serverCpu: '',
+    probes: 2,
+  });
+  const m = res.metrics;
+  assert.equal(m.synced, 4, 'light clients finish the sync handshake too');
+  const sent = m.awSent ?? 0;
+  assert.ok(sent > 20, `three movers sent cursor moves (${sent})`);
+  // Each timed mover's moves reach the other timed client; the light mover's reach both: 4 per
+  // 3 moves in all, far more than the timed movers alone could account for.
+  assert.ok((m.awExpected ?? 0) > sent, 'the light mover counts towards two receivers');
+  assert.equal(m.awDelivered, m.awExpected, 'every cursor move reached every timed client');
+  assert.equal(m.disconnects, 0);
+});
