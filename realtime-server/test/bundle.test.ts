@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 import { startProcess } from '../../testing/process.ts';
 
@@ -18,20 +19,35 @@ after(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-// Records every npm package whose CommonJS files get loaded (the ESM wrappers of pg and sharp
-// load their CommonJS code too), and writes the list when the process exits.
-const recorder = `
+// Records every npm package that gets loaded, whichever way: CommonJS files through Module._load
+// (the ESM wrappers of pg load their CommonJS code), ES modules through a resolve hook (sharp is
+// an ES module; a static import of it once slipped past a CommonJS-only recorder). Both append to
+// LOADED_FILE, one package per line.
+const cjsRecorder = `
 const Module = require('node:module');
-const { writeFileSync } = require('node:fs');
+const { appendFileSync } = require('node:fs');
 const seen = new Set();
 const load = Module._load;
 Module._load = function (request) {
   const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(request);
-  if (m) seen.add(m[1]);
-  else if (!/^(\\.|\\/|node:)/.test(request)) seen.add(request.startsWith('@') ? request.split('/').slice(0, 2).join('/') : request.split('/')[0]);
+  const name = m ? m[1]
+    : /^(\\.|\\/|node:)/.test(request) ? null
+    : request.startsWith('@') ? request.split('/').slice(0, 2).join('/') : request.split('/')[0];
+  if (name && !seen.has(name)) {
+    seen.add(name);
+    appendFileSync(process.env.LOADED_FILE, name + '\\n');
+  }
   return load.apply(this, arguments);
 };
-process.on('exit', () => writeFileSync(process.env.LOADED_FILE, [...seen].join('\\n')));
+`;
+const esmHooks = `
+import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  const m = /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(resolved.url);
+  if (m) appendFileSync(process.env.LOADED_FILE, m[1] + '\\n');
+  return resolved;
+}
 `;
 
 test('the compiled server starts with plain node and loads only what the deployment uses', async () => {
@@ -41,7 +57,14 @@ test('the compiled server starts with plain node and loads only what the deploym
   });
   assert.equal(built.status, 0, `the build failed: ${built.stderr}`);
   const hook = join(work, 'recorder.cjs');
-  writeFileSync(hook, recorder);
+  writeFileSync(hook, cjsRecorder);
+  const hooks = join(work, 'hooks.mjs');
+  writeFileSync(hooks, esmHooks);
+  const register = join(work, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+  );
   const loadedFile = join(work, 'loaded.txt');
   const server = await startProcess(
     {
@@ -52,7 +75,7 @@ test('the compiled server starts with plain node and loads only what the deploym
       LOADED_FILE: loadedFile,
     },
     undefined,
-    { args: ['--require', hook, join(outdir, 'main.js')], cwd: root },
+    { args: ['--require', hook, '--import', register, join(outdir, 'main.js')], cwd: root },
   );
   try {
     const ready = await fetch(`${server.url}/readyz`);
