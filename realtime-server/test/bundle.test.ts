@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { startProcess } from '../../testing/process.ts';
 
 const root = new URL('../..', import.meta.url).pathname;
