@@ -94,6 +94,9 @@ test('the compiled server starts with plain node and loads only what the deploym
     '@redis/client',
     '@socket.io/redis-adapter',
     'sharp',
+    // fastify's JSON-schema compilers (routes check input with zod)
+    'ajv',
+    '@fastify/ajv-compiler',
     'tsx',
     'esbuild',
   ]) {

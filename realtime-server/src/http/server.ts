@@ -18,6 +18,21 @@ import { ApiError, toErrorBody } from './errors.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * Routes check their input with the shared zod schemas (request.ts) and answer with JSON.stringify,
+ * so fastify's JSON-schema compilers are never used. Given these instead, fastify does not load
+ * its defaults (ajv with its formats, fast-json-stringify and their resolvers) at start; a route
+ * declaring a JSON schema fails loudly when registered instead of being compiled silently.
+ */
+const noSchemaCompilers = {
+  buildValidator: () => () => {
+    throw new Error('JSON-schema validation is not used here: check input with the shared zod schemas');
+  },
+  buildSerializer: () => () => {
+    throw new Error('JSON-schema serialization is not used here: answer with plain objects');
+  },
+};
+
 /** Answers any thrown value in the catalogue's shape (SPEC §8); a 5xx is logged with its request id. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const { status, body } = toErrorBody(error, request.id);
@@ -33,6 +48,7 @@ export async function createHttpServer(
 ): Promise<FastifyInstance> {
   const http = Fastify({
     loggerInstance: log as FastifyBaseLogger,
+    schemaController: { compilersFactory: noSchemaCompilers },
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: limits.maxJsonBodyBytes,
