@@ -1,5 +1,6 @@
 // One bench client: a real Y.Doc and y-websocket's WebsocketProvider over the `ws` package, opened on
 // whichever server is under test.
+import { DocumentMessageType, SyncMessageType } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import WebSocket from 'ws';
@@ -182,11 +183,6 @@ export function createClient(target: ClientTarget, opts: ClientOptions = {}): Be
 // core long before any server does; the server's work is the same whichever client reads the bytes.
 // The timed clients (the probes) stay full y-websocket providers.
 
-const MESSAGE_SYNC = 0;
-const MESSAGE_AWARENESS = 1;
-const SYNC_STEP_1 = 0;
-const SYNC_STEP_2 = 1;
-
 interface LightSocket {
   binaryType: string;
   readyState: number;
@@ -210,7 +206,7 @@ export interface LightClient {
 
 function syncMessage(step: number, payload: Uint8Array): Uint8Array {
   const enc = encoding.createEncoder();
-  encoding.writeVarUint(enc, MESSAGE_SYNC);
+  encoding.writeVarUint(enc, DocumentMessageType.sync);
   encoding.writeVarUint(enc, step);
   encoding.writeVarUint8Array(enc, payload);
   return encoding.toUint8Array(enc);
@@ -224,7 +220,7 @@ function awarenessMessage(clientId: number, clock: number, state: unknown): Uint
   encoding.writeVarUint(update, clock);
   encoding.writeVarString(update, JSON.stringify(state));
   const enc = encoding.createEncoder();
-  encoding.writeVarUint(enc, MESSAGE_AWARENESS);
+  encoding.writeVarUint(enc, DocumentMessageType.awareness);
   encoding.writeVarUint8Array(enc, encoding.toUint8Array(update));
   return encoding.toUint8Array(enc);
 }
@@ -252,14 +248,14 @@ export function createLightClient(target: ClientTarget, presence: Record<string,
   socket.onopen = () => {
     open = true;
     // What a provider sends on open: its state vector (an empty doc: no clients) and its presence.
-    send(syncMessage(SYNC_STEP_1, Uint8Array.of(0)));
+    send(syncMessage(SyncMessageType.step1, Uint8Array.of(0)));
     send(awarenessMessage(clientId, ++clock, state));
   };
   socket.onmessage = (event) => {
     const data = event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data);
-    if (data[0] !== MESSAGE_SYNC) return; // presence and anything else: received, not decoded
-    if (data[1] === SYNC_STEP_1) send(syncMessage(SYNC_STEP_2, Uint8Array.of(0, 0)));
-    else if (data[1] === SYNC_STEP_2) markSynced();
+    if (data[0] !== DocumentMessageType.sync) return; // presence and anything else: received, not decoded
+    if (data[1] === SyncMessageType.step1) send(syncMessage(SyncMessageType.step2, Uint8Array.of(0, 0)));
+    else if (data[1] === SyncMessageType.step2) markSynced();
   };
   socket.onclose = () => {
     const wasOpen = open;
