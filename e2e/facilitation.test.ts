@@ -11,6 +11,7 @@ import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   artifacts,
+  boardArea,
   canvas,
   newUser,
   place,
@@ -141,10 +142,18 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await fay.keyboard.press('ArrowRight');
     await until(async () => (await viewportOf(fay)) !== first, 'the presenter moved to frame 2');
     await until(async () => (await same(ed)) && (await same(vi)), 'both follow to frame 2');
+    // Once the view rests, a follower's shapes are drawn again at the new zoom, not left as the
+    // old drawing scaled up (following re-applies the view on every presence change).
+    const drawnAtZoom = async (p: Page) =>
+      (await canvas(p).evaluate((el) => getComputedStyle(el).transform)) === 'none';
+    await until(
+      async () => (await drawnAtZoom(ed)) && (await drawnAtZoom(vi)),
+      'followers redrawn at the zoom',
+    );
     await shot(ed, '2-following');
 
     // Vi pans away: no longer following, and a chip offers to follow again.
-    const c = await canvas(vi).boundingBox();
+    const c = await boardArea(vi).boundingBox();
     assert.ok(c);
     await vi.mouse.move(c.x + 600, c.y + 400);
     await vi.mouse.wheel(0, 300);
@@ -169,7 +178,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await p.keyboard.press('Escape');
       await p.getByRole('button', { name: 'Zoom to fit' }).click();
     }
-    const box = await canvas(fay).boundingBox();
+    const box = await boardArea(fay).boundingBox();
     assert.ok(box);
     const trailOf = (p: Page, who: string) => p.locator(`.laser-trail[data-laser-from="${who}"]`);
     const segments = async (p: Page, who: string) =>
@@ -196,7 +205,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
       await until(async () => (await segments(ed, 'Fay')) >= 5, 'Fay’s laser trail on Ed’s screen');
       await until(async () => (await segments(vi, 'Fay')) >= 5, 'Fay’s laser trail on Vi’s screen');
       const trail = await trailOf(ed, 'Fay').boundingBox();
-      const edCanvas = await canvas(ed).boundingBox();
+      const edCanvas = await boardArea(ed).boundingBox();
       assert.ok(trail && edCanvas);
       assert.ok(
         trail.x >= edCanvas.x && trail.x + trail.width <= edCanvas.x + edCanvas.width,
@@ -212,7 +221,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     assert.equal(await shapes(ed).count(), await shapes(fay).count(), 'the laser drew nothing');
 
     // A viewer may point too: presence, not content.
-    const viBox = await canvas(vi).boundingBox();
+    const viBox = await boardArea(vi).boundingBox();
     assert.ok(viBox);
     await vi.mouse.move(viBox.x + 300, viBox.y + 300);
     await canvas(vi).focus();

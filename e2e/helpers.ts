@@ -176,6 +176,12 @@ export async function sharedBoard(
 }
 
 export const canvas = (page: Page) => page.getByRole('application', { name: 'Board canvas' });
+/**
+ * The part of the screen the board is drawn in. Not the canvas's own box: while a zoom rests (and
+ * for 150 ms after it) the canvas is scaled and moved by a CSS transform, so its box can start
+ * off-screen.
+ */
+export const boardArea = (page: Page) => canvas(page).locator('..');
 
 /** Places a shape with a tool by clicking at canvas-relative (x, y). */
 export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
