@@ -4,11 +4,39 @@ import { describe, it } from 'node:test';
 import * as Y from 'yjs';
 import { toSvg } from '../src/board/canvas/svgExport.ts';
 import { createShape, readAll } from '../src/board/model/index.ts';
-import { clampZoom, fitRect, toBoard, toScreen, visibleRect, zoomAt } from '../src/board/store.ts';
+import {
+  clampZoom,
+  createEditorStore,
+  fitRect,
+  toBoard,
+  toScreen,
+  visibleRect,
+  zoomAt,
+} from '../src/board/store.ts';
 
 const screen = { w: 1000, h: 800 };
 
 describe('viewport', () => {
+  it('setting the same view again changes nothing, so a follower is not re-rendered on every presence change', () => {
+    const store = createEditorStore();
+    store.getState().setViewport({ x: 10, y: 20, zoom: 2 });
+    store.getState().follow(7);
+    let changes = 0;
+    store.subscribe(() => changes++);
+    const before = store.getState();
+    store.getState().setViewport({ x: 10, y: 20, zoom: 2 }, { keepFollow: true });
+    assert.equal(changes, 0, 'no state change');
+    assert.equal(store.getState(), before);
+    store.getState().setViewport({ x: 11, y: 20, zoom: 2 }, { keepFollow: true });
+    assert.equal(changes, 1);
+    assert.equal(store.getState().followClientId, 7, 'still following');
+    // The same view set by the person themselves still stops following (SPEC §11).
+    const view = store.getState().viewport;
+    store.getState().setViewport({ ...view });
+    assert.equal(store.getState().followClientId, null);
+    assert.equal(store.getState().viewport, view, 'the view object is kept');
+  });
+
   it('converts between screen and board both ways', () => {
     const v = { x: 100, y: -50, zoom: 2 };
     const b = toBoard(v, screen, 700, 100);

@@ -94,11 +94,17 @@ const editorState: StateCreator<EditorState> = (set) => ({
   ...initial,
   setTool: (tool) => set({ tool, editingId: null }),
   setViewport: (v, opts) =>
-    set((s) => ({
-      viewport: { x: v.x, y: v.y, zoom: clampZoom(v.zoom) },
+    set((s) => {
+      const zoom = clampZoom(v.zoom);
       // Any move of our own stops following someone else (SPEC §11).
-      followClientId: opts?.keepFollow ? s.followClientId : null,
-    })),
+      const followClientId = opts?.keepFollow ? s.followClientId : null;
+      // The same view again is no change. Following re-applies the followed person's viewport on
+      // every change of their presence (a cursor move); a new object each time would re-render the
+      // canvas and restart its resting-zoom timer, so a follower's scaled layer was never redrawn.
+      const same = s.viewport.x === v.x && s.viewport.y === v.y && s.viewport.zoom === zoom;
+      if (same && s.followClientId === followClientId) return s;
+      return { viewport: same ? s.viewport : { x: v.x, y: v.y, zoom }, followClientId };
+    }),
   setScreen: (w, h) => set({ screen: { w, h } }),
   select: (ids) => set((s) => (sameIds(s.selection, ids) ? s : { selection: ids })),
   setEditing: (editingId) => set({ editingId }),
