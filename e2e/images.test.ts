@@ -11,6 +11,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
   artifacts,
+  boardArea,
   canvas,
   createBoard,
   exported,
@@ -65,7 +66,8 @@ async function dropImage(page: Page, bytes: Buffer, x: number, y: number) {
       const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       const transfer = new DataTransfer();
       transfer.items.add(new File([data], 'dropped.png', { type: 'image/png' }));
-      const r = el.getBoundingClientRect();
+      // The board's area: the canvas itself may be scaled while a zoom rests (helpers.boardArea).
+      const r = (el.parentElement as Element).getBoundingClientRect();
       const at = { clientX: r.left + x, clientY: r.top + y, bubbles: true, cancelable: true };
       el.dispatchEvent(new DragEvent('dragover', { ...at, dataTransfer: transfer }));
       el.dispatchEvent(new DragEvent('drop', { ...at, dataTransfer: transfer }));
@@ -134,7 +136,7 @@ describe('images on the board', () => {
     await until(async () => (await images(bo).count()) === before + 1, 'the dropped image');
     const dropped = bo.locator('[data-shape-type="image"]').last();
     const box = (await dropped.boundingBox())!;
-    const area = (await canvas(bo).boundingBox())!;
+    const area = (await boardArea(bo).boundingBox())!;
     assert.ok(Math.abs(box.x + box.width / 2 - (area.x + 1000)) < 3, `centre x ${box.x + box.width / 2}`);
     assert.ok(Math.abs(box.y + box.height / 2 - (area.y + 600)) < 3, `centre y ${box.y + box.height / 2}`);
     await until(async () => (await images(ada).count()) === before + 1, 'the dropped image on Ada’s screen');

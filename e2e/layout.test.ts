@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import type { ShapeRecord } from '@tandem/shared';
 import type { Page } from 'playwright-core';
-import { artifacts, canvas, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
+import { artifacts, boardArea, canvas, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
 
 describe('layout, shared', () => {
   let ada: Page;
@@ -44,7 +44,7 @@ describe('layout, shared', () => {
 
   /** Page coordinates of a board point on Ada's screen (her view stays at zoom 1, centred on 0,0). */
   const onAda = async (bx: number, by: number) => {
-    const box = (await canvas(ada).boundingBox())!;
+    const box = (await boardArea(ada).boundingBox())!;
     return { x: box.x + box.width / 2 + bx, y: box.y + box.height / 2 + by };
   };
 
