@@ -16,6 +16,9 @@ const resultsDir = join(benchDir, 'results');
 
 type Flags = Record<string, string>;
 
+/** Flags whose value is itself node flags, so it starts with `--` and is never a flag of ours. */
+const TAKES_FLAGS = new Set(['server-node-args']);
+
 function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
   const positional: string[] = [];
   const flags: Flags = {};
@@ -24,7 +27,10 @@ function parseArgs(argv: string[]): { positional: string[]; flags: Flags } {
     if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
-      else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith('--'))
+      else if (
+        i + 1 < argv.length &&
+        (TAKES_FLAGS.has(a.slice(2)) || !(argv[i + 1] as string).startsWith('--'))
+      )
         flags[a.slice(2)] = argv[++i] as string;
       else flags[a.slice(2)] = 'true';
     } else positional.push(a);
