@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { closeSentence } from '@tandem/shared';
 import {
   artifacts,
+  boardArea,
   canvas,
   createBoard,
   failOnPageErrors,
@@ -47,7 +48,7 @@ describe('roles and access', () => {
     // Shortcuts, selection + Delete, dragging and paste do nothing for a viewer.
     await canvas(viewer).focus();
     await viewer.keyboard.press('n');
-    await canvas(viewer).click({ position: { x: 900, y: 200 } });
+    await boardArea(viewer).click({ position: { x: 900, y: 200 } });
     await viewer.locator('[data-shape-type="sticky"]').click();
     await viewer.keyboard.press('Delete');
     await viewer.keyboard.press('Control+d');

@@ -6,7 +6,7 @@ import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   artifacts,
-  canvas,
+  boardArea,
   createBoard,
   launch,
   newUser,
@@ -45,7 +45,7 @@ describe('editor basics', () => {
     await pressed(ada, 'Select').waitFor();
     assert.equal(await ada.getByRole('toolbar', { name: 'Selection' }).count(), 0, 'no panel over nothing');
     // A click ends the guard: shortcuts work again.
-    await canvas(ada).click({ position: { x: 700, y: 600 } });
+    await boardArea(ada).click({ position: { x: 700, y: 600 } });
     await ada.keyboard.press('r');
     await pressed(ada, 'Rectangle').waitFor();
     await ada.keyboard.press('Escape');
@@ -58,7 +58,7 @@ describe('editor basics', () => {
     await until(async () => (await ada.getByRole('menu').count()) === 0, 'closed by Escape');
     await ada.getByRole('button', { name: 'Export' }).click();
     await ada.getByRole('menu').waitFor();
-    await canvas(ada).click({ position: { x: 900, y: 500 } });
+    await boardArea(ada).click({ position: { x: 900, y: 500 } });
     await until(async () => (await ada.getByRole('menu').count()) === 0, 'closed by a press outside');
   });
 });

@@ -9,6 +9,7 @@ import { BoardExport } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import {
   artifacts,
+  boardArea,
   canvas,
   createBoard,
   exported,
@@ -35,7 +36,7 @@ const paintOrder = (page: Page) =>
 async function draw(page: Page, key: string, x: number, y: number) {
   await canvas(page).focus();
   await page.keyboard.press(key);
-  await canvas(page).click({ position: { x, y } });
+  await boardArea(page).click({ position: { x, y } });
 }
 
 describe('editor', () => {
@@ -58,7 +59,7 @@ describe('editor', () => {
     await canvas(page).focus();
     await page.keyboard.press('r');
     await pressed(page, 'Rectangle').waitFor();
-    await canvas(page).click({ position: { x: 600, y: 400 } });
+    await boardArea(page).click({ position: { x: 600, y: 400 } });
     await pressed(page, 'Select').waitFor();
     const start = (await translate(page, 'rect'))!;
 
@@ -165,7 +166,7 @@ describe('editor', () => {
     const { page: other } = await newUser(app, 'Kim2');
     await createBoard(other, 'Source');
     await other.getByRole('button', { name: 'Diamond', exact: true }).click();
-    await canvas(other).click({ position: { x: 640, y: 400 } });
+    await boardArea(other).click({ position: { x: 640, y: 400 } });
     await other.keyboard.press('Enter');
     await other.getByLabel('Shape text').pressSequentially('Carried over');
     await other.keyboard.press('Escape');
@@ -293,6 +294,30 @@ describe('editor', () => {
     const rendered = Number(await board.getAttribute('data-rendered-count'));
     assert.ok(rendered > 0 && rendered < 200, `rendered ${rendered} of 5000 at 100%`);
     await p.getByRole('button', { name: 'Select', exact: true }).click();
+    // Shapes are drawn half a screen beyond every edge, so a short pan shows them at once, before
+    // anything is drawn again: the layer is only moved. Paint containment must not clip them.
+    const beyond = await p.evaluate(() => {
+      for (const el of Array.from(document.querySelectorAll('[data-shape-id]'))) {
+        const r = el.getBoundingClientRect();
+        if (r.left > 1300 && r.left < 1500 && r.top > 150 && r.bottom < 650)
+          return { id: el.getAttribute('data-shape-id'), x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      }
+      return null;
+    });
+    assert.ok(beyond, 'a shape drawn beyond the right edge of the screen');
+    const dx = Math.round(beyond.x - 1150);
+    await p.mouse.move(640, 400);
+    await p.mouse.wheel(dx, 0);
+    await until(
+      async () => (await board.evaluate((el) => getComputedStyle(el).transform)) !== 'none',
+      'the layer moved by the pan',
+    );
+    const seen = await p.evaluate(
+      ({ x, y }) =>
+        document.elementFromPoint(x, y)?.closest('[data-shape-id]')?.getAttribute('data-shape-id'),
+      { x: beyond.x - dx, y: beyond.y },
+    );
+    assert.equal(seen, beyond.id, 'the shape from beyond the edge is on screen where the pan brought it');
     // Pan with the wheel and zoom with Ctrl+wheel: still only what is visible.
     await p.mouse.move(640, 400);
     for (let i = 0; i < 10; i++) await p.mouse.wheel(400, 300);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, canvas, createBoard, newUser, place, shapes, until, withApp } from './helpers.ts';
+import { artifacts, boardArea, createBoard, newUser, place, shapes, until, withApp } from './helpers.ts';
 
 /** Pastes `text` as the system clipboard would, onto the page (not into a field). */
 const pastePlain = (page: Page, text: string) =>
@@ -34,7 +34,7 @@ describe('text entry, title and thumbnails', () => {
 
   it('a double-click on empty canvas writes text there; leaving it empty leaves nothing', async () => {
     await newBoard('Words');
-    await canvas(page).dblclick({ position: { x: 400, y: 300 } });
+    await boardArea(page).dblclick({ position: { x: 400, y: 300 } });
     const field = page.getByLabel('Shape text');
     await field.waitFor();
     await field.pressSequentially('Hello there');
@@ -46,7 +46,7 @@ describe('text entry, title and thumbnails', () => {
       'where clicked',
     );
     // A second double-click elsewhere, then Escape at once: no empty text shape stays behind.
-    await canvas(page).dblclick({ position: { x: 800, y: 550 } });
+    await boardArea(page).dblclick({ position: { x: 800, y: 550 } });
     await page.getByLabel('Shape text').waitFor();
     await page.keyboard.press('Escape');
     await until(async () => (await page.getByLabel('Shape text').count()) === 0, 'editing ended');
@@ -55,7 +55,7 @@ describe('text entry, title and thumbnails', () => {
 
   it('pasted plain text becomes a text shape, or a sticky note when it is long', async () => {
     await newBoard('Pasted');
-    await canvas(page).click({ position: { x: 100, y: 700 } });
+    await boardArea(page).click({ position: { x: 100, y: 700 } });
     await pastePlain(page, 'A short line');
     await until(async () => (await shapes(page, 'text').count()) === 1, 'a text shape from the paste');
     assert.ok(
@@ -112,9 +112,9 @@ describe('text entry, title and thumbnails', () => {
     await page.keyboard.press('Escape');
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'the sticky note');
     await page.getByRole('button', { name: 'Rectangle', exact: true }).click();
-    await canvas(page).click({ position: { x: 900, y: 250 } });
+    await boardArea(page).click({ position: { x: 900, y: 250 } });
     await page.getByRole('button', { name: 'Ellipse', exact: true }).click();
-    await canvas(page).click({ position: { x: 1000, y: 500 } });
+    await boardArea(page).click({ position: { x: 1000, y: 500 } });
     await page.getByRole('link', { name: 'All boards' }).click();
     await page.getByRole('heading', { name: 'My boards' }).waitFor();
     const img = page.locator(`[data-board-id="${boardId}"] img.thumb-img`);

@@ -186,7 +186,7 @@ export const boardArea = (page: Page) => canvas(page).locator('..');
 /** Places a shape with a tool by clicking at canvas-relative (x, y). */
 export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
   await page.getByRole('button', { name: tool, exact: true }).click();
-  await canvas(page).click({ position: { x, y } });
+  await boardArea(page).click({ position: { x, y } });
 }
 
 /** Picks `item` from the Export menu and answers the bytes of the file it downloads. */

@@ -3,7 +3,16 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { artifacts, createBoard, failOnPageErrors, newUser, shapes, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  boardArea,
+  createBoard,
+  failOnPageErrors,
+  newUser,
+  shapes,
+  until,
+  withApp,
+} from './helpers.ts';
 
 describe('phone', () => {
   let phone: BrowserContext;
@@ -64,7 +73,7 @@ describe('phone', () => {
       el.scrollLeft = 0;
     });
     await page.getByRole('button', { name: 'Sticky note', exact: true }).tap();
-    await page.getByRole('application', { name: 'Board canvas' }).tap({ position: { x: 195, y: 380 } });
+    await boardArea(page).tap({ position: { x: 195, y: 380 } });
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'a sticky placed by tap');
     await page.keyboard.press('Escape');
     await page.screenshot({ path: `${artifacts}/board-phone-390.png` });

@@ -232,7 +232,20 @@ export function Canvas({
       aria-label="Board canvas"
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is an application widget driven by the keyboard
       tabIndex={0}
-      style={{ cursor, transform: move }}
+      // The SVG's own box is the drawn area (the screen plus the margin on every side), and the
+      // viewBox keeps user space as it was: (0, 0) is the screen's corner. So paint containment
+      // (styles.css) clips nothing that is drawn; without it, a redraw of thousands of shapes at a
+      // new zoom spent ~600 ms in Chromium's layerization (docs/benchmarks.md).
+      viewBox={`${-mx} ${-my} ${base.w + 2 * mx} ${base.h + 2 * my}`}
+      style={{
+        cursor,
+        transform: move,
+        left: -mx,
+        top: -my,
+        width: base.w + 2 * mx,
+        height: base.h + 2 * my,
+        transformOrigin: `${mx}px ${my}px`,
+      }}
       data-viewport={transform}
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
