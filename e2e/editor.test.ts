@@ -318,6 +318,7 @@ describe('editor', () => {
       { x: beyond.x - dx, y: beyond.y },
     );
     assert.equal(seen, beyond.id, 'the shape from beyond the edge is on screen where the pan brought it');
+    await p.screenshot({ path: `${artifacts}/board-5000-short-pan.png` });
     // Pan with the wheel and zoom with Ctrl+wheel: still only what is visible.
     await p.mouse.move(640, 400);
     for (let i = 0; i < 10; i++) await p.mouse.wheel(400, 300);
