@@ -60,13 +60,20 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function serverCpu(server: ServerHandle): number {
-  return server.instances.reduce((sum, i) => sum + procCpuMicros(i.pid), 0);
+/** The servers' CPU time, in all and in the kernel (socket writes, mostly), in microseconds: one read of /proc each. */
+function serverCpuSplit(server: ServerHandle): { total: number; system: number } {
+  let total = 0;
+  let system = 0;
+  for (const i of server.instances) {
+    const t = procCpuSplitMicros(i.pid);
+    total += t.user + t.system;
+    system += t.system;
+  }
+  return { total, system };
 }
 
-/** The servers' CPU time in the kernel (socket writes, mostly), in microseconds. */
-function serverSystemCpu(server: ServerHandle): number {
-  return server.instances.reduce((sum, i) => sum + procCpuSplitMicros(i.pid).system, 0);
+function serverCpu(server: ServerHandle): number {
+  return serverCpuSplit(server).total;
 }
 
 function serverRss(server: ServerHandle): number {
@@ -235,8 +242,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const pgPids = p.instances > 1 ? pidsNamed('postgres') : [];
     const redisCpu0 = cpuOf(redisPids);
     const pgCpu0 = cpuOf(pgPids);
-    const cpu0 = serverCpu(server);
-    const sys0 = serverSystemCpu(server);
+    const cpuAt0 = serverCpuSplit(server);
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
     const w0 = nowMicros();
@@ -281,8 +287,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     }
     const t1 = performance.now();
     const w1 = nowMicros();
-    const cpu1 = serverCpu(server);
-    const sys1 = serverSystemCpu(server);
+    const cpuAt1 = serverCpuSplit(server);
     const gen1 = generatorCpuMicros();
     const busy1 = cpuBusyMicros();
     const redisCpu1 = cpuOf(redisPids);
@@ -297,7 +302,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const disconnects = reports.reduce((n, r) => n + r.disconnects, 0);
     const wallS = (t1 - t0) / 1000;
     const sendS = (tSent - t0) / 1000;
-    const cpuMicros = cpu1 - cpu0;
+    const cpuMicros = cpuAt1.total - cpuAt0.total;
     const expected = serverDeliveries;
     // convergence: every receiver ends with each writer's last update
     let unconverged = 0;
@@ -340,7 +345,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       deliveriesPerS: (docDelivered + awDelivered) / sendS,
       serverCpuPct: (cpuMicros / 1e6 / wallS) * 100,
       serverCpuUsPerDelivery: expected > 0 ? cpuMicros / expected : Number.NaN,
-      serverSystemShare: cpuMicros > 0 ? ((sys1 - sys0) / cpuMicros) * 100 : Number.NaN,
+      serverSystemShare: cpuMicros > 0 ? ((cpuAt1.system - cpuAt0.system) / cpuMicros) * 100 : Number.NaN,
       serverRssMB: rss / 2 ** 20,
       serverPeakRssMB: serverPeakRss(server) / 2 ** 20,
       disconnects,
@@ -745,19 +750,18 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
         stored,
       };
     };
-    const loadSpec = (id: number): ClientSpec => reader(target, id);
     // Each timed phase starts with one untimed load: the first load of a phase was the slowest for
     // every server alike (2.5–4× the median: the generator's worker, not the server), as coldload's
     // warm reader found before.
     let nextId = 2;
     const options = { concurrency: 1, timeoutMs: 60_000, expectShapes: shapes, closeAfterSync: true };
     const warmUp = async () => {
-      const warm = await pool.connect([loadSpec(nextId++)], options);
+      const warm = await pool.connect([reader(target, nextId++)], options);
       if (warm.failed) throw new Error('the server never served the whole board');
     };
     const load = (count: number) =>
       pool.connect(
-        Array.from({ length: count }, () => loadSpec(nextId++)),
+        Array.from({ length: count }, () => reader(target, nextId++)),
         options,
       );
 

@@ -72,8 +72,7 @@ export class SqliteStore extends SqlHistory implements Store {
   async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
-      const live = this.sql.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId);
-      if (live === undefined) throw new BoardGoneError(boardId);
+      if (!isLive(this.sql, boardId)) throw new BoardGoneError(boardId);
       const insert = this.sql.prepare(
         'INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES (?, ?, ?, ?)',
       );
@@ -109,11 +108,7 @@ export class SqliteStore extends SqlHistory implements Store {
     const merged = merge(parts);
     const seqs = read.log.map((r) => r.seq as number);
     const write = this.db.transaction(() => {
-      if (
-        this.sql.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) ===
-        undefined
-      )
-        return;
+      if (!isLive(this.sql, boardId)) return;
       // Another process may have compacted these entries already; then its snapshot holds them.
       // Version history keeps the attributed entries it may replay (store/history.ts).
       const keep = this.sql.prepare(
@@ -142,6 +137,11 @@ export class SqliteStore extends SqlHistory implements Store {
 }
 
 class CompactionRaced extends Error {}
+
+/** The board exists and is not deleted (asked inside the transaction that writes its content). */
+function isLive(sql: SqliteSql, boardId: string): boolean {
+  return sql.prepare('SELECT 1 FROM boards WHERE id = ? AND deleted_at IS NULL').get(boardId) !== undefined;
+}
 
 function readDoc(sql: SqliteSql, boardId: string): StoredDoc {
   const snap = sql.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
