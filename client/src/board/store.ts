@@ -99,8 +99,9 @@ const editorState: StateCreator<EditorState> = (set) => ({
       // Any move of our own stops following someone else (SPEC §11).
       const followClientId = opts?.keepFollow ? s.followClientId : null;
       // The same view again is no change. Following re-applies the followed person's viewport on
-      // every change of their presence (a cursor move); a new object each time would re-render the
-      // canvas and restart its resting-zoom timer, so a follower's scaled layer was never redrawn.
+      // every change of their presence (a cursor move); a new object each time re-rendered the
+      // canvas and restarted its resting-zoom timer, which could keep a follower's scaled layer
+      // from being drawn again for as long as presence changes kept coming.
       const same = s.viewport.x === v.x && s.viewport.y === v.y && s.viewport.zoom === zoom;
       if (same && s.followClientId === followClientId) return s;
       return { viewport: same ? s.viewport : { x: v.x, y: v.y, zoom }, followClientId };

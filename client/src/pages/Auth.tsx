@@ -1,6 +1,6 @@
 // Sign in, sign up and "Continue as guest" (SPEC §2), validated with the shared schemas before
 // anything is sent; server answers (wrong password, email taken, rate limited) shown as sentences.
-import { fieldMessages, GuestBody, LoginBody, SignupBody } from '@tandem/shared';
+import { fieldMessages, GuestBody, LoginBody, SignupBody, type User } from '@tandem/shared';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api } from '../api/client.ts';
 import { safeNext } from '../nextPath.ts';
@@ -18,7 +18,7 @@ function useSubmit() {
   const [busy, setBusy] = useState(false);
   const setUser = useSession((s) => s.setUser);
   const next = useNext();
-  const submit = async (call: () => Promise<{ user: import('@tandem/shared').User }>, scope: string) => {
+  const submit = async (call: () => Promise<{ user: User }>, scope: string) => {
     setBusy(true);
     try {
       const { user } = await call();
@@ -36,7 +36,7 @@ function useSubmit() {
   const onSubmitWith =
     <T,>(
       schema: Schema<T>,
-      send: (body: T) => Promise<{ user: import('@tandem/shared').User }>,
+      send: (body: T) => Promise<{ user: User }>,
       scope: string,
     ) =>
     (e: FormEvent<HTMLFormElement>) => {
@@ -126,7 +126,7 @@ function AccountPage<T>(props: {
   submit: string;
   scope: 'login' | 'signup';
   schema: Schema<T>;
-  send: (body: T) => Promise<{ user: import('@tandem/shared').User }>;
+  send: (body: T) => Promise<{ user: User }>;
   askName: boolean;
   switchPrompt: string;
   switchLink: string;
