@@ -34,11 +34,7 @@ function useSubmit() {
   };
   /** An onSubmit that checks the form with the shared schema, then sends it. */
   const onSubmitWith =
-    <T,>(
-      schema: Schema<T>,
-      send: (body: T) => Promise<{ user: User }>,
-      scope: string,
-    ) =>
+    <T,>(schema: Schema<T>, send: (body: T) => Promise<{ user: User }>, scope: string) =>
     (e: FormEvent<HTMLFormElement>) => {
       e.preventDefault();
       const parsed = schema.safeParse(Object.fromEntries(new FormData(e.currentTarget)));
