@@ -60,9 +60,9 @@ export class Instances {
     return this.lastHeard.size > 0;
   }
 
-  /** The other instances alive on the bus. */
-  alive(): string[] {
-    return [...this.lastHeard.keys()];
+  /** How many other instances are alive on the bus (asked for every incoming edit: no list built). */
+  aliveCount(): number {
+    return this.lastHeard.size;
   }
 
   /** An instance's heartbeat lapsed: presume it dead. */

@@ -20,7 +20,7 @@ import {
   ProtocolError,
   parseClientMessage,
 } from './protocol.ts';
-import { checkUpdate, mergeInBulk, updateHasNewContent } from './updates.ts';
+import { checkUpdate, joinUpdates, mergeInBulk, type UpdateLayout, updateHasNewContent } from './updates.ts';
 
 export interface Peer {
   readonly id: number;
@@ -395,9 +395,10 @@ export class Room {
    */
   private takeFromPeer(peer: Peer, update: Uint8Array): void {
     if (this.incomingPeer !== peer) this.applyIncoming();
+    let layout: UpdateLayout;
     try {
       // Checked before applying: a malformed update must not leave half of itself behind.
-      checkUpdate(update);
+      layout = checkUpdate(update);
     } catch (error) {
       this.applyIncoming();
       this.reject(peer, CloseCode.UNDECODABLE, `undecodable update: ${(error as Error).message}`);
@@ -423,6 +424,7 @@ export class Room {
       }
     }
     this.incoming.push(update);
+    this.incomingLayouts.push(layout);
     this.incomingBytes += update.length;
     if (this.incomingPeer === null) {
       this.incomingPeer = peer;
@@ -432,6 +434,7 @@ export class Room {
 
   /** Updates taken from `incomingPeer` and not applied yet, in the order it sent them. */
   private incoming: Uint8Array[] = [];
+  private incomingLayouts: UpdateLayout[] = [];
   private incomingBytes = 0;
   private incomingPeer: Peer | null = null;
   private readonly applyIncomingLater = () => this.applyIncoming();
@@ -441,17 +444,16 @@ export class Room {
     const peer = this.incomingPeer;
     if (peer === null) return;
     const updates = this.incoming;
+    const layouts = this.incomingLayouts;
     this.incoming = [];
+    this.incomingLayouts = [];
     this.incomingBytes = 0;
     this.incomingPeer = null;
     if (this.closed) return;
     const markBefore = this.mark;
     try {
       if (updates.length === 1) Y.applyUpdate(this.doc, updates[0]!, peer);
-      else
-        this.doc.transact(() => {
-          for (const update of updates) Y.applyUpdate(this.doc, update, peer);
-        }, peer);
+      else this.applyMany(updates, layouts, peer);
     } catch (error) {
       this.deps.log.warn({ err: error, boardId: this.boardId, peer: peer.id }, 'update failed to apply');
       this.reject(peer, CloseCode.UNDECODABLE, 'update failed to apply');
@@ -466,6 +468,24 @@ export class Room {
     // brought nothing new (no new mark) can already be saved. Skipping the check otherwise keeps
     // a walk over every unstored update off the path of every edit.
     if (this.mark === markBefore) this.checkSaved();
+  }
+
+  /** A peer's updates in one transaction: joined into one update when they can be (joinUpdates). */
+  private applyMany(updates: Uint8Array[], layouts: UpdateLayout[], peer: Peer): void {
+    const joined = joinUpdates(updates, layouts);
+    if (joined) {
+      try {
+        Y.applyUpdate(this.doc, joined, peer);
+        return;
+      } catch {
+        // One of them is refused (say, a string that is not UTF-8) while Yjs reads, before it
+        // integrates anything: applied one by one below, the ones before it are kept, as they
+        // were before joining, and the refused one throws again (the peer is closed).
+      }
+    }
+    this.doc.transact(() => {
+      for (const update of updates) Y.applyUpdate(this.doc, update, peer);
+    }, peer);
   }
 
   /**

@@ -46,7 +46,7 @@ export class Rooms {
     this.instances = new Instances(deps.bus, deps.instanceId, deps.log);
     this.instanceView = {
       othersAlive: () => this.instances.othersAlive(),
-      othersCount: () => this.instances.alive().length,
+      othersCount: () => this.instances.aliveCount(),
       heard: (instance) => this.instances.heard(instance),
     };
   }

@@ -1,5 +1,4 @@
 // Questions about a Yjs update relative to a doc, answered without applying it.
-import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 
 /** True when every item in [clock, clock + len) of `client` is known to the doc and deleted. */
@@ -58,34 +57,160 @@ export function mergeInBulk(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
+ * Where the parts of a Yjs update (v1) lie, as checkUpdate walked them: enough to join updates
+ * without decoding them again (joinUpdates).
+ */
+export interface UpdateLayout {
+  /** The one client whose structs the update carries; NO_CLIENT or SEVERAL_CLIENTS otherwise. */
+  client: number;
+  /** The clock of its first struct, and the clock after its last. */
+  clock: number;
+  endClock: number;
+  structs: number;
+  /** Byte range of its structs (after the client and clock), and of its delete set's entries. */
+  structsFrom: number;
+  structsTo: number;
+  deleteClients: number;
+  deletesFrom: number;
+  deletesTo: number;
+}
+
+/** UpdateLayout.client of an update with only deletions. */
+const NO_CLIENT = -1;
+/** UpdateLayout.client of an update with the structs of more than one client. */
+const SEVERAL_CLIENTS = -2;
+
+/**
  * Checks that a Yjs update (v1) can be applied all or nothing, far more cheaply than a full
- * Y.decodeUpdate (which builds every struct and was 11 % of taking in a burst of edits).
+ * Y.decodeUpdate (which builds every struct and was 11 % of taking in a burst of edits), and says
+ * where its parts lie.
  *
  * Why this is enough: Y.applyUpdate reads every struct of an update, content included, before it
  * integrates any, so a malformed struct section throws with the doc untouched. What it reads
  * after integrating is the delete set, and a delete set cut short or garbled would leave the
  * structs applied and the deletions half done. So this walks the struct section the way Yjs reads
- * it (without building anything) only to find where the delete set starts, and reads the delete
- * set in full. Throws on anything it cannot walk; the walk accepts every update Y.decodeUpdate
- * accepts (realtime-server/test/update-check.test.ts compares them on valid and mangled updates).
+ * it (without building anything: no string decoded, no JSON value built, no view allocated) only
+ * to find where the delete set starts, and reads the delete set in full. Throws on anything it
+ * cannot walk, and never reads past the end where Yjs would (which would also end in a throw); the
+ * walk accepts every update Y.decodeUpdate accepts (realtime-server/test/update-check.test.ts
+ * compares them on valid and mangled updates).
  */
-export function checkUpdate(update: Uint8Array): void {
-  const decoder = decoding.createDecoder(update);
-  const clients = decoding.readVarUint(decoder);
+export function checkUpdate(update: Uint8Array): UpdateLayout {
+  const walk = new UpdateWalk(update);
+  const clients = walk.varUint();
+  let client = clients === 0 ? NO_CLIENT : SEVERAL_CLIENTS;
+  let clock = 0;
+  let endClock = 0;
+  let structs = 0;
+  let structsFrom = 0;
   for (let c = 0; c < clients; c++) {
-    const structs = decoding.readVarUint(decoder);
-    decoding.readVarUint(decoder); // client
-    decoding.readVarUint(decoder); // clock
-    for (let s = 0; s < structs; s++) skipStruct(decoder);
+    structs = walk.varUint();
+    const id = walk.varUint();
+    clock = walk.varUint();
+    structsFrom = walk.pos;
+    endClock = clock;
+    for (let s = 0; s < structs; s++) endClock += walk.struct();
+    if (clients === 1) client = id;
   }
-  const deleteClients = decoding.readVarUint(decoder);
+  const structsTo = walk.pos;
+  const deleteClients = walk.varUint();
+  const deletesFrom = walk.pos;
   for (let c = 0; c < deleteClients; c++) {
-    decoding.readVarUint(decoder); // client
-    const ranges = decoding.readVarUint(decoder);
+    walk.varUint(); // client
+    const ranges = walk.varUint();
     for (let r = 0; r < ranges; r++) {
-      decoding.readVarUint(decoder); // clock
-      decoding.readVarUint(decoder); // length
+      walk.varUint(); // clock
+      walk.varUint(); // length
     }
+  }
+  return {
+    client,
+    clock,
+    endClock,
+    structs,
+    structsFrom,
+    structsTo,
+    deleteClients,
+    deletesFrom,
+    deletesTo: walk.pos,
+  };
+}
+
+/**
+ * The updates one client sent in a row as one update, by concatenation: its structs one after
+ * the other, then every delete set's entries. Applying it does what applying them one by one
+ * does, in a third less time for a read's worth of one-edit updates (Yjs's work per update: its
+ * decoders, its pending checks, its delete set pass), and no Y.mergeUpdates (which decodes and
+ * re-encodes everything). Null when they are not one client's structs in an unbroken run of
+ * clocks (an update of several clients, two clients, a gap or an overlap): those are applied one
+ * by one. Struct encoding in v1 is self-contained (no struct refers to the one before it in the
+ * bytes), which is what makes concatenation valid.
+ */
+export function joinUpdates(
+  updates: readonly Uint8Array[],
+  layouts: readonly UpdateLayout[],
+): Uint8Array | null {
+  let client = NO_CLIENT;
+  let clock = 0;
+  let next = 0;
+  let structs = 0;
+  let deleteClients = 0;
+  let bytes = 0;
+  for (const layout of layouts) {
+    if (layout.client === SEVERAL_CLIENTS) return null;
+    if (layout.client !== NO_CLIENT) {
+      if (client === NO_CLIENT) {
+        client = layout.client;
+        clock = layout.clock;
+      } else if (layout.client !== client || layout.clock !== next) return null;
+      next = layout.endClock;
+      structs += layout.structs;
+      bytes += layout.structsTo - layout.structsFrom;
+    }
+    deleteClients += layout.deleteClients;
+    bytes += layout.deletesTo - layout.deletesFrom;
+  }
+  const out = new UpdateWriter(bytes + 5 * MAX_VAR_UINT_BYTES);
+  if (client === NO_CLIENT) out.varUint(0);
+  else {
+    out.varUint(1);
+    out.varUint(structs);
+    out.varUint(client);
+    out.varUint(clock);
+    for (const [i, layout] of layouts.entries())
+      if (layout.client !== NO_CLIENT) out.copy(updates[i]!, layout.structsFrom, layout.structsTo);
+  }
+  out.varUint(deleteClients);
+  for (const [i, layout] of layouts.entries()) out.copy(updates[i]!, layout.deletesFrom, layout.deletesTo);
+  return out.done();
+}
+
+/** A safe integer takes at most 8 bytes as a varUint; 10 leaves room. */
+const MAX_VAR_UINT_BYTES = 10;
+
+class UpdateWriter {
+  private pos = 0;
+  private readonly bytes: Uint8Array;
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(capacity);
+  }
+
+  varUint(value: number): void {
+    let n = value;
+    while (n > 0x7f) {
+      this.bytes[this.pos++] = 0x80 | (n & 0x7f);
+      n = Math.floor(n / 128);
+    }
+    this.bytes[this.pos++] = n;
+  }
+
+  copy(from: Uint8Array, start: number, end: number): void {
+    this.bytes.set(from.subarray(start, end), this.pos);
+    this.pos += end - start;
+  }
+
+  done(): Uint8Array {
+    return this.bytes.subarray(0, this.pos);
   }
 }
 
@@ -94,74 +219,167 @@ const BIT6 = 32;
 const BIT7 = 64;
 const BIT8 = 128;
 /** Yjs's type refs that carry a name: YXmlElement (3) and YXmlHook (5); 0–6 exist. */
-const NAMED_TYPE_REFS = new Set([3, 5]);
+const TYPE_REF_XML_ELEMENT = 3;
+const TYPE_REF_XML_HOOK = 5;
 const TYPE_REFS = 7;
+/** The bytes after lib0's `readAny` tags 124 (float32), 123 (float64) and 122 (bigint64). */
+const ANY_FIXED_SIZES: Readonly<Record<number, number>> = { 124: 4, 123: 8, 122: 8 };
 
-/** Moves past a length-prefixed string or buffer (throws when it runs past the end). */
-function skipBytes(decoder: decoding.Decoder): void {
-  decoding.readVarUint8Array(decoder);
-}
+class UpdateWalk {
+  pos = 0;
+  constructor(private readonly bytes: Uint8Array) {}
 
-/** One struct as Yjs's readClientsStructRefs reads it (update format v1). */
-function skipStruct(decoder: decoding.Decoder): void {
-  const info = decoding.readUint8(decoder);
-  const kind = info & BITS5;
-  if (kind === 0 || kind === 10) {
-    decoding.readVarUint(decoder); // GC or Skip: a length
-    return;
+  private byte(): number {
+    if (this.pos >= this.bytes.length) throw new Error('unexpected end of update');
+    return this.bytes[this.pos++]!;
   }
-  if ((info & BIT8) === BIT8) {
-    decoding.readVarUint(decoder); // origin client
-    decoding.readVarUint(decoder); // origin clock
+
+  /** lib0's readVarUint: 7 bits a byte, little end first; too large for a double is an error. */
+  varUint(): number {
+    let num = 0;
+    let mult = 1;
+    for (;;) {
+      const r = this.byte();
+      num += (r & 0x7f) * mult;
+      if (r < BIT8) return num;
+      mult *= 128;
+      if (num > Number.MAX_SAFE_INTEGER) throw new Error('integer out of range');
+    }
   }
-  if ((info & BIT7) === BIT7) {
-    decoding.readVarUint(decoder); // right origin client
-    decoding.readVarUint(decoder); // right origin clock
+
+  /** lib0's readVarInt, value unused: 6 bits and a sign in the first byte, then as varUint. */
+  private varInt(): void {
+    if (this.byte() < BIT8) return;
+    this.varUint();
   }
-  if ((info & (BIT7 | BIT8)) === 0) {
-    if (decoding.readVarUint(decoder) === 1)
-      skipBytes(decoder); // parent: a root type's name
-    else {
-      decoding.readVarUint(decoder); // parent: an item's id
-      decoding.readVarUint(decoder);
-    }
-    if ((info & BIT6) === BIT6) skipBytes(decoder); // parentSub
+
+  private skip(length: number): void {
+    if (length > this.bytes.length - this.pos) throw new Error('unexpected end of update');
+    this.pos += length;
   }
-  switch (kind) {
-    case 1: // deleted
-      decoding.readVarUint(decoder);
-      return;
-    case 2: {
-      // JSON: strings (parsed by Yjs before it integrates anything)
-      const count = decoding.readVarUint(decoder);
-      for (let i = 0; i < count; i++) skipBytes(decoder);
-      return;
+
+  /** A length-prefixed string or buffer, not decoded. */
+  private bytesField(): void {
+    this.skip(this.varUint());
+  }
+
+  /**
+   * A length-prefixed UTF-8 string, not decoded: its length in UTF-16 code units, as Yjs counts a
+   * string's length (every byte that starts a character, and one more for each character beyond
+   * the Basic Multilingual Plane). Invalid UTF-8 miscounts here, but Yjs refuses it when reading.
+   */
+  private stringLength(): number {
+    const length = this.varUint();
+    const end = this.pos + length;
+    if (end > this.bytes.length) throw new Error('unexpected end of update');
+    let units = 0;
+    for (let i = this.pos; i < end; i++) {
+      const b = this.bytes[i]!;
+      if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
     }
-    case 3: // binary
-    case 4: // string
-    case 5: // embed (JSON)
-      skipBytes(decoder);
-      return;
-    case 6: // format: key, JSON value
-      skipBytes(decoder);
-      skipBytes(decoder);
-      return;
-    case 7: {
-      const typeRef = decoding.readVarUint(decoder);
-      if (typeRef >= TYPE_REFS) throw new Error(`unknown type ref ${typeRef}`);
-      if (NAMED_TYPE_REFS.has(typeRef)) skipBytes(decoder);
-      return;
+    this.pos = end;
+    return units;
+  }
+
+  /** One struct as Yjs's readClientsStructRefs reads it (update format v1); returns its length in clocks. */
+  struct(): number {
+    const info = this.byte();
+    const kind = info & BITS5;
+    if (kind === 0 || kind === 10) return this.varUint(); // GC or Skip: a length
+    if ((info & BIT8) === BIT8) {
+      this.varUint(); // origin client
+      this.varUint(); // origin clock
     }
-    case 8: {
-      const count = decoding.readVarUint(decoder);
-      for (let i = 0; i < count; i++) decoding.readAny(decoder);
-      return;
+    if ((info & BIT7) === BIT7) {
+      this.varUint(); // right origin client
+      this.varUint(); // right origin clock
     }
-    case 9: // subdocument: guid, options
-      skipBytes(decoder);
-      decoding.readAny(decoder);
-      return;
-    default:
-      throw new Error(`unknown content type ${kind}`);
+    if ((info & (BIT7 | BIT8)) === 0) {
+      if (this.varUint() === 1)
+        this.bytesField(); // parent: a root type's name
+      else {
+        this.varUint(); // parent: an item's id
+        this.varUint();
+      }
+      if ((info & BIT6) === BIT6) this.bytesField(); // parentSub
+    }
+    switch (kind) {
+      case 1: // deleted
+        return this.varUint();
+      case 2: {
+        // JSON: strings (parsed by Yjs before it integrates anything)
+        const count = this.varUint();
+        for (let i = 0; i < count; i++) this.bytesField();
+        return count;
+      }
+      case 4: // string
+        return this.stringLength();
+      case 3: // binary
+      case 5: // embed (JSON)
+        this.bytesField();
+        return 1;
+      case 6: // format: key, JSON value
+        this.bytesField();
+        this.bytesField();
+        return 1;
+      case 7: {
+        const typeRef = this.varUint();
+        if (typeRef >= TYPE_REFS) throw new Error(`unknown type ref ${typeRef}`);
+        if (typeRef === TYPE_REF_XML_ELEMENT || typeRef === TYPE_REF_XML_HOOK) this.bytesField();
+        return 1;
+      }
+      case 8: {
+        const count = this.varUint();
+        for (let i = 0; i < count; i++) this.any();
+        return count;
+      }
+      case 9: // subdocument: guid, options
+        this.bytesField();
+        this.any();
+        return 1;
+      default:
+        throw new Error(`unknown content type ${kind}`);
+    }
+  }
+
+  /** A value as lib0's readAny reads it, not built. */
+  private any(): void {
+    const tag = this.byte();
+    switch (tag) {
+      case 127: // undefined
+      case 126: // null
+      case 121: // false
+      case 120: // true
+        return;
+      case 125: // integer
+        this.varInt();
+        return;
+      case 124: // float32
+      case 123: // float64
+      case 122: // bigint64
+        this.skip(ANY_FIXED_SIZES[tag]!);
+        return;
+      case 119: // string
+      case 116: // Uint8Array
+        this.bytesField();
+        return;
+      case 118: {
+        // object: key, value pairs
+        const entries = this.varUint();
+        for (let i = 0; i < entries; i++) {
+          this.bytesField();
+          this.any();
+        }
+        return;
+      }
+      case 117: {
+        // array
+        const length = this.varUint();
+        for (let i = 0; i < length; i++) this.any();
+        return;
+      }
+      default:
+        throw new Error(`unknown value tag ${tag}`);
+    }
   }
 }

@@ -1,0 +1,115 @@
+// joinUpdates (documents/updates.ts) turns the updates one client sent in a row into one update,
+// which the room applies instead of applying them one by one. Applying the joined update must
+// leave the doc exactly as applying them one by one does; what cannot be joined must say so.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as Y from 'yjs';
+import { randomEdit } from '../../testing/edits.ts';
+import { Random, testSeed } from '../../testing/random.ts';
+import { checkUpdate, joinUpdates } from '../src/documents/updates.ts';
+
+/** A client's edits, one update each: shapes made, moved, recoloured, deleted, typed into. */
+function editsOf(random: Random, doc: Y.Doc, label: string, count: number): Uint8Array[] {
+  const updates: Uint8Array[] = [];
+  const take = (update: Uint8Array) => updates.push(update);
+  doc.on('update', take);
+  const notes = doc.getText('notes');
+  for (let step = 0; step < count; step++) {
+    if (random.chance(0.15))
+      notes.insert(random.int(notes.length + 1), random.pick(['x', 'héllo', '👋🏽 ok', '\u{feff}', '日本']));
+    else randomEdit(random, doc, label, step);
+  }
+  doc.off('update', take);
+  return updates;
+}
+
+const join = (updates: Uint8Array[]) => joinUpdates(updates, updates.map(checkUpdate));
+
+function assertSameDoc(a: Y.Doc, b: Y.Doc, message: string): void {
+  assert.deepEqual(Y.encodeStateVector(a), Y.encodeStateVector(b), `${message}: state vectors`);
+  assert.deepEqual(a.getMap('shapes').toJSON(), b.getMap('shapes').toJSON(), `${message}: shapes`);
+  assert.equal(a.getText('notes').toString(), b.getText('notes').toString(), `${message}: text`);
+  assert.deepEqual(Y.encodeStateAsUpdate(a), Y.encodeStateAsUpdate(b), `${message}: encoded state`);
+}
+
+test('one client’s edits joined apply as they do one by one', () => {
+  for (let round = 0; round < 5; round++) {
+    const seed = testSeed();
+    const random = new Random(seed);
+    const updates = editsOf(random, new Y.Doc(), 'a', 400);
+    const joinedDoc = new Y.Doc();
+    const oneByOne = new Y.Doc();
+    let joins = 0;
+    for (let i = 0; i < updates.length; ) {
+      const batch = updates.slice(i, i + 1 + random.int(60));
+      i += batch.length;
+      const joined = join(batch);
+      assert.ok(joined, `seed ${seed}: a run of one client's updates joins`);
+      joins += 1;
+      Y.applyUpdate(joinedDoc, joined);
+      oneByOne.transact(() => {
+        for (const update of batch) Y.applyUpdate(oneByOne, update);
+      });
+      assertSameDoc(joinedDoc, oneByOne, `seed ${seed}, after ${i} updates`);
+    }
+    assert.ok(joins > 5);
+    assert.ok(oneByOne.getText('notes').length > 0, 'the text was typed into');
+  }
+});
+
+test('only deletions join too', () => {
+  const doc = new Y.Doc();
+  const shapes = doc.getMap('shapes');
+  for (let i = 0; i < 5; i++) shapes.set(`s${i}`, i);
+  const board = Y.encodeStateAsUpdate(doc);
+  const deletions: Uint8Array[] = [];
+  doc.on('update', (update: Uint8Array) => deletions.push(update));
+  for (let i = 0; i < 5; i += 2) shapes.delete(`s${i}`);
+  const joined = join(deletions);
+  assert.ok(joined);
+  const target = new Y.Doc();
+  Y.applyUpdate(target, board);
+  Y.applyUpdate(target, joined);
+  assert.deepEqual(target.getMap('shapes').toJSON(), { s1: 1, s3: 3 });
+});
+
+test('what is not one client’s unbroken run is not joined', () => {
+  const random = new Random(testSeed());
+  const a = editsOf(random, new Y.Doc(), 'a', 30);
+  const b = editsOf(random, new Y.Doc(), 'b', 30);
+  const withStructs = a.filter((update) => checkUpdate(update).structs > 0);
+  assert.ok(join(a.slice(0, 10)), 'the run itself joins');
+  assert.equal(join([a[0]!, b[0]!]), null, 'two clients');
+  assert.equal(join([withStructs[0]!, withStructs[2]!]), null, 'a gap in the clocks');
+  assert.equal(join([withStructs[0]!, withStructs[0]!]), null, 'the same update twice');
+  assert.equal(join([Y.mergeUpdates([a[0]!, b[0]!]), a[1]!]), null, 'an update of several clients');
+});
+
+test('a joined update that Yjs refuses while reading leaves the doc untouched', () => {
+  const doc = new Y.Doc();
+  const updates: Uint8Array[] = [];
+  doc.on('update', (update: Uint8Array) => updates.push(update));
+  const text = doc.getText('notes');
+  text.insert(0, 'ok ');
+  text.insert(3, 'é');
+  text.insert(4, ' more');
+  // The second update's string is no longer UTF-8: the walk counts it, Yjs refuses it.
+  const broken = updates[1]!.slice();
+  const at = broken.indexOf(0xc3);
+  assert.ok(at > 0, 'the encoded é');
+  broken[at] = 0xc0; // an overlong form: counted as one character, not UTF-8
+  const batch = [updates[0]!, broken, updates[2]!];
+  const joined = join(batch);
+  assert.ok(joined, 'it joins: the walk does not decode strings');
+  const target = new Y.Doc();
+  const before = Y.encodeStateAsUpdate(target);
+  assert.throws(() => Y.applyUpdate(target, joined));
+  assert.deepEqual(Y.encodeStateAsUpdate(target), before, 'nothing of it applied');
+  // What the room does next: one by one, keeping the update before the refused one.
+  assert.throws(() =>
+    target.transact(() => {
+      for (const update of batch) Y.applyUpdate(target, update);
+    }),
+  );
+  assert.equal(target.getText('notes').toString(), 'ok ');
+});
