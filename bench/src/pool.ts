@@ -99,6 +99,11 @@ export class Pool {
     };
   }
 
+  /** The first worker's times to apply `state` to a fresh doc (DecodeCommand), ms. */
+  decode(state: Uint8Array, times: number): Promise<number[]> {
+    return this.call<number[]>(this.workers[0] as Worker, { cmd: 'decode', state, times });
+  }
+
   reports(): Promise<Report[]> {
     return this.all<Report>({ cmd: 'report' });
   }

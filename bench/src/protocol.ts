@@ -75,9 +75,20 @@ export interface Report extends Counts {
   finalSeqs: Record<number, number[]>;
 }
 
+/**
+ * Apply a board's state to a fresh doc `times` times, as a loading client does with the server's
+ * sync step 2: the part of a fresh load that no server can take away.
+ */
+export interface DecodeCommand {
+  cmd: 'decode';
+  state: Uint8Array;
+  times: number;
+}
+
 export type Command =
   | ConnectCommand
   | StartCommand
+  | DecodeCommand
   | { cmd: 'counts' }
   | { cmd: 'report' }
   | { cmd: 'close' };

@@ -652,22 +652,29 @@ function boardAsUpdateMessages(edits: number): {
   second: Uint8Array[];
   shapes: number;
   stateVectors: [Uint8Array, Uint8Array];
+  /** the board after the first round, as one update (what a server's sync step 2 carries) */
+  firstState: Uint8Array;
 } {
   const updates: Uint8Array[] = [];
   const doc = new Y.Doc();
   let firstVector: Uint8Array | null = null;
+  let firstState: Uint8Array | null = null;
   doc.on('update', (update: Uint8Array) => {
     updates.push(update);
-    if (updates.length === edits) firstVector = Y.encodeStateVector(doc);
+    if (updates.length !== edits) return;
+    firstVector = Y.encodeStateVector(doc);
+    firstState = Y.encodeStateAsUpdate(doc);
   });
   const built = buildBoard(edits, 1, doc, edits);
-  if (!firstVector || updates.length !== 2 * edits) throw new Error('every edit must make one update');
+  if (!firstVector || !firstState || updates.length !== 2 * edits)
+    throw new Error('every edit must make one update');
   const messages = updates.map((update) => syncMessage(2, update));
   return {
     first: messages.slice(0, edits),
     second: messages.slice(edits),
     shapes: built.shapes,
     stateVectors: [firstVector, Y.encodeStateVector(doc)],
+    firstState,
   };
 }
 
@@ -707,7 +714,7 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
   let sender: ReturnType<typeof createClient> | null = null;
   try {
     const { inst, target } = await oneBoard(server, p.server);
-    const { first, second, shapes, stateVectors } = boardAsUpdateMessages(p.edits);
+    const { first, second, shapes, stateVectors, firstState } = boardAsUpdateMessages(p.edits);
     const s = createClient(target);
     sender = s;
     await untilSynced(s, 'the sender', 30_000);
@@ -778,6 +785,8 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
     const cpu1 = serverCpu(server);
     const quiet = await load(p.loads);
     const loadCpu = serverCpu(server) - cpu1;
+    // The same board applied by the same worker with no server at all: the floor of a fresh load.
+    const decodeFloor = summarize(await pool.decode(firstState, p.loads));
 
     // Round 2: the loads start as the next 20,000 edits are sent.
     await warmUp();
@@ -809,6 +818,7 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
         loadMax: q.max,
         maxOverMedian: q.max / q.p50,
         serverCpuMsPerLoad: loadCpu / 1000 / Math.max(1, quiet.synced),
+        clientApplyP50: decodeFloor.p50,
         busyLoadP50: b.p50,
         busyLoadMax: b.max,
         busyMaxOverMedian: b.max / b.p50,

@@ -1,7 +1,7 @@
 // A generator worker: hosts a share of the bench clients, makes their traffic and times every delivery.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 import { type BenchClient, createClient, createLightClient, type LightClient } from './client.ts';
 import {
   type ClientSpec,
@@ -9,6 +9,7 @@ import {
   type ConnectCommand,
   type ConnectResult,
   type Counts,
+  type DecodeCommand,
   type Envelope,
   nowMicros,
   type Report,
@@ -259,6 +260,20 @@ function report(): Report {
   };
 }
 
+/** ms per apply; one untimed apply first, as the loads have a warm-up load. */
+function decode(cmd: DecodeCommand): number[] {
+  const applyOnce = () => {
+    const doc = new Y.Doc();
+    const t0 = nowMicros();
+    Y.applyUpdate(doc, cmd.state);
+    const ms = (nowMicros() - t0) / 1000;
+    doc.destroy();
+    return ms;
+  };
+  applyOnce();
+  return Array.from({ length: cmd.times }, applyOnce);
+}
+
 function close(): void {
   for (const l of live) l.client.destroy();
   live.length = 0;
@@ -272,6 +287,8 @@ async function handle(cmd: Command): Promise<unknown> {
       return connect(cmd);
     case 'start':
       return start(cmd);
+    case 'decode':
+      return decode(cmd);
     case 'counts':
       return { ...counts };
     case 'report':
