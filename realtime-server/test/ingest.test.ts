@@ -1,7 +1,8 @@
 // Taking in many updates at once (issue 16, "ingest"): the updates a client sends in one read are
 // applied as one transaction, relayed as one message and queued as one write, in order with
 // whatever the client sends after them; and merging thousands of updates for the Store is done in
-// rounds (mergeInBulk), with the same bytes as one Y.mergeUpdates.
+// rounds (mergeInBulk), with the same bytes as one Y.mergeUpdates. What a client's update
+// completes (an edit that waited for it) reaches that client too.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { decodeSavedMessage, encodeSavedMessage } from '@tandem/shared';
@@ -95,6 +96,46 @@ test('updates sent in one go are applied, relayed and stored together, in order 
     watcher.ws.terminate();
     writer.ws.terminate();
     for (const d of [doc, watcherDoc, answerDoc]) d.destroy();
+  }
+});
+
+test('an edit that waited for a missing dependency reaches the client whose update completed it', async () => {
+  const owner = await new ApiClient(server.url).signup('Resolver');
+  const boardId = await owner.createBoard();
+  const author = new Y.Doc();
+  const text = author.getText('notes');
+  text.insert(0, 'first');
+  const first = Y.encodeStateAsUpdate(author);
+  const vector = Y.encodeStateVector(author);
+  text.insert(5, ' and second');
+  const second = Y.encodeStateAsUpdate(author, vector);
+  // One client has only the second edit: on the server it waits for the first.
+  const early = await rawDoc(server, boardId, { cookie: owner.cookie });
+  // Another has the first edit (say it moved here from another instance) and sends it.
+  const resolver = await rawDoc(server, boardId, { cookie: owner.cookie });
+  const resolverDoc = new Y.Doc();
+  Y.applyUpdate(resolverDoc, first);
+  try {
+    resolver.ws.on('message', (data: Buffer) => {
+      for (const { syncType, payload } of syncMessages(data))
+        if (syncType === 1 || syncType === 2) Y.applyUpdate(resolverDoc, payload);
+    });
+    early.ws.send(syncMessage(2, second));
+    const room = server.app.rooms.get(boardId)!;
+    await waitUntil('the second edit waits on the server', () => room.doc.store.pendingStructs !== null);
+    resolver.ws.send(syncMessage(2, first));
+    await waitUntil(
+      'the server completed the text',
+      () => room.doc.getText('notes').toString() === 'first and second',
+    );
+    await waitUntil(
+      'the resolver got the edit its update completed',
+      () => resolverDoc.getText('notes').toString() === 'first and second',
+    );
+  } finally {
+    early.ws.terminate();
+    resolver.ws.terminate();
+    for (const d of [author, resolverDoc]) d.destroy();
   }
 });
 

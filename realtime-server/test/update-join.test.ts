@@ -1,12 +1,21 @@
 // joinUpdates (documents/updates.ts) turns the updates one client sent in a row into one update,
 // which the room applies instead of applying them one by one. Applying the joined update must
 // leave the doc exactly as applying them one by one does; what cannot be joined must say so.
+// The room then sends on the update as it came when it simply continued the doc (continuesDoc,
+// appliedWhole), and what was integrated otherwise (addedSince).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as Y from 'yjs';
 import { randomEdit } from '../../testing/edits.ts';
 import { Random, testSeed } from '../../testing/random.ts';
-import { checkUpdate, joinUpdates } from '../src/documents/updates.ts';
+import {
+  addedSince,
+  appliedStructs,
+  appliedWhole,
+  checkUpdate,
+  continuesDoc,
+  joinUpdates,
+} from '../src/documents/updates.ts';
 
 /** A client's edits, one update each: shapes made, moved, recoloured, deleted, typed into. */
 function editsOf(random: Random, doc: Y.Doc, label: string, count: number): Uint8Array[] {
@@ -23,7 +32,7 @@ function editsOf(random: Random, doc: Y.Doc, label: string, count: number): Uint
   return updates;
 }
 
-const join = (updates: Uint8Array[]) => joinUpdates(updates, updates.map(checkUpdate));
+const join = (updates: Uint8Array[]) => joinUpdates(updates, updates.map(checkUpdate))?.update ?? null;
 
 function assertSameDoc(a: Y.Doc, b: Y.Doc, message: string): void {
   assert.deepEqual(Y.encodeStateVector(a), Y.encodeStateVector(b), `${message}: state vectors`);
@@ -112,4 +121,48 @@ test('a joined update that Yjs refuses while reading leaves the doc untouched', 
     }),
   );
   assert.equal(target.getText('notes').toString(), 'ok ');
+});
+
+test('an update that continues the doc is what applying it adds; when part of it waits, addedSince is', () => {
+  const x = new Y.Doc();
+  x.getMap('m').set('a', 1);
+  const fromX = Y.encodeStateAsUpdate(x);
+  const y = new Y.Doc();
+  Y.applyUpdate(y, fromX);
+  let fromY: Uint8Array | null = null;
+  y.on('update', (update: Uint8Array) => {
+    fromY = update;
+  });
+  // One transaction: a key of its own, then an overwrite of x's key (its origin is x's item).
+  y.transact(() => {
+    y.getMap('n').set('own', 1);
+    y.getMap('m').set('a', 2);
+  });
+  assert.ok(fromY);
+  const layout = checkUpdate(fromY);
+
+  // A doc that has x's edit: all of it is integrated, and the update is exactly what it added.
+  const whole = new Y.Doc();
+  Y.applyUpdate(whole, fromX);
+  assert.ok(continuesDoc(whole, layout));
+  Y.applyUpdate(whole, fromY);
+  assert.ok(appliedWhole(whole, layout) && appliedStructs(whole, layout));
+
+  // A doc without it: the key of its own is integrated, the overwrite waits for x's item.
+  const partial = new Y.Doc();
+  assert.ok(continuesDoc(partial, layout));
+  Y.applyUpdate(partial, fromY);
+  assert.ok(!appliedWhole(partial, layout), 'the overwrite waits');
+  assert.ok(appliedStructs(partial, layout), 'the own key was integrated');
+  assert.ok(!continuesDoc(partial, checkUpdate(fromX)), 'nothing continues a doc with something waiting');
+  const added = new Y.Doc();
+  Y.applyUpdate(added, addedSince(partial, layout));
+  assert.deepEqual(added.getMap('n').toJSON(), { own: 1 });
+  assert.deepEqual(added.getMap('m').toJSON(), {}, 'the overwrite still waits for x');
+  // What waits goes along (as in any sync answer from that doc): x's edit completes it.
+  Y.applyUpdate(added, fromX);
+  assert.deepEqual(added.getMap('m').toJSON(), { a: 2 });
+
+  // The same update again continues nothing (its clocks are known).
+  assert.ok(!continuesDoc(whole, layout));
 });

@@ -20,7 +20,17 @@ import {
   ProtocolError,
   parseClientMessage,
 } from './protocol.ts';
-import { checkUpdate, joinUpdates, mergeInBulk, type UpdateLayout, updateHasNewContent } from './updates.ts';
+import {
+  addedSince,
+  appliedStructs,
+  appliedWhole,
+  checkUpdate,
+  continuesDoc,
+  joinUpdates,
+  mergeInBulk,
+  type UpdateLayout,
+  updateHasNewContent,
+} from './updates.ts';
 
 export interface Peer {
   readonly id: number;
@@ -167,8 +177,10 @@ export class Room {
       // Deleted while open (the deletion's bus message may never have arrived): everyone leaves.
       () => this.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted'),
     );
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => this.onDocUpdate(update, origin));
+    this.doc.on('update', this.onUpdate);
   }
+
+  private readonly onUpdate = (update: Uint8Array, origin: unknown) => this.onDocUpdate(update, origin);
 
   /**
    * Loads the board from the Store, subscribes to its bus channel and asks the other instances
@@ -435,6 +447,14 @@ export class Room {
   /** Updates taken from `incomingPeer` and not applied yet, in the order it sent them. */
   private incoming: Uint8Array[] = [];
   private incomingLayouts: UpdateLayout[] = [];
+  /**
+   * Set while a peer's updates are applied to a doc where something waited for a missing
+   * dependency: what they complete (another client's edit that waited) is in the update Yjs emits
+   * too, and the peer does not have it, so that update goes to every peer, the sender included.
+   * (The durability harness found it, seed 595735680: a client that moved to another instance
+   * never got an edit that had waited there until its own sync step 2 completed it.)
+   */
+  private resolvingPending = false;
   private incomingBytes = 0;
   private incomingPeer: Peer | null = null;
   private readonly applyIncomingLater = () => this.applyIncoming();
@@ -451,13 +471,17 @@ export class Room {
     this.incomingPeer = null;
     if (this.closed) return;
     const markBefore = this.mark;
+    const { pendingStructs, pendingDs } = this.doc.store;
+    this.resolvingPending = pendingStructs !== null || pendingDs !== null;
     try {
-      if (updates.length === 1) Y.applyUpdate(this.doc, updates[0]!, peer);
+      if (updates.length === 1) this.applyFromPeer(updates[0]!, layouts[0]!, peer);
       else this.applyMany(updates, layouts, peer);
     } catch (error) {
       this.deps.log.warn({ err: error, boardId: this.boardId, peer: peer.id }, 'update failed to apply');
       this.reject(peer, CloseCode.UNDECODABLE, 'update failed to apply');
       return;
+    } finally {
+      this.resolvingPending = false;
     }
     // Whatever the update brought (maybe nothing new: another instance relayed it already), the
     // peer's edits are saved once everything this room holds now is stored. An update waiting
@@ -475,7 +499,7 @@ export class Room {
     const joined = joinUpdates(updates, layouts);
     if (joined) {
       try {
-        Y.applyUpdate(this.doc, joined, peer);
+        this.applyFromPeer(joined.update, joined.layout, peer);
         return;
       } catch {
         // One of them is refused (say, a string that is not UTF-8) while Yjs reads, before it
@@ -486,6 +510,39 @@ export class Room {
     this.doc.transact(() => {
       for (const update of updates) Y.applyUpdate(this.doc, update, peer);
     }, peer);
+  }
+
+  /**
+   * Applies a peer's update. When it simply continues the doc (continuesDoc: the next clocks of
+   * its client, nothing waiting), what it adds is the update itself: Yjs is kept from encoding
+   * the transaction's changes again (a tenth of taking in a burst of edits, and work on every
+   * relayed edit), and the update goes out, to the peers, the Bus and the Store, as the peer sent
+   * it. If after all not everything was integrated (a struct waits for another client's item), or
+   * applying threw part way, what was integrated goes out instead, as Yjs would have sent it.
+   */
+  private applyFromPeer(update: Uint8Array, layout: UpdateLayout, peer: Peer): void {
+    if (!continuesDoc(this.doc, layout)) {
+      Y.applyUpdate(this.doc, update, peer);
+      return;
+    }
+    let deleted = false;
+    this.doc.off('update', this.onUpdate);
+    try {
+      this.doc.transact((transaction) => {
+        try {
+          Y.applyUpdate(this.doc, update, peer);
+        } finally {
+          deleted = transaction.deleteSet.clients.size > 0;
+        }
+      }, peer);
+    } finally {
+      this.doc.on('update', this.onUpdate);
+      if (appliedWhole(this.doc, layout)) {
+        if (deleted || appliedStructs(this.doc, layout)) this.onDocUpdate(update, peer);
+      } else if (deleted || appliedStructs(this.doc, layout)) {
+        this.onDocUpdate(addedSince(this.doc, layout), peer);
+      }
+    }
   }
 
   /**
@@ -516,8 +573,11 @@ export class Room {
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
     this.outgoing.push(update);
-    this.outgoingOrigin =
-      this.outgoing.length === 1 || this.outgoingOrigin === origin ? origin : MIXED_ORIGINS;
+    this.outgoingOrigin = this.resolvingPending
+      ? MIXED_ORIGINS
+      : this.outgoing.length === 1 || this.outgoingOrigin === origin
+        ? origin
+        : MIXED_ORIGINS;
     this.queueFlush();
     // Relayed by another instance: held (the raw message) until that instance confirms it.
     // Read from the Store by a catch-up: stored already.

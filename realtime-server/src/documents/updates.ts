@@ -149,7 +149,7 @@ export function checkUpdate(update: Uint8Array): UpdateLayout {
 export function joinUpdates(
   updates: readonly Uint8Array[],
   layouts: readonly UpdateLayout[],
-): Uint8Array | null {
+): { update: Uint8Array; layout: UpdateLayout } | null {
   let client = NO_CLIENT;
   let clock = 0;
   let next = 0;
@@ -177,19 +177,73 @@ export function joinUpdates(
     out.varUint(structs);
     out.varUint(client);
     out.varUint(clock);
-    for (const [i, layout] of layouts.entries())
-      if (layout.client !== NO_CLIENT) out.copy(updates[i]!, layout.structsFrom, layout.structsTo);
   }
+  const structsFrom = out.pos;
+  for (const [i, layout] of layouts.entries())
+    if (layout.client !== NO_CLIENT) out.copy(updates[i]!, layout.structsFrom, layout.structsTo);
+  const structsTo = out.pos;
   out.varUint(deleteClients);
+  const deletesFrom = out.pos;
   for (const [i, layout] of layouts.entries()) out.copy(updates[i]!, layout.deletesFrom, layout.deletesTo);
-  return out.done();
+  const layout = {
+    client,
+    clock,
+    endClock: client === NO_CLIENT ? 0 : next,
+    structs,
+    structsFrom,
+    structsTo,
+    deleteClients,
+    deletesFrom,
+    deletesTo: out.pos,
+  };
+  return { update: out.done(), layout };
+}
+
+/**
+ * Whether applying an update laid out so would add exactly that update to `doc`: its structs
+ * continue the doc's own run of that client's clocks (none of them known already) and nothing
+ * waits in the doc for missing dependencies. appliedWhole says afterwards whether it did (one of
+ * its structs may still wait for another client's item).
+ */
+export function continuesDoc(doc: Y.Doc, layout: UpdateLayout): boolean {
+  const { pendingStructs, pendingDs } = doc.store;
+  if (pendingStructs || pendingDs) return false;
+  if (layout.client === NO_CLIENT) return true;
+  return layout.client >= 0 && Y.getState(doc.store, layout.client) === layout.clock;
+}
+
+/** After applying an update that continuesDoc: whether all of it was integrated, nothing left waiting. */
+export function appliedWhole(doc: Y.Doc, layout: UpdateLayout): boolean {
+  const { pendingStructs, pendingDs } = doc.store;
+  if (pendingStructs || pendingDs) return false;
+  return layout.client === NO_CLIENT || Y.getState(doc.store, layout.client) === layout.endClock;
+}
+
+/** After applying an update that continuesDoc: whether any of its structs were integrated. */
+export function appliedStructs(doc: Y.Doc, layout: UpdateLayout): boolean {
+  return layout.client >= 0 && Y.getState(doc.store, layout.client) > layout.clock;
+}
+
+/**
+ * After applying an update that continuesDoc but not whole: what applying it added to `doc`, as
+ * one update, encoded from the doc (not the update as sent, which may hold what made Yjs throw
+ * part way). Its client's structs from the update's first clock on (no other client's can have
+ * been integrated: nothing was waiting), the doc's whole delete set (a superset of what the
+ * update deleted, the way a sync step 2 carries deletions), and, as in every Y.encodeStateAsUpdate,
+ * what waits in the doc for a missing dependency.
+ */
+export function addedSince(doc: Y.Doc, layout: UpdateLayout): Uint8Array {
+  const vector = new Map<number, number>();
+  for (const client of doc.store.clients.keys()) vector.set(client, Y.getState(doc.store, client));
+  if (layout.client >= 0) vector.set(layout.client, layout.clock);
+  return Y.encodeStateAsUpdate(doc, Y.encodeStateVector(vector));
 }
 
 /** A safe integer takes at most 8 bytes as a varUint; 10 leaves room. */
 const MAX_VAR_UINT_BYTES = 10;
 
 class UpdateWriter {
-  private pos = 0;
+  pos = 0;
   private readonly bytes: Uint8Array;
   constructor(capacity: number) {
     this.bytes = new Uint8Array(capacity);
