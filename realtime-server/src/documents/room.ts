@@ -28,6 +28,7 @@ import {
   continuesDoc,
   joinUpdates,
   mergeInBulk,
+  type UpdateClocks,
   type UpdateLayout,
   updateHasNewContent,
 } from './updates.ts';
@@ -471,8 +472,7 @@ export class Room {
     this.incomingPeer = null;
     if (this.closed) return;
     const markBefore = this.mark;
-    const { pendingStructs, pendingDs } = this.doc.store;
-    this.resolvingPending = pendingStructs !== null || pendingDs !== null;
+    this.resolvingPending = this.hasPending;
     try {
       if (updates.length === 1) this.applyFromPeer(updates[0]!, layouts[0]!, peer);
       else this.applyMany(updates, layouts, peer);
@@ -499,7 +499,7 @@ export class Room {
     const joined = joinUpdates(updates, layouts);
     if (joined) {
       try {
-        this.applyFromPeer(joined.update, joined.layout, peer);
+        this.applyFromPeer(joined.update, joined.clocks, peer);
         return;
       } catch {
         // One of them is refused (say, a string that is not UTF-8) while Yjs reads, before it
@@ -520,7 +520,7 @@ export class Room {
    * it. If after all not everything was integrated (a struct waits for another client's item), or
    * applying threw part way, what was integrated goes out instead, as Yjs would have sent it.
    */
-  private applyFromPeer(update: Uint8Array, layout: UpdateLayout, peer: Peer): void {
+  private applyFromPeer(update: Uint8Array, layout: UpdateClocks, peer: Peer): void {
     if (!continuesDoc(this.doc, layout)) {
       Y.applyUpdate(this.doc, update, peer);
       return;
@@ -537,11 +537,8 @@ export class Room {
       }, peer);
     } finally {
       this.doc.on('update', this.onUpdate);
-      if (appliedWhole(this.doc, layout)) {
-        if (deleted || appliedStructs(this.doc, layout)) this.onDocUpdate(update, peer);
-      } else if (deleted || appliedStructs(this.doc, layout)) {
-        this.onDocUpdate(addedSince(this.doc, layout), peer);
-      }
+      if (deleted || appliedStructs(this.doc, layout))
+        this.onDocUpdate(appliedWhole(this.doc, layout) ? update : addedSince(this.doc, layout), peer);
     }
   }
 

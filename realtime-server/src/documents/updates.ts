@@ -1,4 +1,6 @@
 // Questions about a Yjs update relative to a doc, answered without applying it.
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
 
 /** True when every item in [clock, clock + len) of `client` is known to the doc and deleted. */
@@ -56,16 +58,20 @@ export function mergeInBulk(parts: readonly Uint8Array[]): Uint8Array {
   return Y.mergeUpdates(round);
 }
 
-/**
- * Where the parts of a Yjs update (v1) lie, as checkUpdate walked them: enough to join updates
- * without decoding them again (joinUpdates).
- */
-export interface UpdateLayout {
+/** Which clocks an update's structs cover: what the room asks of an update before and after applying it. */
+export interface UpdateClocks {
   /** The one client whose structs the update carries; NO_CLIENT or SEVERAL_CLIENTS otherwise. */
   client: number;
   /** The clock of its first struct, and the clock after its last. */
   clock: number;
   endClock: number;
+}
+
+/**
+ * Where the parts of a Yjs update (v1) lie, as checkUpdate walked them: enough to join updates
+ * without decoding them again (joinUpdates).
+ */
+export interface UpdateLayout extends UpdateClocks {
   structs: number;
   /** Byte range of its structs (after the client and clock), and of its delete set's entries. */
   structsFrom: number;
@@ -75,9 +81,9 @@ export interface UpdateLayout {
   deletesTo: number;
 }
 
-/** UpdateLayout.client of an update with only deletions. */
+/** UpdateClocks.client of an update with only deletions. */
 const NO_CLIENT = -1;
-/** UpdateLayout.client of an update with the structs of more than one client. */
+/** UpdateClocks.client of an update with the structs of more than one client. */
 const SEVERAL_CLIENTS = -2;
 
 /**
@@ -102,7 +108,7 @@ export function checkUpdate(update: Uint8Array): UpdateLayout {
   let clock = 0;
   let endClock = 0;
   let structs = 0;
-  let structsFrom = 0;
+  let structsFrom = walk.pos; // an update without structs: an empty range
   for (let c = 0; c < clients; c++) {
     structs = walk.varUint();
     const id = walk.varUint();
@@ -149,54 +155,36 @@ export function checkUpdate(update: Uint8Array): UpdateLayout {
 export function joinUpdates(
   updates: readonly Uint8Array[],
   layouts: readonly UpdateLayout[],
-): { update: Uint8Array; layout: UpdateLayout } | null {
-  let client = NO_CLIENT;
-  let clock = 0;
-  let next = 0;
+): { update: Uint8Array; clocks: UpdateClocks } | null {
+  const clocks: UpdateClocks = { client: NO_CLIENT, clock: 0, endClock: 0 };
   let structs = 0;
   let deleteClients = 0;
-  let bytes = 0;
   for (const layout of layouts) {
     if (layout.client === SEVERAL_CLIENTS) return null;
     if (layout.client !== NO_CLIENT) {
-      if (client === NO_CLIENT) {
-        client = layout.client;
-        clock = layout.clock;
-      } else if (layout.client !== client || layout.clock !== next) return null;
-      next = layout.endClock;
+      if (clocks.client === NO_CLIENT) {
+        clocks.client = layout.client;
+        clocks.clock = layout.clock;
+      } else if (layout.client !== clocks.client || layout.clock !== clocks.endClock) return null;
+      clocks.endClock = layout.endClock;
       structs += layout.structs;
-      bytes += layout.structsTo - layout.structsFrom;
     }
     deleteClients += layout.deleteClients;
-    bytes += layout.deletesTo - layout.deletesFrom;
   }
-  const out = new UpdateWriter(bytes + 5 * MAX_VAR_UINT_BYTES);
-  if (client === NO_CLIENT) out.varUint(0);
+  const out = encoding.createEncoder();
+  if (clocks.client === NO_CLIENT) encoding.writeVarUint(out, 0);
   else {
-    out.varUint(1);
-    out.varUint(structs);
-    out.varUint(client);
-    out.varUint(clock);
+    encoding.writeVarUint(out, 1);
+    encoding.writeVarUint(out, structs);
+    encoding.writeVarUint(out, clocks.client);
+    encoding.writeVarUint(out, clocks.clock);
   }
-  const structsFrom = out.pos;
   for (const [i, layout] of layouts.entries())
-    if (layout.client !== NO_CLIENT) out.copy(updates[i]!, layout.structsFrom, layout.structsTo);
-  const structsTo = out.pos;
-  out.varUint(deleteClients);
-  const deletesFrom = out.pos;
-  for (const [i, layout] of layouts.entries()) out.copy(updates[i]!, layout.deletesFrom, layout.deletesTo);
-  const layout = {
-    client,
-    clock,
-    endClock: client === NO_CLIENT ? 0 : next,
-    structs,
-    structsFrom,
-    structsTo,
-    deleteClients,
-    deletesFrom,
-    deletesTo: out.pos,
-  };
-  return { update: out.done(), layout };
+    encoding.writeUint8Array(out, updates[i]!.subarray(layout.structsFrom, layout.structsTo));
+  encoding.writeVarUint(out, deleteClients);
+  for (const [i, layout] of layouts.entries())
+    encoding.writeUint8Array(out, updates[i]!.subarray(layout.deletesFrom, layout.deletesTo));
+  return { update: encoding.toUint8Array(out), clocks };
 }
 
 /**
@@ -205,7 +193,7 @@ export function joinUpdates(
  * waits in the doc for missing dependencies. appliedWhole says afterwards whether it did (one of
  * its structs may still wait for another client's item).
  */
-export function continuesDoc(doc: Y.Doc, layout: UpdateLayout): boolean {
+export function continuesDoc(doc: Y.Doc, layout: UpdateClocks): boolean {
   const { pendingStructs, pendingDs } = doc.store;
   if (pendingStructs || pendingDs) return false;
   if (layout.client === NO_CLIENT) return true;
@@ -213,14 +201,14 @@ export function continuesDoc(doc: Y.Doc, layout: UpdateLayout): boolean {
 }
 
 /** After applying an update that continuesDoc: whether all of it was integrated, nothing left waiting. */
-export function appliedWhole(doc: Y.Doc, layout: UpdateLayout): boolean {
+export function appliedWhole(doc: Y.Doc, layout: UpdateClocks): boolean {
   const { pendingStructs, pendingDs } = doc.store;
   if (pendingStructs || pendingDs) return false;
   return layout.client === NO_CLIENT || Y.getState(doc.store, layout.client) === layout.endClock;
 }
 
 /** After applying an update that continuesDoc: whether any of its structs were integrated. */
-export function appliedStructs(doc: Y.Doc, layout: UpdateLayout): boolean {
+export function appliedStructs(doc: Y.Doc, layout: UpdateClocks): boolean {
   return layout.client >= 0 && Y.getState(doc.store, layout.client) > layout.clock;
 }
 
@@ -232,40 +220,11 @@ export function appliedStructs(doc: Y.Doc, layout: UpdateLayout): boolean {
  * update deleted, the way a sync step 2 carries deletions), and, as in every Y.encodeStateAsUpdate,
  * what waits in the doc for a missing dependency.
  */
-export function addedSince(doc: Y.Doc, layout: UpdateLayout): Uint8Array {
+export function addedSince(doc: Y.Doc, layout: UpdateClocks): Uint8Array {
   const vector = new Map<number, number>();
   for (const client of doc.store.clients.keys()) vector.set(client, Y.getState(doc.store, client));
   if (layout.client >= 0) vector.set(layout.client, layout.clock);
   return Y.encodeStateAsUpdate(doc, Y.encodeStateVector(vector));
-}
-
-/** A safe integer takes at most 8 bytes as a varUint; 10 leaves room. */
-const MAX_VAR_UINT_BYTES = 10;
-
-class UpdateWriter {
-  pos = 0;
-  private readonly bytes: Uint8Array;
-  constructor(capacity: number) {
-    this.bytes = new Uint8Array(capacity);
-  }
-
-  varUint(value: number): void {
-    let n = value;
-    while (n > 0x7f) {
-      this.bytes[this.pos++] = 0x80 | (n & 0x7f);
-      n = Math.floor(n / 128);
-    }
-    this.bytes[this.pos++] = n;
-  }
-
-  copy(from: Uint8Array, start: number, end: number): void {
-    this.bytes.set(from.subarray(start, end), this.pos);
-    this.pos += end - start;
-  }
-
-  done(): Uint8Array {
-    return this.bytes.subarray(0, this.pos);
-  }
 }
 
 const BITS5 = 31;
@@ -279,37 +238,30 @@ const TYPE_REFS = 7;
 /** The bytes after lib0's `readAny` tags 124 (float32), 123 (float64) and 122 (bigint64). */
 const ANY_FIXED_SIZES: Readonly<Record<number, number>> = { 124: 4, 123: 8, 122: 8 };
 
+/** lib0's decoder for the numbers; strings, buffers and values are skipped by length, not read. */
 class UpdateWalk {
-  pos = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  private readonly decoder: decoding.Decoder;
+  constructor(private readonly bytes: Uint8Array) {
+    this.decoder = decoding.createDecoder(bytes);
+  }
 
+  get pos(): number {
+    return this.decoder.pos;
+  }
+
+  /** One byte; unlike lib0's readUint8, never past the end. */
   private byte(): number {
-    if (this.pos >= this.bytes.length) throw new Error('unexpected end of update');
-    return this.bytes[this.pos++]!;
+    if (this.decoder.pos >= this.bytes.length) throw new Error('unexpected end of update');
+    return this.bytes[this.decoder.pos++]!;
   }
 
-  /** lib0's readVarUint: 7 bits a byte, little end first; too large for a double is an error. */
   varUint(): number {
-    let num = 0;
-    let mult = 1;
-    for (;;) {
-      const r = this.byte();
-      num += (r & 0x7f) * mult;
-      if (r < BIT8) return num;
-      mult *= 128;
-      if (num > Number.MAX_SAFE_INTEGER) throw new Error('integer out of range');
-    }
-  }
-
-  /** lib0's readVarInt, value unused: 6 bits and a sign in the first byte, then as varUint. */
-  private varInt(): void {
-    if (this.byte() < BIT8) return;
-    this.varUint();
+    return decoding.readVarUint(this.decoder);
   }
 
   private skip(length: number): void {
-    if (length > this.bytes.length - this.pos) throw new Error('unexpected end of update');
-    this.pos += length;
+    if (length > this.bytes.length - this.decoder.pos) throw new Error('unexpected end of update');
+    this.decoder.pos += length;
   }
 
   /** A length-prefixed string or buffer, not decoded. */
@@ -324,14 +276,13 @@ class UpdateWalk {
    */
   private stringLength(): number {
     const length = this.varUint();
-    const end = this.pos + length;
-    if (end > this.bytes.length) throw new Error('unexpected end of update');
+    const start = this.pos;
+    this.skip(length);
     let units = 0;
-    for (let i = this.pos; i < end; i++) {
+    for (let i = start; i < start + length; i++) {
       const b = this.bytes[i]!;
       if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
     }
-    this.pos = end;
     return units;
   }
 
@@ -406,7 +357,7 @@ class UpdateWalk {
       case 120: // true
         return;
       case 125: // integer
-        this.varInt();
+        decoding.readVarInt(this.decoder);
         return;
       case 124: // float32
       case 123: // float64
