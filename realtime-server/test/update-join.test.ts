@@ -14,7 +14,9 @@ import {
   appliedWhole,
   checkUpdate,
   continuesDoc,
+  joinOrMerge,
   joinUpdates,
+  mergeInBulk,
 } from '../src/documents/updates.ts';
 
 /** A client's edits, one update each: shapes made, moved, recoloured, deleted, typed into. */
@@ -167,4 +169,55 @@ test('an update that continues the doc is what applying it adds; when part of it
 
   // The same update again continues nothing (its clocks are known).
   assert.ok(!continuesDoc(whole, layout));
+});
+
+test('a persister batch joined stores what merging it stores, one person or several', () => {
+  for (let round = 0; round < 5; round++) {
+    const seed = testSeed();
+    const random = new Random(seed);
+    const a = new Y.Doc();
+    const updates = editsOf(random, a, 'a', 200);
+    for (let i = 0; i < updates.length; ) {
+      const batch = updates.slice(i, i + 1 + random.int(80));
+      i += batch.length;
+      const stored = joinOrMerge(batch);
+      const merged = Y.mergeUpdates(batch);
+      const fromStored = new Y.Doc();
+      const fromMerged = new Y.Doc();
+      Y.applyUpdate(fromStored, Y.mergeUpdates(updates.slice(0, i - batch.length).concat(stored)));
+      Y.applyUpdate(fromMerged, Y.mergeUpdates(updates.slice(0, i - batch.length).concat(merged)));
+      assertSameDoc(fromStored, fromMerged, `seed ${seed}, batch ending at ${i}`);
+    }
+    // Two people (two docs, as two tabs or two users) in one batch: each one's run joins.
+    const b = new Y.Doc();
+    Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+    const base = Y.encodeStateAsUpdate(a);
+    const mixed = [
+      ...editsOf(random, b, 'b', 8),
+      ...editsOf(random, a, 'a2', 8),
+      ...editsOf(random, b, 'b2', 4),
+    ];
+    const fromJoined = new Y.Doc();
+    const fromMerged = new Y.Doc();
+    Y.applyUpdate(fromJoined, Y.mergeUpdates([base, joinOrMerge(mixed)]));
+    Y.applyUpdate(fromMerged, Y.mergeUpdates([base, mergeInBulk(mixed)]));
+    assertSameDoc(fromJoined, fromMerged, `seed ${seed}: two clients`);
+    // An update that already holds two clients is not one run: merged exactly as before.
+    const several = [Y.mergeUpdates(mixed.slice(0, 10)), ...mixed.slice(10)];
+    assert.deepEqual(joinOrMerge(several), mergeInBulk(several), `seed ${seed}: merged`);
+    // Typing only (no deletions): byte for byte what merging writes, only the delete set is written apart.
+    const typed: Uint8Array[] = [];
+    const take = (update: Uint8Array) => typed.push(update);
+    a.on('update', take);
+    b.on('update', take);
+    for (let k = 0; k < 30; k++) {
+      const text = random.pick([a, b]).getText('notes');
+      text.insert(random.int(text.length + 1), random.pick(['x', 'é', '👋🏽']));
+    }
+    assert.deepEqual(
+      joinOrMerge(typed),
+      Y.mergeUpdates(typed),
+      `seed ${seed}: typing joins to the merged bytes`,
+    );
+  }
 });

@@ -7,7 +7,7 @@ import { limits } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
 import { BoardGoneError, type DocEntry, type DocStore } from '../store/store.ts';
-import { mergeInBulk } from './updates.ts';
+import { joinOrMerge, mergeInBulk } from './updates.ts';
 
 /** The longest wait between two attempts to store a board's edits while the store fails. */
 export const RETRY_MAX_MS = 5000;
@@ -41,7 +41,7 @@ export function toEntries(batch: readonly QueuedUpdate[]): DocEntry[] {
     else byUser.set(item.userId, [item]);
   }
   return [...byUser].map(([userId, items]) => ({
-    update: mergeInBulk(items.map((i) => i.update)),
+    update: joinOrMerge(items.map((i) => i.update)),
     userId,
     // The earliest receipt of the group: history must not place an edit later than it was made.
     at: new Date(items[0]!.at),

@@ -156,35 +156,87 @@ export function joinUpdates(
   updates: readonly Uint8Array[],
   layouts: readonly UpdateLayout[],
 ): { update: Uint8Array; clocks: UpdateClocks } | null {
-  const clocks: UpdateClocks = { client: NO_CLIENT, clock: 0, endClock: 0 };
-  let structs = 0;
-  let deleteClients = 0;
-  for (const layout of layouts) {
+  const runs = clientRuns(layouts);
+  if (!runs || runs.length > 1) return null;
+  const run = runs[0];
+  const clocks: UpdateClocks = run
+    ? { client: run.client, clock: run.clock, endClock: run.endClock }
+    : { client: NO_CLIENT, clock: 0, endClock: 0 };
+  return { update: writeJoined(updates, layouts, runs), clocks };
+}
+
+/**
+ * Many updates as one, for storing: joined by concatenation when each client's structs among them
+ * run unbroken (what the edits of a persister batch are, one person's tabs included: far cheaper
+ * than merging, which decodes and re-encodes every struct and was 10 % of the server's time in
+ * fanout), merged otherwise. Clients are written highest first, as Y.mergeUpdates writes them;
+ * the two differ only in how the delete set is written (joined, one client's ranges may come in
+ * several entries, which Yjs reads the same), and compaction merges them later.
+ */
+export function joinOrMerge(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let layouts: UpdateLayout[];
+  try {
+    layouts = parts.map(checkUpdate);
+  } catch {
+    return mergeInBulk(parts); // never expected: the room checked or encoded every one of them
+  }
+  const runs = clientRuns(layouts);
+  if (!runs) return mergeInBulk(parts);
+  return writeJoined(
+    parts,
+    layouts,
+    runs.sort((a, b) => b.client - a.client),
+  );
+}
+
+/** One client's structs across updates: which updates hold them, in order, and the clocks they cover. */
+interface ClientRun extends UpdateClocks {
+  structs: number;
+  parts: number[];
+}
+
+/** Each client's run of structs, in first-seen order; null when an update holds several clients, or a run breaks. */
+function clientRuns(layouts: readonly UpdateLayout[]): ClientRun[] | null {
+  const runs = new Map<number, ClientRun>();
+  for (const [i, layout] of layouts.entries()) {
     if (layout.client === SEVERAL_CLIENTS) return null;
-    if (layout.client !== NO_CLIENT) {
-      if (clocks.client === NO_CLIENT) {
-        clocks.client = layout.client;
-        clocks.clock = layout.clock;
-      } else if (layout.client !== clocks.client || layout.clock !== clocks.endClock) return null;
-      clocks.endClock = layout.endClock;
-      structs += layout.structs;
+    if (layout.client === NO_CLIENT) continue;
+    const run = runs.get(layout.client);
+    if (!run) {
+      const { client, clock, endClock, structs } = layout;
+      runs.set(client, { client, clock, endClock, structs, parts: [i] });
+    } else if (layout.clock !== run.endClock) return null;
+    else {
+      run.endClock = layout.endClock;
+      run.structs += layout.structs;
+      run.parts.push(i);
     }
-    deleteClients += layout.deleteClients;
   }
+  return [...runs.values()];
+}
+
+/** The runs' structs, each run under one header, then every update's delete set entries. */
+function writeJoined(
+  updates: readonly Uint8Array[],
+  layouts: readonly UpdateLayout[],
+  runs: readonly ClientRun[],
+): Uint8Array {
   const out = encoding.createEncoder();
-  if (clocks.client === NO_CLIENT) encoding.writeVarUint(out, 0);
-  else {
-    encoding.writeVarUint(out, 1);
-    encoding.writeVarUint(out, structs);
-    encoding.writeVarUint(out, clocks.client);
-    encoding.writeVarUint(out, clocks.clock);
+  encoding.writeVarUint(out, runs.length);
+  for (const run of runs) {
+    encoding.writeVarUint(out, run.structs);
+    encoding.writeVarUint(out, run.client);
+    encoding.writeVarUint(out, run.clock);
+    for (const i of run.parts)
+      encoding.writeUint8Array(out, updates[i]!.subarray(layouts[i]!.structsFrom, layouts[i]!.structsTo));
   }
-  for (const [i, layout] of layouts.entries())
-    encoding.writeUint8Array(out, updates[i]!.subarray(layout.structsFrom, layout.structsTo));
+  let deleteClients = 0;
+  for (const layout of layouts) deleteClients += layout.deleteClients;
   encoding.writeVarUint(out, deleteClients);
   for (const [i, layout] of layouts.entries())
     encoding.writeUint8Array(out, updates[i]!.subarray(layout.deletesFrom, layout.deletesTo));
-  return { update: encoding.toUint8Array(out), clocks };
+  return encoding.toUint8Array(out);
 }
 
 /**
