@@ -244,6 +244,7 @@ function ingestCase(flags: Flags): Case {
       r('loadMax', 'fresh load max ms', 2),
       r('maxOverMedian', 'slowest ÷ median', 2),
       r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
+      r('loadArrivedP50', 'of a load: the board arrived after, p50 ms', 2),
       r('clientApplyP50', 'of a load: the client applying the board alone, p50 ms', 2),
       r('busyLoadP50', 'fresh load p50 ms, during 20,000 more edits', 2),
       r('busyLoadMax', 'fresh load max ms, during them', 2),

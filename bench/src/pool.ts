@@ -67,16 +67,11 @@ export class Pool {
       clients: shares[i] ?? [],
       ...opts,
     }));
-    const syncMs = new Float64Array(results.reduce((n, r) => n + r.syncMs.length, 0));
-    let at = 0;
-    for (const r of results) {
-      syncMs.set(r.syncMs, at);
-      at += r.syncMs.length;
-    }
     return {
       synced: results.reduce((n, r) => n + r.synced, 0),
       failed: results.reduce((n, r) => n + r.failed, 0),
-      syncMs,
+      syncMs: concatSamples(results.map((r) => r.syncMs)),
+      arrivedMs: concatSamples(results.map((r) => r.arrivedMs)),
     };
   }
 
@@ -112,4 +107,14 @@ export class Pool {
     await this.all<null>({ cmd: 'close' });
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
+}
+
+function concatSamples(parts: Float64Array[]): Float64Array {
+  const all = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
 }

@@ -40,6 +40,11 @@ export interface ConnectResult {
   failed: number;
   /** per synced client: ms from creating its provider to its first `sync` with the server */
   syncMs: Float64Array;
+  /**
+   * per synced timed client: ms from creating its provider to the arrival of the largest message
+   * it received before syncing (the board, on a fresh load): what follows is the client's own work
+   */
+  arrivedMs: Float64Array;
 }
 
 export interface StartCommand {

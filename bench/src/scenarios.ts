@@ -586,6 +586,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
       // every load starts with the board stored and unloaded; only the load itself is counted
       const wait = p.unloadWaitMs ?? 3000;
       const syncMs: number[] = [];
+      const arrivedMs: number[] = [];
       let failed = 0;
       w0 = nowMicros();
       for (const spec of specs) {
@@ -599,10 +600,16 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
         });
         cpuMicros += serverCpu(server) - c0;
         syncMs.push(...one.syncMs);
+        arrivedMs.push(...one.arrivedMs);
         failed += one.failed;
       }
       w1 = nowMicros();
-      conn = { synced: syncMs.length, failed, syncMs: Float64Array.from(syncMs) };
+      conn = {
+        synced: syncMs.length,
+        failed,
+        syncMs: Float64Array.from(syncMs),
+        arrivedMs: Float64Array.from(arrivedMs),
+      };
     } else {
       const cpu0 = serverCpu(server);
       w0 = nowMicros();
@@ -819,6 +826,7 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
         maxOverMedian: q.max / q.p50,
         serverCpuMsPerLoad: loadCpu / 1000 / Math.max(1, quiet.synced),
         clientApplyP50: decodeFloor.p50,
+        loadArrivedP50: summarize(quiet.arrivedMs).p50,
         busyLoadP50: b.p50,
         busyLoadMax: b.max,
         busyMaxOverMedian: b.max / b.p50,

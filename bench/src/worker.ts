@@ -109,6 +109,7 @@ function attach(l: Live): void {
 
 async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
   const syncMs = new Samples();
+  const arrivedMs = new Samples();
   let failed = 0;
   const queue = [...cmd.clients];
   const one = async (spec: ClientSpec) => {
@@ -120,6 +121,7 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
       return;
     }
     const client = createClient(spec, { echoAwareness: cmd.echoAwareness });
+    const arrived = whenLargestArrives(client, start);
     client.provider.awareness.setLocalState(presence(spec.id));
     const l: Live = { spec, client, lastSeq: new Map() };
     live.push(l);
@@ -142,8 +144,10 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
       if (cmd.expectShapes !== undefined) shapes.observe(done);
       done();
     });
-    if (ok) syncMs.push((nowMicros() - start) / 1000);
-    else failed++;
+    if (ok) {
+      syncMs.push((nowMicros() - start) / 1000);
+      arrivedMs.push(arrived());
+    } else failed++;
     if (cmd.closeAfterSync) {
       client.destroy();
       live.splice(live.indexOf(l), 1);
@@ -153,7 +157,30 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
     for (let spec = queue.shift(); spec; spec = queue.shift()) await one(spec);
   });
   await Promise.all(lanes);
-  return { synced: syncMs.length, failed, syncMs: syncMs.toArray() };
+  return { synced: syncMs.length, failed, syncMs: syncMs.toArray(), arrivedMs: arrivedMs.toArray() };
+}
+
+/**
+ * Notes when the largest message a client receives arrives (µs since `start`), before the
+ * provider handles it; returns a function that gives it in ms. On a fresh load that message is the
+ * board: before it is the connection and the server's work, after it the client's decoding.
+ */
+function whenLargestArrives(client: ReturnType<typeof createClient>, start: number): () => number {
+  const ws = client.provider.ws as unknown as {
+    onmessage: ((event: { data: ArrayBuffer | Uint8Array }) => void) | null;
+  } | null;
+  const handle = ws?.onmessage;
+  let largest = -1;
+  let at = Number.NaN;
+  if (ws && handle)
+    ws.onmessage = (event) => {
+      if (event.data.byteLength > largest) {
+        largest = event.data.byteLength;
+        at = nowMicros();
+      }
+      handle(event);
+    };
+  return () => (at - start) / 1000;
 }
 
 async function joinLight(spec: ClientSpec, timeoutMs: number): Promise<boolean> {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as Y from 'yjs';
-import { buildBoard, traffic } from '../src/scenarios.ts';
+import { buildBoard, ingest, traffic } from '../src/scenarios.ts';
 import { median, percentileSorted, Samples, summarize } from '../src/stats.ts';
 
 test('percentileSorted uses the nearest rank', () => {
@@ -92,4 +92,13 @@ test('light clients load the board like providers: every light mover reaches eve
   assert.ok((m.awExpected ?? 0) > sent, 'the light mover counts towards two receivers');
   assert.equal(m.awDelivered, m.awExpected, 'every cursor move reached every timed client');
   assert.equal(m.disconnects, 0);
+});
+
+test('a tiny ingest loads the whole board, and says when its bytes arrived within each load', async () => {
+  const res = await ingest({ ...tiny, edits: 400, loads: 3 });
+  const m = res.metrics;
+  assert.ok((m.loadP50 ?? 0) > 0, 'the fresh loads completed');
+  const arrived = m.loadArrivedP50 ?? Number.NaN;
+  assert.ok(arrived > 0 && arrived <= (m.loadP50 ?? 0), `the board arrived within the load (${arrived} ms)`);
+  assert.ok((m.clientApplyP50 ?? 0) > 0, 'the client applied the board alone');
 });
