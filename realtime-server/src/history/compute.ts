@@ -50,13 +50,34 @@ export type ComputeReply =
   | { rid: number; ok: true; result: unknown }
   | { rid: number; ok: false; name: string; message: string };
 
-/** The computations in a worker thread, started on first use; idle, it does not keep Node alive. */
+/**
+ * How long a worker with nothing to do is kept before it exits. A worker thread is a second V8
+ * heap with its own Yjs: about 28 MB of resident memory, held for what is, on most instances, one
+ * version of a board every few minutes (HISTORY_INTERVAL_S) or when a board closes. Starting one
+ * again takes tens of milliseconds, on the worker's own thread.
+ */
+export const WORKER_IDLE_MS = 30_000;
+
+/**
+ * The computations in a worker thread, started on first use and stopped after WORKER_IDLE_MS
+ * with nothing to do; idle, it does not keep Node alive.
+ */
 export class WorkerCompute implements HistoryCompute {
   private worker: Worker | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private rid = 0;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
+  constructor(private readonly idleMs = WORKER_IDLE_MS) {}
+
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   private start(): Worker {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     if (this.worker) return this.worker;
     // From sources (tsx), worker-entry.mjs registers tsx's loader, which worker threads do not
     // inherit on every Node version; the bundle (scripts/build-server.mjs) has history-worker.js
@@ -69,12 +90,17 @@ export class WorkerCompute implements HistoryCompute {
       const p = this.pending.get(reply.rid);
       if (!p) return;
       this.pending.delete(reply.rid);
-      if (this.pending.size === 0) worker.unref();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.stopWhenIdle(worker);
+      }
       if (reply.ok) p.resolve(reply.result);
       else
         p.reject(reply.name === 'IncompleteLogError' ? new IncompleteLogError() : new Error(reply.message));
     });
     const fail = (error: Error) => {
+      // A worker stopped when idle, or by close(), had nothing pending; a newer one may have.
+      if (this.worker !== worker) return;
       for (const p of this.pending.values()) p.reject(error);
       this.pending.clear();
       this.worker = null;
@@ -83,6 +109,16 @@ export class WorkerCompute implements HistoryCompute {
     worker.on('exit', (code) => fail(new Error(`history worker exited (${code})`)));
     this.worker = worker;
     return worker;
+  }
+
+  private stopWhenIdle(worker: Worker): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.worker !== worker || this.pending.size > 0) return;
+      this.worker = null;
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   private call<T>(op: ComputeOp, args: unknown[]): Promise<T> {
@@ -112,8 +148,12 @@ export class WorkerCompute implements HistoryCompute {
   }
 
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     const worker = this.worker;
     this.worker = null;
+    for (const p of this.pending.values()) p.reject(new Error('history worker closed'));
+    this.pending.clear();
     await worker?.terminate();
   }
 }
