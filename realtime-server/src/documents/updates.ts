@@ -168,8 +168,8 @@ export function joinUpdates(
 /**
  * Many updates as one, for storing: joined by concatenation when each client's structs among them
  * run unbroken (what the edits of a persister batch are, one person's tabs included: far cheaper
- * than merging, which decodes and re-encodes every struct and was 10 % of the server's time in
- * fanout), merged otherwise. Clients are written highest first, as Y.mergeUpdates writes them;
+ * than merging, which decodes and re-encodes every struct and was 4–10 % of the server's time in
+ * fanout profiles), merged otherwise. Clients are written highest first, as Y.mergeUpdates writes them;
  * the two differ only in how the delete set is written (joined, one client's ranges may come in
  * several entries, which Yjs reads the same), and compaction merges them later.
  */
