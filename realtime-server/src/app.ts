@@ -102,7 +102,16 @@ export async function createApp({
   const http = await createHttpServer(config, log, sessions);
   const versions = new Versions(store, { historyDays: config.historyDays });
   const recorder = new HistoryRecorder(versions, config.historyIntervalMs, log);
-  const rooms = new Rooms({ store, bus, config, log, metrics, instanceId, history: recorder });
+  const rooms = new Rooms({
+    store,
+    bus,
+    config,
+    log,
+    metrics,
+    instanceId,
+    history: recorder,
+    mergeOffThread: (parts) => versions.compute.merge(parts),
+  });
   const history = new LiveHistory(rooms, versions);
   const workspace = new Workspace(http.server, { config, store, sessions, bus, rooms, log, instanceId });
   const gateway = new DocumentGateway({

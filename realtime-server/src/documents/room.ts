@@ -61,6 +61,8 @@ export interface RoomDeps {
   instanceId: string;
   /** Version history: told when the board is edited and when it closes here. */
   history?: HistoryHooks;
+  /** Merges a big board's compaction off the main thread (the history worker). */
+  mergeOffThread?: (parts: Uint8Array[]) => Promise<Uint8Array>;
 }
 
 /**
@@ -172,6 +174,7 @@ export class Room {
         debounceMs: deps.config.persistDebounceMs,
         maxDelayMs: deps.config.persistMaxDelayMs,
         onStored: (stored) => this.onStored(stored),
+        mergeOffThread: deps.mergeOffThread,
       },
       deps.log,
       deps.metrics,

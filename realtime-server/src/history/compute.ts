@@ -1,10 +1,12 @@
 // Where the history computations run. Decoding a version of a big board, replaying thousands of
 // log entries or diffing two boards takes from tens of milliseconds to seconds of CPU: done on
 // the main thread it would stall every live board of the instance, so by default it runs in one
-// worker thread per process (history/worker.ts). `inlineCompute` runs the same functions in
+// worker thread per process (history/worker.ts). Compacting a big board's log (`merge`) runs there
+// too. `inlineCompute` runs the same functions in
 // place (for the pure unit tests and as the worker's own implementation).
 import { Worker } from 'node:worker_threads';
 import type { BoardExport, VersionStats } from '@tandem/shared';
+import { mergeInBulk } from '../documents/updates.ts';
 import {
   exportOf,
   type HistoryEntry,
@@ -29,6 +31,8 @@ export interface HistoryCompute {
     since: Date,
   ): Promise<Uint8Array | null>;
   restoreChange(live: Uint8Array, target: Uint8Array): Promise<Uint8Array | null>;
+  /** The parts merged as one update (mergeInBulk): a compaction of a board's snapshot and log. */
+  merge(parts: Uint8Array[]): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -37,6 +41,7 @@ export const inlineCompute: HistoryCompute = {
   exportOf: async (data) => exportOf(data),
   revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
   restoreChange: async (live, target) => restoreChange(live, target),
+  merge: async (parts) => mergeInBulk(parts),
   close: async () => {},
 };
 
@@ -145,6 +150,9 @@ export class WorkerCompute implements HistoryCompute {
   }
   restoreChange(live: Uint8Array, target: Uint8Array) {
     return this.call<Uint8Array | null>('restoreChange', [live, target]);
+  }
+  merge(parts: Uint8Array[]) {
+    return this.call<Uint8Array>('merge', [parts]);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 // An in-memory DocStore: the document path's Store for the durability harness (many instances in
 // one process, thousands of scenarios a minute). Same contract as SQLite and PostgreSQL: appends
 // keep their order, compaction keeps entries appended while it merged.
-import type { DocEntry, DocStore, LogSize, StoredDoc } from './store.ts';
+import type { DocEntry, DocStore, LogSize, MergeParts, StoredDoc } from './store.ts';
 
 interface Board {
   snapshot: Uint8Array | null;
@@ -37,13 +37,13 @@ export class MemoryDocStore implements DocStore {
     return this.boards.get(boardId)?.log.map((e) => e.entry) ?? [];
   }
 
-  async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
+  async compact(boardId: string, merge: MergeParts): Promise<void> {
     const board = this.boards.get(boardId);
     if (!board || board.log.length === 0) return;
     const taken = board.log.slice();
     const parts = taken.map((e) => e.entry.update);
     if (board.snapshot) parts.unshift(board.snapshot);
-    board.snapshot = merge(parts);
+    board.snapshot = await merge(parts);
     const seqs = new Set(taken.map((e) => e.seq));
     board.log = board.log.filter((e) => !seqs.has(e.seq));
   }

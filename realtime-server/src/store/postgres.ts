@@ -6,7 +6,14 @@ import { SqlHistory } from './history.ts';
 import { migrations, postgresDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { PostgresSql } from './sql.ts';
-import { BoardGoneError, type DocEntry, type LogSize, type Store, type StoredDoc } from './store.ts';
+import {
+  BoardGoneError,
+  type DocEntry,
+  type LogSize,
+  type MergeParts,
+  type Store,
+  type StoredDoc,
+} from './store.ts';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -229,7 +236,7 @@ export class PostgresStore extends SqlHistory implements Store {
     return { entries: Number(r?.entries), bytes: logBytes, totalBytes: logBytes + Number(r?.snapshot) };
   }
 
-  async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
+  async compact(boardId: string, merge: MergeParts): Promise<void> {
     await this.transaction(async (c) => {
       // Held to the end of the transaction: a second compactor waits, then reads our result.
       await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [COMPACT_LOCK, boardId]);
@@ -244,7 +251,7 @@ export class PostgresStore extends SqlHistory implements Store {
       if (log.rows.length === 0) return;
       const parts: Uint8Array[] = log.rows.map((r) => r.data);
       if (snap.rows[0]) parts.unshift(snap.rows[0].data);
-      const merged = merge(parts);
+      const merged = await merge(parts);
       await c.query(
         `INSERT INTO doc_snapshots (board_id, data) VALUES ($1, $2)
          ON CONFLICT (board_id) DO UPDATE SET data = excluded.data`,

@@ -8,7 +8,14 @@ import { SqlHistory } from './history.ts';
 import { migrations, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
-import { BoardGoneError, type DocEntry, type LogSize, type Store, type StoredDoc } from './store.ts';
+import {
+  BoardGoneError,
+  type DocEntry,
+  type LogSize,
+  type MergeParts,
+  type Store,
+  type StoredDoc,
+} from './store.ts';
 
 export interface SqliteStoreOptions {
   /** Directory holding tandem.db, or ':memory:' for a throwaway database. */
@@ -90,7 +97,7 @@ export class SqliteStore extends SqlHistory implements Store {
     })();
   }
 
-  async compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
+  async compact(boardId: string, merge: MergeParts): Promise<void> {
     const read = this.db.transaction(() => {
       const snap = this.sql.prepare('SELECT data FROM doc_snapshots WHERE board_id = ?').get(boardId) as
         | Row
@@ -105,7 +112,7 @@ export class SqliteStore extends SqlHistory implements Store {
     if (read.snapshot) parts.unshift(read.snapshot);
     // Merge outside any transaction: a throwing merge leaves nothing half-done, and anything
     // appended meanwhile is not among the entries deleted below.
-    const merged = merge(parts);
+    const merged = await merge(parts);
     const seqs = read.log.map((r) => r.seq as number);
     const write = this.db.transaction(() => {
       if (!isLive(this.sql, boardId)) return;

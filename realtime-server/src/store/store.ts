@@ -61,6 +61,9 @@ export interface DocEntry {
   at: Date;
 }
 
+/** How compaction merges a board's snapshot and log: in place, or off the main thread (a promise). */
+export type MergeParts = (parts: Uint8Array[]) => Uint8Array | Promise<Uint8Array>;
+
 /** Size of a board's stored content after an append, so the caller can decide to compact. */
 export interface LogSize {
   entries: number;
@@ -138,9 +141,9 @@ export interface DocStore {
   /**
    * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
    * under a per-board lock so two instances never compact one board at once. Entries appended
-   * while merging are kept.
+   * while merging (which may run off the main thread: `merge` may return a promise) are kept.
    */
-  compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void>;
+  compact(boardId: string, merge: MergeParts): Promise<void>;
 }
 
 export interface Store extends DocStore, HistoryStore {

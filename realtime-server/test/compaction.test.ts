@@ -1,0 +1,73 @@
+// Compaction (documents/persister.ts): past the log's limits, a board's snapshot and log become
+// one snapshot. A big board's merge runs off the main thread, in the history worker (it stalled
+// every board of the instance for 50–80 ms); a small board's in place, without starting a thread.
+// Either way the Store holds the whole board afterwards, and nothing is left in the log.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { limits } from '@tandem/shared';
+import { pino } from 'pino';
+import * as Y from 'yjs';
+import { DocPersister, OFF_THREAD_MERGE_BYTES } from '../src/documents/persister.ts';
+import { WorkerCompute } from '../src/history/compute.ts';
+import { createMetrics } from '../src/metrics.ts';
+import { MemoryDocStore } from '../src/store/memory.ts';
+
+async function storedText(store: MemoryDocStore, boardId: string): Promise<string> {
+  const stored = await store.loadDoc(boardId);
+  const doc = new Y.Doc();
+  for (const part of [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates])
+    Y.applyUpdate(doc, part);
+  return doc.getText('notes').toString();
+}
+
+test('a big board is compacted in the worker, a small one in place; the Store keeps every edit', {
+  timeout: 60_000,
+}, async () => {
+  const compute = new WorkerCompute(60_000);
+  const store = new MemoryDocStore();
+  const persisterFor = (boardId: string) =>
+    new DocPersister(
+      boardId,
+      store,
+      { debounceMs: 1, maxDelayMs: 10, mergeOffThread: (parts) => compute.merge(parts) },
+      pino({ level: 'silent' }),
+      createMetrics(),
+    );
+  try {
+    // Small: more log entries than the limit (one write each), far fewer bytes than the threshold.
+    const small = new Y.Doc();
+    const smallUpdates: Uint8Array[] = [];
+    small.on('update', (u: Uint8Array) => smallUpdates.push(u));
+    for (let i = 0; i <= limits.compactEntries; i++) small.getText('notes').insert(i, 'a');
+    const smallPersister = persisterFor('small');
+    for (const [i, update] of smallUpdates.entries()) {
+      smallPersister.enqueue({ update, userId: `u${i % 2}`, at: Date.now(), seq: 0, mark: i + 1 });
+      await smallPersister.flush();
+    }
+    const smallStored = await store.loadDoc('small');
+    assert.ok(smallStored.snapshot, 'the small board was compacted');
+    assert.ok(smallStored.snapshot.byteLength < OFF_THREAD_MERGE_BYTES);
+    assert.equal(smallStored.updates.length, 0, 'nothing left in the log');
+    assert.equal(await storedText(store, 'small'), small.getText('notes').toString());
+    assert.equal(compute.running, false, 'a small merge starts no thread');
+
+    // Big: one write of more bytes than the log may hold.
+    const big = new Y.Doc();
+    const bigUpdates: Uint8Array[] = [];
+    big.on('update', (u: Uint8Array) => bigUpdates.push(u));
+    const chunk = 'x'.repeat(64 * 1024);
+    for (let i = 0; i * chunk.length <= limits.compactBytes; i++)
+      big.getText('notes').insert(0, `${i}${chunk}`);
+    const bigPersister = persisterFor('big');
+    for (const [i, update] of bigUpdates.entries())
+      bigPersister.enqueue({ update, userId: 'u', at: Date.now(), seq: 0, mark: i + 1 });
+    await bigPersister.flush();
+    const bigStored = await store.loadDoc('big');
+    assert.ok(bigStored.snapshot, 'the big board was compacted');
+    assert.equal(bigStored.updates.length, 0, 'nothing left in the log');
+    assert.equal(await storedText(store, 'big'), big.getText('notes').toString());
+    assert.equal(compute.running, true, 'the big merge ran in the worker');
+  } finally {
+    await compute.close();
+  }
+});
