@@ -210,6 +210,7 @@ function coldloadCase(flags: Flags): Case {
       r('syncP50', 'sync p50 ms', 2),
       r('syncP95', 'sync p95 ms', 2),
       r('syncMax', 'sync max ms', 2),
+      r('loadArrivedP50', 'of a load: the board arrived after, p50 ms', 2),
       r('serverCpuMsPerLoad', 'server CPU ms/load', 2),
       r('docKB', 'board size KB', 1),
     ],

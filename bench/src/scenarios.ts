@@ -631,6 +631,7 @@ export async function coldload(p: ColdloadParams): Promise<RunResult> {
         syncP50: s.p50,
         syncP95: s.p95,
         syncMax: s.max,
+        loadArrivedP50: summarize(conn.arrivedMs).p50,
         serverCpuMsPerLoad: cpuMicros / 1000 / Math.max(1, conn.synced),
         serverRssMB: serverRss(server) / 2 ** 20,
       },

@@ -26,6 +26,7 @@ import {
   appliedWhole,
   checkUpdate,
   continuesDoc,
+  hasPendingUpdates,
   joinUpdates,
   mergeInBulk,
   type UpdateClocks,
@@ -259,7 +260,7 @@ export class Room {
   }
 
   private get hasPending(): boolean {
-    return this.doc.store.pendingStructs !== null || this.doc.store.pendingDs !== null;
+    return hasPendingUpdates(this.doc);
   }
 
   /** The origin for applying an update that came over the bus. */
@@ -573,11 +574,8 @@ export class Room {
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
     this.outgoing.push(update);
-    this.outgoingOrigin = this.resolvingPending
-      ? MIXED_ORIGINS
-      : this.outgoing.length === 1 || this.outgoingOrigin === origin
-        ? origin
-        : MIXED_ORIGINS;
+    const oneOrigin = this.outgoing.length === 1 || this.outgoingOrigin === origin;
+    this.outgoingOrigin = oneOrigin && !this.resolvingPending ? origin : MIXED_ORIGINS;
     this.queueFlush();
     // Relayed by another instance: held (the raw message) until that instance confirms it.
     // Read from the Store by a catch-up: stored already.

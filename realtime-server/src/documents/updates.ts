@@ -266,6 +266,11 @@ function writeJoined(
   return out;
 }
 
+/** Something waits in the doc for a missing dependency: structs, or deletions of unknown items. */
+export function hasPendingUpdates(doc: Y.Doc): boolean {
+  return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+}
+
 /**
  * Whether applying an update laid out so would add exactly that update to `doc`: its structs
  * continue the doc's own run of that client's clocks (none of them known already) and nothing
@@ -273,16 +278,14 @@ function writeJoined(
  * its structs may still wait for another client's item).
  */
 export function continuesDoc(doc: Y.Doc, layout: UpdateClocks): boolean {
-  const { pendingStructs, pendingDs } = doc.store;
-  if (pendingStructs || pendingDs) return false;
+  if (hasPendingUpdates(doc)) return false;
   if (layout.client === NO_CLIENT) return true;
   return layout.client >= 0 && Y.getState(doc.store, layout.client) === layout.clock;
 }
 
 /** After applying an update that continuesDoc: whether all of it was integrated, nothing left waiting. */
 export function appliedWhole(doc: Y.Doc, layout: UpdateClocks): boolean {
-  const { pendingStructs, pendingDs } = doc.store;
-  if (pendingStructs || pendingDs) return false;
+  if (hasPendingUpdates(doc)) return false;
   return layout.client === NO_CLIENT || Y.getState(doc.store, layout.client) === layout.endClock;
 }
 

@@ -4,7 +4,7 @@
 // ("Version history") explains the semantics, and who wins when edits overlap.
 import { type BoardExport, exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
-import { mergeInBulk } from '../documents/updates.ts';
+import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
 
 /** One stored batch of a board's updates: who sent it (null: unknown) and when. */
 export interface HistoryEntry {
@@ -271,7 +271,7 @@ export async function revertChanges(
     }
   }
   shapes.unobserveDeep(watch);
-  if (doc.store.pendingStructs !== null || doc.store.pendingDs !== null) {
+  if (hasPendingUpdates(doc)) {
     undo.destroy();
     doc.destroy();
     throw new IncompleteLogError();

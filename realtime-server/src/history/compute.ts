@@ -2,8 +2,8 @@
 // log entries or diffing two boards takes from tens of milliseconds to seconds of CPU: done on
 // the main thread it would stall every live board of the instance, so by default it runs in one
 // worker thread per process (history/worker.ts). Compacting a big board's log (`merge`) runs there
-// too. `inlineCompute` runs the same functions in
-// place (for the pure unit tests and as the worker's own implementation).
+// too. `inlineCompute` runs the same functions in place (for the pure unit tests and as the
+// worker's own implementation).
 import { Worker } from 'node:worker_threads';
 import type { BoardExport, VersionStats } from '@tandem/shared';
 import { mergeInBulk } from '../documents/updates.ts';
