@@ -65,8 +65,9 @@ describe('editor basics', () => {
 
 describe('the server going away', () => {
   it('says the server cannot be reached, not that the person is offline', async () => {
-    const server = await startApp();
+    // The browser first: a missing Chromium then fails the test before a server is left running.
     const browser = await launch();
+    const server = await startApp();
     try {
       const { page } = await newUser({ browser, server }, 'Sol');
       await createBoard(page, 'Down');

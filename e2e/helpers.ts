@@ -7,6 +7,7 @@ import { after, afterEach, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
+import { requireProgram } from '../testing/services.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
@@ -33,8 +34,9 @@ export function withApp(
 ): { readonly server: TestServer; readonly browser: Browser } {
   const app = {} as { server: TestServer; browser: Browser };
   before(async () => {
-    app.server = await startApp(env, options);
+    // The browser first: a missing Chromium then fails the block before a server is left running.
     app.browser = await launch();
+    app.server = await startApp(env, options);
   });
   after(async () => {
     await app.browser?.close();
@@ -71,7 +73,10 @@ afterEach(() => {
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: requireProgram(
+      process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      'apt-get install -y chromium, or set CHROMIUM_PATH to another Chromium',
+    ),
     args: [
       '--headless',
       '--no-sandbox',

@@ -18,8 +18,8 @@ describe('all changes saved', { skip: await skipUnless('postgres') }, () => {
   let browser: Browser;
   before(async () => {
     cut = await cuttablePostgres();
-    server = await startApp({}, { store: cut.store });
     browser = await launch();
+    server = await startApp({}, { store: cut.store });
   });
   after(async () => {
     cut?.proxy.reconnect();

@@ -3,7 +3,9 @@
 // processes for tests that kill the broker.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { accessSync, constants } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import { delimiter, join } from 'node:path';
 import pg from 'pg';
 
 export const postgresUrl = (): string =>
@@ -113,6 +115,26 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
   }
 }
 
+/**
+ * The path of a program this test needs, from PATH (or the path itself when it has a slash); a
+ * missing one fails the test with a sentence saying what to install, never a skip or a crash.
+ */
+export function requireProgram(program: string, install: string): string {
+  const candidates = program.includes('/')
+    ? [program]
+    : (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, program));
+  const found = candidates.find((path) => {
+    try {
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (!found) throw new Error(`${program} is not installed, and this test needs it: ${install}`);
+  return found;
+}
+
 /** A redis-server of the test's own, on a free port, that the test may kill and start again. */
 export class PrivateRedis {
   private child: ChildProcess | null = null;
@@ -132,7 +154,7 @@ export class PrivateRedis {
   async start(): Promise<void> {
     if (this.child) return;
     const child = spawn(
-      'redis-server',
+      requireProgram('redis-server', 'apt-get install -y redis-server'),
       ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );

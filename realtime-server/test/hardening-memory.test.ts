@@ -1,10 +1,17 @@
-// Hardening (issue 9, item 8): slow viewers must not exhaust memory. A real server process holds a
+// Hardening: slow viewers must not exhaust memory. A real server process holds a
 // board of about 6 MB; sixteen viewers connect, stop reading (their sockets are paused, so the
 // server's sends pile up) and each ask for the whole board 40 times, half of them with a state
 // vector that defeats any cache. The server answers a connection's sync request only once it has
 // read the previous answer, and sheds the slowest connections when the queued bytes of the whole
-// process pass MAX_QUEUED_BYTES: its resident memory (read from /metrics) stays bounded, and a
-// bystander still syncs and sees an edit.
+// process pass MAX_QUEUED_BYTES: the bytes queued and the process's live memory (V8 heap plus
+// the buffers outside it, read from /metrics) stay bounded, and a bystander still syncs and sees an
+// edit.
+//
+// Why not resident memory: with the same live memory (heap + external growing 14-27 MiB), the
+// process's RSS grew anywhere from 77 to 175 MiB across runs of this test, because glibc keeps the
+// pages of freed multi-megabyte buffers for reuse rather than returning them at once. RSS measured
+// the allocator's habits, not what the slow viewers hold, and failed on a fresh machine for that
+// reason. It is still printed, for whoever reads the log.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import type { Socket } from 'node:net';
@@ -31,10 +38,11 @@ const REQUESTS = 40;
 const QUEUE_BUDGET = 32 * MiB;
 
 /** A number from the server's Prometheus text. */
-async function metric(server: ServerProcess, name: string): Promise<number> {
+async function metric(server: ServerProcess, name: string, labels?: string): Promise<number> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const match = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(text);
-  assert.ok(match, `/metrics has ${name}`);
+  const labelled = labels ? `\\{${labels}\\}` : '(?:\\{[^}]*\\})?';
+  const match = new RegExp(`^${name}${labelled} ([0-9.e+]+)$`, 'm').exec(text);
+  assert.ok(match, `/metrics has ${name}${labels ? `{${labels}}` : ''}`);
   return Number(match[1]);
 }
 
@@ -91,8 +99,12 @@ describe('hardening: slow viewers and the memory bound', () => {
     assert.equal(bystander.doc.getText('filler').length, 4 * 1536 * 1024, 'the bystander has the board');
 
     const connectionsBefore = await metric(server, 'tandem_connections');
-    const baseline = await metric(server, 'process_resident_memory_bytes');
     const messagesBefore = await metric(server, 'tandem_messages_in_total');
+    const residentBefore = await metric(server, 'process_resident_memory_bytes');
+    const live = async () =>
+      (await metric(server, 'nodejs_heap_size_used_bytes')) +
+      (await metric(server, 'nodejs_external_memory_bytes'));
+    const liveBefore = await live();
 
     const token = await viewer.token(boardId);
     const greedy: RawDoc[] = [];
@@ -109,10 +121,15 @@ describe('hardening: slow viewers and the memory bound', () => {
       for (let r = 0; r < REQUESTS; r++) socket.ws.send(request);
     }
 
-    // Peak resident memory while the server works through the requests, and for a while after.
-    let peak = baseline;
+    // Peaks while the server works through the requests, and for a while after, sampled often so
+    // a short peak is seen.
+    let livePeak = liveBefore;
+    let queuedPeak = 0;
+    let residentPeak = residentBefore;
     const sample = async () => {
-      peak = Math.max(peak, await metric(server, 'process_resident_memory_bytes'));
+      queuedPeak = Math.max(queuedPeak, await metric(server, 'tandem_send_queue_bytes'));
+      livePeak = Math.max(livePeak, await live());
+      residentPeak = Math.max(residentPeak, await metric(server, 'process_resident_memory_bytes'));
     };
     await waitUntil(
       'the server has read every sync request, or cut off every viewer',
@@ -125,16 +142,34 @@ describe('hardening: slow viewers and the memory bound', () => {
       },
       120_000,
     );
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 40; i++) {
       await sample();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const growth = peak - baseline;
-    console.log(`resident memory grew by ${(growth / MiB).toFixed(0)} MiB at its peak`);
-    // Without the bound each viewer queues MAX_DOC_BYTES plus 8 MiB before it is cut off: 384 MiB.
-    assert.ok(growth < 160 * MiB, `resident memory grew by ${(growth / MiB).toFixed(0)} MiB`);
-    const queued = await metric(server, 'tandem_send_queue_bytes');
-    assert.ok(queued <= QUEUE_BUDGET, `${(queued / MiB).toFixed(1)} MiB queued, over the process budget`);
+    const liveGrowth = livePeak - liveBefore;
+    console.log(
+      `at the peak: ${(queuedPeak / MiB).toFixed(1)} MiB queued, live memory +${(liveGrowth / MiB).toFixed(0)} MiB, resident memory +${((residentPeak - residentBefore) / MiB).toFixed(0)} MiB`,
+    );
+    // The process budget holds at every sample, and holding it took cutting slow viewers off:
+    // sixteen 6 MB answers do not fit in 32 MiB. (With the budget lifted, 96 MiB stays queued.)
+    assert.ok(
+      queuedPeak <= QUEUE_BUDGET,
+      `${(queuedPeak / MiB).toFixed(1)} MiB queued, over the process budget`,
+    );
+    assert.ok(queuedPeak > QUEUE_BUDGET / 2, 'the viewers did fill the queue (the scenario ran)');
+    assert.ok(
+      (await metric(server, 'tandem_connection_closes_total', 'code="1013"')) >= 1,
+      'slow viewers were cut off (1013) to hold the budget',
+    );
+    // A ceiling on everything the flood makes the process hold, garbage not yet collected
+    // included (answers already cut off still count until the next GC): measured at 67-85 MiB,
+    // with or without the budget. Without the one-answer-at-a-time rule the viewers' 640 requests
+    // would queue gigabytes; without any bound each viewer holds MAX_DOC_BYTES plus 8 MiB.
+    const liveCeiling = 192 * MiB;
+    assert.ok(
+      liveGrowth < liveCeiling,
+      `live memory (V8 heap + external buffers) grew by ${(liveGrowth / MiB).toFixed(0)} MiB, over ${liveCeiling / MiB} MiB`,
+    );
 
     // The bystander still syncs: a fresh client gets the whole board and sees a new edit.
     const late = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie });
