@@ -4,7 +4,7 @@
 // versions, the sessions and the secret that signs access tokens; restore refuses a DATA_DIR
 // that is not empty (unless --force) or that a running server holds.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -254,4 +254,33 @@ test('with DATABASE_URL set, backup says to use pg_dump', async () => {
   }).done;
   assert.equal(answer.code, 1);
   assert.match(answer.stderr, /DATABASE_URL is set.*pg_dump/);
+});
+
+test('the compiled scripts run with plain node, as in the container image', async () => {
+  // Inside the repository, so that the bundle's package imports resolve from its node_modules.
+  const outdir = mkdtempSync(join(root, 'realtime-server', '.backup-bundle-test-'));
+  dirs.push(outdir);
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', outdir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  assert.equal(built.status, 0, `the build failed: ${built.stderr}`);
+  const dataDir = tempDir();
+  const store = new SqliteStore({ dataDir });
+  await store.migrate();
+  await store.close();
+  const node = (script: string, args: string[], env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(outdir, script), ...args], {
+      cwd: tempDir(),
+      env: { ...process.env, ...embedded, ...env },
+      encoding: 'utf8',
+    });
+  const backupDir = join(tempDir(), 'backup');
+  const backup = node('backup.js', [backupDir], { DATA_DIR: dataDir });
+  assert.equal(backup.status, 0, backup.stderr);
+  assert.ok(existsSync(join(backupDir, 'manifest.json')));
+  const restoredDir = join(tempDir(), 'restored');
+  const restore = node('restore.js', [backupDir], { DATA_DIR: restoredDir });
+  assert.equal(restore.status, 0, restore.stderr);
+  assert.ok(existsSync(join(restoredDir, 'tandem.db')));
 });
