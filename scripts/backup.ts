@@ -32,10 +32,12 @@ try {
   const storage = loadStorageConfig();
   if (storage.databaseUrl) {
     fail(
-      'DATABASE_URL is set, so accounts, boards, edits, versions and images are all in PostgreSQL and nothing in DATA_DIR needs a backup: back the database up with pg_dump (docs/operations.md, "Backups"), and keep SECRET with it.',
+      'DATABASE_URL is set, so accounts, boards, edits, versions and images are all in PostgreSQL and nothing in DATA_DIR needs a backup: back the database up with pg_dump (docs/operations.md, "PostgreSQL backups and restore"), and keep SECRET with it.',
     );
   }
-  const target = resolve(parsed.positionals[0] ?? defaultBackupName());
+  // npm runs scripts in the package's root: paths typed on the command line are relative to
+  // where they were typed (INIT_CWD). DATA_DIR is relative to the root, as for `npm start`.
+  const target = resolve(process.env.INIT_CWD ?? '.', parsed.positionals[0] ?? defaultBackupName());
   const manifest = await backupDataDir({
     dataDir: storage.dataDir,
     target,

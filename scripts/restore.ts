@@ -36,11 +36,14 @@ try {
   const storage = loadStorageConfig();
   if (storage.databaseUrl) {
     fail(
-      'DATABASE_URL is set, so the server keeps its data in PostgreSQL and would not use a restored DATA_DIR: restore PostgreSQL with pg_restore (docs/operations.md, "Backups"), or unset DATABASE_URL to restore an SQLite backup.',
+      'DATABASE_URL is set, so the server keeps its data in PostgreSQL and would not use a restored DATA_DIR: restore PostgreSQL with pg_restore (docs/operations.md, "PostgreSQL backups and restore"), or unset DATABASE_URL to restore an SQLite backup.',
     );
   }
-  const backup = resolve(parsed.positionals[0]!);
-  const dataDir = resolve(parsed.values['data-dir'] ?? storage.dataDir);
+  // npm runs scripts in the package's root: paths typed on the command line are relative to
+  // where they were typed (INIT_CWD). DATA_DIR is relative to the root, as for `npm start`.
+  const here = process.env.INIT_CWD ?? '.';
+  const backup = resolve(here, parsed.positionals[0]!);
+  const dataDir = parsed.values['data-dir'] ? resolve(here, parsed.values['data-dir']) : storage.dataDir;
   const manifest = await restoreDataDir({ backup, dataDir, force: parsed.values.force ?? false });
   console.log(`Restored ${backup} (database as of ${manifest.databaseAt}) into DATA_DIR ${dataDir}`);
   console.log(
