@@ -141,6 +141,13 @@ function url(env: Env, name: ConfigVariable, protocols: string[]): string | null
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/**
+ * What the server keeps in DATA_DIR, by name: the SQLite store's file (with its -wal and -shm
+ * beside it while open), the generated secret, and the disk AssetStore's folder. The backup and
+ * restore scripts copy exactly these.
+ */
+export const dataDirFiles = { database: 'tandem.db', secret: 'secret', assets: 'assets' } as const;
+
 /** The secret from SECRET, else one generated once into DATA_DIR (embedded mode only). */
 function readSecret(env: Env, dataDir: string, shared: boolean): string {
   const raw = env.SECRET;
@@ -153,7 +160,7 @@ function readSecret(env: Env, dataDir: string, shared: boolean): string {
       'SECRET is required when DATABASE_URL is set: every instance must sign access tokens with the same secret.',
     );
   }
-  const file = join(dataDir, 'secret');
+  const file = join(dataDir, dataDirFiles.secret);
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {
@@ -163,15 +170,42 @@ function readSecret(env: Env, dataDir: string, shared: boolean): string {
   }
 }
 
+/** Where a deployment keeps its data: what `npm run backup` and `npm run restore` need. */
+export interface StorageConfig {
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+  databaseUrl: string | null;
+  databaseSchema: string | null;
+  /** SECRET is set: DATA_DIR/secret is neither read nor written. */
+  secretFromEnv: boolean;
+}
+
+/**
+ * The storage half of the configuration, read exactly as loadConfig reads it but without its
+ * side effects (creating DATA_DIR, generating a secret): the backup and restore scripts must find
+ * the server's DATA_DIR, and must not create a fresh secret where a backup's is to go.
+ */
+export function loadStorageConfig(env: Env = process.env as Env): StorageConfig {
+  const schema = env.DATABASE_SCHEMA || null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier; it is "${schema}".`);
+  }
+  return {
+    dataDir: resolve(env.DATA_DIR || defaults.dataDir),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseSchema: schema,
+    secretFromEnv: Boolean(env.SECRET),
+  };
+}
+
 export function loadConfig(env: Env = process.env as Env): Config {
   const port = integer(env, 'PORT', defaults.port, 0, 65535);
-  const dataDir = resolve(env.DATA_DIR || defaults.dataDir);
+  const { dataDir, databaseUrl, databaseSchema: schema } = loadStorageConfig(env);
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }
-  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const givenOrigin = url(env, 'PUBLIC_ORIGIN', ['http:', 'https:']);
   const publicOrigin = givenOrigin ?? `http://localhost:${port}`;
@@ -183,10 +217,6 @@ export function loadConfig(env: Env = process.env as Env): Config {
   const logLevel = env.LOG_LEVEL || defaults.logLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${logLevel}".`);
-  }
-  const schema = env.DATABASE_SCHEMA || null;
-  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new ConfigError(`DATABASE_SCHEMA must be a lower-case SQL identifier; it is "${schema}".`);
   }
   const trustProxy = env.TRUST_PROXY ?? '';
   if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {

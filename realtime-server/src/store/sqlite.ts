@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { dataDirFiles } from '../config.ts';
 import { SqlHistory } from './history.ts';
 import { migrations, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
@@ -32,7 +33,7 @@ export class SqliteStore extends SqlHistory implements Store {
       this.db = new Database(':memory:');
     } else {
       mkdirSync(options.dataDir, { recursive: true });
-      this.db = new Database(join(options.dataDir, 'tandem.db'));
+      this.db = new Database(join(options.dataDir, dataDirFiles.database));
     }
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('foreign_keys = ON');
