@@ -42,7 +42,7 @@ describe('hardening: refused bodies are answered, not reset', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const post = (body: BodyInit) =>
+  const post = (body: Uint8Array | ReadableStream<Uint8Array>) =>
     fetch(`${server.url}/api/boards`, {
       method: 'POST',
       body,

@@ -577,6 +577,9 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await store.getLink(link.token), link);
       assert.deepEqual(await loadJson(store, b.id), content(doc));
       await store.ping();
+      // The readiness write probe succeeds on a healthy store and changes nothing it can see.
+      await store.probeWrite();
+      assert.equal((await store.getBoard(b.id))?.title, 'Kept');
     });
   });
 }

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SqlHistory } from './history.ts';
-import { migrations, sqliteDialect } from './migrations.ts';
+import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
 import {
@@ -66,6 +66,12 @@ export class SqliteStore extends SqlHistory implements Store {
 
   async ping(): Promise<void> {
     this.sql.prepare('SELECT 1').get();
+  }
+
+  async probeWrite(): Promise<void> {
+    // The latest migration row always exists; rewriting it with its own value is a real write
+    // (SQLite does not skip unchanged rows), committed to the WAL like any other.
+    this.sql.prepare(PROBE_WRITE).run();
   }
 
   async close(): Promise<void> {

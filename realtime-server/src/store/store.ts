@@ -151,6 +151,12 @@ export interface Store extends DocStore, HistoryStore {
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */
   ping(): Promise<void>;
+  /**
+   * Throws when a write cannot be committed although the database answers reads (disk full, a
+   * read-only file or database, a replica after a failover): one committed no-op update of one
+   * row, for /readyz.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 
   createUser(user: Omit<UserRow, 'createdAt'>): Promise<UserRow>;
