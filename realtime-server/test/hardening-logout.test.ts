@@ -8,7 +8,7 @@ import { CloseCode } from '@tandem/shared';
 import { ApiClient, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import type { TestServer } from '../../testing/server.ts';
-import { skipUnless, waitUntil } from '../../testing/services.ts';
+import { PrivateRedis, skipUnless, waitUntil } from '../../testing/services.ts';
 import { connectWorkspace, type Recorder } from '../../testing/workspace.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
@@ -94,5 +94,44 @@ describe('hardening: logout on every instance', { skip }, () => {
     assert.ok(phoneOnB.socket.connected, 'the other session’s socket stays connected');
     assert.equal(titled(onA, 'After') || titled(onB, 'After'), false, 'no rename after logout');
     assert.deepEqual([voteEvents(onA), voteEvents(onB)], votesBefore, 'no vote events after logout');
+  });
+});
+
+describe('hardening: a logout while Redis is down', { skip }, () => {
+  let redis: PrivateRedis;
+  let cluster: TestCluster;
+  let a: TestServer;
+  let b: TestServer;
+  const recorders: Recorder[] = [];
+
+  before(async () => {
+    redis = await PrivateRedis.start();
+    cluster = new TestCluster({ redis: redis.url });
+    a = await cluster.start();
+    b = await cluster.start();
+  });
+  after(async () => {
+    for (const recorder of recorders) recorder.socket.disconnect();
+    await cluster.close();
+    await redis.stop();
+  });
+
+  test('the other instance ends the session’s dashboard socket once the bus is back', async () => {
+    const ada = await new ApiClient(a.url, a.origin).signup('Ada');
+    const onB = await connectWorkspace(b.url, ada.cookie, b.origin);
+    recorders.push(onB);
+    await redis.kill();
+    await waitUntil('instance B sees the bus down', async () => {
+      const ready = (await (await fetch(`${b.url}/readyz`)).json()) as { bus: string };
+      return ready.bus === 'unreachable';
+    });
+    // The logout's message to B is lost with the bus.
+    assert.equal((await ada.call('POST', '/api/auth/logout')).status, 204);
+    await redis.start();
+    await waitUntil(
+      'the socket on B is disconnected after the bus comes back',
+      () => onB.socket.disconnected,
+      30_000,
+    );
   });
 });
