@@ -123,8 +123,14 @@ export async function createApp({
     log,
     onBoardUsersChanged: (boardId) => workspace.boardUsersChanged(boardId),
   });
-  // Revocations published while the bus was down were lost: check every connection now.
-  bus.onReconnect(() => void gateway.checkAccess(true));
+  // Revocations and logouts published while the bus was down were lost: check every connection
+  // and every dashboard socket now.
+  bus.onReconnect(() => {
+    void gateway.checkAccess(true);
+    void workspace
+      .checkSessions()
+      .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
+  });
 
   const deps: HttpDeps = { config, store, sessions, rooms, bus, assets, metrics, live: workspace, history };
   for (const resource of resources) await http.register(resource, deps);

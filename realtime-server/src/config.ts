@@ -1,8 +1,17 @@
 // The environment, read once into one typed object. A wrong value stops start-up with a
 // sentence that names the variable.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { assetDefaults, defaults, historyDefaults, limits } from '@tandem/shared';
 
 export interface Config {
@@ -148,11 +157,15 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 export const dataDirFiles = { database: 'tandem.db', secret: 'secret', assets: 'assets' } as const;
 
+/** Shortest secret accepted, from SECRET or from DATA_DIR/secret: 32 characters. */
+const MIN_SECRET_LENGTH = 32;
+
 /** The secret from SECRET, else one generated once into DATA_DIR (embedded mode only). */
 function readSecret(env: Env, dataDir: string, shared: boolean): string {
   const raw = env.SECRET;
   if (raw) {
-    if (raw.length < 32) throw new ConfigError('SECRET must be at least 32 characters long.');
+    if (raw.length < MIN_SECRET_LENGTH)
+      throw new ConfigError(`SECRET must be at least ${MIN_SECRET_LENGTH} characters long.`);
     return raw;
   }
   if (shared) {
@@ -160,14 +173,68 @@ function readSecret(env: Env, dataDir: string, shared: boolean): string {
       'SECRET is required when DATABASE_URL is set: every instance must sign access tokens with the same secret.',
     );
   }
-  const file = join(dataDir, dataDirFiles.secret);
+  return readSecretFile(join(dataDir, dataDirFiles.secret));
+}
+
+/** DATA_DIR/secret, created when missing; a short or unreadable one stops start-up. */
+function readSecretFile(file: string): string {
+  let stored: string;
   try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    const secret = randomBytes(32).toString('base64url');
-    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-    return secret;
+    stored = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new ConfigError(`The secret file ${file} cannot be read: ${(error as Error).message}`);
+    }
+    return createSecretFile(file);
   }
+  // An empty or truncated file (a crash while writing it, fsck after a filesystem error) would
+  // sign access tokens with a key anyone can guess: a removed member could forge an owner's token.
+  // Never regenerate it silently either: that would invalidate every token without a word.
+  if (stored.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(
+      `The secret file ${file} holds ${stored.length} characters; it needs at least ${MIN_SECRET_LENGTH}. ` +
+        'Restore it from a backup, or delete it to have a new one generated (outstanding access tokens stop working).',
+    );
+  }
+  return stored;
+}
+
+/**
+ * Writes a new secret atomically and durably: to a temporary file, fsynced, moved into place,
+ * then the directory fsynced, so a crash leaves either no file or the whole secret, never an
+ * empty one. Mode 0600: only the server's user reads it. The move is a hard link rather than a
+ * rename so that it never replaces a secret another process created meanwhile (it then uses that).
+ */
+function createSecretFile(file: string): string {
+  const secret = randomBytes(32).toString('base64url');
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  let createdMeanwhile = false;
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, secret);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      linkSync(temp, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      createdMeanwhile = true;
+    }
+    rmSync(temp, { force: true });
+    const dir = openSync(dirname(file), 'r');
+    try {
+      fsyncSync(dir);
+    } finally {
+      closeSync(dir);
+    }
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw new ConfigError(`The secret file ${file} cannot be written: ${(error as Error).message}`);
+  }
+  return createdMeanwhile ? readSecretFile(file) : secret;
 }
 
 /** Where a deployment keeps its data: what `npm run backup` and `npm run restore` need. */

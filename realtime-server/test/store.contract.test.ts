@@ -477,6 +477,8 @@ function storeContract(fixture: StoreFixture): void {
       const ada = await user('Ada');
       const ben = await user('Ben');
       const b = await board(ada.id);
+      // Only members' ballots count (removed members' weigh nothing): Ben is one.
+      await store.grantAtLeast(b.id, ben.id, 'editor');
       assert.equal(await store.currentVoteSession(b.id), null);
       const s1 = await store.createVoteSession({
         id: id(),
@@ -522,6 +524,18 @@ function storeContract(fixture: StoreFixture): void {
         { shapeId: 'x', votes: 2 },
         { shapeId: 'z', votes: 3 },
       ]);
+      // Ben removed: his ballot stays stored but no longer counts.
+      assert.equal(await store.removeMember(b.id, ben.id), true);
+      assert.deepEqual(await store.getBallot(s1.id, ben.id), { z: 1, x: 1 });
+      assert.equal(await store.countVoters(s1.id), 1);
+      assert.deepEqual(
+        (await store.voteTotals(s1.id)).sort((p, q) => p.shapeId.localeCompare(q.shapeId)),
+        [
+          { shapeId: 'x', votes: 1 },
+          { shapeId: 'z', votes: 2 },
+        ],
+      );
+      await store.grantAtLeast(b.id, ben.id, 'editor');
       const closed = await store.currentVoteSession(b.id);
       assert.equal(closed?.id, s1.id);
       assert.ok(closed?.closedAt instanceof Date);
@@ -563,6 +577,9 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await store.getLink(link.token), link);
       assert.deepEqual(await loadJson(store, b.id), content(doc));
       await store.ping();
+      // The readiness write probe succeeds on a healthy store and changes nothing it can see.
+      await store.probeWrite();
+      assert.equal((await store.getBoard(b.id))?.title, 'Kept');
     });
   });
 }

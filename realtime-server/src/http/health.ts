@@ -1,7 +1,41 @@
 // For operators and load balancers: liveness, readiness and Prometheus metrics (docs/operations.md).
+import type { Store } from '../store/store.ts';
 import type { ResourcePlugin } from './deps.ts';
 
+/**
+ * How long a write probe's verdict stands. Balancers poll /readyz every few seconds on every
+ * instance; with this, each instance writes at most one probe row every 5 s however often it is
+ * asked, and readiness follows a store that stops taking writes within about 5 s.
+ */
+export const WRITE_PROBE_MS = 5000;
+
+/** Whether the Store takes writes, asked at most once per WRITE_PROBE_MS (callers share one probe). */
+class WriteProbe {
+  private verdict: { ok: boolean; at: number } | null = null;
+  private pending: Promise<boolean> | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  check(now = Date.now()): Promise<boolean> {
+    if (this.verdict && now - this.verdict.at < WRITE_PROBE_MS) return Promise.resolve(this.verdict.ok);
+    this.pending ??= this.store
+      .probeWrite()
+      .then(
+        () => true,
+        () => false,
+      )
+      .then((ok) => {
+        this.verdict = { ok, at: Date.now() };
+        this.pending = null;
+        return ok;
+      });
+    return this.pending;
+  }
+}
+
 export const healthRoutes: ResourcePlugin = async (app, { config, store, bus, rooms, metrics }) => {
+  const writes = new WriteProbe(store);
+
   // `instance` names the process that answered, so an operator (or a test) can see which
   // instance behind a load balancer a connection reached.
   app.get('/healthz', async () => ({ status: 'ok', instance: config.instanceName }));
@@ -11,14 +45,17 @@ export const healthRoutes: ResourcePlugin = async (app, { config, store, bus, ro
       () => true,
       () => false,
     );
+    // A store that answers reads but refuses every write (disk full, read-only, a standby after
+    // failover) would lose every edit sent here: not ready, so the balancer sends clients elsewhere.
+    const writesOk = storeOk && (await writes.check());
     const busOk = bus.isHealthy();
     // A stopping instance tells the balancer at once, so new clients go elsewhere. Without the
     // bus the instance still serves its boards from the Store (degraded mode, docs/architecture.md):
     // still ready, so that a Redis outage does not take every instance out of the balancer.
-    const ready = storeOk && !rooms.stopping;
+    const ready = storeOk && writesOk && !rooms.stopping;
     return reply.code(ready ? 200 : 503).send({
       status: rooms.stopping ? 'stopping' : !ready ? 'unavailable' : busOk ? 'ready' : 'degraded',
-      store: storeOk ? 'ok' : 'unreachable',
+      store: !storeOk ? 'unreachable' : writesOk ? 'ok' : 'not writable',
       bus: busOk ? 'ok' : 'unreachable',
     });
   });

@@ -19,6 +19,49 @@ import { ApiError, toErrorBody } from './errors.ts';
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
+ * A request refused while its body is still arriving (413 over bodyLimit, a bad Content-Type…)
+ * is answered only once the rest of the body has been read and dropped, up to this many bytes
+ * and this long. Answering at once and closing (fastify's way: `Connection: close`) resets a
+ * connection the client is still writing to, and a client that writes before it reads (Node's
+ * fetch) sees EPIPE instead of the answer. Past either bound the answer goes out and the
+ * connection is closed: nobody is owed an unbounded drain.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 16 * 1024 * 1024;
+export const REFUSED_BODY_DRAIN_MS = 10_000;
+
+/** Reads and drops what is left of a request body, within the bounds; true when it all arrived. */
+function drainUnread(request: FastifyRequest): Promise<boolean> {
+  const raw = request.raw;
+  if (raw.complete) return Promise.resolve(true);
+  if (raw.destroyed) return Promise.resolve(false);
+  // A declared length past the bound is not worth waiting for.
+  if (Number(request.headers['content-length']) > REFUSED_BODY_DRAIN_BYTES) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const finish = (drained: boolean) => {
+      clearTimeout(timer);
+      raw.off('data', onData);
+      raw.off('end', onEnd);
+      raw.off('close', onClose);
+      raw.off('error', onClose);
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > REFUSED_BODY_DRAIN_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onClose = () => finish(raw.complete);
+    const timer = setTimeout(() => finish(false), REFUSED_BODY_DRAIN_MS);
+    raw.on('data', onData);
+    raw.once('end', onEnd);
+    raw.once('close', onClose);
+    raw.once('error', onClose);
+    raw.resume();
+  });
+}
+
+/**
  * Routes check their input with the shared zod schemas (request.ts) and answer with JSON.stringify,
  * so fastify's JSON-schema compilers are never used. Given these instead, fastify does not load
  * its defaults (ajv with its formats, fast-json-stringify and their resolvers) at start; a route
@@ -110,6 +153,10 @@ export async function createHttpServer(
       'request',
     );
   });
-  http.setErrorHandler((error, request, reply) => sendError(request, reply, error));
+  http.setErrorHandler(async (error, request, reply) => {
+    // Bodies refused unread (or half read) are drained first, so the answer reaches the client.
+    if (!(await drainUnread(request))) reply.header('Connection', 'close');
+    return sendError(request, reply, error);
+  });
   return http;
 }

@@ -108,7 +108,9 @@ export async function votesRoutes(app: FastifyInstance, { store, live }: VotesDe
     const user = signedIn(request);
     const { board, role } = await requireRole(store, request.params.id, user.id, 'viewer');
     const session = await sessionOf(board.id, request.params.sessionId);
-    if (session.startedBy !== user.id && role !== 'owner') {
+    // The role now, not the one the starter had: a starter demoted to viewer no longer runs votes.
+    const mayClose = role === 'owner' || (role === 'editor' && session.startedBy === user.id);
+    if (!mayClose) {
       throw forbidden('Only the person who started this vote, or the board’s owner, can end it.');
     }
     // Closing twice (a double click, two tabs) answers the same results rather than an error.

@@ -28,6 +28,13 @@ export const postgresDialect: Dialect = {
   serialKey: 'BIGSERIAL PRIMARY KEY',
 };
 
+/**
+ * The write /readyz probes with (Store.probeWrite), the same on both stores: the latest row of
+ * the migrations table, which every migrated database has, rewritten with its own value.
+ */
+export const PROBE_WRITE =
+  'UPDATE migrations SET applied_at = applied_at WHERE id = (SELECT max(id) FROM migrations)';
+
 export interface Migration {
   id: number;
   name: string;

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { SqlHistory } from './history.ts';
-import { migrations, postgresDialect } from './migrations.ts';
+import { migrations, PROBE_WRITE, postgresDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { PostgresSql } from './sql.ts';
 import {
@@ -142,12 +142,22 @@ export class PostgresStore extends SqlHistory implements Store {
   }
 
   async ping(): Promise<void> {
-    // /readyz must answer promptly during an outage, not after a whole query timeout.
+    await this.promptly('SELECT 1');
+  }
+
+  async probeWrite(): Promise<void> {
+    // A new row version and a WAL record, committed: it fails as any write would (disk full,
+    // default_transaction_read_only, a standby after a failover).
+    await this.promptly(PROBE_WRITE);
+  }
+
+  /** One statement for /readyz, which must answer promptly during an outage, not after a whole query timeout. */
+  private async promptly(statement: string): Promise<void> {
     const limit = Math.min(2000, this.timeoutMs);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.pool.query('SELECT 1'),
+        this.pool.query(statement),
         new Promise((_resolve, reject) => {
           timer = setTimeout(() => reject(new Error('database did not answer in time')), limit);
         }),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { dataDirFiles } from '../config.ts';
 import { SqlHistory } from './history.ts';
-import { migrations, sqliteDialect } from './migrations.ts';
+import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
 import {
@@ -36,6 +36,11 @@ export class SqliteStore extends SqlHistory implements Store {
       this.db = new Database(join(options.dataDir, dataDirFiles.database));
     }
     this.db.pragma('journal_mode = WAL');
+    // Every commit reaches the disk before it returns: a board's edits are confirmed "saved" to
+    // its clients once appended, and with NORMAL (the build's default in WAL mode) an operating
+    // system crash or power cut could still undo the last commits. Measured cost: about 0.2 ms
+    // more per commit on the reference machine (docs/operations.md, "Durability of SQLite").
+    this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = ON');
     // Another process holding the write lock (a backup, a second instance by mistake) makes
     // writers wait a little instead of failing at once.
@@ -67,6 +72,12 @@ export class SqliteStore extends SqlHistory implements Store {
 
   async ping(): Promise<void> {
     this.sql.prepare('SELECT 1').get();
+  }
+
+  async probeWrite(): Promise<void> {
+    // The latest migration row always exists; rewriting it with its own value is a real write
+    // (SQLite does not skip unchanged rows), committed to the WAL like any other.
+    this.sql.prepare(PROBE_WRITE).run();
   }
 
   async close(): Promise<void> {

@@ -151,6 +151,12 @@ export interface Store extends DocStore, HistoryStore {
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */
   ping(): Promise<void>;
+  /**
+   * Throws when a write cannot be committed although the database answers reads (disk full, a
+   * read-only file or database, a replica after a failover): one committed no-op update of one
+   * row, for /readyz.
+   */
+  probeWrite(): Promise<void>;
   close(): Promise<void>;
 
   createUser(user: Omit<UserRow, 'createdAt'>): Promise<UserRow>;
@@ -226,10 +232,10 @@ export interface Store extends DocStore, HistoryStore {
   setBallot(sessionId: string, userId: string, votes: Record<string, number>): Promise<boolean>;
   /** One person's votes: shapeId → count. */
   getBallot(sessionId: string, userId: string): Promise<Record<string, number>>;
-  /** How many people have at least one vote in the session. */
+  /** How many people have at least one vote in the session and are still members of the board. */
   countVoters(sessionId: string): Promise<number>;
   /** Closes an open session; false when it was already closed (or never existed). */
   closeVoteSession(sessionId: string): Promise<boolean>;
-  /** Total votes per shape, unsorted. */
+  /** Total votes per shape from the ballots of people still members of the board, unsorted. */
   voteTotals(sessionId: string): Promise<{ shapeId: string; votes: number }[]>;
 }

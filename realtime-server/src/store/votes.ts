@@ -5,6 +5,15 @@ import { toVoteSession } from './rows.ts';
 import { type Query, sql } from './sql.ts';
 import { VoteSessionOpenError, type VoteSessionRow } from './store.ts';
 
+/**
+ * Ballots that count: those of people who are still members of the session's board. A removed
+ * member's ballot stays stored (they may be added back before the close) but weighs nothing.
+ */
+const countedBallot = (sessionId: string): Query =>
+  sql`session_id = ${sessionId} AND user_id IN (
+        SELECT m.user_id FROM memberships m JOIN vote_sessions s ON s.board_id = m.board_id
+        WHERE s.id = ${sessionId})`;
+
 const isOpen = (sessionId: string): Query =>
   sql`EXISTS (SELECT 1 FROM vote_sessions WHERE id = ${sessionId} AND closed_at IS NULL)`;
 
@@ -68,7 +77,7 @@ export abstract class VoteRecords extends SqlRecords {
 
   async countVoters(sessionId: string): Promise<number> {
     const r = await this.sql.one(
-      sql`SELECT COUNT(DISTINCT user_id) AS n FROM vote_ballots WHERE session_id = ${sessionId}`,
+      sql`SELECT COUNT(DISTINCT user_id) AS n FROM vote_ballots WHERE ${countedBallot(sessionId)}`,
     );
     return Number(r?.n ?? 0);
   }
@@ -82,7 +91,8 @@ export abstract class VoteRecords extends SqlRecords {
 
   async voteTotals(sessionId: string): Promise<{ shapeId: string; votes: number }[]> {
     const rows = await this.sql.all(
-      sql`SELECT shape_id, SUM(votes) AS votes FROM vote_ballots WHERE session_id = ${sessionId} GROUP BY shape_id`,
+      sql`SELECT shape_id, SUM(votes) AS votes FROM vote_ballots WHERE ${countedBallot(sessionId)}
+          GROUP BY shape_id`,
     );
     return rows.map((r) => ({ shapeId: r.shape_id as string, votes: Number(r.votes) }));
   }

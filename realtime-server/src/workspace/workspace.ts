@@ -17,6 +17,7 @@ import {
 import type { Logger } from 'pino';
 import { Server, type Socket } from 'socket.io';
 import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
+import { hashSessionId } from '../auth/tokens.ts';
 import type { Bus } from '../bus/bus.ts';
 import {
   CONTROL_CHANNEL,
@@ -41,6 +42,8 @@ const PRESENCE_THROTTLE_MS = 100;
 
 interface SocketData {
   user: UserRow;
+  /** The hash of the session cookie the socket was opened with (logout ends the socket). */
+  sessionHash: string;
 }
 type WorkspaceSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
@@ -80,11 +83,13 @@ export class Workspace implements LiveEvents {
       },
     });
     this.io.use((socket, next) => {
+      const cookie = readCookie(socket.request.headers.cookie, SESSION_COOKIE);
       deps.sessions
-        .resolve(readCookie(socket.request.headers.cookie, SESSION_COOKIE))
+        .resolve(cookie)
         .then((user) => {
-          if (!user) return next(new Error('AUTH_REQUIRED'));
+          if (!user || !cookie) return next(new Error('AUTH_REQUIRED'));
           socket.data.user = user;
+          socket.data.sessionHash = hashSessionId(cookie);
           next();
         })
         .catch((error: unknown) => {
@@ -115,7 +120,11 @@ export class Workspace implements LiveEvents {
     const user = socket.data.user;
     try {
       const boards = await this.deps.store.listBoards(user.id);
-      await socket.join([`user:${user.id}`, ...boards.map((b) => `board:${b.id}`)]);
+      await socket.join([
+        `user:${user.id}`,
+        `session:${socket.data.sessionHash}`,
+        ...boards.map((b) => `board:${b.id}`),
+      ]);
       socket.emit('presence:boards', this.presenceOf(boards.map((b) => b.id)));
     } catch (error) {
       this.deps.log.error({ err: error }, 'workspace connection setup failed');
@@ -178,7 +187,11 @@ export class Workspace implements LiveEvents {
 
   private applyControl(message: ControlMessage): void {
     if (message.t === 'session') {
+      // The session's document connections and its dashboard sockets both end: after logout
+      // nothing opened with that cookie may keep receiving boards, votes or edits. Each instance
+      // ends its own (this message reaches every instance over the bus).
       this.gateway?.closeSession(message.sessionHash);
+      this.io.local.in(`session:${message.sessionHash}`).disconnectSockets(true);
       return;
     }
     const room = this.deps.rooms.get(message.boardId);
@@ -190,6 +203,24 @@ export class Workspace implements LiveEvents {
   private onControl(data: Uint8Array): void {
     const message = decodeJsonMessage<ControlMessage>(data);
     if (message && message.from !== this.deps.instanceId) this.applyControl(message);
+  }
+
+  /**
+   * Ends the local sockets whose session is over (logged out or expired): run when the bus comes
+   * back, since a logout published while it was down never reached this instance.
+   */
+  async checkSessions(): Promise<void> {
+    const sockets = await this.io.local.fetchSockets();
+    const hashes = new Set(sockets.map((socket) => socket.data.sessionHash));
+    const now = new Date();
+    for (const hash of hashes) {
+      const session = await this.deps.store.getSession(hash).catch(() => undefined);
+      // A Store failure proves nothing: keep the sockets, the next check decides.
+      if (session === undefined) continue;
+      if (!session || session.expiresAt <= now) {
+        this.io.local.in(`session:${hash}`).disconnectSockets(true);
+      }
+    }
   }
 
   // --- who is on which board ------------------------------------------------------------------
