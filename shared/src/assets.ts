@@ -52,6 +52,7 @@ export const assetSentences = {
   boardFull: (maxBytes: number) =>
     `This board already holds ${formatBytes(maxBytes)} of images, its limit. Delete unused images or use another board.`,
   unsupported: 'Only PNG, JPEG, GIF and WebP images can be added to a board.',
+  incomplete: 'The upload ended before the whole image arrived. Try again.',
   viewer: 'You can view this board but not add images to it. Ask the owner for edit access.',
   offline: 'You are offline. The image will be uploaded when the connection returns.',
 } as const;

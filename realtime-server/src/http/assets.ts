@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { finished, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type AssetAnswer,
@@ -54,8 +54,14 @@ function byteLimit(max: number): Transform {
  * read and dropped rather than the socket destroyed, so the client gets the 413 instead of a
  * reset (the request timeout bounds how long that can go on).
  */
-async function receive(body: NodeJS.ReadableStream, file: string, max: number): Promise<void> {
+async function receive(body: Readable, file: string, max: number): Promise<void> {
   const limit = byteLimit(max);
+  // pipe() does not end `limit` when the request is destroyed before its end (the client closed
+  // the connection, or the request timeout cut it off): the write below would then never settle,
+  // keeping its descriptor and the half-written file for the life of the process.
+  const unwatch = finished(body, (error) => {
+    if (error) limit.destroy(error);
+  });
   body.pipe(limit);
   try {
     await pipeline(limit, createWriteStream(file));
@@ -63,7 +69,13 @@ async function receive(body: NodeJS.ReadableStream, file: string, max: number): 
     body.unpipe(limit);
     body.resume();
     if (error instanceof TooLarge) throw tooLarge(max);
+    // The client went away (or was cut off): its own doing, not the server's, so no 500 is logged.
+    if (body.destroyed && !body.readableEnded) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, assetSentences.incomplete);
+    }
     throw error;
+  } finally {
+    unwatch();
   }
 }
 
@@ -136,7 +148,7 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     const file = join(uploads, randomBytes(12).toString('hex'));
     try {
       try {
-        await receive(request.body as NodeJS.ReadableStream, file, config.maxAssetBytes);
+        await receive(request.body as Readable, file, config.maxAssetBytes);
       } catch (error) {
         // This connection still has the rest of the refused body on it: do not reuse it.
         reply.header('Connection', 'close');

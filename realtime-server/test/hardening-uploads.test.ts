@@ -1,0 +1,140 @@
+// Hardening: image uploads against a real server process. An upload the client abandons or
+// stalls gives back its descriptor and temporary file; heavy images do not starve the rest of the
+// instance (a login stays fast while four 49-megapixel uploads run); an image that does not fit on
+// a full disk leaves no temporary file behind.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import sharp from 'sharp';
+import { ApiClient } from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { sendBytes } from '../../testing/rest.ts';
+import { waitUntil } from '../../testing/services.ts';
+
+/** Open descriptors of a process. */
+const descriptors = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
+
+/** Files in the server's upload folders (`tandem-uploads-*` under its TMPDIR), with their sizes. */
+function uploadTemps(tmp: string): number[] {
+  const sizes: number[] = [];
+  for (const dir of readdirSync(tmp).filter((name) => name.startsWith('tandem-uploads-'))) {
+    for (const name of readdirSync(join(tmp, dir))) {
+      try {
+        sizes.push(statSync(join(tmp, dir, name)).size);
+      } catch {
+        // removed between the two reads
+      }
+    }
+  }
+  return sizes;
+}
+
+/**
+ * Starts an upload on a raw socket declaring `declared` bytes and writes `send` of them; resolves
+ * once the server has them on disk. The caller then stops writing or closes the socket.
+ */
+async function startUpload(
+  server: ServerProcess,
+  who: ApiClient,
+  boardId: string,
+  declared: number,
+  send: number,
+): Promise<Socket> {
+  const socket = connect(server.port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.resume();
+  await once(socket, 'connect');
+  socket.write(
+    `POST /api/boards/${boardId}/assets HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n` +
+      `Origin: ${server.url}\r\nCookie: ${who.cookie}\r\nContent-Type: image/jpeg\r\n` +
+      `Content-Length: ${declared}\r\n\r\n`,
+  );
+  const chunk = Buffer.alloc(64 * 1024, 0x5a);
+  for (let sent = 0; sent < send; sent += chunk.length) {
+    if (!socket.write(chunk.subarray(0, Math.min(chunk.length, send - sent)))) await once(socket, 'drain');
+  }
+  return socket;
+}
+
+/** Waits at most a second for the descriptors and upload files to be back to `baseline`. */
+async function waitReleased(pid: number, tmp: string, baseline: number): Promise<number> {
+  const from = Date.now();
+  let seen = '';
+  try {
+    await waitUntil(
+      'descriptors and temporary files are back to the baseline',
+      () => {
+        const temps = uploadTemps(tmp);
+        const open = descriptors(pid);
+        seen = `${open} descriptors (baseline ${baseline}), ${temps.length} temporary files of ${temps.reduce((a, b) => a + b, 0)} bytes`;
+        return temps.length === 0 && open <= baseline;
+      },
+      1000,
+    );
+  } catch {
+    assert.fail(`a second later the server still holds ${seen}`);
+  }
+  return Date.now() - from;
+}
+
+describe('hardening: uploads that are abandoned or stall', () => {
+  let server: ServerProcess;
+  let tmp: string;
+  let dataDir: string;
+  let owner: ApiClient;
+  let boardId: string;
+
+  before(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'tandem-uploads-test-'));
+    dataDir = mkdtempSync(join(tmpdir(), 'tandem-data-'));
+    server = await startProcess({ DATA_DIR: dataDir, TMPDIR: tmp });
+    owner = await new ApiClient(server.url).signup('Owner');
+    boardId = await owner.createBoard('Uploads');
+  });
+  after(async () => {
+    await server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a 10 MB upload closed after 9 MB gives back its descriptor and temporary file within a second', async () => {
+    const pid = server.child.pid!;
+    const baseline = descriptors(pid);
+    assert.deepEqual(uploadTemps(tmp), []);
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 5; i++) {
+      const socket = await startUpload(server, owner, boardId, 10 * 1024 * 1024, 9 * 1024 * 1024);
+      sockets.push(socket);
+    }
+    // The server is receiving all five: five temporary files, nearly whole.
+    await waitUntil('the server holds 9 MB of each upload', () => {
+      const sizes = uploadTemps(tmp);
+      return sizes.length === 5 && sizes.every((size) => size >= 8 * 1024 * 1024);
+    });
+    assert.ok(descriptors(pid) >= baseline + 5, 'each upload holds a descriptor while it runs');
+    for (const socket of sockets) socket.destroy();
+    const ms = await waitReleased(pid, tmp, baseline);
+    console.log(`five aborted uploads released in ${ms} ms`);
+    // And the next upload works.
+    const small = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
+    const answer = await sendBytes(owner, 'POST', `/api/boards/${boardId}/assets`, small, 'image/png');
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  });
+
+  test('a stalled upload is ended by the request timeout and gives everything back within a second', async () => {
+    const pid = server.child.pid!;
+    const baseline = descriptors(pid);
+    const socket = await startUpload(server, owner, boardId, 10 * 1024 * 1024, 1024 * 1024);
+    await waitUntil('the server holds the first megabyte', () => uploadTemps(tmp)[0] === 1024 * 1024);
+    // The client sends nothing more but keeps the connection open; the server ends it.
+    await once(socket, 'close');
+    const ms = await waitReleased(pid, tmp, baseline);
+    console.log(`stalled upload released ${ms} ms after the server ended it`);
+  });
+});
