@@ -3,16 +3,18 @@
 // instance (a login stays fast while four 49-megapixel uploads run); an image that does not fit on
 // a full disk leaves no temporary file behind.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { type AssetAnswer, ErrorCode, mulberry32 } from '@tandem/shared';
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
-import { sendBytes } from '../../testing/rest.ts';
+import { assertError, sendBytes } from '../../testing/rest.ts';
 import { waitUntil } from '../../testing/services.ts';
 
 /** Open descriptors of a process. */
@@ -136,5 +138,78 @@ describe('hardening: uploads that are abandoned or stall', () => {
     await once(socket, 'close');
     const ms = await waitReleased(pid, tmp, baseline);
     console.log(`stalled upload released ${ms} ms after the server ended it`);
+  });
+});
+
+/** Mounts a tmpfs of `size` at `dir` (a disk that fills up); answers why not when it cannot. */
+function mountSmallDisk(dir: string, size: string): string | undefined {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tandem-full-disk', dir], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    return `cannot mount a tmpfs to fill up (needs root): ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
+
+describe('hardening: an upload onto a full disk', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-data-'));
+  const assetsDir = join(dataDir, 'assets');
+  mkdirSync(assetsDir);
+  // 192 KB for images: a 300 KB one cannot be stored, small ones can.
+  const skip = mountSmallDisk(assetsDir, '192k');
+  let server: ServerProcess;
+  let owner: ApiClient;
+  let boardId: string;
+
+  before(async () => {
+    if (skip) return;
+    server = await startProcess({ DATA_DIR: dataDir });
+    owner = await new ApiClient(server.url).signup('Owner');
+    boardId = await owner.createBoard('Full disk');
+  });
+  after(async () => {
+    await server?.stop();
+    if (!skip) execFileSync('umount', [assetsDir]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('fails, leaves no temporary file in DATA_DIR/assets, and the space is there for the next image', {
+    skip,
+  }, async () => {
+    const upload = (body: Buffer) =>
+      sendBytes<AssetAnswer>(owner, 'POST', `/api/boards/${boardId}/assets`, body, 'image/png');
+    // Noise does not compress: about 300 KB as PNG.
+    const random = mulberry32(5);
+    const raw = Buffer.alloc(320 * 320 * 3);
+    for (let i = 0; i < raw.length; i++) raw[i] = Math.floor(random() * 256);
+    const big = await sharp(raw, { raw: { width: 320, height: 320, channels: 3 } })
+      .png()
+      .toBuffer();
+    assert.ok(big.byteLength > 192 * 1024, `the fixture is ${big.byteLength} bytes`);
+    const failed = await upload(big);
+    assertError(failed, 500, ErrorCode.INTERNAL);
+    assert.deepEqual(
+      filesUnder(assetsDir).filter((name) => name.endsWith('.tmp')),
+      [],
+      'no temporary file is left behind',
+    );
+    // What the failed write took is free again: a 70 KB image fits.
+    const fits = await sharp(raw.subarray(0, 150 * 150 * 3), {
+      raw: { width: 150, height: 150, channels: 3 },
+    })
+      .png()
+      .toBuffer();
+    const stored = await upload(fits);
+    assert.equal(stored.status, 201, JSON.stringify(stored.body));
+    assert.deepEqual(filesUnder(assetsDir).sort(), [
+      join(boardId, stored.body.asset.id),
+      join(boardId, `${stored.body.asset.id}.json`),
+    ]);
   });
 });
