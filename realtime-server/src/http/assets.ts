@@ -11,6 +11,7 @@ import { finished, type Readable, Transform, type TransformCallback } from 'node
 import { pipeline } from 'node:stream/promises';
 import {
   type AssetAnswer,
+  assetDefaults,
   assetSentences,
   assetUrl,
   ErrorCode,
@@ -137,6 +138,9 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     return boardId;
   }
 
+  /** Uploads running now, by user id. */
+  const uploading = new Map<string, number>();
+
   app.post<{ Params: { id: string } }>('/api/boards/:id/assets', async (request, reply) => {
     if (!request.user) throw authRequired();
     const { board } = await requireRole(store, request.params.id, request.user.id, 'editor');
@@ -145,6 +149,16 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     if ((await assets.boardBytes(board.id)) >= config.maxBoardAssetBytes) {
       throw boardFull(config.maxBoardAssetBytes);
     }
+    // Uploads running for this user, image work included: each holds a descriptor, a temporary
+    // file and a place in the process's queue of image work, so one user cannot take them all.
+    const running = uploading.get(request.user.id) ?? 0;
+    if (running >= config.maxUploadsPerUser) {
+      const seconds = assetDefaults.uploadRetryAfterSeconds;
+      reply.header('Retry-After', String(seconds));
+      throw new ApiError(ErrorCode.RATE_LIMITED, assetSentences.busy(running, seconds));
+    }
+    const userId = request.user.id;
+    uploading.set(userId, running + 1);
     const file = join(uploads, randomBytes(12).toString('hex'));
     try {
       try {
@@ -168,6 +182,9 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
       const answer: AssetAnswer = { asset: toAsset(put.meta) };
       return reply.code(201).send(answer);
     } finally {
+      const left = (uploading.get(userId) ?? 1) - 1;
+      if (left > 0) uploading.set(userId, left);
+      else uploading.delete(userId);
       await rm(file, { force: true });
     }
   });
