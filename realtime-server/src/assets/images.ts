@@ -47,9 +47,11 @@ class Gate {
 /**
  * Image work runs one job at a time per process. sharp runs each job on one of libuv's four
  * threads, the ones password hashing (scrypt) and file reads also need: four 49-megapixel uploads
- * at once held all four for seconds (a login took 2-10 s) and peaked at 1.5-1.7 GB of RSS. One at a
- * time leaves three threads free and bounds memory to one decode. Per-user in-flight uploads are
- * bounded by the route (MAX_UPLOADS_PER_USER), so one user cannot fill the queue.
+ * at once held all four for seconds (a login took 1.6-3.7 s here, 5-10 s in the issue) and peaked
+ * at 1.5-1.7 GB of RSS. One at a time leaves three threads free and bounds memory to one decode
+ * (docs/operations.md has the measurements, UV_THREADPOOL_SIZE raised instead among them). Each
+ * user has at most MAX_UPLOADS_PER_USER uploads running (http/assets.ts), so one user cannot fill
+ * the queue.
  */
 const DECODES_AT_ONCE = 1;
 const decodes = new Gate(DECODES_AT_ONCE);
