@@ -70,6 +70,8 @@ export interface Config {
   maxAssetBytes: number;
   /** Most image bytes one board may hold. */
   maxBoardAssetBytes: number;
+  /** Uploads one user may have running at once on this instance (then 429). */
+  maxUploadsPerUser: number;
   /** Unreferenced images are deleted, and versions thinned to one a day, after this many days. */
   historyDays: number;
   /** A version is recorded after each this long of editing (HISTORY_INTERVAL_S). */
@@ -108,6 +110,7 @@ export const configVariables = [
   'SHUTDOWN_TIMEOUT_MS',
   'MAX_ASSET_BYTES',
   'MAX_BOARD_ASSET_BYTES',
+  'MAX_UPLOADS_PER_USER',
   'HISTORY_DAYS',
   'HISTORY_INTERVAL_S',
 ] as const;
@@ -364,6 +367,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
       1024,
       Number.MAX_SAFE_INTEGER,
     ),
+    maxUploadsPerUser: integer(env, 'MAX_UPLOADS_PER_USER', assetDefaults.maxUploadsPerUser, 1, 1000),
     historyDays: integer(env, 'HISTORY_DAYS', assetDefaults.historyDays, 0, 36_500),
     historyIntervalMs:
       integer(env, 'HISTORY_INTERVAL_S', historyDefaults.intervalSeconds, 1, 7 * 86_400) * 1000,

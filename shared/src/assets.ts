@@ -41,6 +41,13 @@ export function renditionFor(screenWidth: number, imageWidth: number): number | 
 export const assetDefaults = {
   maxAssetBytes: 10 * MiB,
   maxBoardAssetBytes: 500 * MiB,
+  /**
+   * Uploads one user may have running at once on an instance (MAX_UPLOADS_PER_USER); the next gets
+   * 429. The client sends one at a time per tab.
+   */
+  maxUploadsPerUser: 2,
+  /** Retry-After of that 429, in seconds: about how long an upload of a large image takes. */
+  uploadRetryAfterSeconds: 5,
   /** Unreferenced images are deleted after this many days (HISTORY_DAYS). */
   historyDays: 30,
 } as const;
@@ -52,6 +59,9 @@ export const assetSentences = {
   boardFull: (maxBytes: number) =>
     `This board already holds ${formatBytes(maxBytes)} of images, its limit. Delete unused images or use another board.`,
   unsupported: 'Only PNG, JPEG, GIF and WebP images can be added to a board.',
+  incomplete: 'The upload ended before the whole image arrived. Try again.',
+  busy: (uploads: number, seconds: number) =>
+    `You already have ${uploads === 1 ? 'an image' : `${uploads} images`} uploading. Try again in ${seconds} seconds, once ${uploads === 1 ? 'it has' : 'they have'} arrived.`,
   viewer: 'You can view this board but not add images to it. Ask the owner for edit access.',
   offline: 'You are offline. The image will be uploaded when the connection returns.',
 } as const;

@@ -45,8 +45,15 @@ export class DiskAssetStore implements AssetStore {
 
   private async writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
     const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, path);
+    try {
+      await writeFile(temp, data);
+      await rename(temp, path);
+    } catch (error) {
+      // A write that failed part way (a full disk) must not keep the space it took, nor leave a
+      // file nothing would ever remove.
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 
   private serial<T>(boardId: string, fn: () => Promise<T>): Promise<T> {
@@ -85,7 +92,13 @@ export class DiskAssetStore implements AssetStore {
         bytes: data.byteLength,
         createdAt: createdAt.getTime(),
       };
-      await this.writeAtomic(this.file(meta.boardId, meta.id, '.json'), JSON.stringify(file));
+      try {
+        await this.writeAtomic(this.file(meta.boardId, meta.id, '.json'), JSON.stringify(file));
+      } catch (error) {
+        // Bytes without metadata are never listed, counted or deleted: do not keep them.
+        await rm(this.file(meta.boardId, meta.id), { force: true }).catch(() => undefined);
+        throw error;
+      }
       return {
         ok: true,
         meta: { ...meta, bytes: data.byteLength, createdAt, unreferencedSince: null },

@@ -2,6 +2,7 @@
 // never from what the client declared; re-encoding drops every metadata block (EXIF with its GPS
 // position, XMP, comments) because sharp writes none unless asked.
 // sharp (and libvips with it) is imported on the first image, not when the server starts.
+import { availableParallelism } from 'node:os';
 import type { AssetMime } from '@tandem/shared';
 import type Sharp from 'sharp';
 import type { Rendition } from './store.ts';
@@ -9,9 +10,54 @@ import type { Rendition } from './store.ts';
 let sharpModule: Promise<typeof Sharp> | null = null;
 /** sharp, imported on first use: libvips and its threads cost about 28 MB of RSS once loaded. */
 export const loadSharp = (): Promise<typeof Sharp> => {
-  sharpModule ??= import('sharp').then((m) => m.default);
+  sharpModule ??= import('sharp').then((m) => {
+    const sharp = m.default;
+    // Decodes run one at a time (below); each gets half the cores, so the event loop and password
+    // hashing keep the rest even while a 50-megapixel image is being decoded.
+    sharp.concurrency(Math.max(1, Math.floor(availableParallelism() / 2)));
+    // libvips' operation cache (up to 50 MB) never hits here: every upload is a new file and a
+    // rendition is kept once made.
+    sharp.cache(false);
+    return sharp;
+  });
   return sharpModule;
 };
+
+/** Runs at most `size` jobs at once; the others wait their turn, first come first served. */
+class Gate {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(job: () => Promise<T>): Promise<T> {
+    if (this.active < this.size) this.active += 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await job();
+    } finally {
+      // The slot passes straight to the next in line, so a newcomer cannot jump the queue.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+/**
+ * Image work runs one job at a time per process. sharp runs each job on one of libuv's four
+ * threads, the ones password hashing (scrypt) and file reads also need: four 49-megapixel uploads
+ * at once held all four for seconds (a login took 1.6-3.7 s here, 5-10 s in the issue) and peaked
+ * at 1.5-1.7 GB of RSS. One at a time leaves three threads free and bounds memory to one decode
+ * (docs/operations.md has the measurements, UV_THREADPOOL_SIZE raised instead among them). Each
+ * user has at most MAX_UPLOADS_PER_USER uploads running (http/assets.ts), so one user cannot fill
+ * the queue.
+ */
+const DECODES_AT_ONCE = 1;
+const decodes = new Gate(DECODES_AT_ONCE);
+
+/** Runs a sharp job in its turn. */
+export const decoding = <T>(job: () => Promise<T>): Promise<T> => decodes.run(job);
 
 const accepted: Record<string, AssetMime> = {
   png: 'image/png',
@@ -28,7 +74,11 @@ export type Processed =
   | { ok: false; reason: 'unsupported' };
 
 /** Reads an uploaded file and answers the bytes to store, or why it cannot be stored. */
-export async function processUpload(path: string): Promise<Processed> {
+export function processUpload(path: string): Promise<Processed> {
+  return decoding(() => decodeUpload(path));
+}
+
+async function decodeUpload(path: string): Promise<Processed> {
   const sharp = await loadSharp();
   let format: string | undefined;
   try {
@@ -43,7 +93,9 @@ export async function processUpload(path: string): Promise<Processed> {
   try {
     if (mime === 'image/jpeg') {
       // The EXIF orientation is about to be dropped with the rest of EXIF: apply it to the pixels.
-      image = image.rotate().jpeg({ quality: 90 });
+      // Optimised Huffman coding buffers the whole image's coefficients: it doubled the peak memory
+      // of a 49-megapixel JPEG (530 MB against 250 MB) to save a few per cent of its bytes.
+      image = image.rotate().jpeg({ quality: 90, optimiseCoding: false });
     } else if (mime === 'image/png') image = image.png();
     else if (mime === 'image/gif') image = image.gif();
     else image = image.webp({ quality: 90 });
@@ -58,11 +110,13 @@ export async function processUpload(path: string): Promise<Processed> {
 }
 
 /** A smaller still rendition (the first frame of an animation), WebP. */
-export async function makeRendition(data: Uint8Array, width: number): Promise<Rendition> {
-  const sharp = await loadSharp();
-  const out = await sharp(data, { limitInputPixels: MAX_PIXELS })
-    .resize({ width, withoutEnlargement: true })
-    .webp({ quality: 80 })
-    .toBuffer();
-  return { mime: 'image/webp', data: out };
+export function makeRendition(data: Uint8Array, width: number): Promise<Rendition> {
+  return decoding(async () => {
+    const sharp = await loadSharp();
+    const out = await sharp(data, { limitInputPixels: MAX_PIXELS })
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    return { mime: 'image/webp', data: out };
+  });
 }

@@ -7,10 +7,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { finished, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   type AssetAnswer,
+  assetDefaults,
   assetSentences,
   assetUrl,
   ErrorCode,
@@ -54,8 +55,14 @@ function byteLimit(max: number): Transform {
  * read and dropped rather than the socket destroyed, so the client gets the 413 instead of a
  * reset (the request timeout bounds how long that can go on).
  */
-async function receive(body: NodeJS.ReadableStream, file: string, max: number): Promise<void> {
+async function receive(body: Readable, file: string, max: number): Promise<void> {
   const limit = byteLimit(max);
+  // pipe() does not end `limit` when the request is destroyed before its end (the client closed
+  // the connection, or the request timeout cut it off): the write below would then never settle,
+  // keeping its descriptor and the half-written file for the life of the process.
+  const unwatch = finished(body, (error) => {
+    if (error) limit.destroy(error);
+  });
   body.pipe(limit);
   try {
     await pipeline(limit, createWriteStream(file));
@@ -63,7 +70,13 @@ async function receive(body: NodeJS.ReadableStream, file: string, max: number): 
     body.unpipe(limit);
     body.resume();
     if (error instanceof TooLarge) throw tooLarge(max);
+    // The client went away (or was cut off): its own doing, not the server's, so no 500 is logged.
+    if (body.destroyed && !body.readableEnded) {
+      throw new ApiError(ErrorCode.BAD_REQUEST, assetSentences.incomplete);
+    }
     throw error;
+  } finally {
+    unwatch();
   }
 }
 
@@ -125,6 +138,9 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     return boardId;
   }
 
+  /** Uploads running now, by user id. */
+  const uploading = new Map<string, number>();
+
   app.post<{ Params: { id: string } }>('/api/boards/:id/assets', async (request, reply) => {
     if (!request.user) throw authRequired();
     const { board } = await requireRole(store, request.params.id, request.user.id, 'editor');
@@ -133,10 +149,20 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     if ((await assets.boardBytes(board.id)) >= config.maxBoardAssetBytes) {
       throw boardFull(config.maxBoardAssetBytes);
     }
+    // Uploads running for this user, image work included: each holds a descriptor, a temporary
+    // file and a place in the process's queue of image work, so one user cannot take them all.
+    const running = uploading.get(request.user.id) ?? 0;
+    if (running >= config.maxUploadsPerUser) {
+      const seconds = assetDefaults.uploadRetryAfterSeconds;
+      reply.header('Retry-After', String(seconds));
+      throw new ApiError(ErrorCode.RATE_LIMITED, assetSentences.busy(running, seconds));
+    }
+    const userId = request.user.id;
+    uploading.set(userId, running + 1);
     const file = join(uploads, randomBytes(12).toString('hex'));
     try {
       try {
-        await receive(request.body as NodeJS.ReadableStream, file, config.maxAssetBytes);
+        await receive(request.body as Readable, file, config.maxAssetBytes);
       } catch (error) {
         // This connection still has the rest of the refused body on it: do not reuse it.
         reply.header('Connection', 'close');
@@ -156,6 +182,9 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
       const answer: AssetAnswer = { asset: toAsset(put.meta) };
       return reply.code(201).send(answer);
     } finally {
+      const left = (uploading.get(userId) ?? 1) - 1;
+      if (left > 0) uploading.set(userId, left);
+      else uploading.delete(userId);
       await rm(file, { force: true });
     }
   });

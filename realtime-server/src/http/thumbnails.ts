@@ -4,7 +4,7 @@
 // WebP that fits thumbnailLimits, so nothing but pixels is kept, and the answer carries the same
 // headers as board images (nosniff, a sandbox CSP) so it can never run as a page.
 import { ErrorCode, thumbnailLimits, thumbnailSentences } from '@tandem/shared';
-import { loadSharp } from '../assets/images.ts';
+import { decoding, loadSharp } from '../assets/images.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError, notFound } from './errors.ts';
@@ -20,7 +20,14 @@ const unsupported = () => new ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, thumbna
 const MAX_INPUT_PIXELS = 4096 * 4096;
 
 /** Decodes an upload and re-encodes it as a WebP inside the thumbnail box; null when it is not a PNG or WebP. */
-export async function sanitizeThumbnail(
+export function sanitizeThumbnail(
+  bytes: Buffer,
+): Promise<{ data: Buffer; width: number; height: number } | null> {
+  // In the process's one queue of image work, like uploads (assets/images.ts).
+  return decoding(() => decodeThumbnail(bytes));
+}
+
+async function decodeThumbnail(
   bytes: Buffer,
 ): Promise<{ data: Buffer; width: number; height: number } | null> {
   const sharp = await loadSharp();
