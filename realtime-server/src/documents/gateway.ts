@@ -9,11 +9,12 @@ import type { Duplex } from 'node:stream';
 import { CloseCode, closeReason, DOCUMENT_PATH, limits, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { connectionRole } from '../auth/access.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
-import { authorize, ConnectionLimits, effectiveRole, type Grant, type Refusal } from './admission.ts';
+import { authorize, ConnectionLimits, type Grant, type Refusal } from './admission.ts';
 import { Pacer } from './pacing.ts';
 import type { Peer, Room } from './room.ts';
 import { type Rooms, ShuttingDownError } from './rooms.ts';
@@ -70,6 +71,7 @@ class SocketPeer implements Peer {
 
   readonly userId: string;
   role: Role;
+  readonly credentialRole: Role;
   /** The board's access version this connection's role was last checked under. */
   accessVersion: number;
 
@@ -92,6 +94,7 @@ class SocketPeer implements Peer {
   ) {
     this.userId = grant.user.id;
     this.role = grant.role;
+    this.credentialRole = grant.credentialRole;
     this.accessVersion = grant.accessVersion;
   }
 
@@ -585,12 +588,12 @@ export class DocumentGateway {
           role = store.getRole(peer.boardId, peer.userId);
           roles.set(key, role);
         }
-        const memberRole = await role;
-        if (memberRole === null) {
+        const next = connectionRole(await role, peer.credentialRole);
+        if (next === null) {
           peer.close(CloseCode.NO_ACCESS, 'access removed');
           return;
         }
-        peer.role = effectiveRole(memberRole, peer.grant.credentialRole);
+        peer.role = next;
         // The version read before this membership read: a change since shows up next time.
         peer.accessVersion = versions.get(peer.boardId)!;
       }),
