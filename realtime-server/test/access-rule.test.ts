@@ -44,6 +44,10 @@ async function editOutcome(
   return outcome!;
 }
 
+/** The roles of a user's connections to a board on one instance. */
+const rolesOn = (server: TestServer, boardId: string, userId: string): Role[] =>
+  [...(server.app.rooms.get(boardId)?.peers ?? [])].filter((p) => p.userId === userId).map((p) => p.role);
+
 describe('one access rule: live changes', { skip, concurrency: false }, () => {
   // The periodic re-check is an hour away: only the live path (control channel) can act here.
   const cluster = new TestCluster({ env: { ACCESS_CHECK_MS: String(3_600_000) } });
@@ -93,6 +97,10 @@ describe('one access rule: live changes', { skip, concurrency: false }, () => {
         role: 'editor',
       });
       assert.equal(promoted.status, 200);
+      // On another instance the change arrives over the bus a moment later.
+      await waitUntil('the change reached the instance', () =>
+        rolesOn(instance(), boardId, member.userId).includes('editor'),
+      );
       assert.equal(await editOutcome(session, sees), 'accepted', 'the promoted session edits');
       assert.equal(await editOutcome(viewerToken, sees), 'refused', 'the viewer token may not edit');
     });
@@ -106,6 +114,9 @@ describe('one access rule: live changes', { skip, concurrency: false }, () => {
       await Promise.all([waitSynced(session), waitSynced(viewerToken)]);
 
       await owner.share(boardId, member, 'editor');
+      await waitUntil('the change reached the instance', () =>
+        rolesOn(instance(), boardId, member.userId).includes('editor'),
+      );
       assert.equal(await editOutcome(session, sees), 'accepted', 'the session raised by the link edits');
       assert.equal(await editOutcome(viewerToken, sees), 'refused', 'the viewer token may not edit');
     });
@@ -124,6 +135,9 @@ describe('one access rule: live changes', { skip, concurrency: false }, () => {
         role: 'viewer',
       });
       assert.equal(demoted.status, 200);
+      await waitUntil('the change reached the instance', () =>
+        rolesOn(instance(), boardId, member.userId).every((role) => role === 'viewer'),
+      );
       assert.equal(await editOutcome(session, sees), 'refused', 'the demoted session may not edit');
       const secondToken = open(instance(), boardId, { token: tokenFor(boardId, member.userId, 'editor') });
       await waitSynced(secondToken);
@@ -157,7 +171,11 @@ describe('one access rule: live changes', { skip, concurrency: false }, () => {
         200,
       );
     await setRole('viewer');
+    await waitUntil('the demotion reached B', () =>
+      rolesOn(b, boardId, member.userId).every((role) => role === 'viewer'),
+    );
     await setRole('editor');
+    await waitUntil('the promotion reached B', () => rolesOn(b, boardId, member.userId).includes('editor'));
     assert.equal(await editOutcome(session, sees), 'accepted', 'the session is an editor again');
     assert.equal(
       await editOutcome(viewerTokens[0]!, sees),
