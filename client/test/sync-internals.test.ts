@@ -22,9 +22,11 @@ import {
 } from '../src/board/sync/internals.ts';
 
 const installed = (name: string): string =>
-  (JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as {
-    version: string;
-  }).version;
+  (
+    JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 
 /** A socket that records the message type of everything the provider sends. */
 function recordingSocket(headers: Record<string, string>, sent: number[]) {
