@@ -4,6 +4,7 @@
 import { CloseCode, encodeSavedMessage, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
+import { connectionRole } from '../auth/access.ts';
 import type { Bus } from '../bus/bus.ts';
 import { BusMessageType, boardChannel, decodeBusMessage, encodeBusMessage } from '../bus/protocol.ts';
 import type { Config } from '../config.ts';
@@ -40,6 +41,8 @@ export interface Peer {
   /** Who the connection authenticated as; presence states are stamped with it. */
   readonly user: PresenceUser;
   role: Role;
+  /** The most this connection's credential allows (a token's role; 'owner' for a session). */
+  readonly credentialRole: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
   /** Sends one message, or several written together. */
@@ -890,10 +893,15 @@ export class Room {
     }
   }
 
-  /** Changes the role of a user's live connections (a viewer stops editing at once). */
-  setRole(userId: string, role: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
+  /**
+   * A user's membership changed to `membership` (null: removed): each of their live connections
+   * follows at once, by the one access rule (auth/access.ts), so a viewer stops editing and a
+   * viewer token stays a viewer token when its user is promoted.
+   */
+  setRole(userId: string, membership: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
     for (const peer of this.peers) {
       if (peer.userId !== userId) continue;
+      const role = connectionRole(membership, peer.credentialRole);
       if (role === null) peer.close(closeCode, 'access removed');
       else peer.role = role;
     }

@@ -319,6 +319,7 @@ class Client {
         userId: `user-${this.index}`,
         user: { id: `user-${this.index}`, name: `User ${this.index}`, color: '#000000' },
         role: 'editor',
+        credentialRole: 'owner',
         clientIds: new Set(),
         send: (message) => {
           for (const m of Array.isArray(message) ? message : [message]) this.deliverToClient(conn, m);
