@@ -5,7 +5,6 @@
 import {
   type PresentationState,
   type Role,
-  type ServerTime,
   type ShapeRecord,
   type TimerState,
   timerPresetsMs,
@@ -14,7 +13,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
-import { call, errorSentence } from '../../api/client.ts';
+import { api, errorSentence } from '../../api/client.ts';
 import { useWorkspace } from '../../workspace/socket.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
@@ -122,7 +121,7 @@ function useServerOffset(): number {
   const [offset, setOffset] = useState(0);
   useEffect(() => {
     let live = true;
-    void measureOffset(() => call<ServerTime>('GET', '/time').then((a) => a.now)).then((o) => {
+    void measureOffset(() => api.time().then((a) => a.now)).then((o) => {
       if (live && o) setOffset(o.offsetMs);
     });
     return () => {
@@ -728,9 +727,7 @@ function useVotes(boardId: string, onMessage: (s: string) => void): Votes {
   const [current, setCurrent] = useState<VotesCurrentAnswer | null>(null);
   const refresh = useCallback(async () => {
     try {
-      setCurrent(
-        await call<VotesCurrentAnswer>('GET', `/boards/${encodeURIComponent(boardId)}/votes/current`),
-      );
+      setCurrent(await api.votesCurrent(boardId));
     } catch (error) {
       onMessage(errorSentence(error));
     }
@@ -756,10 +753,9 @@ function VoteMenu(props: Props & { canEdit: boolean; votes: Votes }) {
   const cur = votes.current;
   const session = cur?.session ?? null;
   const open = session?.open === true;
-  const enc = encodeURIComponent(boardId);
   const start = async () => {
     try {
-      await call('POST', `/boards/${enc}/votes`, { votesPerPerson: perPerson });
+      await api.startVote(boardId, perPerson);
       await votes.refresh();
     } catch (error) {
       onMessage(errorSentence(error));
@@ -768,7 +764,7 @@ function VoteMenu(props: Props & { canEdit: boolean; votes: Votes }) {
   const end = async () => {
     if (!session) return;
     try {
-      await call('POST', `/boards/${enc}/votes/${session.id}/close`);
+      await api.closeVote(boardId, session.id);
       await votes.refresh();
     } catch (error) {
       onMessage(errorSentence(error));
@@ -883,7 +879,7 @@ function VoteOverlay(props: Props & { canEdit: boolean; votes: Votes }) {
       return onMessage('You have used all your votes. Right-click a sticky to take one back.');
     votes.set({ ...cur, myVotes: next });
     try {
-      await call('PUT', `/boards/${encodeURIComponent(boardId)}/votes/${session.id}/ballot`, { votes: next });
+      await api.castBallot(boardId, session.id, next);
     } catch (error) {
       onMessage(errorSentence(error));
     }

@@ -1,22 +1,17 @@
 // The version history calls of SPEC §12, through the REST client's one `call` (ApiError carrying
 // the catalogue's code and sentence).
-import type { BoardExport, Version, VersionList } from '@tandem/shared';
+import { apiPaths, type BoardExport, type Version, type VersionList } from '@tandem/shared';
 import { call } from '../../api/client.ts';
-
-const enc = encodeURIComponent;
 
 export const historyApi = {
   list: (boardId: string, before?: string, limit = 30) =>
-    call<VersionList>(
-      'GET',
-      `/boards/${enc(boardId)}/versions?limit=${limit}${before ? `&before=${enc(before)}` : ''}`,
-    ),
+    call<VersionList>('GET', apiPaths.versions(boardId, before ? { limit, before } : { limit })),
   save: (boardId: string, label: string) =>
-    call<{ version: Version }>('POST', `/boards/${enc(boardId)}/versions`, { label }),
+    call<{ version: Version }>('POST', apiPaths.versions(boardId), { label }),
   exportAt: (boardId: string, versionId: string) =>
-    call<BoardExport>('GET', `/boards/${enc(boardId)}/versions/${enc(versionId)}/export.json`),
+    call<BoardExport>('GET', apiPaths.versionExport(boardId, versionId)),
   restore: (boardId: string, versionId: string) =>
-    call<{ version: Version }>('POST', `/boards/${enc(boardId)}/versions/${enc(versionId)}/restore`),
+    call<{ version: Version }>('POST', apiPaths.versionRestore(boardId, versionId)),
   revert: (boardId: string, userId: string, since: string) =>
-    call<{ version: Version }>('POST', `/boards/${enc(boardId)}/revert`, { userId, since }),
+    call<{ version: Version }>('POST', apiPaths.revert(boardId), { userId, since }),
 };
