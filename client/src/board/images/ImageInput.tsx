@@ -14,6 +14,7 @@ import { type OutboxEntry, outbox } from './outbox.ts';
 import { centredAt, placedSize } from './placement.ts';
 import { useImages } from './state.ts';
 import { uploadAsset } from './upload.ts';
+import './images.css';
 
 interface Props {
   boardId: string;
