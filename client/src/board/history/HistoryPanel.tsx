@@ -9,8 +9,8 @@ import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { Icon } from '../ui/icons.tsx';
 import './history.css';
+import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
-import { historyApi } from './api.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
 

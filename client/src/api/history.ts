@@ -1,7 +1,7 @@
 // The version history calls of SPEC §12, through the REST client's one `call` (ApiError carrying
 // the catalogue's code and sentence).
 import { apiPaths, type BoardExport, type Version, type VersionList } from '@tandem/shared';
-import { call } from '../../api/client.ts';
+import { call } from './client.ts';
 
 export const historyApi = {
   list: (boardId: string, before?: string, limit = 30) =>
