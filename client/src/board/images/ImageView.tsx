@@ -5,7 +5,6 @@ import { assetUrl, renditionWidths, type ShapeRecord } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useEditor } from '../store.ts';
 import { useImages } from './state.ts';
-import './images.css';
 
 /** The `?w=` to ask for when the image is drawn `screenWidth` device pixels wide; null for the original. */
 export function renditionParam(screenWidth: number): number | null {
