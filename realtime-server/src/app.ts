@@ -14,6 +14,7 @@ import type { Bus } from './bus/bus.ts';
 import type { Config } from './config.ts';
 import { DocumentGateway, refuseUpgrade } from './documents/gateway.ts';
 import { Rooms } from './documents/rooms.ts';
+import { WorkerCompute } from './history/compute.ts';
 import { LiveHistory } from './history/live.ts';
 import { HistoryRecorder } from './history/recorder.ts';
 import { Versions } from './history/versions.ts';
@@ -102,6 +103,10 @@ export async function createApp({
   const http = await createHttpServer(config, log, sessions);
   const versions = new Versions(store, { historyDays: config.historyDays });
   const recorder = new HistoryRecorder(versions, config.historyIntervalMs, log);
+  // Compaction merges get a worker of their own: behind a queue of exports and version
+  // computations (any viewer can ask for those), a merge would hold up the board's next writes
+  // and so everyone's "All changes saved".
+  const merges = new WorkerCompute();
   const rooms = new Rooms({
     store,
     bus,
@@ -110,7 +115,7 @@ export async function createApp({
     metrics,
     instanceId,
     history: recorder,
-    mergeOffThread: (parts) => versions.compute.merge(parts),
+    mergeOffThread: (parts) => merges.merge(parts),
   });
   const history = new LiveHistory(rooms, versions);
   const workspace = new Workspace(http.server, { config, store, sessions, bus, rooms, log, instanceId });
@@ -193,6 +198,7 @@ export async function createApp({
         await bus.close();
         recorder.stop();
         await versions.close();
+        await merges.close();
         await assets.close();
         await store.close().catch((error: unknown) => log.warn({ err: error }, 'closing the store failed'));
         if (unstored.length > 0) throw new UnstoredEditsError(unstored);

@@ -2,7 +2,7 @@
 // authors and stats since the version before), listing them with their authors' names, the board
 // at a version, the change that reverts one user since a time, and thinning past HISTORY_DAYS.
 import { randomBytes } from 'node:crypto';
-import type { BoardExport, Version } from '@tandem/shared';
+import type { Version } from '@tandem/shared';
 import type { HistoryStore, Store, StoredVersion, VersionKind, VersionRow } from '../store/store.ts';
 import { authorsOf, IncompleteLogError } from './board.ts';
 import { type HistoryCompute, WorkerCompute } from './compute.ts';
@@ -103,10 +103,13 @@ export class Versions {
     }));
   }
 
-  /** The board exactly as it was at a version, in the export.json format; null: no such version. */
-  async exportAt(boardId: string, versionId: string): Promise<BoardExport | null> {
+  /**
+   * The board exactly as it was at a version, as export.json text (computed and serialized in
+   * the worker); null: no such version.
+   */
+  async exportAt(boardId: string, versionId: string): Promise<{ json: string; invalid: string[] } | null> {
     const version = await this.store.getVersion(boardId, versionId);
-    return version ? this.compute.exportOf(version.data) : null;
+    return version ? this.compute.exportJson([version.data]) : null;
   }
 
   /**

@@ -1,0 +1,177 @@
+// Hardening (issue 23, items 3, 4 and 7): exports, restores and versions of big boards against a
+// real server process. What is measured is what other people notice: the time an edit takes to
+// reach another client on another board (the main thread's stalls), the time until a writer's
+// edit is confirmed saved, whether a board stays editable, and what an export holds.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import * as Y from 'yjs';
+import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { addRecord } from '../../testing/records.ts';
+import { waitUntil } from '../../testing/services.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+};
+
+/** A server process on its own SQLite file, and that file opened here to seed boards directly. */
+async function startWith(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-history-hardening-'));
+  const server = await startProcess({ DATA_DIR: dataDir, ...env });
+  const store = new SqliteStore({ dataDir });
+  return {
+    server,
+    store,
+    async close() {
+      await server.stop('SIGKILL');
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The content of a board of `shapes` sticky notes, as one update. */
+function boardOf(shapes: number, createdBy: string, prefix = 's'): Uint8Array {
+  const doc = new Y.Doc();
+  for (let i = 0; i < shapes; i++) addRecord(doc, `${prefix}${i}`, i, createdBy);
+  const update = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return update;
+}
+
+/**
+ * Edits on one board, timed from one client to the other: each edit moves a shape and the time
+ * until the other client sees it is one sample. Runs until stopped.
+ */
+class RelayProbe {
+  readonly samples: number[] = [];
+  private running = true;
+  private done: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly from: DocClient,
+    private readonly to: DocClient,
+  ) {}
+
+  static async start(server: ServerProcess, owner: ApiClient): Promise<RelayProbe> {
+    const boardId = await owner.createBoard('Bystander');
+    const from = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie });
+    const to = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie });
+    await Promise.all([waitSynced(from), waitSynced(to)]);
+    addShape(from.doc, 'probe', { type: 'sticky', x: 0, y: 0 });
+    await waitUntil('the probe shape arrived', () => to.doc.getMap('shapes').has('probe'));
+    const probe = new RelayProbe(from, to);
+    probe.done = probe.loop();
+    return probe;
+  }
+
+  private async loop(): Promise<void> {
+    const shape = () => this.from.doc.getMap<Y.Map<unknown>>('shapes').get('probe')!;
+    const seen = () => this.to.doc.getMap<Y.Map<unknown>>('shapes').get('probe')?.get('x');
+    for (let i = 1; this.running; i++) {
+      // Timed by the other client's own event, not by polling (whose period would be the sample).
+      const arrived = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`probe edit ${i} did not arrive in 30 s`)), 30_000);
+        const check = () => {
+          if (seen() !== i) return;
+          clearTimeout(timer);
+          this.to.doc.off('update', check);
+          resolve();
+        };
+        this.to.doc.on('update', check);
+      });
+      const sent = performance.now();
+      shape().set('x', i);
+      await arrived;
+      this.samples.push(performance.now() - sent);
+      // Paced, so the probe is a person moving a shape, not a load of its own.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Stops and returns the samples. */
+  async stop(): Promise<number[]> {
+    this.running = false;
+    await this.done;
+    this.from.destroy();
+    this.to.destroy();
+    return this.samples;
+  }
+}
+
+/** GETs a path with the client's cookie: status, and the body's length and JSON. */
+async function get(server: ServerProcess, client: ApiClient, path: string) {
+  const response = await fetch(`${server.url}${path}`, { headers: { cookie: client.cookie } });
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body, bytes: text.length };
+}
+
+describe('exports of a big board', () => {
+  let ctx: Awaited<ReturnType<typeof startWith>>;
+  let owner: ApiClient;
+  before(async () => {
+    ctx = await startWith({});
+    owner = await new ApiClient(ctx.server.url).signup('Owner');
+  });
+  after(async () => ctx?.close());
+
+  test('three export.json of a 4,000-shape board nobody has open: another board relays under 50 ms (p99)', async () => {
+    const boardId = await owner.createBoard('Big');
+    await ctx.store.append(boardId, [
+      { update: boardOf(4000, owner.userId), userId: owner.userId, at: new Date() },
+    ]);
+    const probe = await RelayProbe.start(ctx.server, owner);
+    await waitUntil('a few quiet samples', () => probe.samples.length >= 20);
+    const quiet = [...probe.samples];
+    const baseline = probe.samples.length;
+    let exports = 0;
+    const exporting = async () => {
+      for (let round = 0; round < 3; round++) {
+        // Only the status and size here: parsing megabytes would stall this process's clients.
+        const response = await fetch(`${ctx.server.url}/api/boards/${boardId}/export.json`, {
+          headers: { cookie: owner.cookie },
+        });
+        assert.equal(response.status, 200);
+        assert.ok((await response.arrayBuffer()).byteLength > 4000 * 100);
+        exports += 1;
+      }
+    };
+    await Promise.all([exporting(), exporting(), exporting()]);
+    const samples = (await probe.stop()).slice(baseline);
+    const p99 = percentile(samples, 99);
+    console.log(
+      `quiet: p50 ${percentile(quiet, 50).toFixed(1)} ms, p99 ${percentile(quiet, 99).toFixed(1)} ms; ` +
+        `${exports} exports of 4,000 shapes: ${samples.length} relayed edits on another board, p50 ` +
+        `${percentile(samples, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${percentile(samples, 100).toFixed(1)} ms`,
+    );
+    assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms while exports ran`);
+    assert.ok(samples.length >= 10, `only ${samples.length} edits timed`);
+  });
+
+  test('export.json keeps a shape whose text is over the schema limit (1.5 MB), as it is', async () => {
+    const boardId = await owner.createBoard('Long note');
+    const doc = new Y.Doc();
+    addRecord(doc, 'short', 0, owner.userId);
+    addRecord(doc, 'long', 1, owner.userId);
+    const text = doc.getMap<Y.Map<unknown>>('shapes').get('long')!.get('text') as Y.Text;
+    text.insert(text.length, 'x'.repeat(1_500_000));
+    await ctx.store.append(boardId, [
+      { update: Y.encodeStateAsUpdate(doc), userId: owner.userId, at: new Date() },
+    ]);
+    doc.destroy();
+    const answer = await get(ctx.server, owner, `/api/boards/${boardId}/export.json`);
+    assert.equal(answer.status, 200);
+    const shapes = (answer.body as { shapes: { id: string; text?: string }[] }).shapes;
+    assert.deepEqual(shapes.map((s) => s.id).sort(), ['long', 'short'], 'no shape left out');
+    assert.equal(shapes.find((s) => s.id === 'long')?.text?.length, 'imported row 1'.length + 1_500_000);
+  });
+});
