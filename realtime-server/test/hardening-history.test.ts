@@ -175,3 +175,94 @@ describe('exports of a big board', () => {
     assert.equal(shapes.find((s) => s.id === 'long')?.text?.length, 'imported row 1'.length + 1_500_000);
   });
 });
+
+/** A gauge or counter of a server process's /metrics. */
+async function metric(server: ServerProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : 0;
+}
+
+/** Saves a named version of the board as it is now. */
+async function saveVersion(owner: ApiClient, boardId: string, label: string): Promise<string> {
+  const answer = await owner.call<{ version: { id: string } }>('POST', `/api/boards/${boardId}/versions`, {
+    label,
+  });
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
+  return answer.body.version.id;
+}
+
+async function restore(owner: ApiClient, boardId: string, versionId: string): Promise<void> {
+  const answer = await owner.call('POST', `/api/boards/${boardId}/versions/${versionId}/restore`);
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+}
+
+describe('restores against MAX_DOC_BYTES', () => {
+  const LIMIT = 256 * 1024;
+  let ctx: Awaited<ReturnType<typeof startWith>>;
+  let owner: ApiClient;
+  before(async () => {
+    ctx = await startWith({ MAX_DOC_BYTES: String(LIMIT) });
+    owner = await new ApiClient(ctx.server.url).signup('Owner');
+  });
+  after(async () => ctx?.close());
+
+  /** A new shape from a client reaches another one, and neither was closed. */
+  async function stillEditable(clients: DocClient[], id: string): Promise<void> {
+    addShape(clients[0]!.doc, id, { type: 'sticky', x: 1, y: 1 }, id);
+    await waitUntil(`${id} reached the other client`, () => {
+      for (const client of clients) assert.deepEqual(client.closes, [], 'a client was closed');
+      return clients[1]!.doc.getMap('shapes').has(id);
+    });
+  }
+
+  test('20 restores alternating a full and an empty version: the board stays editable, also reopened', async () => {
+    const boardId = await owner.createBoard('Restored often');
+    const everyone: DocClient[] = [];
+    const connect = () => {
+      const list = [0, 1].map(() => connectDoc(ctx.server.wsUrl, boardId, { cookie: owner.cookie }));
+      everyone.push(...list);
+      return list;
+    };
+    let clients = connect();
+    try {
+      await Promise.all(clients.map((c) => waitSynced(c)));
+      // About 65 KB encoded: a quarter of the limit.
+      clients[0]!.doc.transact(() => {
+        for (let i = 0; i < 300; i++) addRecord(clients[0]!.doc, `s${i}`, i, owner.userId);
+      });
+      const encoded = Y.encodeStateAsUpdate(clients[0]!.doc).length;
+      assert.ok(encoded > LIMIT / 5 && encoded < LIMIT / 3, `${encoded} bytes`);
+      await waitUntil(
+        'the shapes reached the other client',
+        () => clients[1]!.doc.getMap('shapes').size === 300,
+      );
+      const full = await saveVersion(owner, boardId, 'Full');
+      clients[0]!.doc.transact(() => {
+        for (const id of [...clients[0]!.doc.getMap('shapes').keys()])
+          clients[0]!.doc.getMap('shapes').delete(id);
+      });
+      await waitUntil('the board emptied', () => clients[1]!.doc.getMap('shapes').size === 0);
+      const empty = await saveVersion(owner, boardId, 'Empty');
+      for (let i = 0; i < 20; i++) {
+        await restore(owner, boardId, i % 2 === 0 ? full : empty);
+        const shapes = i % 2 === 0 ? 300 : 0;
+        await waitUntil(`restore ${i + 1} reached the clients`, () =>
+          clients.every((c) => c.doc.getMap('shapes').size === shapes),
+        );
+      }
+      await stillEditable(clients, 'after-restores');
+
+      // Everyone leaves; the board unloads and opens again from the Store.
+      for (const client of clients) client.destroy();
+      await waitUntil('the board unloaded', async () => (await metric(ctx.server, 'tandem_rooms')) === 0);
+      clients = connect();
+      await Promise.all(clients.map((c) => waitSynced(c)));
+      assert.equal(clients[1]!.doc.getMap('shapes').size, 1);
+      await stillEditable(clients, 'after-reopen');
+    } finally {
+      // A provider closed with 4413 would otherwise keep reconnecting after the test.
+      for (const client of everyone) client.destroy();
+    }
+  });
+});
