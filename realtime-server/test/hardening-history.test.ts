@@ -7,10 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { decodeSavedMessage, encodeSavedMessage } from '@tandem/shared';
 import * as Y from 'yjs';
 import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import { type RawDoc, rawDoc, syncMessage } from '../../testing/hardening.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { addRecord } from '../../testing/records.ts';
+import type { TestServer } from '../../testing/server.ts';
 import { waitUntil } from '../../testing/services.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 
@@ -22,7 +25,13 @@ const percentile = (values: number[], p: number): number => {
 /** A server process on its own SQLite file, and that file opened here to seed boards directly. */
 async function startWith(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-history-hardening-'));
-  const server = await startProcess({ DATA_DIR: dataDir, ...env });
+  // Stored within 50 ms of an edit (200 ms under constant editing), as the in-process tests do.
+  const server = await startProcess({
+    DATA_DIR: dataDir,
+    PERSIST_DEBOUNCE_MS: '50',
+    PERSIST_MAX_DELAY_MS: '200',
+    ...env,
+  });
   const store = new SqliteStore({ dataDir });
   return {
     server,
@@ -115,6 +124,63 @@ async function get(server: ServerProcess, client: ApiClient, path: string) {
   return { status: response.status, body, bytes: text.length };
 }
 
+/**
+ * A writer on a board of its own who edits and asks "saved?" after each edit, as the editor does
+ * (SPEC §4): the time from each edit to its "saved" answer is one sample.
+ */
+class SavedProbe {
+  readonly samples: number[] = [];
+  private readonly asked = new Map<number, number>();
+  private readonly doc = new Y.Doc();
+  private next = 1;
+
+  private constructor(private readonly socket: RawDoc) {
+    void socket.closed.then(({ code, reason }) => {
+      this.closed = `closed ${code} ${reason}`;
+    });
+    socket.ws.on('message', (data: Buffer) => {
+      const id = decodeSavedMessage(new Uint8Array(data));
+      if (id === null) return;
+      // The server answers the newest request a peer made while one waited (SPEC §4): an answer
+      // covers every edit before it.
+      const now = performance.now();
+      for (const [asked, at] of this.asked) {
+        if (asked > id) continue;
+        this.asked.delete(asked);
+        this.samples.push(now - at);
+      }
+    });
+  }
+
+  static async start(server: ServerProcess, owner: ApiClient, boardId: string): Promise<SavedProbe> {
+    return new SavedProbe(
+      await rawDoc({ wsUrl: server.wsUrl } as TestServer, boardId, { cookie: owner.cookie }),
+    );
+  }
+
+  /** One edit and its "saved?" request. */
+  edit(): void {
+    const id = this.next++;
+    const vector = Y.encodeStateVector(this.doc);
+    addShape(this.doc, `w${id}`, { type: 'rect', x: id, y: 0 });
+    this.asked.set(id, performance.now());
+    this.socket.ws.send(syncMessage(2, Y.encodeStateAsUpdate(this.doc, vector)));
+    this.socket.ws.send(encodeSavedMessage(id));
+  }
+
+  /** How the server closed the socket, if it did. */
+  closed = 'open';
+
+  get unanswered(): number {
+    return this.asked.size;
+  }
+
+  close(): void {
+    this.socket.ws.terminate();
+    this.doc.destroy();
+  }
+}
+
 describe('exports of a big board', () => {
   let ctx: Awaited<ReturnType<typeof startWith>>;
   let owner: ApiClient;
@@ -155,6 +221,65 @@ describe('exports of a big board', () => {
     );
     assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms while exports ran`);
     assert.ok(samples.length >= 10, `only ${samples.length} edits timed`);
+  });
+
+  test('a flood of version exports: a writer on another board is told "saved" within 1 s, compaction included', async () => {
+    const big = await owner.createBoard('Big, versioned');
+    await ctx.store.append(big, [
+      { update: boardOf(4000, owner.userId), userId: owner.userId, at: new Date() },
+    ]);
+    const version = await saveVersion(owner, big, 'Everything');
+    // The writer's board: big enough that its compaction merges in a worker (over 256 KB), and a
+    // log one entry short of compaction, so the writer's first stored edit starts one.
+    const writes = await owner.createBoard('Writer');
+    const entries = [
+      { update: boardOf(1500, owner.userId, 'w-base-'), userId: owner.userId, at: new Date() },
+    ];
+    const filler = new Y.Doc();
+    for (let i = 0; entries.length < 500; i++) {
+      const vector = Y.encodeStateVector(filler);
+      filler.getMap('meta').set('n', i);
+      entries.push({ update: Y.encodeStateAsUpdate(filler, vector), userId: owner.userId, at: new Date() });
+    }
+    await ctx.store.append(writes, entries);
+    const writer = await SavedProbe.start(ctx.server, owner, writes);
+    try {
+      let exporting = true;
+      const flood = Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const answer = await fetch(`${ctx.server.url}/api/boards/${big}/versions/${version}/export.json`, {
+            headers: { cookie: owner.cookie },
+          });
+          assert.equal(answer.status, 200);
+          await answer.arrayBuffer();
+        }),
+      ).finally(() => {
+        exporting = false;
+      });
+      while (exporting) {
+        writer.edit();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await flood;
+      await waitUntil('every edit was answered', () => writer.unanswered === 0, 30_000).catch(
+        (error: unknown) => {
+          throw new Error(
+            `${(error as Error).message}: ${writer.unanswered} of ${writer.samples.length + writer.unanswered} unanswered, ${writer.closed}`,
+          );
+        },
+      );
+      const worst = percentile(writer.samples, 100);
+      console.log(
+        `${writer.samples.length} edits during 20 version exports: saved after p50 ` +
+          `${percentile(writer.samples, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms`,
+      );
+      assert.ok(writer.samples.length >= 5, `only ${writer.samples.length} edits`);
+      assert.ok(worst < 1000, `an edit was confirmed saved after ${worst.toFixed(0)} ms`);
+      const stored = await ctx.store.loadDoc(writes);
+      assert.ok(stored.snapshot, "the writer's board was compacted meanwhile");
+    } finally {
+      writer.close();
+    }
   });
 
   test('export.json keeps a shape whose text is over the schema limit (1.5 MB), as it is', async () => {
