@@ -391,3 +391,40 @@ describe('restores against MAX_DOC_BYTES', () => {
     }
   });
 });
+
+describe('automatic versions', () => {
+  let ctx: Awaited<ReturnType<typeof startWith>>;
+  let owner: ApiClient;
+  before(async () => {
+    // A version's timer (1 s) fires well before the edit that started it is stored (3 s).
+    ctx = await startWith({
+      HISTORY_INTERVAL_S: '1',
+      PERSIST_DEBOUNCE_MS: '3000',
+      PERSIST_MAX_DELAY_MS: '3000',
+    });
+    owner = await new ApiClient(ctx.server.url).signup('Owner');
+  });
+  after(async () => ctx?.close());
+
+  test('an edit stored after its version timer fired still gets a version, the board open and nobody editing again', async () => {
+    const boardId = await owner.createBoard('Slow store');
+    const client = connectDoc(ctx.server.wsUrl, boardId, { cookie: owner.cookie });
+    try {
+      await waitSynced(client);
+      addShape(client.doc, 'one', { type: 'sticky', x: 0, y: 0 }, 'one');
+      await waitUntil(
+        'a version of the edit',
+        async () => {
+          const answer = await owner.call<{ versions: { stats: { added: number } }[] }>(
+            'GET',
+            `/api/boards/${boardId}/versions`,
+          );
+          return answer.body.versions.some((v) => v.stats.added === 1);
+        },
+        10_000,
+      );
+    } finally {
+      client.destroy();
+    }
+  });
+});
