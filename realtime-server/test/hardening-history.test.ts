@@ -322,7 +322,7 @@ async function restore(owner: ApiClient, boardId: string, versionId: string): Pr
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
 }
 
-describe('restores against MAX_DOC_BYTES', () => {
+describe('restores against MAX_DOC_BYTES, and named versions', () => {
   const LIMIT = 256 * 1024;
   let ctx: Awaited<ReturnType<typeof startWith>>;
   let owner: ApiClient;
@@ -388,6 +388,39 @@ describe('restores against MAX_DOC_BYTES', () => {
     } finally {
       // A provider closed with 4413 would otherwise keep reconnecting after the test.
       for (const client of everyone) client.destroy();
+    }
+  });
+  test('100 named versions saved in a row by one person collapse into one; another person’s is kept', async () => {
+    const boardId = await owner.createBoard('Saved often');
+    const ben = await new ApiClient(ctx.server.url).signup('Ben');
+    await owner.share(boardId, ben, 'editor');
+    const client = connectDoc(ctx.server.wsUrl, boardId, { cookie: owner.cookie });
+    const observer = connectDoc(ctx.server.wsUrl, boardId, { cookie: ben.cookie });
+    try {
+      await Promise.all([waitSynced(client), waitSynced(observer)]);
+      for (let i = 1; i <= 100; i++) {
+        addShape(client.doc, `n${i}`, { type: 'sticky', x: i, y: 0 }, `${i}`);
+        // The save stores what the room holds first: the edit must have reached it.
+        await waitUntil(`edit ${i} relayed`, () => observer.doc.getMap('shapes').has(`n${i}`));
+        await saveVersion(owner, boardId, `Save ${i}`);
+      }
+      await saveVersion(ben, boardId, 'Ben’s');
+      const answer = await owner.call<{ versions: { label?: string; stats: { added: number } }[] }>(
+        'GET',
+        `/api/boards/${boardId}/versions`,
+      );
+      assert.deepEqual(
+        answer.body.versions.map((v) => v.label),
+        ['Ben’s', 'Save 100'],
+        'one named version of the owner’s 100, and Ben’s',
+      );
+      assert.equal(
+        answer.body.versions[1]?.stats.added,
+        100,
+        'the kept one covers every edit since the start',
+      );
+    } finally {
+      client.destroy();
     }
   });
 });

@@ -16,6 +16,16 @@ export interface VersionsOptions {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * A named version that one person saves within this long of their previous named one, with no
+ * other version recorded in between, replaces it (its label wins; its authors and stats cover
+ * both). Figma and Google Docs treat named versions as the checkpoints people chose to keep, so
+ * they are never thinned; but a double click, a rename right after saving or a script in a loop
+ * should not leave a wall of near-identical named versions, each holding the whole board. A save
+ * a minute later is a deliberate new checkpoint and is kept.
+ */
+export const NAMED_COLLAPSE_MS = 60_000;
+
 export class Versions {
   private readonly now: () => Date;
   /** One recording at a time per board in this process, so none reads a half-recorded state. */
@@ -39,9 +49,14 @@ export class Versions {
    * Records the board as stored now. An automatic version is skipped when nothing was stored
    * since the last one (or another instance recorded it first); the other kinds always record.
    */
-  record(boardId: string, kind: VersionKind, label: string | null = null): Promise<StoredVersion | null> {
+  record(
+    boardId: string,
+    kind: VersionKind,
+    label: string | null = null,
+    createdBy: string | null = null,
+  ): Promise<StoredVersion | null> {
     const previous = this.recording.get(boardId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label));
+    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label, createdBy));
     this.recording.set(boardId, run);
     void run
       .finally(() => {
@@ -51,8 +66,22 @@ export class Versions {
     return run;
   }
 
-  private async doRecord(boardId: string, kind: VersionKind, label: string | null) {
-    const prev = await this.store.latestVersion(boardId);
+  private async doRecord(boardId: string, kind: VersionKind, label: string | null, createdBy: string | null) {
+    let prev = await this.store.latestVersion(boardId);
+    // A named version replacing the same person's named one of a moment ago: computed from the
+    // version before that one, which is removed once this one is stored.
+    let replaces: StoredVersion | null = null;
+    if (
+      kind === 'named' &&
+      createdBy !== null &&
+      prev?.kind === 'named' &&
+      prev.createdBy === createdBy &&
+      this.now().getTime() - prev.createdAt.getTime() < NAMED_COLLAPSE_MS
+    ) {
+      replaces = prev;
+      const [before] = await this.store.listVersions(boardId, prev.id, 1);
+      prev = before ? await this.store.getVersion(boardId, before.id) : null;
+    }
     const entries = await this.store.logSince(boardId, prev?.seq ?? 0);
     if (kind === 'auto' && entries.length === 0 && prev) return null;
     // The first version is the board as stored (its early log may be compacted already).
@@ -71,12 +100,14 @@ export class Versions {
       label,
       kind,
       authors: authorsOf(entries),
+      createdBy,
       stats: next.stats,
       data: next.data,
       assets: next.assets,
     };
     const inserted = await this.store.insertVersion(version, kind === 'auto');
     if (!inserted) return null;
+    if (replaces) await this.store.deleteVersion(boardId, replaces.id);
     await this.store.thinHistory(boardId, new Date(this.now().getTime() - this.options.historyDays * DAY_MS));
     return version;
   }

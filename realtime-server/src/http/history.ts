@@ -22,9 +22,10 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
   });
 
   app.post<{ Params: Params }>('/api/boards/:id/versions', async (request, reply) => {
-    const { board } = await requireRole(store, request.params.id, userOf(request), 'editor');
+    const userId = userOf(request);
+    const { board } = await requireRole(store, request.params.id, userId, 'editor');
     const body = parseBody(CreateVersionBody, request.body);
-    const version = await history.save(board.id, body.label);
+    const version = await history.save(board.id, body.label, userId);
     reply.code(201);
     return { version: await shown(version) };
   });
