@@ -102,9 +102,13 @@ export async function createApp({
 
   const http = await createHttpServer(config, log, sessions);
   const versions = new Versions(store, { historyDays: config.historyDays });
-  const recorder: HistoryRecorder = new HistoryRecorder(versions, config.historyIntervalMs, log, (boardId): Promise<void> =>
-    // `rooms` is defined below; this runs only once an edit's timer fires.
-    rooms.get(boardId)?.whenStored() ?? Promise.resolve(),
+  const recorder: HistoryRecorder = new HistoryRecorder(
+    versions,
+    config.historyIntervalMs,
+    log,
+    (boardId): Promise<void> =>
+      // `rooms` is defined below; this runs only once an edit's timer fires.
+      rooms.get(boardId)?.whenStored() ?? Promise.resolve(),
   );
   // Compaction merges get a worker of their own: behind a queue of exports and version
   // computations (any viewer can ask for those), a merge would hold up the board's next writes

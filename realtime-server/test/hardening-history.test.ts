@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeSavedMessage, encodeSavedMessage } from '@tandem/shared';
 import * as Y from 'yjs';
 import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
-import { type RawDoc, rawDoc, syncMessage } from '../../testing/hardening.ts';
+import { type RawDoc, rawDoc, sendAndProbe, syncMessage } from '../../testing/hardening.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { addRecord } from '../../testing/records.ts';
 import type { TestServer } from '../../testing/server.ts';
@@ -422,6 +422,24 @@ describe('restores against MAX_DOC_BYTES, and named versions', () => {
     } finally {
       client.destroy();
     }
+  });
+  test('an update with a value nested 3,000 deep is refused (1007) and stored nowhere; the version export answers 200', async () => {
+    const boardId = await owner.createBoard('Deep');
+    const socket = await rawDoc({ wsUrl: ctx.server.wsUrl } as TestServer, boardId, { cookie: owner.cookie });
+    try {
+      const doc = new Y.Doc();
+      let deep: unknown = 1;
+      for (let i = 0; i < 3000; i++) deep = [deep];
+      addShape(doc, 'deep', { type: 'sticky', x: 0, y: 0, points: deep });
+      assert.equal(await sendAndProbe(socket, syncMessage(2, Y.encodeStateAsUpdate(doc))), 1007);
+      doc.destroy();
+    } finally {
+      socket.ws.terminate();
+    }
+    const version = await saveVersion(owner, boardId, 'After');
+    const exported = await get(ctx.server, owner, `/api/boards/${boardId}/versions/${version}/export.json`);
+    assert.equal(exported.status, 200);
+    assert.deepEqual((exported.body as { shapes: unknown[] }).shapes, []);
   });
 });
 

@@ -1,4 +1,6 @@
 // Questions about a Yjs update relative to a doc, answered without applying it.
+
+import { limits } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
@@ -320,6 +322,14 @@ const TYPE_REFS = 7;
 /** The bytes after lib0's `readAny` tags 124 (float32), 123 (float64) and 122 (bigint64). */
 const ANY_FIXED_SIZES: Readonly<Record<number, number>> = { 124: 4, 123: 8, 122: 8 };
 
+/** An update carries a value nested deeper than limits.maxValueDepth. */
+export class ValueTooDeepError extends Error {
+  constructor() {
+    super(`a value nested deeper than ${limits.maxValueDepth} levels`);
+    this.name = 'ValueTooDeepError';
+  }
+}
+
 /** lib0's decoder for the numbers; strings, buffers and values are skipped by length, not read. */
 class UpdateWalk {
   private readonly decoder: decoding.Decoder;
@@ -396,18 +406,20 @@ class UpdateWalk {
       case 2: {
         // JSON: strings (parsed by Yjs before it integrates anything)
         const count = this.varUint();
-        for (let i = 0; i < count; i++) this.bytesField();
+        for (let i = 0; i < count; i++) this.jsonField();
         return count;
       }
       case 4: // string
         return this.stringLength();
       case 3: // binary
-      case 5: // embed (JSON)
         this.bytesField();
+        return 1;
+      case 5: // embed (JSON)
+        this.jsonField();
         return 1;
       case 6: // format: key, JSON value
         this.bytesField();
-        this.bytesField();
+        this.jsonField();
         return 1;
       case 7: {
         const typeRef = this.varUint();
@@ -429,8 +441,31 @@ class UpdateWalk {
     }
   }
 
-  /** A value as lib0's readAny reads it, not built. */
-  private any(): void {
+  /**
+   * A length-prefixed JSON text, not parsed: only how deep its arrays and objects nest is
+   * checked (limits.maxValueDepth), brackets inside strings not counted.
+   */
+  private jsonField(): void {
+    const length = this.varUint();
+    const start = this.pos;
+    this.skip(length);
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < start + length; i++) {
+      const b = this.bytes[i]!;
+      if (inString) {
+        if (b === 0x5c)
+          i++; // backslash: the next byte is escaped
+        else if (b === 0x22) inString = false;
+      } else if (b === 0x22) inString = true;
+      else if (b === 0x5b || b === 0x7b) {
+        if (++depth > limits.maxValueDepth) throw new ValueTooDeepError();
+      } else if (b === 0x5d || b === 0x7d) depth--;
+    }
+  }
+
+  /** A value as lib0's readAny reads it, not built; refused past limits.maxValueDepth. */
+  private any(depth = 0): void {
     const tag = this.byte();
     switch (tag) {
       case 127: // undefined
@@ -452,17 +487,19 @@ class UpdateWalk {
         return;
       case 118: {
         // object: key, value pairs
+        if (depth >= limits.maxValueDepth) throw new ValueTooDeepError();
         const entries = this.varUint();
         for (let i = 0; i < entries; i++) {
           this.bytesField();
-          this.any();
+          this.any(depth + 1);
         }
         return;
       }
       case 117: {
         // array
+        if (depth >= limits.maxValueDepth) throw new ValueTooDeepError();
         const length = this.varUint();
-        for (let i = 0; i < length; i++) this.any();
+        for (let i = 0; i < length; i++) this.any(depth + 1);
         return;
       }
       default:
