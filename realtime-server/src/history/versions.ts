@@ -17,12 +17,13 @@ export interface VersionsOptions {
 const DAY_MS = 86_400_000;
 
 /**
- * A named version that one person saves within this long of their previous named one, with no
- * other version recorded in between, replaces it (its label wins; its authors and stats cover
- * both). Figma and Google Docs treat named versions as the checkpoints people chose to keep, so
- * they are never thinned; but a double click, a rename right after saving or a script in a loop
- * should not leave a wall of near-identical named versions, each holding the whole board. A save
- * a minute later is a deliberate new checkpoint and is kept.
+ * A named version that one person saves within this long of their previous named one, nothing
+ * stored and no other version recorded in between (the same board state), replaces it: its
+ * label wins, as renaming a version does in Google Docs. Figma and Google Docs treat named
+ * versions as the checkpoints people chose to keep, so they are never thinned, and one saved
+ * after an edit, however soon, is a different checkpoint and kept ("before cleanup", "after
+ * cleanup"); but a double click, a rename right after saving or a script in a loop should not
+ * leave a wall of identical named versions, each holding the whole board.
  */
 export const NAMED_COLLAPSE_MS = 60_000;
 
@@ -68,12 +69,15 @@ export class Versions {
 
   private async doRecord(boardId: string, kind: VersionKind, label: string | null, createdBy: string | null) {
     let prev = await this.store.latestVersion(boardId);
-    // A named version replacing the same person's named one of a moment ago: computed from the
-    // version before that one, which is removed once this one is stored.
+    let entries = await this.store.logSince(boardId, prev?.seq ?? 0);
+    // A named version of the same board state as the same person's named one of a moment ago
+    // replaces it: computed from the version before that one, which is removed once this one
+    // is stored.
     let replaces: StoredVersion | null = null;
     if (
       kind === 'named' &&
       createdBy !== null &&
+      entries.length === 0 &&
       prev?.kind === 'named' &&
       prev.createdBy === createdBy &&
       this.now().getTime() - prev.createdAt.getTime() < NAMED_COLLAPSE_MS
@@ -81,8 +85,8 @@ export class Versions {
       replaces = prev;
       const [before] = await this.store.listVersions(boardId, prev.id, 1);
       prev = before ? await this.store.getVersion(boardId, before.id) : null;
+      entries = await this.store.logSince(boardId, prev?.seq ?? 0);
     }
-    const entries = await this.store.logSince(boardId, prev?.seq ?? 0);
     if (kind === 'auto' && entries.length === 0 && prev) return null;
     // The first version is the board as stored (its early log may be compacted already).
     const stored = prev ? null : await this.store.loadDoc(boardId);
