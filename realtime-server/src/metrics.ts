@@ -104,6 +104,11 @@ export function createMetrics() {
       help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (SPEC §9)',
       registers: [registry],
     }),
+    docSizeMeasures: new Counter({
+      name: 'tandem_doc_size_measures_total',
+      help: 'Times an open board near MAX_DOC_BYTES had its encoded size measured again before an edit was refused',
+      registers: [registry],
+    }),
     storeCatchUps: new Counter({
       name: 'tandem_store_catchups_total',
       help: 'Open boards read back from the Store for edits that never reached this instance over the bus (reason: reconnect, lapsed, hint)',

@@ -45,6 +45,13 @@ export const limits = {
   maxJsonBodyBytes: 1 * MiB,
   /** Import of a board's JSON. */
   maxImportBytes: 16 * MiB,
+  /**
+   * How deep a value in a board may nest (objects and arrays in a shape's field, an embed, a
+   * format attribute). A board's own values nest two or three deep; a value nested thousands
+   * deep was stored and then broke what reads it (a version's export answered 500), so an update
+   * carrying one is refused (1007) before it is applied.
+   */
+  maxValueDepth: 64,
   /** Awareness states over this size are dropped by the server. */
   maxAwarenessStateBytes: 8 * 1024,
   /** Awareness client ids one connection may own. */

@@ -19,6 +19,8 @@ export interface VersionRow {
   kind: VersionKind;
   /** Ids of the users whose entries this version added since the one before. */
   authors: string[];
+  /** Who asked for it (a named version, a restore, a revert); null for automatic ones. */
+  createdBy: string | null;
   stats: VersionStats;
 }
 
@@ -51,6 +53,7 @@ const toVersion = (r: Row): VersionRow => ({
   label: (r.label as string | null) ?? null,
   kind: r.kind as VersionKind,
   authors: JSON.parse(r.authors as string) as string[],
+  createdBy: (r.created_by as string | null) ?? null,
   stats: { added: Number(r.added), changed: Number(r.changed), removed: Number(r.removed) },
 });
 
@@ -60,7 +63,7 @@ const toStored = (r: Row): StoredVersion => ({
   assets: JSON.parse(r.assets as string) as string[],
 });
 
-const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, added, changed, removed`;
+const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed`;
 
 export abstract class SqlHistory extends ThumbnailRecords {
   /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
@@ -99,12 +102,16 @@ export abstract class SqlHistory extends ThumbnailRecords {
       if (covered) return false;
     }
     await this.sql.run(
-      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, added, changed, removed, assets, data)
+      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data)
           VALUES (${version.id}, ${version.boardId}, ${version.seq}, ${version.createdAt}, ${version.label},
-            ${version.kind}, ${JSON.stringify(version.authors)}, ${version.stats.added}, ${version.stats.changed},
+            ${version.kind}, ${JSON.stringify(version.authors)}, ${version.createdBy}, ${version.stats.added}, ${version.stats.changed},
             ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data})`,
     );
     return true;
+  }
+
+  async deleteVersion(boardId: string, id: string): Promise<boolean> {
+    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`)) > 0;
   }
 
   async latestVersion(boardId: string): Promise<StoredVersion | null> {

@@ -232,6 +232,13 @@ export const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    // Who saved a version (a named one, a restore, a revert), so that named versions
+    // one person saves in quick succession collapse into one (history/versions.ts).
+    id: 10,
+    name: 'who saved a version',
+    statements: () => ['ALTER TABLE doc_versions ADD COLUMN created_by TEXT'],
+  },
 ];
 
 export const roleRankSql = (column: string): string =>

@@ -109,6 +109,8 @@ export interface HistoryStore {
   logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
   /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
+  /** Removes one version (a named one another replaced); false when there was none. */
+  deleteVersion(boardId: string, id: string): Promise<boolean>;
   latestVersion(boardId: string): Promise<StoredVersion | null>;
   getVersion(boardId: string, id: string): Promise<StoredVersion | null>;
   /** The last version recorded at or before `at`. */
