@@ -37,7 +37,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
 
-/** The REST API, one plugin per resource (SPEC §7). A new resource is a new entry here. */
+/** The REST API, one plugin per resource (docs/api.md §7). A new resource is a new entry here. */
 const resources: ResourcePlugin[] = [
   healthRoutes,
   authRoutes,

@@ -101,7 +101,7 @@ export function createMetrics() {
     }),
     throttled: new Counter({
       name: 'tandem_connections_throttled_total',
-      help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (SPEC §9)',
+      help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (docs/api.md §9)',
       registers: [registry],
     }),
     docSizeMeasures: new Counter({

@@ -1,4 +1,4 @@
-// Hardening (issue 23, items 3, 4 and 7): exports, restores and versions of big boards against a
+// Hardening: exports, restores and versions of big boards against a
 // real server process. What is measured is what other people notice: the time an edit takes to
 // reach another client on another board (the main thread's stalls), the time until a writer's
 // edit is confirmed saved, whether a board stays editable, and what an export holds.
@@ -126,7 +126,7 @@ async function get(server: ServerProcess, client: ApiClient, path: string) {
 
 /**
  * A writer on a board of its own who edits and asks "saved?" after each edit, as the editor does
- * (SPEC §4): the time from each edit to its "saved" answer is one sample.
+ * (docs/api.md §4): the time from each edit to its "saved" answer is one sample.
  */
 class SavedProbe {
   readonly samples: number[] = [];
@@ -141,7 +141,7 @@ class SavedProbe {
     socket.ws.on('message', (data: Buffer) => {
       const id = decodeSavedMessage(new Uint8Array(data));
       if (id === null) return;
-      // The server answers the newest request a peer made while one waited (SPEC §4): an answer
+      // The server answers the newest request a peer made while one waited (docs/api.md §4): an answer
       // covers every edit before it.
       const now = performance.now();
       for (const [asked, at] of this.asked) {

@@ -1,4 +1,4 @@
-// The Store's version history (SPEC §12), one contract for SQLite and PostgreSQL: attribution of
+// The Store's version history (docs/api.md §12), one contract for SQLite and PostgreSQL: attribution of
 // stored entries, versions recorded and listed page by page, the board at a version, the log
 // kept through compaction for replays, and thinning past the history window.
 import assert from 'node:assert/strict';

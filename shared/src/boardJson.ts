@@ -1,4 +1,4 @@
-// A board's Y.Doc as plain JSON (SPEC §10), for export.json on the server and export/import in
+// A board's Y.Doc as plain JSON (docs/api.md §10), for export.json on the server and export/import in
 // the client. Records that do not match the schema are left out and reported, never a crash.
 import type * as Y from 'yjs';
 import { type BoardExport, META_KEY, SHAPES_KEY, ShapeRecord } from './shapes.ts';

@@ -1,4 +1,4 @@
-// Defaults of SPEC §9. The server reads the overridable ones from the environment in config.ts;
+// Defaults of docs/api.md §9. The server reads the overridable ones from the environment in config.ts;
 // both sides import these so a number is written once.
 
 export const MiB = 1024 * 1024;
@@ -23,7 +23,7 @@ export const limits = {
   messageBurst: 1000,
   /** 4429 only for a connection that gets over this many times the rate to the server… */
   abuseRateFactor: 10,
-  /** …sustained over this long (SPEC §9: "over 10× the rate for 10 s"). */
+  /** …sustained over this long (docs/api.md §9: "over 10× the rate for 10 s"). */
   abuseWindowMs: 10_000,
   /** A client sends its cursor at most this often. */
   cursorPerSecond: 30,
@@ -61,7 +61,7 @@ export const limits = {
   /** A connection must complete its first message within this many ms. */
   firstMessageDeadlineMs: 10_000,
   /**
-   * Zoom 0.02–8. SPEC §10 says 0.1; we go lower on purpose (the editor issue): a 5,000-note board
+   * Zoom 0.02–8. docs/api.md §10 says 0.1; we go lower on purpose (the editor issue): a 5,000-note board
    * is about 26,000 units wide, 2,600 px at 10 %, and people expect "Zoom to fit" to show all of
    * it, as in tldraw and Miro. The presence schema checks the same range.
    */

@@ -347,7 +347,7 @@ export class Room {
     switch (message.kind) {
       case 'step1': {
         // Encoded only when the peer can take it: a client that asks again and again without
-        // reading costs one answer, not one whole board per request (issue 9, item 8).
+        // reading costs one answer, not one whole board per request.
         const { stateVector } = message;
         peer.answer(() => {
           if (!this.peers.has(peer)) return null;

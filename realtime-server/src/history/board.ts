@@ -157,7 +157,7 @@ function syncMap(live: Y.Map<unknown>, target: Y.Map<unknown>): void {
 export function restoreTo(live: Y.Doc, target: Y.Doc, origin: unknown = null): void {
   const names = new Set([...target.share.keys(), ...live.share.keys()]);
   live.transact(() => {
-    // A board's top level holds only maps (SPEC §10).
+    // A board's top level holds only maps (docs/api.md §10).
     for (const name of names) syncMap(live.getMap(name), target.getMap(name));
   }, origin);
 }

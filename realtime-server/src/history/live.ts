@@ -1,4 +1,4 @@
-// Restore and revert on the live board (SPEC §12): the change is applied to the board's Room on
+// Restore and revert on the live board (docs/api.md §12): the change is applied to the board's Room on
 // this instance (opened for the purpose when nobody here has it open), so every client connected
 // here gets it at once, the other instances get it over the Bus like any edit, and it is stored
 // like any edit, attributed to the user who asked. A version is recorded just before (what the

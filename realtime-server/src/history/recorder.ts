@@ -1,4 +1,4 @@
-// Automatic versions (SPEC §9 HISTORY_INTERVAL_S): the first edit this instance receives after a
+// Automatic versions (docs/api.md §9 HISTORY_INTERVAL_S): the first edit this instance receives after a
 // version starts a timer, and when it fires the board as stored becomes a version. A board that
 // closes here with edits since the last version gets its version at once, so an hour of work
 // followed by everyone leaving is never left out of the timeline.

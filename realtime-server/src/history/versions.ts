@@ -1,4 +1,4 @@
-// Versions of a board in the Store (SPEC §12): recording one (the board as stored now, its
+// Versions of a board in the Store (docs/api.md §12): recording one (the board as stored now, its
 // authors and stats since the version before), listing them with their authors' names, the board
 // at a version, the change that reverts one user since a time, and thinning past HISTORY_DAYS.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The document export (SPEC §7): a board's content as JSON, read from its open room when this
+// The document export (docs/api.md §7): a board's content as JSON, read from its open room when this
 // instance has one, else from the Store. Decoding a big board, building its records and
 // serializing them takes hundreds of milliseconds: that runs in the history worker
 // (HistoryCompute.exportJson), so an export stalls no live board. Only encoding an open room's

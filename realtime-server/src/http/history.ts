@@ -1,4 +1,4 @@
-// Version history over REST (SPEC §12), one fastify plugin: list versions (any member), save a
+// Version history over REST (docs/api.md §12), one fastify plugin: list versions (any member), save a
 // named one and restore one (owners and editors), a version's export.json (any member), and
 // revert one person's edits since a time (owners).
 import { CreateVersionBody, RevertBody, type Version, VersionListQuery } from '@tandem/shared';

@@ -1,4 +1,4 @@
-// Version history rows (SPEC §12), each query written once for both stores (the class chain is
+// Version history rows (docs/api.md §12), each query written once for both stores (the class chain is
 // SqlRecords → VoteRecords → SqlHistory → SqliteStore | PostgresStore): versions (a board's
 // whole content at a log position, with its authors and stats) and the attributed log entries
 // history reads (doc_history, what compaction merged away, plus doc_updates, what it has not).
@@ -27,7 +27,7 @@ export interface VersionRow {
 /** A version with the board as it was: a Yjs update holding the whole doc. */
 export interface StoredVersion extends VersionRow {
   data: Uint8Array;
-  /** Ids of the images its shapes show, so the image clean-up keeps them (SPEC §13). */
+  /** Ids of the images its shapes show, so the image clean-up keeps them (docs/api.md §13). */
   assets: string[];
 }
 

@@ -58,7 +58,7 @@ export function partsOf(stored: StoredDoc): Uint8Array[] {
 /**
  * One batch of a board's updates as it is appended: who sent it (the user of the connection it
  * came from; null when unknown, e.g. a difference repaired between instances) and when it was
- * received. Version history (SPEC §12) reads this attribution.
+ * received. Version history (docs/api.md §12) reads this attribution.
  */
 export interface DocEntry {
   update: Uint8Array;
@@ -77,7 +77,7 @@ export interface LogSize {
   totalBytes: number;
 }
 
-/** A dot-voting session (SPEC §14). */
+/** A dot-voting session (docs/api.md §14). */
 export interface VoteSessionRow {
   id: string;
   boardId: string;
@@ -103,7 +103,7 @@ export class EmailTakenError extends Error {
   }
 }
 
-/** Version history (SPEC §12): versions and the attributed log they are computed from. */
+/** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
 export interface HistoryStore {
   /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
   logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;

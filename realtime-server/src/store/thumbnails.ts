@@ -1,4 +1,4 @@
-// Board thumbnails (issue 15): one small picture per board, each query written once for both
+// Board thumbnails: one small picture per board, each query written once for both
 // stores (sql.ts). Part of the class chain records → votes → thumbnails → history.
 import { time } from './rows.ts';
 import { sql } from './sql.ts';

@@ -1,4 +1,4 @@
-// Dot-voting rows (SPEC §14), each query written once for both stores (sql.ts). Both stores
+// Dot-voting rows (docs/api.md §14), each query written once for both stores (sql.ts). Both stores
 // extend this class, which extends the account and board rows (records.ts).
 import { SqlRecords } from './records.ts';
 import { toVoteSession } from './rows.ts';
