@@ -2,46 +2,10 @@
 // SqlRecords → VoteRecords → SqlHistory → SqliteStore | PostgresStore): versions (a board's
 // whole content at a log position, with its authors and stats) and the attributed log entries
 // history reads (doc_history, what compaction merged away, plus doc_updates, what it has not).
-import type { VersionStats } from '@tandem/shared';
 import { type Row, time } from './rows.ts';
 import { join, sql } from './sql.ts';
 import { ThumbnailRecords } from './thumbnails.ts';
-
-export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
-
-export interface VersionRow {
-  id: string;
-  boardId: string;
-  /** The last log entry the version holds (0: none). */
-  seq: number;
-  createdAt: Date;
-  label: string | null;
-  kind: VersionKind;
-  /** Ids of the users whose entries this version added since the one before. */
-  authors: string[];
-  stats: VersionStats;
-}
-
-/** A version with the board as it was: a Yjs update holding the whole doc. */
-export interface StoredVersion extends VersionRow {
-  data: Uint8Array;
-  /** Ids of the images its shapes show, so the image clean-up keeps them (SPEC §13). */
-  assets: string[];
-}
-
-/** One attributed entry of a board's log, with its position. */
-export interface LogEntry {
-  seq: number;
-  update: Uint8Array;
-  userId: string | null;
-  at: Date;
-}
-
-export interface UserBadge {
-  id: string;
-  name: string;
-  color: string;
-}
+import type { LogEntry, StoredVersion, UserBadge, VersionKind, VersionRow } from './types.ts';
 
 const toVersion = (r: Row): VersionRow => ({
   id: r.id as string,

@@ -6,14 +6,8 @@ import { SqlHistory } from './history.ts';
 import { migrations, PROBE_WRITE, postgresDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { PostgresSql } from './sql.ts';
-import {
-  BoardGoneError,
-  type DocEntry,
-  type LogSize,
-  type MergeParts,
-  type Store,
-  type StoredDoc,
-} from './store.ts';
+import type { Store } from './store.ts';
+import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 
 export interface PostgresStoreOptions {
   connectionString: string;

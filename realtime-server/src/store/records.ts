@@ -9,7 +9,7 @@ import { join, raw, type Sql, sql } from './sql.ts';
 /** Values per IN list, well under both databases' parameter limits. */
 const IN_CHUNK = 500;
 
-import { type BoardRow, EmailTakenError, type LinkRow, type SessionRow, type UserRow } from './store.ts';
+import { type BoardRow, EmailTakenError, type LinkRow, type SessionRow, type UserRow } from './types.ts';
 
 /** `a` unless `b` is later: max() in SQLite and greatest() in PostgreSQL, written once. */
 const later = (column: string, value: Date) =>

@@ -9,14 +9,8 @@ import { SqlHistory } from './history.ts';
 import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
-import {
-  BoardGoneError,
-  type DocEntry,
-  type LogSize,
-  type MergeParts,
-  type Store,
-  type StoredDoc,
-} from './store.ts';
+import type { Store } from './store.ts';
+import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 
 export interface SqliteStoreOptions {
   /** Directory holding tandem.db, or ':memory:' for a throwaway database. */

@@ -2,16 +2,8 @@
 // stores (sql.ts). Part of the class chain records → votes → thumbnails → history.
 import { time } from './rows.ts';
 import { sql } from './sql.ts';
+import type { ThumbnailRow } from './types.ts';
 import { VoteRecords } from './votes.ts';
-
-export interface ThumbnailRow {
-  boardId: string;
-  mime: string;
-  width: number;
-  height: number;
-  data: Uint8Array;
-  updatedAt: Date;
-}
 
 export abstract class ThumbnailRecords extends VoteRecords {
   /** Replaces the board's thumbnail; false (nothing stored) when the board is deleted or unknown. */

@@ -3,7 +3,7 @@
 import { SqlRecords } from './records.ts';
 import { toVoteSession } from './rows.ts';
 import { type Query, sql } from './sql.ts';
-import { VoteSessionOpenError, type VoteSessionRow } from './store.ts';
+import { VoteSessionOpenError, type VoteSessionRow } from './types.ts';
 
 /**
  * Ballots that count: those of people who are still members of the session's board. A removed
