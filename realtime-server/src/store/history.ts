@@ -1,11 +1,10 @@
-// Version history rows (SPEC §12), each query written once for both stores (the class chain is
-// SqlRecords → VoteRecords → SqlHistory → SqliteStore | PostgresStore): versions (a board's
-// whole content at a log position, with its authors and stats) and the attributed log entries
-// history reads (doc_history, what compaction merged away, plus doc_updates, what it has not).
+// Version history rows (SPEC §12), each query written once for both engines over their `sql`
+// executor: versions (a board's whole content at a log position, with its authors and stats) and
+// the attributed log entries history reads (doc_history, what compaction merged away, plus
+// doc_updates, what it has not).
 import { type Row, time } from './rows.ts';
-import { join, sql } from './sql.ts';
-import { ThumbnailRecords } from './thumbnails.ts';
-import type { LogEntry, StoredVersion, UserBadge, VersionKind, VersionRow } from './types.ts';
+import { join, type Sql, sql } from './sql.ts';
+import type { LogEntry, StoredVersion, VersionKind, VersionRow } from './types.ts';
 
 const toVersion = (r: Row): VersionRow => ({
   id: r.id as string,
@@ -26,7 +25,9 @@ const toStored = (r: Row): StoredVersion => ({
 
 const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, added, changed, removed`;
 
-export abstract class SqlHistory extends ThumbnailRecords {
+export class HistoryRepository {
+  constructor(private readonly sql: Sql) {}
+
   /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
   async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
     const rows = await this.sql.all(
@@ -112,23 +113,12 @@ export abstract class SqlHistory extends ThumbnailRecords {
     return [...new Set(rows.flatMap((r) => JSON.parse(r.assets as string) as string[]))];
   }
 
-  async userBadges(ids: string[]): Promise<UserBadge[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.sql.all(
-      sql`SELECT id, name, color FROM users WHERE id IN (${join(
-        ids.map((id) => sql`${id}`),
-        ', ',
-      )})`,
-    );
-    return rows.map((r) => ({ id: r.id as string, name: r.name as string, color: r.color as string }));
-  }
-
   /**
    * Past the history window: keeps the last version of each UTC day recorded before `cutoff`
    * (and every named one), and drops the log entries older than `cutoff` that no replay can
    * need any more (those at or before the last version recorded before `cutoff`).
    */
-  async thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
+  async thin(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
     const old = await this.sql.all(
       sql`SELECT id, created_at, kind, seq FROM doc_versions WHERE board_id = ${boardId} AND created_at < ${cutoff}
           ORDER BY n DESC`,

@@ -1,12 +1,12 @@
 // The PostgreSQL Store, for several instances sharing one database. Anything two instances could
-// do at once (migrating, compacting one board) runs under an advisory lock.
+// do at once (migrating, compacting one board) runs under an advisory lock. The repositories
+// (facade.ts) run on its `sql` executor; this file holds what PostgreSQL does its own way.
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { SqlHistory } from './history.ts';
+import { type Engine, SqlStore } from './facade.ts';
 import { migrations, PROBE_WRITE, postgresDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
-import { PostgresSql } from './sql.ts';
-import type { Store } from './store.ts';
+import { isQueryTimeout, PostgresSql } from './sql.ts';
 import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 
 export interface PostgresStoreOptions {
@@ -26,10 +26,6 @@ export interface PostgresStoreOptions {
 
 export const DEFAULT_DATABASE_TIMEOUT_MS = 5000;
 
-/** The error pg raises when a query outlives query_timeout. */
-const isQueryTimeout = (error: unknown): boolean =>
-  error instanceof Error && error.message === 'Query read timeout';
-
 /** Closes a pooled client's socket at once (pool.release only sends Terminate, which a silent peer never answers). */
 function destroyConnection(client: pg.PoolClient | pg.Client): void {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
@@ -46,57 +42,66 @@ const bytes = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.b
 /** Rows per INSERT when appending, well under PostgreSQL's 65535 parameters. */
 const APPEND_CHUNK = 1000;
 
-export class PostgresStore extends SqlHistory implements Store {
+/** The Store on PostgreSQL: the repositories and the PostgreSQL engine over one pool. */
+export class PostgresStore extends SqlStore {
   readonly pool: pg.Pool;
-  protected readonly sql: PostgresSql;
-  private readonly schema: string | undefined;
 
   constructor(options: PostgresStoreOptions) {
-    super();
-    if (options.schema !== undefined && !schemaPattern.test(options.schema)) {
-      throw new Error(`schema must match ${schemaPattern}: ${JSON.stringify(options.schema)}`);
-    }
-    this.schema = options.schema;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
-    this.timeoutMs = timeoutMs;
-    this.pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: timeoutMs,
-      // Client side: the query fails after this long whatever the network does.
-      query_timeout: timeoutMs,
-      // Server side: a query stuck on a lock or a slow plan is cancelled too, freeing its locks.
-      statement_timeout: timeoutMs,
-      // A peer that vanished (host down, NAT entry dropped) is noticed by the kernel.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      // Set at connection start-up, so no query can ever run with another search_path.
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
-    const logger = options.logger;
-    // An idle client whose server went away emits 'error' on the pool; unhandled, it would
-    // crash the process. The next query reconnects (or fails and says so).
-    this.pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
-    // A client checked out of the pool (a transaction, an advisory lock, an asset upload) has no
-    // listener of the pool's: if its server goes away between two queries it emits 'error', and
-    // unhandled that ends the process. Its next query fails and says so; here it is only logged.
-    const checkedOutFailed = (err: Error) =>
-      logger?.warn({ err }, 'postgres connection failed while checked out');
-    this.pool.on('acquire', (client) => {
-      client.on('error', checkedOutFailed);
-    });
-    // A client released after a timed-out query is dropped by the pool (release with an error);
-    // its socket is closed here, since the query it still waits for may never be answered.
-    this.pool.on('release', (err, client) => {
-      // A client released with an error is thrown away, and may still emit 'error' while it
-      // closes: it keeps the listener. A healthy one goes back to the pool without it.
-      if (!err) client.off('error', checkedOutFailed);
-      if (isQueryTimeout(err)) destroyConnection(client);
-    });
-    this.sql = new PostgresSql(this.pool, () => this.pool.connect());
+    const pool = openPool(options);
+    const sql = new PostgresSql(pool, () => pool.connect());
+    super(sql, new PostgresEngine(pool, options.schema, options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS));
+    this.pool = pool;
   }
+}
 
-  private readonly timeoutMs: number;
+function openPool(options: PostgresStoreOptions): pg.Pool {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  if (options.schema !== undefined && !schemaPattern.test(options.schema)) {
+    throw new Error(`schema must match ${schemaPattern}: ${JSON.stringify(options.schema)}`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    // Client side: the query fails after this long whatever the network does.
+    query_timeout: timeoutMs,
+    // Server side: a query stuck on a lock or a slow plan is cancelled too, freeing its locks.
+    statement_timeout: timeoutMs,
+    // A peer that vanished (host down, NAT entry dropped) is noticed by the kernel.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Set at connection start-up, so no query can ever run with another search_path.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const logger = options.logger;
+  // An idle client whose server went away emits 'error' on the pool; unhandled, it would
+  // crash the process. The next query reconnects (or fails and says so).
+  pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
+  // A client checked out of the pool (a transaction, an advisory lock, an asset upload) has no
+  // listener of the pool's: if its server goes away between two queries it emits 'error', and
+  // unhandled that ends the process. Its next query fails and says so; here it is only logged.
+  const checkedOutFailed = (err: Error) =>
+    logger?.warn({ err }, 'postgres connection failed while checked out');
+  pool.on('acquire', (client) => {
+    client.on('error', checkedOutFailed);
+  });
+  // A client released after a timed-out query is dropped by the pool (release with an error);
+  // its socket is closed here, since the query it still waits for may never be answered.
+  pool.on('release', (err, client) => {
+    // A client released with an error is thrown away, and may still emit 'error' while it
+    // closes: it keeps the listener. A healthy one goes back to the pool without it.
+    if (!err) client.off('error', checkedOutFailed);
+    if (isQueryTimeout(err)) destroyConnection(client);
+  });
+  return pool;
+}
+
+class PostgresEngine implements Engine {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly schema: string | undefined,
+    private readonly timeoutMs: number,
+  ) {}
 
   async migrate(): Promise<void> {
     const client = await this.pool.connect();

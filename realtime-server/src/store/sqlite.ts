@@ -1,15 +1,15 @@
 // The embedded Store: one SQLite file (tandem.db in DATA_DIR) in WAL mode, for single-instance
 // deployments. better-sqlite3 is synchronous, so each method runs to completion before any
-// other code in this process can touch the database.
+// other code in this process can touch the database. The repositories (facade.ts) run on its
+// `sql` executor; this file holds what SQLite does its own way.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { dataDirFiles } from '../config.ts';
-import { SqlHistory } from './history.ts';
+import { type Engine, SqlStore } from './facade.ts';
 import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
-import type { Store } from './store.ts';
 import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 
 export interface SqliteStoreOptions {
@@ -17,30 +17,44 @@ export interface SqliteStoreOptions {
   dataDir: string;
 }
 
-export class SqliteStore extends SqlHistory implements Store {
+/** The Store on SQLite: the repositories and the SQLite engine over one connection. */
+export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
-  protected readonly sql: SqliteSql;
 
   constructor(options: SqliteStoreOptions) {
-    super();
-    if (options.dataDir === ':memory:') {
-      this.db = new Database(':memory:');
-    } else {
-      mkdirSync(options.dataDir, { recursive: true });
-      this.db = new Database(join(options.dataDir, dataDirFiles.database));
-    }
-    this.db.pragma('journal_mode = WAL');
-    // Every commit reaches the disk before it returns: a board's edits are confirmed "saved" to
-    // its clients once appended, and with NORMAL (the build's default in WAL mode) an operating
-    // system crash or power cut could still undo the last commits. Measured cost: about 0.2 ms
-    // more per commit on the reference machine (docs/operations.md, "Durability of SQLite").
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('foreign_keys = ON');
-    // Another process holding the write lock (a backup, a second instance by mistake) makes
-    // writers wait a little instead of failing at once.
-    this.db.pragma('busy_timeout = 5000');
-    this.sql = new SqliteSql(this.db);
+    const db = openDatabase(options.dataDir);
+    const sql = new SqliteSql(db);
+    super(sql, new SqliteEngine(db, sql));
+    this.db = db;
   }
+}
+
+function openDatabase(dataDir: string): Database.Database {
+  let db: Database.Database;
+  if (dataDir === ':memory:') {
+    db = new Database(':memory:');
+  } else {
+    mkdirSync(dataDir, { recursive: true });
+    db = new Database(join(dataDir, dataDirFiles.database));
+  }
+  db.pragma('journal_mode = WAL');
+  // Every commit reaches the disk before it returns: a board's edits are confirmed "saved" to
+  // its clients once appended, and with NORMAL (the build's default in WAL mode) an operating
+  // system crash or power cut could still undo the last commits. Measured cost: about 0.2 ms
+  // more per commit on the reference machine (docs/operations.md, "Durability of SQLite").
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // Another process holding the write lock (a backup, a second instance by mistake) makes
+  // writers wait a little instead of failing at once.
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+class SqliteEngine implements Engine {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: SqliteSql,
+  ) {}
 
   async migrate(): Promise<void> {
     this.db.exec(
