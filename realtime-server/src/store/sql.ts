@@ -212,11 +212,14 @@ export class PostgresSql implements Sql {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      // A connection that cannot even roll back is not given back to the pool.
-      broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackErr: Error) => rollbackErr,
-      );
+      // A connection that cannot even roll back is not given back to the pool; one whose query
+      // timed out is not asked to (its ROLLBACK would only wait behind the lost query).
+      broken = isQueryTimeout(err)
+        ? (err as Error)
+        : await client.query('ROLLBACK').then(
+            () => undefined,
+            (rollbackErr: Error) => rollbackErr,
+          );
       throw err;
     } finally {
       client.release(broken);
