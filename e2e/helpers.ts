@@ -7,7 +7,7 @@ import { after, afterEach, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
-import { requireProgram } from '../testing/services.ts';
+import { requireProgram, waitUntil } from '../testing/services.ts';
 
 export const artifacts = resolve(import.meta.dirname, '..', 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
@@ -231,15 +231,12 @@ export async function storedUpdates(page: Page, boardId: string): Promise<number
   }, boardId);
 }
 
-/** Polls `fn` until it returns true (condition waits, not timed sleeps). */
-export async function until(fn: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/**
+ * Polls `fn` until it returns true (condition waits, not timed sleeps): testing/services.ts
+ * `waitUntil`, polling every 50 ms since each check usually asks a browser page.
+ */
+export const until = (fn: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> =>
+  waitUntil(what, fn, timeoutMs, 50);
 
 export const stickyText = (page: Page) => page.locator('[data-shape-type="sticky"] .shape-text');
 

@@ -9,8 +9,9 @@ import type { Page } from 'playwright-core';
 import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
-/** Edits reach the Store within PERSIST_MAX_DELAY_MS (200 ms in tests). */
-const stored = () => new Promise((r) => setTimeout(r, 600));
+/** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
+const stored = (...pages: Page[]) =>
+  Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
 
 describe('version history in the browser', () => {
   let ada: Page;
@@ -40,8 +41,8 @@ describe('version history in the browser', () => {
     const panel = ada.getByRole('complementary', { name: 'Version history' });
     await panel.waitFor();
     await ada.getByLabel('Version name').fill('Two shapes');
-    // The edits are stored within PERSIST_MAX_DELAY_MS (200 ms in tests) before the version is taken.
-    await stored();
+    // The edits are stored before the version is taken.
+    await stored(ada, bo);
     await ada.getByRole('button', { name: 'Save version' }).click();
     await panel.getByText('Two shapes').waitFor();
 
@@ -81,7 +82,9 @@ describe('version history in the browser', () => {
     await place(bo, 'Ellipse', 600, 300);
     await bo.keyboard.press('Escape');
     await until(async () => (await count(ada)) === 1 && (await count(bo)) === 1, 'one shape for both');
-    await stored();
+    await stored(ada, bo);
+    // Kept on purpose: `since` must fall strictly between the times of the edits before and after
+    // it, to the second the revert works at, so real time has to pass on each side.
     await new Promise((r) => setTimeout(r, 1100));
     const since = new Date();
     await new Promise((r) => setTimeout(r, 1100));
@@ -92,7 +95,7 @@ describe('version history in the browser', () => {
     await place(ada, 'Ellipse', 200, 550);
     await ada.keyboard.press('Escape');
     await until(async () => (await count(ada)) === 4 && (await count(bo)) === 4, 'four shapes for both');
-    await stored();
+    await stored(ada, bo);
     await ada.keyboard.press('Control+Alt+KeyH');
     await ada.getByRole('complementary', { name: 'Version history' }).waitFor();
 

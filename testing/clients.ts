@@ -1,5 +1,7 @@
 // Test clients that talk to a real server the way real ones do: REST with the session cookie,
 // and y-websocket's own WebsocketProvider (Node, the `ws` package) on the document channel.
+import { encodeSavedMessage, SAVED_MESSAGE_TYPE } from '@tandem/shared';
+import * as decoding from 'lib0/decoding';
 import WebSocket from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -148,6 +150,42 @@ export function connectDoc(
 
 export const waitSynced = (client: DocClient, timeoutMs = 10_000) =>
   waitUntil('provider synced', () => client.provider.synced, timeoutMs);
+
+/** Saved requests sent and answered per client (the saved message, shared/src/savedProtocol.ts). */
+const savedState = new WeakMap<DocClient, { sent: number; confirmed: number }>();
+
+/**
+ * Resolves once the server confirms that everything `client` has sent so far is in the Store:
+ * the "saved" request and answer that the browser client's "All changes saved" rests on. A
+ * request lost with a socket is sent again on the next one, once it has synced.
+ */
+export async function whenStored(client: DocClient, timeoutMs = 15_000): Promise<void> {
+  let state = savedState.get(client);
+  if (!state) {
+    const created = { sent: 0, confirmed: 0 };
+    client.provider.messageHandlers[SAVED_MESSAGE_TYPE] = (_encoder, decoder) => {
+      created.confirmed = Math.max(created.confirmed, decoding.readVarUint(decoder));
+    };
+    savedState.set(client, created);
+    state = created;
+  }
+  const answered = state;
+  const id = ++answered.sent;
+  let askedOn: unknown = null;
+  await waitUntil(
+    `the server confirms that request ${id}'s edits are stored`,
+    () => {
+      if (answered.confirmed >= id) return true;
+      const ws = client.provider.ws;
+      if (ws && ws !== askedOn && client.provider.synced && ws.readyState === ws.OPEN) {
+        askedOn = ws;
+        ws.send(encodeSavedMessage(id));
+      }
+      return false;
+    },
+    timeoutMs,
+  );
+}
 
 /** Opens a raw socket (no provider) and resolves with how the server closed it. */
 export function rawSocket(url: string, headers: Record<string, string> = {}) {

@@ -17,6 +17,8 @@ interface Link {
 export class CuttableProxy {
   private readonly links = new Set<Link>();
   private mode: 'open' | 'refuse' | 'blackhole' = 'open';
+  /** Connections refused since the proxy started (while disconnected): how often a client retried. */
+  refused = 0;
 
   private constructor(
     private readonly server: Server,
@@ -27,6 +29,7 @@ export class CuttableProxy {
     let proxy: CuttableProxy | null = null;
     const server = createServer((client) => {
       if (!proxy || proxy.mode === 'refuse') {
+        if (proxy) proxy.refused += 1;
         client.destroy();
         return;
       }

@@ -105,13 +105,21 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Polls `check` until it returns true; fails with `what` after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15000) {
+/**
+ * Polls `check` every `pollMs` until it returns true; fails with `what` after `timeoutMs`. The one
+ * condition wait of the server, e2e and bench tests (e2e/helpers.ts `until` calls it).
+ */
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15000,
+  pollMs = 20,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 

@@ -12,6 +12,7 @@ import type { AssetStore } from './assets/store.ts';
 import { Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
 import type { Config } from './config.ts';
+import { ControlChannel } from './documents/control.ts';
 import { DocumentGateway, refuseUpgrade } from './documents/gateway.ts';
 import { Rooms } from './documents/rooms.ts';
 import { LiveHistory } from './history/live.ts';
@@ -113,7 +114,17 @@ export async function createApp({
     mergeOffThread: (parts) => versions.compute.merge(parts),
   });
   const history = new LiveHistory(rooms, versions);
-  const workspace = new Workspace(http.server, { config, store, sessions, bus, rooms, log, instanceId });
+  const control = new ControlChannel({ bus, rooms, instanceId });
+  const workspace = new Workspace(http.server, {
+    config,
+    store,
+    sessions,
+    bus,
+    rooms,
+    control,
+    log,
+    instanceId,
+  });
   const gateway = new DocumentGateway({
     config,
     store,
@@ -165,6 +176,10 @@ export async function createApp({
     keptReferences: (boardId) => store.versionAssets(boardId),
   });
   assetCleanup.start();
+  await control.start({
+    closeSessionConnections: (sessionHash) => gateway.closeSession(sessionHash),
+    disconnectSessionSockets: (sessionHash) => workspace.disconnectSession(sessionHash),
+  });
   await workspace.start(gateway);
 
   let closing: Promise<void> | null = null;
@@ -193,6 +208,7 @@ export async function createApp({
           config.shutdownTimeoutMs,
         );
         gateway.close();
+        await control.close();
         await workspace.close();
         await adapter?.close();
         await http.close();

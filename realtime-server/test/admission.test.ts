@@ -47,6 +47,8 @@ describe('authorize', () => {
 
   test('a session cookie of a member is granted their role, with no expiry', async () => {
     const result = await authorize(deps, boardId, { cookieHeader: ownerCookie, token: null });
+    // The viewer's join (grantAtLeast) moved the board's access version once.
+    assert.equal((await store.accessVersions([boardId])).get(boardId), 1);
     assert.deepEqual(result, {
       ok: true,
       grant: {
@@ -55,7 +57,7 @@ describe('authorize', () => {
         expiresAt: null,
         credentialRole: 'owner',
         sessionHash: hashSessionId(ownerCookie.slice(`${SESSION_COOKIE}=`.length)),
-        accessVersion: 0,
+        accessVersion: 1,
       },
     });
   });

@@ -195,6 +195,7 @@ function assetContract(fixture: AssetFixture): void {
       const a = bytes(100, 'first');
       const b = bytes(200, 'second');
       await assets.put(meta(board, a), a, BIG);
+      // Kept on purpose: "oldest first" needs two distinct creation times, so real time must pass.
       await new Promise((r) => setTimeout(r, 5));
       await assets.put(meta(board, b), b, BIG);
       await assets.putRendition(board, sha(a), 128, { mime: 'image/webp', data: bytes(10) });

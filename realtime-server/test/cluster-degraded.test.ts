@@ -12,6 +12,7 @@ import {
   addShape,
   connectDoc,
   type DocClient,
+  presence,
   shapesJson,
   storedShapes,
   waitSynced,
@@ -139,13 +140,23 @@ describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, co
     await Promise.all([waitSynced(reader), waitSynced(writer)]);
     addShape(writer.doc, 'before', { type: 'rect', x: 0, y: 0 });
     await waitUntil('live before the pause', () => reader.doc.getMap('shapes').has('before'));
+    // The reader's presence, which B drops once it presumes A dead.
+    reader.provider.awareness.setLocalState(presence({ id: owner.userId, name: 'Reader', color: '#000000' }));
+    const readerSeenOnB = () => writer.provider.awareness.getStates().has(reader.doc.clientID);
+    await waitUntil('B shows the reader on A', readerSeenOnB);
+    const observer = connect(b, boardId, owner.cookie);
+    await waitSynced(observer);
 
     a.child.kill('SIGSTOP');
     try {
-      // B presumes A dead after 3.5 s and, alone now, publishes nothing.
-      await new Promise((resolve) => setTimeout(resolve, 4500));
+      // B presumes A dead after 3.5 s (its presences vanish) and, alone now, publishes nothing.
+      await waitUntil('B presumes the paused instance dead', () => !readerSeenOnB(), 15_000);
       for (let i = 0; i < 5; i++) addShape(writer.doc, `while-paused-${i}`, { type: 'rect', x: i, y: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await waitUntil('B holds the edits made meanwhile', () =>
+        Array.from({ length: 5 }, (_, i) => `while-paused-${i}`).every((id) =>
+          observer.doc.getMap('shapes').has(id),
+        ),
+      );
     } finally {
       a.child.kill('SIGCONT');
     }

@@ -114,6 +114,7 @@ describe('instance faults', { skip }, () => {
       } else {
         randomEdit(random, docs[index]!, `c${index}`, step);
       }
+      // Kept on purpose: random pauses let the network interleave with the edits (the fuzzing).
       if (random.chance(0.2)) await new Promise((resolve) => setTimeout(resolve, random.int(5)));
     }
     // Everyone reconnects to a live instance; every replica must end identical.

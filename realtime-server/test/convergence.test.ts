@@ -33,7 +33,7 @@ test(`${CLIENTS} clients with random edits, disconnects and reconnects converge,
       } else {
         randomEdit(random, client.doc, `c${index}`, step);
       }
-      // Let the network interleave with the edits now and then.
+      // Let the network interleave with the edits now and then (kept on purpose: the fuzzing).
       if (random.chance(0.2)) await new Promise((resolve) => setTimeout(resolve, random.int(5)));
     }
     for (const client of clients) if (!client.provider.shouldConnect) client.provider.connect();

@@ -122,15 +122,18 @@ async function run(scenario: Scenario, log: (message: string) => void): Promise<
     await a.exited;
     if (redis) {
       await redis.kill();
+      // Kept on purpose: the outage's length is the scenario (Redis gone for 2 s).
       await new Promise((resolve) => setTimeout(resolve, 2000));
       await redis.start();
     }
     if (proxy) {
+      // Kept on purpose: the Store stays cut off until 10 s after the burst (the scenario).
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + 10_000 - Date.now())));
       proxy.reconnect();
     }
 
-    // Later, everyone leaves and the instances stop.
+    // Later, everyone leaves and the instances stop. Kept on purpose: the survivors run on for a
+    // while (as they would) before their SIGTERM; what they store then is what is checked.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const client of clients) client.destroy();
     const codes = await Promise.all([b.stop('SIGTERM'), c.stop('SIGTERM')]);

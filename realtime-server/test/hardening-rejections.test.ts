@@ -49,14 +49,22 @@ describe('hardening: Redis failures never stop an instance', { skip }, () => {
         await owner
           .call('PATCH', `/api/boards/${boardId}`, { title: `title ${renames++}` })
           .catch(() => undefined);
+        // Kept on purpose: the load's pace (one rename every 20 ms), not a wait for anything.
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntil('renames are running', () => renames >= 5);
     redis.pause();
+    // Kept on purpose: the hang's length is the scenario (a Redis that stops answering for 2 s).
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await redis.kill();
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The instance goes on answering renames after the kill: 20 more, each a PATCH that went
+    // through the failing bus (a crash on an unhandled rejection would stop them).
+    const renamesAtKill = renames;
+    await waitUntil(
+      'renames go on after the kill',
+      () => renames >= renamesAtKill + 20 || exitCode !== undefined,
+    );
     assert.equal(exitCode, undefined, 'the instance is still running after Redis was SIGKILLed');
     await redis.start();
     await waitUntil(

@@ -63,7 +63,7 @@ async function typeFast(
   let sent = 0;
   while (!(await done())) {
     if (backlog() > 8 * 1024 * 1024) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitUntil('the backlog drains below 8 MB', () => backlog() <= 8 * 1024 * 1024, 60_000);
       continue;
     }
     const vector = Y.encodeStateVector(doc);
@@ -337,7 +337,8 @@ describe('hardening: a client that asks for the whole board again and again with
     // Four bytes each, each asking for the whole board.
     for (let i = 0; i < 200; i++) greedy.ws.send(syncMessage(0, new Uint8Array([0])));
     await waitUntil('the server read every request', () => messagesIn() - readBefore >= 200);
-    // Give any answer the server would still queue a moment to be counted.
+    // Kept on purpose: give any answer the server would still queue a moment to be counted (this
+    // proves no more is queued, which no event can signal).
     await new Promise((resolve) => setTimeout(resolve, 200));
     const queued = bytesOut() - sentBefore;
     // Answers the kernel took count as read (the server cannot tell); one more waits on our side.
@@ -353,6 +354,7 @@ describe('hardening: a client that asks for the whole board again and again with
     socket.resume();
     const boards = () => greedy.messages.filter((m) => m.length >= board).length;
     await waitUntil(`${answered + 1} whole boards arrived`, () => boards() >= answered + 1);
+    // Kept on purpose: this proves that no further answer arrives, which no event can signal.
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(boards(), answered + 1, `${answered + 1} answers for 200 requests`);
     greedy.ws.terminate();

@@ -3,8 +3,8 @@
 // next call; closing it rejects what is still pending.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import * as Y from 'yjs';
+import { waitUntil } from '../../testing/services.ts';
 import { WorkerCompute } from '../src/history/compute.ts';
 
 function boardWith(shapes: number): Uint8Array {
@@ -17,13 +17,6 @@ function boardWith(shapes: number): Uint8Array {
   return Y.encodeStateAsUpdate(doc);
 }
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (let waited = 0; !check(); waited += 20) {
-    if (waited > 10_000) assert.fail(`${what} within 10 s`);
-    await sleep(20);
-  }
-}
-
 test('an idle history worker stops, and the next call starts another', { timeout: 30_000 }, async () => {
   const compute = new WorkerCompute(100);
   try {
@@ -31,7 +24,7 @@ test('an idle history worker stops, and the next call starts another', { timeout
     const first = await compute.nextVersion(null, null, [boardWith(3)]);
     assert.equal(first.shapes, 3);
     assert.equal(compute.running, true);
-    await until('the idle worker stopped', () => !compute.running);
+    await waitUntil('the idle worker stopped', () => !compute.running);
     // Calls made back to back keep one worker; each gets its own answer.
     const [second, third] = await Promise.all([
       compute.nextVersion(first.data, null, [boardWith(5)]),
@@ -40,7 +33,7 @@ test('an idle history worker stops, and the next call starts another', { timeout
     assert.equal(second.shapes, 5);
     assert.equal(third.shapes, 2);
     assert.equal(compute.running, true, 'a new worker answered');
-    await until('the second worker stopped', () => !compute.running);
+    await waitUntil('the second worker stopped', () => !compute.running);
   } finally {
     await compute.close();
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Version } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import { ApiClient, connectDoc, type DocClient, waitSynced, whenStored } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
@@ -60,8 +60,8 @@ interface Setup {
   origin: string;
 }
 
-/** Lets every instance store what its clients sent (PERSIST_MAX_DELAY_MS is 200 in tests). */
-const stored = () => new Promise((resolve) => setTimeout(resolve, 600));
+/** Waits until each client's instance confirms that what it sent is in the Store (the saved message). */
+const stored = (clients: DocClient[]) => Promise.all(clients.map((client) => whenStored(client)));
 
 async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
   const ada = await new ApiClient(setup.api, setup.origin).signup('Ada');
@@ -81,7 +81,7 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     add(benDoc, 'b1', shape(ben.userId, 30, 'c'));
     const planA = { a1: '10,0,yellow', a2: '20,0,yellow', b1: '30,0,yellow' };
     await converge(clients, planA, 'first edits everywhere');
-    await stored();
+    await stored(clients);
 
     // A named version, listed with both authors, also for the viewer.
     const named = await ada.call<{ version: Version }>('POST', `/api/boards/${boardId}/versions`, {
@@ -105,6 +105,8 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     assert.equal(sorted(boardOfExport(exported.body)), sorted(planA));
 
     // Later edits: Ben's (to be reverted) and Ada's (kept).
+    // Kept on purpose: `since` must fall strictly between the stored times of the edits before and
+    // after it, so a little real time has to pass on each side (no event marks it).
     await new Promise((resolve) => setTimeout(resolve, 20));
     const since = new Date();
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -117,7 +119,7 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     adaDoc.doc.transact(() => shapesOf(adaDoc.doc).get('b1')?.set('color', 'blue'));
     const edited2 = { ...edited, b1: '30,0,blue' };
     await converge(clients, edited2, "Ada's colour change everywhere");
-    await stored();
+    await stored(clients);
 
     // Roles: an editor may not revert, a viewer may not restore.
     const benReverts = await ben.call('POST', `/api/boards/${boardId}/revert`, {
@@ -187,7 +189,7 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
       page2.body.versions.map((v) => v.id),
       all.body.versions.slice(2, 4).map((v) => v.id),
     );
-    await stored();
+    await stored(clients);
 
     if (restart) {
       for (const c of clients) c.destroy();

@@ -308,9 +308,16 @@ function storeContract(fixture: StoreFixture): void {
       const b = await board(ada.id);
 
       assert.equal(await store.getRole(b.id, bob.id), null);
+      const version = async () => (await store.accessVersions([b.id])).get(b.id)!;
+      const v0 = await version();
       assert.equal(await store.grantAtLeast(b.id, bob.id, 'viewer'), 'viewer');
       assert.equal(await store.grantAtLeast(b.id, bob.id, 'editor'), 'editor');
+      // Each grant that created or raised the membership moved the access version (the periodic
+      // re-check of open connections keys on it); one that changed nothing did not.
+      const v2 = await version();
+      assert.ok(v2 >= v0 + 2, `access version ${v0} → ${v2} after two raising grants`);
       assert.equal(await store.grantAtLeast(b.id, bob.id, 'viewer'), 'editor');
+      assert.equal(await version(), v2, 'a grant that changed nothing leaves the version');
       assert.equal(await store.getRole(b.id, bob.id), 'editor');
       assert.equal(await store.grantAtLeast(b.id, ada.id, 'editor'), 'owner');
 

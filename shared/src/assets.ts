@@ -1,6 +1,7 @@
 // Board images (SPEC §13): what an upload answers, which types are accepted, and the widths the
 // server keeps smaller renditions at. Both sides import these so a number is written once.
 import { MiB } from './limits.ts';
+import { apiPaths } from './paths.ts';
 
 /** The only image types Tandem stores; the server decides the type from the bytes. */
 export const assetMimes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -22,8 +23,7 @@ export interface AssetAnswer {
 export const assetIdPattern = /^[0-9a-f]{64}$/;
 export const isAssetId = (value: string): boolean => assetIdPattern.test(value);
 
-export const assetUrl = (boardId: string, assetId: string): string =>
-  `/api/boards/${boardId}/assets/${assetId}`;
+export const assetUrl = (boardId: string, assetId: string): string => apiPaths.asset(boardId, assetId);
 
 /**
  * `?w=` is rounded up to one of these widths, so a board needs at most this many renditions of an

@@ -7,6 +7,7 @@ export * from './facilitation.ts';
 export * from './history.ts';
 export * from './ids.ts';
 export * from './limits.ts';
+export * from './paths.ts';
 export * from './presence.ts';
 export * from './protocol.ts';
 export * from './random.ts';

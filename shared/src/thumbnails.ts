@@ -2,6 +2,7 @@
 // client that edits the board and stored with the board on the server (PUT/GET
 // /api/boards/:id/thumbnail). Both sides import these so a number is written once.
 import { formatBytes } from './assets.ts';
+import { apiPaths } from './paths.ts';
 
 export const thumbnailLimits = {
   /** The most a thumbnail upload may weigh. */
@@ -15,7 +16,7 @@ export const thumbnailLimits = {
 
 /** Where a board's thumbnail is read; `at` (its thumbnailAt) makes each version its own URL. */
 export const thumbnailUrl = (boardId: string, at: string): string =>
-  `/api/boards/${boardId}/thumbnail?v=${encodeURIComponent(at)}`;
+  `${apiPaths.thumbnail(boardId)}?v=${encodeURIComponent(at)}`;
 
 export const thumbnailSentences = {
   tooLarge: `A board thumbnail is at most ${formatBytes(thumbnailLimits.maxBytes)}.`,

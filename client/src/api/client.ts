@@ -1,18 +1,21 @@
 // Typed REST client for SPEC §7. Every failure is an ApiError carrying the catalogue's code,
 // its sentence and per-field messages, so forms and pages show sentences, never raw statuses.
-import type {
-  BoardAnswer,
-  BoardsAnswer,
-  BoardWithRoleAnswer,
-  ErrorBody,
-  ErrorCode,
-  JoinAnswer,
-  LinkAnswer,
-  LinkRole,
-  LinksAnswer,
-  MembersAnswer,
-  Role,
-  UserAnswer,
+import {
+  apiPaths,
+  type BoardAnswer,
+  type BoardsAnswer,
+  type BoardWithRoleAnswer,
+  type ErrorBody,
+  type ErrorCode,
+  type JoinAnswer,
+  type LinkAnswer,
+  type LinkRole,
+  type LinksAnswer,
+  type MembersAnswer,
+  type Role,
+  type ServerTime,
+  type UserAnswer,
+  type VotesCurrentAnswer,
 } from '@tandem/shared';
 
 export type ApiErrorCode = ErrorCode | 'NETWORK';
@@ -36,10 +39,11 @@ const fallbackSentence: Record<number, string> = {
   429: 'Too many attempts. Wait a minute and try again.',
 };
 
+/** `path` is one of shared's `apiPaths`, `/api` included. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`/api${path}`, {
+    res = await fetch(path, {
       method,
       credentials: 'same-origin',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -67,31 +71,36 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   return data as T;
 }
 
-const enc = encodeURIComponent;
-
 export const api = {
-  me: () => call<UserAnswer>('GET', '/me'),
+  me: () => call<UserAnswer>('GET', apiPaths.me()),
   signup: (body: { email: string; name: string; password: string }) =>
-    call<UserAnswer>('POST', '/auth/signup', body),
-  login: (body: { email: string; password: string }) => call<UserAnswer>('POST', '/auth/login', body),
-  guest: (body: { name: string }) => call<UserAnswer>('POST', '/auth/guest', body),
-  logout: () => call<void>('POST', '/auth/logout'),
+    call<UserAnswer>('POST', apiPaths.signup(), body),
+  login: (body: { email: string; password: string }) => call<UserAnswer>('POST', apiPaths.login(), body),
+  guest: (body: { name: string }) => call<UserAnswer>('POST', apiPaths.guest(), body),
+  logout: () => call<void>('POST', apiPaths.logout()),
   upgrade: (body: { email: string; password: string; name?: string }) =>
-    call<UserAnswer>('POST', '/auth/upgrade', body),
-  boards: () => call<BoardsAnswer>('GET', '/boards'),
-  createBoard: (title: string) => call<BoardAnswer>('POST', '/boards', { title }),
-  board: (id: string) => call<BoardWithRoleAnswer>('GET', `/boards/${enc(id)}`),
-  renameBoard: (id: string, title: string) => call<BoardAnswer>('PATCH', `/boards/${enc(id)}`, { title }),
-  deleteBoard: (id: string) => call<void>('DELETE', `/boards/${enc(id)}`),
-  members: (id: string) => call<MembersAnswer>('GET', `/boards/${enc(id)}/members`),
+    call<UserAnswer>('POST', apiPaths.upgrade(), body),
+  boards: () => call<BoardsAnswer>('GET', apiPaths.boards()),
+  createBoard: (title: string) => call<BoardAnswer>('POST', apiPaths.boards(), { title }),
+  board: (id: string) => call<BoardWithRoleAnswer>('GET', apiPaths.board(id)),
+  renameBoard: (id: string, title: string) => call<BoardAnswer>('PATCH', apiPaths.board(id), { title }),
+  deleteBoard: (id: string) => call<void>('DELETE', apiPaths.board(id)),
+  members: (id: string) => call<MembersAnswer>('GET', apiPaths.members(id)),
   setMemberRole: (id: string, userId: string, role: Role) =>
-    call<unknown>('PATCH', `/boards/${enc(id)}/members/${enc(userId)}`, { role }),
-  removeMember: (id: string, userId: string) =>
-    call<void>('DELETE', `/boards/${enc(id)}/members/${enc(userId)}`),
-  links: (id: string) => call<LinksAnswer>('GET', `/boards/${enc(id)}/links`),
-  createLink: (id: string, role: LinkRole) => call<LinkAnswer>('POST', `/boards/${enc(id)}/links`, { role }),
-  revokeLink: (id: string, token: string) => call<void>('DELETE', `/boards/${enc(id)}/links/${enc(token)}`),
-  join: (token: string) => call<JoinAnswer>('POST', `/join/${enc(token)}`),
+    call<unknown>('PATCH', apiPaths.member(id, userId), { role }),
+  removeMember: (id: string, userId: string) => call<void>('DELETE', apiPaths.member(id, userId)),
+  links: (id: string) => call<LinksAnswer>('GET', apiPaths.links(id)),
+  createLink: (id: string, role: LinkRole) => call<LinkAnswer>('POST', apiPaths.links(id), { role }),
+  revokeLink: (id: string, token: string) => call<void>('DELETE', apiPaths.link(id, token)),
+  join: (token: string) => call<JoinAnswer>('POST', apiPaths.join(token)),
+  /** The server's clock, for the clock-offset estimate of timers. */
+  time: () => call<ServerTime>('GET', apiPaths.time()),
+  votesCurrent: (id: string) => call<VotesCurrentAnswer>('GET', apiPaths.votesCurrent(id)),
+  startVote: (id: string, votesPerPerson: number) =>
+    call<unknown>('POST', apiPaths.votes(id), { votesPerPerson }),
+  closeVote: (id: string, sessionId: string) => call<unknown>('POST', apiPaths.voteClose(id, sessionId)),
+  castBallot: (id: string, sessionId: string, votes: Record<string, number>) =>
+    call<unknown>('PUT', apiPaths.voteBallot(id, sessionId), { votes }),
 };
 
 export const errorSentence = (e: unknown): string =>

@@ -35,6 +35,7 @@ import { Toolbar } from './ui/Toolbar.tsx';
 import { useTouchLayout } from './ui/touch.ts';
 import { ZoomControls } from './ui/ZoomControls.tsx';
 import { useSelectionPrune } from './useSelectionPrune.ts';
+import './editor.css';
 
 interface Props {
   board: Board;

@@ -3,6 +3,7 @@
 import { limits } from '@tandem/shared';
 import { create } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import { PHONE_QUERY } from '../breakpoints.ts';
 import type { Rect } from './model/geometry.ts';
 import type { Guide } from './model/layout.ts';
 
@@ -144,7 +145,7 @@ const MINIMAP_KEY = 'tandem:minimap';
 /** Whether this browser last had the minimap on (never on a phone-sized window, where it would cover the board). */
 function rememberedMinimap(): boolean {
   if (typeof window === 'undefined' || typeof localStorage === 'undefined') return false;
-  if (window.matchMedia?.('(max-width: 760px)').matches) return false;
+  if (window.matchMedia?.(PHONE_QUERY).matches) return false;
   try {
     return localStorage.getItem(MINIMAP_KEY) === 'on';
   } catch {

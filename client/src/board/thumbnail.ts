@@ -2,7 +2,7 @@
 // everyone's, so one editor uploads rather than all of them), at most every few seconds and once
 // more on leaving, the board is painted small (canvas/miniature.ts) and PUT to the server, which
 // re-encodes and stores it with the board.
-import { thumbnailLimits } from '@tandem/shared';
+import { apiPaths, thumbnailLimits } from '@tandem/shared';
 import type * as Y from 'yjs';
 import { paintMiniature } from './canvas/miniature.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
@@ -33,7 +33,7 @@ async function upload(boardId: string, blob: Blob, leaving: boolean): Promise<vo
   const init: RequestInit = { method: 'PUT', credentials: 'same-origin', body: blob };
   try {
     // keepalive lets the request outlive the page being left; browsers cap such bodies at 64 KB.
-    await fetch(`/api/boards/${encodeURIComponent(boardId)}/thumbnail`, {
+    await fetch(apiPaths.thumbnail(boardId), {
       ...init,
       keepalive: leaving && blob.size < 60_000,
     });

@@ -7,6 +7,7 @@ import { safeNext } from '../nextPath.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { Field } from './Field.tsx';
+import './auth.css';
 
 function useNext(): string {
   const { search } = useLocation();

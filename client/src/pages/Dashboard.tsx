@@ -9,6 +9,7 @@ import { useSession } from '../session.ts';
 import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
 import { dashboardReducer, initialDashboardList, visibleBoards } from './dashboardList.ts';
 import { SignOutButton } from './GuestAccount.tsx';
+import './dashboard.css';
 
 const when = (iso: string) => {
   const d = new Date(iso);

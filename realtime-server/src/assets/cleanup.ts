@@ -8,7 +8,7 @@ import { SHAPES_KEY } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import type { Rooms } from '../documents/rooms.ts';
-import type { Store } from '../store/store.ts';
+import { partsOf, type Store } from '../store/store.ts';
 import type { AssetStore } from './store.ts';
 
 export interface CleanupDeps {
@@ -61,7 +61,7 @@ export class AssetCleanup {
     const stored = await this.deps.store.loadDoc(boardId);
     const doc = new Y.Doc();
     try {
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates) {
+      for (const part of partsOf(stored)) {
         Y.applyUpdate(doc, part);
       }
       return referencedAssets(doc);

@@ -3,7 +3,7 @@
 //
 //   instances          heartbeat: the sender's instance id (varString)            bus/instances.ts
 //   board:<boardId>    BoardMessage, binary (below)                               documents/room.ts
-//   control            ControlMessage, JSON: access changes and deletions         workspace/
+//   control            ControlMessage, JSON: access changes, deletions, logouts   documents/control.ts
 //   presence           PresenceMessage, JSON: who is on which board               workspace/
 //
 // Board messages carry the sending instance's id and, for updates, its sequence number for the

@@ -1,7 +1,8 @@
 // Who may open a board's document, and whether this instance takes one more connection.
 // The first two of the gateway's three steps (authorize → admit → attach), kept apart from
 // `ws` so each is tested alone: `authorize` against a real Store, `ConnectionLimits` in memory.
-import { CloseCode, closeReason, isBoardId, type PresenceUser, type Role, roleAtLeast } from '@tandem/shared';
+import { CloseCode, closeReason, isBoardId, type PresenceUser, type Role } from '@tandem/shared';
+import { connectionRole } from '../auth/access.ts';
 import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import { hashSessionId, verifyAccessToken } from '../auth/tokens.ts';
 import type { Store } from '../store/store.ts';
@@ -70,12 +71,13 @@ export async function authorize(
     deps.store.getRole(boardId, identity.userId),
     deps.store.getUser(identity.userId),
   ]);
-  if (!memberRole || !userRow) return refuse(CloseCode.NO_ACCESS, 'no access');
+  const role = connectionRole(memberRole, identity.role);
+  if (role === null || !userRow) return refuse(CloseCode.NO_ACCESS, 'no access');
   return {
     ok: true,
     grant: {
       user: { id: userRow.id, name: userRow.name, color: userRow.color },
-      role: effectiveRole(memberRole, identity.role),
+      role,
       expiresAt: identity.expiresAt,
       credentialRole: identity.role,
       sessionHash: identity.sessionHash,
@@ -83,10 +85,6 @@ export async function authorize(
     },
   };
 }
-
-/** A token never grants more than the user's current role. */
-export const effectiveRole = (memberRole: Role, credentialRole: Role): Role =>
-  roleAtLeast(memberRole, credentialRole) ? credentialRole : memberRole;
 
 async function identify(
   deps: AuthorizeDeps,

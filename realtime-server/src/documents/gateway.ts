@@ -1,253 +1,41 @@
-// The document gateway: `/yjs/:boardId` over WebSockets. This is the thin adapter between the
-// `ws` library and a Room. An upgrade goes through three steps, each its own function:
+// The document gateway: `/yjs/:boardId` over WebSockets, wiring the pieces a connection goes
+// through. An upgrade goes through three steps:
 //   authorize (admission.ts: credential, board, membership) → admit (admission.ts: the
-//   per-instance limits) → attach (here: a Peer in its Room, messages flowing).
-// Only the Origin is checked at the HTTP upgrade itself; the credential is checked once the socket is open.
+//   per-instance limits) → attach (here: a SocketPeer in its Room, messages flowing).
+// Only the Origin is checked at the HTTP upgrade itself (upgrade.ts); the credential is checked
+// once the socket is open. The rest is each its own piece: what arrives before attach
+// (earlyMessages.ts), the connection as a Room sees it (socketPeer.ts, writing frames built once:
+// framing.ts), the process-wide bound on queued sends (sendQueues.ts), pacing (pacing.ts) and the
+// periodic access re-check (accessCheck.ts). What stays here: the timers that sweep slow readers
+// and dead connections, and the bookkeeping of which connections exist.
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { CloseCode, closeReason, DOCUMENT_PATH, limits, type PresenceUser, type Role } from '@tandem/shared';
+import { CloseCode, closeReason, limits, type PresenceUser } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
-import { authorize, ConnectionLimits, effectiveRole, type Grant, type Refusal } from './admission.ts';
+import { AccessCheck } from './accessCheck.ts';
+import { authorize, ConnectionLimits, type Grant, type Refusal } from './admission.ts';
+import { EarlyMessages } from './earlyMessages.ts';
+import { closeSocket, onDrain } from './framing.ts';
 import { Pacer } from './pacing.ts';
-import type { Peer, Room } from './room.ts';
+import type { Room } from './room.ts';
 import { type Rooms, ShuttingDownError } from './rooms.ts';
+import { SendQueues } from './sendQueues.ts';
+import { SocketPeer } from './socketPeer.ts';
+import { parseDocumentTarget, refuseUpgrade } from './upgrade.ts';
 
-const DOC_PATH_PREFIX = `${DOCUMENT_PATH}/`;
+export { type DocumentTarget, parseDocumentTarget, refuseUpgrade } from './upgrade.ts';
+
 /** A send buffer over this, seen at SLOW_SWEEPS sweeps in a row, closes the connection (1013). */
 const SLOW_BUFFER_BYTES = 4 * 1024 * 1024;
 const SLOW_SWEEPS = 5;
 const SWEEP_MS = 1000;
 /** Connections that answer no ping for this long are dropped. */
 const PING_MS = 30_000;
-/**
- * Messages that arrive before the room is loaded are kept; past this many bytes the socket is not
- * read until the room is ready (a fast client is slowed, not closed).
- */
-const MAX_EARLY_BYTES = 8 * 1024 * 1024;
-
-/**
- * A connection with less than this queued is not counted against MAX_QUEUED_BYTES: it drains
- * within a turn or two, and its count could go stale (a socket emits 'drain' only once it has
- * been over its 16 KiB high-water mark).
- */
-const UNCOUNTED_QUEUE_BYTES = 64 * 1024;
-
-/**
- * The bytes queued for sending on every document connection of this process, held under
- * MAX_QUEUED_BYTES: past it, the connections with the most queued are cut off (1013), largest
- * first, until the total fits again (docs/security.md, "Memory").
- */
-export class SendQueues {
-  total = 0;
-  constructor(
-    readonly limit: number,
-    private readonly metrics: Metrics,
-    private readonly shed: () => void,
-  ) {}
-
-  /** A connection's queued bytes changed from `before` to `after`. */
-  change(before: number, after: number): void {
-    this.total += after - before;
-    this.metrics.sendQueueBytes.set(this.total);
-    if (this.total > this.limit) this.shed();
-  }
-}
-
-class SocketPeer implements Peer {
-  readonly clientIds = new Set<number>();
-  slowSweeps = 0;
-  alive = true;
-  room: Room | null = null;
-  /** Set once attached: paces what the connection sends to the message rate. */
-  pacer: Pacer | null = null;
-  private closed = false;
-
-  readonly userId: string;
-  role: Role;
-  /** The board's access version this connection's role was last checked under. */
-  accessVersion: number;
-
-  /** This connection's queued bytes as last counted in `queues`. */
-  counted = 0;
-  /** A sync answer is queued on this side, not yet handed to the kernel. */
-  private answering = false;
-  /** The latest sync request that arrived meanwhile, answered once that one has left. */
-  private nextAnswer: (() => Uint8Array | null) | null = null;
-
-  constructor(
-    readonly id: number,
-    readonly boardId: string,
-    readonly grant: Grant,
-    readonly ws: WebSocket,
-    private readonly metrics: Metrics,
-    /** A send buffer that would grow past this closes the connection (1013) at once. */
-    private readonly maxBufferedBytes: number,
-    private readonly queues: SendQueues,
-  ) {
-    this.userId = grant.user.id;
-    this.role = grant.role;
-    this.accessVersion = grant.accessVersion;
-  }
-
-  get user(): PresenceUser {
-    return this.grant.user;
-  }
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
-  answer(encode: () => Uint8Array | null): void {
-    if (this.answering) {
-      this.nextAnswer = encode;
-      return;
-    }
-    const message = encode();
-    if (message === null || this.closed) return;
-    this.answering = true;
-    this.send(message, () => {
-      this.answering = false;
-      const next = this.nextAnswer;
-      this.nextAnswer = null;
-      if (next && !this.closed) this.answer(next);
-    });
-  }
-
-  /** Counts what is queued on this socket now into the process total (which may shed). */
-  recount(): void {
-    const buffered = this.closed ? this.counted : this.ws.bufferedAmount;
-    const counted = buffered >= UNCOUNTED_QUEUE_BYTES ? buffered : 0;
-    if (counted === this.counted) return;
-    const before = this.counted;
-    this.counted = counted;
-    this.queues.change(before, counted);
-  }
-
-  /** Takes this connection out of the process total (it closed). */
-  uncount(): void {
-    const before = this.counted;
-    this.counted = 0;
-    if (before !== 0) this.queues.change(before, 0);
-  }
-
-  /**
-   * Cut off to free memory: a connection with this much queued reads too little to see a close
-   * frame behind it, so the socket is dropped at once and its queue freed with it.
-   */
-  shed(): void {
-    this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
-    this.ws.terminate();
-    this.uncount();
-  }
-
-  /** `written` is called once the message has been handed to the kernel (not if it is dropped). */
-  send(message: Uint8Array | Uint8Array[], written?: () => void): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    const frame = frameOnce(message);
-    // The sweep closes a slow reader only after seconds; meanwhile a client that never reads
-    // could make the server queue without bound (a 4-byte sync step 1 is answered with the whole
-    // board, every time). One whole board plus the slow threshold is all a connection can need.
-    if (this.ws.bufferedAmount + frame.length > this.maxBufferedBytes) {
-      this.close(CloseCode.TOO_SLOW, 'connection too slow to keep up');
-      return;
-    }
-    this.metrics.traffic.messagesOut += Array.isArray(message) ? message.length : 1;
-    this.metrics.traffic.bytesOut += frame.length;
-    // A room sends one message to many sockets in a row: frame it once and write the same bytes
-    // to each socket, instead of letting ws frame it again per socket (the broadcast hot path).
-    // Safe because server frames are unmasked and we use no extension that transforms payloads
-    // (perMessageDeflate is off), so ws never holds frames back that this could overtake.
-    const socket = (this.ws as unknown as { _socket?: Socket })._socket;
-    if (socket?.writable) socket.write(frame, written);
-    else {
-      const parts = Array.isArray(message) ? message : [message];
-      for (const [i, part] of parts.entries())
-        this.ws.send(part, { binary: true }, i === parts.length - 1 ? written : undefined);
-    }
-    this.recount();
-  }
-
-  close(code: number, reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.metrics.closes.inc({ code: String(code) });
-    closeSocket(this.ws, code, reason);
-  }
-}
-
-/** A binary WebSocket frame as a server sends it (FIN, opcode 2, unmasked). */
-export function frameBinary(payload: Uint8Array): Buffer {
-  const length = payload.length;
-  const headerLength = length < 126 ? 2 : length < 65536 ? 4 : 10;
-  const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = 0x82;
-  if (length < 126) {
-    frame[1] = length;
-  } else if (length < 65536) {
-    frame[1] = 126;
-    frame.writeUInt16BE(length, 2);
-  } else {
-    frame[1] = 127;
-    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
-    frame.writeUInt32BE(length >>> 0, 6);
-  }
-  frame.set(payload, headerLength);
-  return frame;
-}
-
-const frames = new WeakMap<Uint8Array | Uint8Array[], Buffer>();
-/** The frame(s) of a message, built once however many sockets it is sent to. */
-function frameOnce(message: Uint8Array | Uint8Array[]): Buffer {
-  let frame = frames.get(message);
-  if (!frame) {
-    frame = Array.isArray(message) ? Buffer.concat(message.map(frameBinary)) : frameBinary(message);
-    frames.set(message, frame);
-  }
-  return frame;
-}
-
-function closeSocket(ws: WebSocket, code: number, reason: string): void {
-  if (ws.readyState === ws.CLOSED || ws.readyState === ws.CLOSING) return;
-  ws.close(code, reason.slice(0, 120));
-  // A client that stopped reading never completes the close handshake.
-  setTimeout(() => ws.terminate(), 2000).unref();
-}
-
-/** Answers an upgrade request with a bodiless HTTP error and closes the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, statusText: string): void {
-  socket.on('error', () => undefined);
-  if (socket.writable) {
-    socket.end(`HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  } else socket.destroy();
-}
-
-export type DocumentTarget = { boardId: string; token: string | null } | 'not-ours' | 'malformed';
-
-/**
- * What an upgrade's request target asks for. Never throws: a target that `URL` or percent-decoding
- * cannot read is 'malformed' (a 400), whatever bytes a client sent.
- */
-export function parseDocumentTarget(rawUrl: string | undefined): DocumentTarget {
-  let url: URL;
-  try {
-    url = new URL(rawUrl ?? '/', 'http://localhost');
-  } catch {
-    return rawUrl?.includes(DOC_PATH_PREFIX) ? 'malformed' : 'not-ours';
-  }
-  if (!url.pathname.startsWith(DOC_PATH_PREFIX)) return 'not-ours';
-  try {
-    const boardId = decodeURIComponent(url.pathname.slice(DOC_PATH_PREFIX.length));
-    return { boardId, token: url.searchParams.get('token') };
-  } catch {
-    return 'malformed';
-  }
-}
 
 export interface GatewayDeps {
   /** Called when the set of local users on a board changes (for the dashboard's live presence). */
@@ -260,80 +48,51 @@ export interface GatewayDeps {
   log: Logger;
 }
 
-/**
- * Keeps what a socket sends between the handshake and attach (the client speaks first: sync
- * step 1 arrives while the board may still be loading), binary only. Past MAX_EARLY_BYTES the
- * socket is not read until attach (a bot that writes at once is slowed down, not closed).
- */
-class EarlyMessages {
-  readonly messages: Buffer[] = [];
-  private bytes = 0;
-  /** Whether reading stopped because too much arrived before attach. */
-  private paused = false;
-  /** True once the socket closed (or was closed for what it sent) before attach. */
-  closed = false;
-  private readonly onMessage = (data: Buffer, isBinary: boolean) => {
-    if (!isBinary) {
-      this.closed = true;
-      closeSocket(this.ws, CloseCode.UNDECODABLE, 'text frames are not accepted');
-      return;
-    }
-    this.bytes += data.length;
-    this.messages.push(data);
-    if (this.bytes > MAX_EARLY_BYTES && !this.paused) {
-      this.paused = true;
-      this.ws.pause();
-    }
-  };
-
-  constructor(private readonly ws: WebSocket) {
-    ws.on('message', this.onMessage);
-    ws.once('close', () => {
-      this.closed = true;
-    });
-  }
-
-  /** Stops keeping messages and hands over the ones kept; reading resumes if it had stopped. */
-  drain(): Buffer[] {
-    this.ws.off('message', this.onMessage);
-    if (this.paused) {
-      this.paused = false;
-      this.ws.resume();
-    }
-    return this.messages.splice(0);
-  }
-}
-
 export class DocumentGateway {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<SocketPeer>();
   private readonly limits: ConnectionLimits;
   readonly queues: SendQueues;
+  private readonly access: AccessCheck;
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
 
   constructor(private readonly deps: GatewayDeps) {
+    const { config, log, metrics, store } = deps;
     this.wss = new WebSocketServer({
       noServer: true,
-      maxPayload: deps.config.maxMessageBytes,
+      maxPayload: config.maxMessageBytes,
       perMessageDeflate: false,
       clientTracking: false,
     });
     this.limits = new ConnectionLimits({
-      connectionsPerBoard: deps.config.maxConnectionsPerBoard,
-      boardsOpenPerUser: deps.config.maxBoardsOpenPerUser,
+      connectionsPerBoard: config.maxConnectionsPerBoard,
+      boardsOpenPerUser: config.maxBoardsOpenPerUser,
     });
-    this.queues = new SendQueues(deps.config.maxQueuedBytes, deps.metrics, () => this.shed());
+    this.queues = new SendQueues(
+      config.maxQueuedBytes,
+      metrics,
+      () => this.peers,
+      (peer, total) => {
+        const { boardId, id, counted } = peer as SocketPeer;
+        log.warn(
+          { boardId, peer: id, queued: counted, total },
+          'queued sends over MAX_QUEUED_BYTES: cutting off the slowest connection',
+        );
+      },
+    );
+    this.access = new AccessCheck(
+      store,
+      log,
+      () => [...this.peers].filter((peer) => peer.room !== null && !peer.isClosed),
+      config.accessCheckMs,
+    );
     this.sweepTimer = setInterval(() => this.sweepSlowPeers(), SWEEP_MS);
     this.sweepTimer.unref();
     this.pingTimer = setInterval(() => this.pingPeers(), PING_MS);
     this.pingTimer.unref();
-    this.accessTimer = setInterval(() => void this.checkAccess(), deps.config.accessCheckMs);
-    this.accessTimer.unref();
   }
-
-  private readonly accessTimer: NodeJS.Timeout;
 
   get connectionCount(): number {
     return this.peers.size;
@@ -395,7 +154,7 @@ export class DocumentGateway {
 
   /** Step 3: a Peer counted against the limits, in its Room, with the messages it sent so far. */
   private async attach(ws: WebSocket, boardId: string, grant: Grant, early: EarlyMessages): Promise<void> {
-    const { config, log, metrics } = this.deps;
+    const { config, metrics } = this.deps;
     const peer = new SocketPeer(
       this.nextPeerId++,
       boardId,
@@ -406,12 +165,30 @@ export class DocumentGateway {
       this.queues,
     );
     // A socket that drained is counted again at once (it may have been holding the total up).
-    (ws as unknown as { _socket?: Socket })._socket?.on('drain', () => peer.recount());
+    onDrain(ws, () => peer.recount());
     this.peers.add(peer);
     this.limits.add(boardId, peer.userId);
     metrics.connections.set(this.peers.size);
     ws.once('close', () => this.detach(peer, boardId));
 
+    const room = await this.joinRoom(peer, early);
+    if (!room) return;
+    this.deps.onBoardUsersChanged?.(boardId);
+    this.flow(peer, room, early.drain());
+    if (grant.expiresAt !== null) {
+      const timer = setTimeout(
+        () => peer.close(CloseCode.NOT_AUTHENTICATED, 'access token expired'),
+        Math.max(0, grant.expiresAt - Date.now()),
+      );
+      timer.unref();
+      ws.once('close', () => clearTimeout(timer));
+    }
+  }
+
+  /** Loads the board, checks access once more, and joins; null (the peer closed) if any fails. */
+  private async joinRoom(peer: SocketPeer, early: EarlyMessages): Promise<Room | null> {
+    const { log } = this.deps;
+    const { boardId } = peer;
     let room: Room;
     // Held open from the load to the join (or to giving up): it cannot unload in between.
     let release: () => void;
@@ -420,30 +197,35 @@ export class DocumentGateway {
     } catch (error) {
       if (error instanceof ShuttingDownError) {
         peer.close(CloseCode.GOING_AWAY, 'server going away');
-        return;
+        return null;
       }
       log.error({ err: error, boardId }, 'board failed to load');
       peer.close(CloseCode.INTERNAL, 'board failed to load');
-      return;
+      return null;
     }
     // Access is checked again now that the connection is admitted: a revocation that committed
     // while it was being authorized, or while the board loaded, is seen here (or by the next
     // periodic check, which compares versions), never missed.
     try {
-      await this.recheck([peer]);
+      await this.access.check([peer]);
     } catch (error) {
       log.error({ err: error, boardId }, 'checking access at admission failed');
       peer.close(CloseCode.INTERNAL, 'internal error');
     }
     if (early.closed || peer.isClosed) {
       release();
-      return;
+      return null;
     }
     peer.room = room;
     room.join(peer);
     release();
-    this.deps.onBoardUsersChanged?.(boardId);
+    return room;
+  }
 
+  /** Messages flow from the socket to the room, paced; the ones kept before attach first. */
+  private flow(peer: SocketPeer, room: Room, kept: Buffer[]): void {
+    const { config, log, metrics } = this.deps;
+    const { boardId, ws } = peer;
     const handle = (data: Buffer) => {
       if (peer.isClosed) return;
       try {
@@ -482,20 +264,11 @@ export class DocumentGateway {
       if (!isBinary) return peer.close(CloseCode.UNDECODABLE, 'text frames are not accepted');
       pacer.receive(data);
     };
-    const kept = early.drain();
     ws.on('message', onMessage);
     ws.on('pong', () => {
       peer.alive = true;
     });
     for (const data of kept) onMessage(data, true);
-    if (grant.expiresAt !== null) {
-      const timer = setTimeout(
-        () => peer.close(CloseCode.NOT_AUTHENTICATED, 'access token expired'),
-        Math.max(0, grant.expiresAt - Date.now()),
-      );
-      timer.unref();
-      ws.once('close', () => clearTimeout(timer));
-    }
   }
 
   private detach(peer: SocketPeer, boardId: string): void {
@@ -528,103 +301,18 @@ export class DocumentGateway {
   }
 
   /**
-   * Compares every connection's access with the Store: a deleted board closes its connections
-   * (4404); a connection whose board's access version moved since its role was checked (or every
-   * one, when `force`: after a bus outage) has its membership read again and follows it; a
-   * connection whose session ended (logout, expiry) closes (4401). Runs every ACCESS_CHECK_MS, so
-   * a revocation whose bus message was lost (Redis down) takes effect within that time anyway.
+   * Compares every connection's access with the Store now (accessCheck.ts); `force` reads every
+   * membership again (after a bus outage). Also runs every ACCESS_CHECK_MS by itself.
    */
-  async checkAccess(force = false): Promise<void> {
-    if (this.checking) {
-      this.checkAgain ||= force ? 'force' : 'yes';
-      return;
-    }
-    this.checking = true;
-    try {
-      const peers = [...this.peers].filter((peer) => peer.room !== null && !peer.isClosed);
-      if (peers.length > 0) await this.recheck(peers, force);
-    } catch (error) {
-      this.deps.log.warn({ err: error }, 'checking document access failed; retrying shortly');
-    } finally {
-      this.checking = false;
-      const again = this.checkAgain;
-      this.checkAgain = null;
-      if (again) void this.checkAccess(again === 'force');
-    }
-  }
-
-  private checking = false;
-  private checkAgain: 'yes' | 'force' | null = null;
-
-  /** Checks these connections' board, membership and session against the Store now. */
-  private async recheck(peers: SocketPeer[], force = false): Promise<void> {
-    const { store } = this.deps;
-    const boardIds = [...new Set(peers.map((peer) => peer.boardId))];
-    const sessionHashes = [
-      ...new Set(peers.map((peer) => peer.grant.sessionHash).filter((hash) => hash !== null)),
-    ];
-    const [versions, liveSessions] = await Promise.all([
-      store.accessVersions(boardIds),
-      sessionHashes.length > 0 ? store.liveSessions(sessionHashes) : new Set<string>(),
-    ]);
-    const stale: SocketPeer[] = [];
-    for (const peer of peers) {
-      const version = versions.get(peer.boardId);
-      if (version === undefined) peer.close(CloseCode.NO_SUCH_BOARD, 'board deleted');
-      else if (peer.grant.sessionHash !== null && !liveSessions.has(peer.grant.sessionHash))
-        peer.close(CloseCode.NOT_AUTHENTICATED, 'signed out');
-      else if (force || version !== peer.accessVersion) stale.push(peer);
-    }
-    // One membership read per user and board, whatever the number of their connections.
-    const roles = new Map<string, Promise<Role | null>>();
-    await Promise.all(
-      stale.map(async (peer) => {
-        const key = `${peer.boardId} ${peer.userId}`;
-        let role = roles.get(key);
-        if (!role) {
-          role = store.getRole(peer.boardId, peer.userId);
-          roles.set(key, role);
-        }
-        const memberRole = await role;
-        if (memberRole === null) {
-          peer.close(CloseCode.NO_ACCESS, 'access removed');
-          return;
-        }
-        peer.role = effectiveRole(memberRole, peer.grant.credentialRole);
-        // The version read before this membership read: a change since shows up next time.
-        peer.accessVersion = versions.get(peer.boardId)!;
-      }),
-    );
+  checkAccess(force = false): Promise<void> {
+    return this.access.run(force);
   }
 
   /** Closes the document connections opened with a session that has just ended (logout). */
   closeSession(sessionHash: string): void {
     for (const peer of this.peers)
-      if (peer.grant.sessionHash === sessionHash) peer.close(CloseCode.NOT_AUTHENTICATED, 'signed out');
+      if (peer.sessionHash === sessionHash) peer.close(CloseCode.NOT_AUTHENTICATED, 'signed out');
   }
-
-  /** Over MAX_QUEUED_BYTES: cuts off the connections with the most queued until the total fits. */
-  private shed(): void {
-    if (this.shedding) return;
-    this.shedding = true;
-    try {
-      const slowest = [...this.peers]
-        .filter((peer) => peer.counted > 0)
-        .sort((a, b) => b.counted - a.counted);
-      for (const peer of slowest) {
-        if (this.queues.total <= this.queues.limit) break;
-        this.deps.log.warn(
-          { boardId: peer.boardId, peer: peer.id, queued: peer.counted, total: this.queues.total },
-          'queued sends over MAX_QUEUED_BYTES: cutting off the slowest connection',
-        );
-        peer.shed();
-      }
-    } finally {
-      this.shedding = false;
-    }
-  }
-
-  private shedding = false;
 
   private sweepSlowPeers(): void {
     for (const peer of this.peers) {
@@ -654,7 +342,7 @@ export class DocumentGateway {
   close(): void {
     clearInterval(this.sweepTimer);
     clearInterval(this.pingTimer);
-    clearInterval(this.accessTimer);
+    this.access.close();
     this.wss.close();
   }
 }

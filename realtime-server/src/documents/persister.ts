@@ -64,10 +64,6 @@ export class DocPersister {
   private writing: Promise<void> | null = null;
   private failures = 0;
   private closed = false;
-  /** Updates enqueued so far, and how many of them are stored (the queue is first in, first out). */
-  private enqueued = 0;
-  private stored = 0;
-  private waiters: { upTo: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly boardId: string,
@@ -91,28 +87,7 @@ export class DocPersister {
   enqueue(item: QueuedUpdate): void {
     if (this.queue.length === 0) this.firstQueuedAt = Date.now();
     this.queue.push(item);
-    this.enqueued += 1;
     this.schedule();
-  }
-
-  /**
-   * Resolves once everything enqueued before this call is in the Store, however many retries
-   * that takes (it never rejects; it stays pending while the store is down). This is what lets
-   * the server tell a client "your edits are stored".
-   */
-  whenStored(): Promise<void> {
-    if (this.stored >= this.enqueued) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ upTo: this.enqueued, resolve }));
-  }
-
-  private settleWaiters(): void {
-    if (this.waiters.length === 0) return;
-    const still: typeof this.waiters = [];
-    for (const waiter of this.waiters) {
-      if (waiter.upTo <= this.stored) waiter.resolve();
-      else still.push(waiter);
-    }
-    this.waiters = still;
   }
 
   /** The updates queued or being written, oldest first (for the room's saved mark). */
@@ -187,8 +162,6 @@ export class DocPersister {
       this.metrics.storeLatency.observe({ op: 'append' }, (performance.now() - started) / 1000);
       this.failures = 0;
       this.inFlight = [];
-      this.stored += batch.length;
-      this.settleWaiters();
       this.options.onStored?.(batch);
       if (size.entries > limits.compactEntries || size.bytes > limits.compactBytes) await this.compact();
     })();

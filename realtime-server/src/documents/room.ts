@@ -4,12 +4,13 @@
 import { CloseCode, encodeSavedMessage, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
+import { connectionRole } from '../auth/access.ts';
 import type { Bus } from '../bus/bus.ts';
 import { BusMessageType, boardChannel, decodeBusMessage, encodeBusMessage } from '../bus/protocol.ts';
 import type { Config } from '../config.ts';
 import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
-import type { DocStore } from '../store/store.ts';
+import { type DocStore, partsOf } from '../store/store.ts';
 import { DocPersister, type QueuedUpdate, RETRY_MAX_MS } from './persister.ts';
 import { RoomPresence } from './presence.ts';
 import {
@@ -40,6 +41,8 @@ export interface Peer {
   /** Who the connection authenticated as; presence states are stamped with it. */
   readonly user: PresenceUser;
   role: Role;
+  /** The most this connection's credential allows (a token's role; 'owner' for a session). */
+  readonly credentialRole: Role;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
   /** Sends one message, or several written together. */
@@ -132,12 +135,10 @@ export class Room {
   private announcedSeq = 0;
   /**
    * Saved marks: every update this room must see stored (its own queue, what it holds for other
-   * instances) takes the next mark; a peer's edits are saved once every mark up to the one
-   * current when it last sent is stored or confirmed.
+   * instances) takes the next mark; whenStored() waits for every mark up to the one current when
+   * it was called to be stored or confirmed.
    */
   private mark = 0;
-  private readonly peerMarks = new Map<Peer, number>();
-  private readonly savedListeners = new Set<(peer: Peer) => void>();
   /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
   degraded = false;
   /** Sync step 2 with the whole board, kept until the next change: most joins start from an empty client. */
@@ -197,7 +198,7 @@ export class Room {
     const started = performance.now();
     const stored = await deps.store.loadDoc(boardId);
     deps.metrics.storeLatency.observe({ op: 'load' }, (performance.now() - started) / 1000);
-    const parts = stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+    const parts = partsOf(stored);
     for (const part of parts) {
       // A stored update that does not decode means the stored board is damaged: refuse to open
       // it rather than serve (and later overwrite) a partial board.
@@ -306,7 +307,6 @@ export class Room {
     // What it sent before leaving is an edit like any other.
     this.applyIncoming();
     if (!this.peers.delete(peer)) return;
-    this.peerMarks.delete(peer);
     this.presence.removeOwner(peer);
   }
 
@@ -475,7 +475,6 @@ export class Room {
     this.incomingBytes = 0;
     this.incomingPeer = null;
     if (this.closed) return;
-    const markBefore = this.mark;
     this.resolvingPending = this.hasPending;
     try {
       if (updates.length === 1) this.applyFromPeer(updates[0]!, layouts[0]!, peer);
@@ -487,15 +486,7 @@ export class Room {
     } finally {
       this.resolvingPending = false;
     }
-    // Whatever the update brought (maybe nothing new: another instance relayed it already), the
-    // peer's edits are saved once everything this room holds now is stored. An update waiting
-    // for missing dependencies is not stored at all yet.
-    this.peerMarks.set(peer, this.hasPending ? Number.POSITIVE_INFINITY : this.mark);
     this.checkPending(peer);
-    // Applying stores nothing, so the saved mark cannot have risen: only a peer whose update
-    // brought nothing new (no new mark) can already be saved. Skipping the check otherwise keeps
-    // a walk over every unstored update off the path of every edit.
-    if (this.mark === markBefore) this.checkSaved();
   }
 
   /** A peer's updates in one transaction: joined into one update when they can be (joinUpdates). */
@@ -679,41 +670,13 @@ export class Room {
     return lowest === Number.POSITIVE_INFINITY ? this.mark : lowest - 1;
   }
 
-  /** Whether everything the peer has sent is in the Store. */
-  isSaved(peer: Peer): boolean {
-    const mark = this.peerMarks.get(peer);
-    return mark === undefined || mark <= this.savedMark();
-  }
-
-  /**
-   * Calls `listener(peer)` once each time a peer's edits become stored (all it sent so far). The
-   * hook for telling a client "All changes saved". Returns a function that removes the listener.
-   */
-  onSaved(listener: (peer: Peer) => void): () => void {
-    this.savedListeners.add(listener);
-    return () => this.savedListeners.delete(listener);
-  }
-
   private checkSaved(): void {
-    if (this.peerMarks.size === 0 && this.storedWaiters.length === 0) return;
+    if (this.storedWaiters.length === 0) return;
     const saved = this.savedMark();
-    if (this.storedWaiters.length > 0) {
-      const still = this.storedWaiters.filter((waiter) => waiter.upTo > saved);
-      const done = this.storedWaiters.filter((waiter) => waiter.upTo <= saved);
-      this.storedWaiters = still;
-      for (const waiter of done) waiter.resolve();
-    }
-    for (const [peer, mark] of this.peerMarks) {
-      if (mark > saved) continue;
-      this.peerMarks.delete(peer);
-      for (const listener of this.savedListeners) {
-        try {
-          listener(peer);
-        } catch (err) {
-          this.deps.log.error({ err, boardId: this.boardId }, 'saved listener failed');
-        }
-      }
-    }
+    const still = this.storedWaiters.filter((waiter) => waiter.upTo > saved);
+    const done = this.storedWaiters.filter((waiter) => waiter.upTo <= saved);
+    this.storedWaiters = still;
+    for (const waiter of done) waiter.resolve();
   }
 
   private onBusMessage(data: Uint8Array): void {
@@ -837,7 +800,7 @@ export class Room {
         continue;
       }
       if (this.closed) return;
-      const parts = stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+      const parts = partsOf(stored);
       if (parts.length === 0) return;
       const missing = Y.diffUpdate(mergeInBulk(parts), Y.encodeStateVector(this.doc));
       Y.applyUpdate(this.doc, missing, this.hasPending ? BUS_RESOLVING_ORIGIN : CATCH_UP_ORIGIN);
@@ -930,10 +893,15 @@ export class Room {
     }
   }
 
-  /** Changes the role of a user's live connections (a viewer stops editing at once). */
-  setRole(userId: string, role: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
+  /**
+   * A user's membership changed to `membership` (null: removed): each of their live connections
+   * follows at once, by the one access rule (auth/access.ts), so a viewer stops editing and a
+   * viewer token stays a viewer token when its user is promoted.
+   */
+  setRole(userId: string, membership: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
     for (const peer of this.peers) {
       if (peer.userId !== userId) continue;
+      const role = connectionRole(membership, peer.credentialRole);
       if (role === null) peer.close(closeCode, 'access removed');
       else peer.role = role;
     }

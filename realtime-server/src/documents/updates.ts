@@ -1,23 +1,9 @@
 // Questions about a Yjs update relative to a doc, answered without applying it.
-import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as Y from 'yjs';
+import { clientsOf, clockOf, hasPendingUpdates, rangeAlreadyDeleted, UpdateWalk } from './internals.ts';
 
-/** True when every item in [clock, clock + len) of `client` is known to the doc and deleted. */
-function rangeAlreadyDeleted(doc: Y.Doc, client: number, clock: number, len: number): boolean {
-  if (clock + len > Y.getState(doc.store, client)) return false;
-  const structs = doc.store.clients.get(client);
-  if (!structs) return false;
-  let index = Y.findIndexSS(structs, clock);
-  const end = clock + len;
-  while (index < structs.length) {
-    const struct = structs[index]!;
-    if (struct.id.clock >= end) break;
-    if (!struct.deleted) return false;
-    index += 1;
-  }
-  return true;
-}
+export { hasPendingUpdates } from './internals.ts';
 
 /**
  * Whether applying `update` would change `doc`: a struct the doc lacks, or a deletion it has not
@@ -28,7 +14,7 @@ export function updateHasNewContent(doc: Y.Doc, update: Uint8Array): boolean {
   const { structs, ds } = Y.decodeUpdate(update);
   for (const struct of structs) {
     if (struct instanceof Y.Skip) continue;
-    if (struct.id.clock + struct.length > Y.getState(doc.store, struct.id.client)) return true;
+    if (struct.id.clock + struct.length > clockOf(doc, struct.id.client)) return true;
   }
   for (const [client, ranges] of ds.clients) {
     for (const range of ranges) if (!rangeAlreadyDeleted(doc, client, range.clock, range.len)) return true;
@@ -266,11 +252,6 @@ function writeJoined(
   return out;
 }
 
-/** Something waits in the doc for a missing dependency: structs, or deletions of unknown items. */
-export function hasPendingUpdates(doc: Y.Doc): boolean {
-  return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
-}
-
 /**
  * Whether applying an update laid out so would add exactly that update to `doc`: its structs
  * continue the doc's own run of that client's clocks (none of them known already) and nothing
@@ -280,18 +261,18 @@ export function hasPendingUpdates(doc: Y.Doc): boolean {
 export function continuesDoc(doc: Y.Doc, layout: UpdateClocks): boolean {
   if (hasPendingUpdates(doc)) return false;
   if (layout.client === NO_CLIENT) return true;
-  return layout.client >= 0 && Y.getState(doc.store, layout.client) === layout.clock;
+  return layout.client >= 0 && clockOf(doc, layout.client) === layout.clock;
 }
 
 /** After applying an update that continuesDoc: whether all of it was integrated, nothing left waiting. */
 export function appliedWhole(doc: Y.Doc, layout: UpdateClocks): boolean {
   if (hasPendingUpdates(doc)) return false;
-  return layout.client === NO_CLIENT || Y.getState(doc.store, layout.client) === layout.endClock;
+  return layout.client === NO_CLIENT || clockOf(doc, layout.client) === layout.endClock;
 }
 
 /** After applying an update that continuesDoc: whether any of its structs were integrated. */
 export function appliedStructs(doc: Y.Doc, layout: UpdateClocks): boolean {
-  return layout.client >= 0 && Y.getState(doc.store, layout.client) > layout.clock;
+  return layout.client >= 0 && clockOf(doc, layout.client) > layout.clock;
 }
 
 /**
@@ -304,169 +285,7 @@ export function appliedStructs(doc: Y.Doc, layout: UpdateClocks): boolean {
  */
 export function addedSince(doc: Y.Doc, layout: UpdateClocks): Uint8Array {
   const vector = new Map<number, number>();
-  for (const client of doc.store.clients.keys()) vector.set(client, Y.getState(doc.store, client));
+  for (const client of clientsOf(doc)) vector.set(client, clockOf(doc, client));
   if (layout.client >= 0) vector.set(layout.client, layout.clock);
   return Y.encodeStateAsUpdate(doc, Y.encodeStateVector(vector));
-}
-
-const BITS5 = 31;
-const BIT6 = 32;
-const BIT7 = 64;
-const BIT8 = 128;
-/** Yjs's type refs that carry a name: YXmlElement (3) and YXmlHook (5); 0–6 exist. */
-const TYPE_REF_XML_ELEMENT = 3;
-const TYPE_REF_XML_HOOK = 5;
-const TYPE_REFS = 7;
-/** The bytes after lib0's `readAny` tags 124 (float32), 123 (float64) and 122 (bigint64). */
-const ANY_FIXED_SIZES: Readonly<Record<number, number>> = { 124: 4, 123: 8, 122: 8 };
-
-/** lib0's decoder for the numbers; strings, buffers and values are skipped by length, not read. */
-class UpdateWalk {
-  private readonly decoder: decoding.Decoder;
-  constructor(private readonly bytes: Uint8Array) {
-    this.decoder = decoding.createDecoder(bytes);
-  }
-
-  get pos(): number {
-    return this.decoder.pos;
-  }
-
-  /** One byte; unlike lib0's readUint8, never past the end. */
-  private byte(): number {
-    if (this.decoder.pos >= this.bytes.length) throw new Error('unexpected end of update');
-    return this.bytes[this.decoder.pos++]!;
-  }
-
-  varUint(): number {
-    return decoding.readVarUint(this.decoder);
-  }
-
-  private skip(length: number): void {
-    if (length > this.bytes.length - this.decoder.pos) throw new Error('unexpected end of update');
-    this.decoder.pos += length;
-  }
-
-  /** A length-prefixed string or buffer, not decoded. */
-  private bytesField(): void {
-    this.skip(this.varUint());
-  }
-
-  /**
-   * A length-prefixed UTF-8 string, not decoded: its length in UTF-16 code units, as Yjs counts a
-   * string's length (every byte that starts a character, and one more for each character beyond
-   * the Basic Multilingual Plane). Invalid UTF-8 miscounts here, but Yjs refuses it when reading.
-   */
-  private stringLength(): number {
-    const length = this.varUint();
-    const start = this.pos;
-    this.skip(length);
-    let units = 0;
-    for (let i = start; i < start + length; i++) {
-      const b = this.bytes[i]!;
-      if ((b & 0xc0) !== 0x80) units += b >= 0xf0 ? 2 : 1;
-    }
-    return units;
-  }
-
-  /** One struct as Yjs's readClientsStructRefs reads it (update format v1); returns its length in clocks. */
-  struct(): number {
-    const info = this.byte();
-    const kind = info & BITS5;
-    if (kind === 0 || kind === 10) return this.varUint(); // GC or Skip: a length
-    if ((info & BIT8) === BIT8) {
-      this.varUint(); // origin client
-      this.varUint(); // origin clock
-    }
-    if ((info & BIT7) === BIT7) {
-      this.varUint(); // right origin client
-      this.varUint(); // right origin clock
-    }
-    if ((info & (BIT7 | BIT8)) === 0) {
-      if (this.varUint() === 1)
-        this.bytesField(); // parent: a root type's name
-      else {
-        this.varUint(); // parent: an item's id
-        this.varUint();
-      }
-      if ((info & BIT6) === BIT6) this.bytesField(); // parentSub
-    }
-    switch (kind) {
-      case 1: // deleted
-        return this.varUint();
-      case 2: {
-        // JSON: strings (parsed by Yjs before it integrates anything)
-        const count = this.varUint();
-        for (let i = 0; i < count; i++) this.bytesField();
-        return count;
-      }
-      case 4: // string
-        return this.stringLength();
-      case 3: // binary
-      case 5: // embed (JSON)
-        this.bytesField();
-        return 1;
-      case 6: // format: key, JSON value
-        this.bytesField();
-        this.bytesField();
-        return 1;
-      case 7: {
-        const typeRef = this.varUint();
-        if (typeRef >= TYPE_REFS) throw new Error(`unknown type ref ${typeRef}`);
-        if (typeRef === TYPE_REF_XML_ELEMENT || typeRef === TYPE_REF_XML_HOOK) this.bytesField();
-        return 1;
-      }
-      case 8: {
-        const count = this.varUint();
-        for (let i = 0; i < count; i++) this.any();
-        return count;
-      }
-      case 9: // subdocument: guid, options
-        this.bytesField();
-        this.any();
-        return 1;
-      default:
-        throw new Error(`unknown content type ${kind}`);
-    }
-  }
-
-  /** A value as lib0's readAny reads it, not built. */
-  private any(): void {
-    const tag = this.byte();
-    switch (tag) {
-      case 127: // undefined
-      case 126: // null
-      case 121: // false
-      case 120: // true
-        return;
-      case 125: // integer
-        decoding.readVarInt(this.decoder);
-        return;
-      case 124: // float32
-      case 123: // float64
-      case 122: // bigint64
-        this.skip(ANY_FIXED_SIZES[tag]!);
-        return;
-      case 119: // string
-      case 116: // Uint8Array
-        this.bytesField();
-        return;
-      case 118: {
-        // object: key, value pairs
-        const entries = this.varUint();
-        for (let i = 0; i < entries; i++) {
-          this.bytesField();
-          this.any();
-        }
-        return;
-      }
-      case 117: {
-        // array
-        const length = this.varUint();
-        for (let i = 0; i < length; i++) this.any();
-        return;
-      }
-      default:
-        throw new Error(`unknown value tag ${tag}`);
-    }
-  }
 }

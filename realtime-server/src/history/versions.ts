@@ -3,7 +3,14 @@
 // at a version, the change that reverts one user since a time, and thinning past HISTORY_DAYS.
 import { randomBytes } from 'node:crypto';
 import type { BoardExport, Version } from '@tandem/shared';
-import type { HistoryStore, Store, StoredVersion, VersionKind, VersionRow } from '../store/store.ts';
+import {
+  type HistoryStore,
+  partsOf,
+  type Store,
+  type StoredVersion,
+  type VersionKind,
+  type VersionRow,
+} from '../store/store.ts';
 import { authorsOf, IncompleteLogError } from './board.ts';
 import { type HistoryCompute, WorkerCompute } from './compute.ts';
 
@@ -59,7 +66,7 @@ export class Versions {
     const stored = prev ? null : await this.store.loadDoc(boardId);
     const next = await this.compute.nextVersion(
       prev?.data ?? null,
-      stored ? [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates] : null,
+      stored ? partsOf(stored) : null,
       entries.map((e) => e.update),
     );
     if (!prev && kind === 'auto' && next.shapes === 0 && entries.length === 0) return null;

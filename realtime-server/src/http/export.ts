@@ -2,6 +2,7 @@
 // instance has one, else from the Store.
 import { exportBoard } from '@tandem/shared';
 import * as Y from 'yjs';
+import { partsOf } from '../store/store.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { signedIn } from './request.ts';
@@ -14,7 +15,7 @@ export const exportRoutes: ResourcePlugin = async (app, { store, rooms }) => {
     if (!doc) {
       const stored = await store.loadDoc(board.id);
       doc = new Y.Doc();
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates) {
+      for (const part of partsOf(stored)) {
         Y.applyUpdate(doc, part);
       }
     }

@@ -38,15 +38,21 @@ export class MemberRepository {
 
   /** Adds a membership, or raises an existing one to `role`; never lowers. */
   async grantAtLeast(boardId: string, userId: string, role: Role): Promise<Role> {
+    // A row comes back only when the membership was created or raised: then (after the change,
+    // as setRole does) the access version moves, so every instance's periodic re-check sees the
+    // new role even when the live bus message is lost.
     const r = await this.sql.one(
       sql`INSERT INTO memberships (board_id, user_id, role, created_at)
           VALUES (${boardId}, ${userId}, ${role}, ${new Date()})
-          ON CONFLICT (board_id, user_id) DO UPDATE SET role = CASE
-            WHEN ${raw(roleRankSql('excluded.role'))} > ${raw(roleRankSql('memberships.role'))} THEN excluded.role
-            ELSE memberships.role END
+          ON CONFLICT (board_id, user_id) DO UPDATE SET role = excluded.role
+            WHERE ${raw(roleRankSql('excluded.role'))} > ${raw(roleRankSql('memberships.role'))}
           RETURNING role`,
     );
-    return r?.role as Role;
+    if (r) {
+      await this.bumpAccess(boardId);
+      return r.role as Role;
+    }
+    return (await this.role(boardId, userId)) ?? role;
   }
 
   async remove(boardId: string, userId: string): Promise<boolean> {

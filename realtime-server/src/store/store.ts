@@ -38,7 +38,7 @@ export type {
   VersionRow,
   VoteSessionRow,
 } from './types.ts';
-export { BoardGoneError, EmailTakenError, VoteSessionOpenError } from './types.ts';
+export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
 /** Version history (SPEC §12): versions and the attributed log they are computed from. */
 export interface HistoryStore {

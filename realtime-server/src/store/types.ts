@@ -63,6 +63,11 @@ export interface StoredDoc {
   updates: Uint8Array[];
 }
 
+/** A stored board as the list of updates that rebuild it: the snapshot first, then the log. */
+export function partsOf(stored: StoredDoc): Uint8Array[] {
+  return stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+}
+
 /**
  * One batch of a board's updates as it is appended: who sent it (the user of the connection it
  * came from; null when unknown, e.g. a difference repaired between instances) and when it was

@@ -7,7 +7,6 @@ import {
   type Board,
   type BoardPresence,
   type ClientToServerEvents,
-  CloseCode,
   type PresenceUser,
   type Role,
   type ServerToClientEvents,
@@ -20,14 +19,13 @@ import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import { hashSessionId } from '../auth/tokens.ts';
 import type { Bus } from '../bus/bus.ts';
 import {
-  CONTROL_CHANNEL,
-  type ControlMessage,
   decodeJsonMessage,
   encodeJsonMessage,
   PRESENCE_CHANNEL,
   type PresenceMessage,
 } from '../bus/protocol.ts';
 import type { Config } from '../config.ts';
+import type { ControlChannel } from '../documents/control.ts';
 import type { DocumentGateway } from '../documents/gateway.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { Store, UserRow } from '../store/store.ts';
@@ -53,6 +51,8 @@ export interface WorkspaceDeps {
   sessions: Sessions;
   bus: Bus;
   rooms: Rooms;
+  /** Where access changes, deletions and logouts go to reach document connections everywhere. */
+  control: ControlChannel;
   log: Logger;
   instanceId: string;
 }
@@ -111,7 +111,6 @@ export class Workspace implements LiveEvents {
       this.remote.delete(instance);
       this.emitPresence([...summary.boards.keys()]);
     });
-    this.unsubscribers.push(await bus.subscribe(CONTROL_CHANNEL, (data) => this.onControl(data)));
     this.unsubscribers.push(await bus.subscribe(PRESENCE_CHANNEL, (data) => this.onPresence(data)));
     this.publish(PRESENCE_CHANNEL, { t: 'request', from: this.deps.instanceId });
   }
@@ -150,7 +149,7 @@ export class Workspace implements LiveEvents {
       .to([`board:${boardId}`, ...memberIds.map((id) => `user:${id}`)])
       .emit('board:removed', { boardId });
     this.io.in(`board:${boardId}`).socketsLeave(`board:${boardId}`);
-    this.control({ t: 'deleted', from: this.deps.instanceId, boardId });
+    this.deps.control.boardDeleted(boardId);
   }
 
   membersChanged(boardId: string): void {
@@ -171,38 +170,16 @@ export class Workspace implements LiveEvents {
       this.io.to(`user:${userId}`).emit('board:removed', { boardId });
       this.io.in(`user:${userId}`).socketsLeave(`board:${boardId}`);
     }
-    this.control({ t: 'access', from: this.deps.instanceId, boardId, userId, role });
-  }
-
-  // --- document connections on every instance -------------------------------------------------
-
-  private control(message: ControlMessage): void {
-    this.applyControl(message);
-    this.publish(CONTROL_CHANNEL, message);
+    this.deps.control.accessChanged(boardId, userId, role);
   }
 
   sessionEnded(sessionHash: string): void {
-    this.control({ t: 'session', from: this.deps.instanceId, sessionHash });
+    this.deps.control.sessionEnded(sessionHash);
   }
 
-  private applyControl(message: ControlMessage): void {
-    if (message.t === 'session') {
-      // The session's document connections and its dashboard sockets both end: after logout
-      // nothing opened with that cookie may keep receiving boards, votes or edits. Each instance
-      // ends its own (this message reaches every instance over the bus).
-      this.gateway?.closeSession(message.sessionHash);
-      this.io.local.in(`session:${message.sessionHash}`).disconnectSockets(true);
-      return;
-    }
-    const room = this.deps.rooms.get(message.boardId);
-    if (!room) return;
-    if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
-    else room.setRole(message.userId, message.role);
-  }
-
-  private onControl(data: Uint8Array): void {
-    const message = decodeJsonMessage<ControlMessage>(data);
-    if (message && message.from !== this.deps.instanceId) this.applyControl(message);
+  /** Disconnects this instance's sockets opened with a session that ended (the control channel's call). */
+  disconnectSession(sessionHash: string): void {
+    this.io.local.in(`session:${sessionHash}`).disconnectSockets(true);
   }
 
   /**
@@ -294,7 +271,7 @@ export class Workspace implements LiveEvents {
     }
   }
 
-  private publish(channel: string, message: ControlMessage | PresenceMessage): void {
+  private publish(channel: string, message: PresenceMessage): void {
     this.deps.bus.publish(channel, encodeJsonMessage(message));
   }
 

@@ -106,6 +106,7 @@ class HarnessBus implements Bus {
   async subscribe(channel: string, handler: BusHandler): Promise<() => Promise<void>> {
     // Like a Redis client's offline queue: a subscription waits for the connection.
     if (!this.up) await new Promise<void>((resolve) => this.waitingForUp.push(resolve));
+    // Kept on purpose: the simulated bus's own latency (a subscription is not instant), not a test wait.
     await new Promise((resolve) => setTimeout(resolve, 1));
     let set = this.subs.get(channel);
     if (!set) {
@@ -318,6 +319,7 @@ class Client {
         userId: `user-${this.index}`,
         user: { id: `user-${this.index}`, name: `User ${this.index}`, color: '#000000' },
         role: 'editor',
+        credentialRole: 'owner',
         clientIds: new Set(),
         send: (message) => {
           for (const m of Array.isArray(message) ? message : [message]) this.deliverToClient(conn, m);

@@ -31,6 +31,7 @@ import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
 import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
+import './canvas.css';
 
 /** How long a zoom must rest before the shape layer is drawn again at the new scale. */
 const REBASE_IDLE_MS = 150;

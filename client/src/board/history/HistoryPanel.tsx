@@ -9,7 +9,8 @@ import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { Icon } from '../ui/icons.tsx';
 import './history.css';
-import { historyApi } from './api.ts';
+import { historyApi } from '../../api/history.ts';
+import { onKeydown } from '../shortcuts.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
 
@@ -42,8 +43,7 @@ export function HistoryButton() {
         toggle();
       }
     };
-    window.addEventListener('keydown', down);
-    return () => window.removeEventListener('keydown', down);
+    return onKeydown(down);
   }, [toggle]);
   return (
     <button

@@ -7,12 +7,14 @@ import { assetSentences } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
 import { newId } from '../model/doc.ts';
 import { createShape } from '../model/shapes.ts';
+import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { type OutboxEntry, outbox } from './outbox.ts';
 import { centredAt, placedSize } from './placement.ts';
 import { useImages } from './state.ts';
 import { uploadAsset } from './upload.ts';
+import './images.css';
 
 interface Props {
   boardId: string;
@@ -26,10 +28,6 @@ interface Props {
 let openPicker: (() => void) | null = null;
 /** Opens the file picker of the mounted board (the toolbar's Image button). */
 export const pickImages = (): void => openPicker?.();
-
-const isTyping = (t: EventTarget | null): boolean =>
-  t instanceof HTMLElement &&
-  (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
 
 /** Image files among what was pasted or dropped. */
 function imageFiles(data: DataTransfer | null): File[] {
@@ -189,8 +187,7 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Pr
     const keydown = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== 'i' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
       if (isTyping(e.target)) return;
-      if (e.target instanceof Element && e.target.closest('dialog, [role="menu"], [role="alertdialog"]'))
-        return;
+      if (inDialogOrMenu(e.target)) return;
       if (live.current.readOnly) return;
       e.preventDefault();
       input.current?.click();
@@ -205,7 +202,7 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Pr
     document.addEventListener('paste', paste, true);
     window.addEventListener('dragover', dragover);
     window.addEventListener('drop', drop);
-    window.addEventListener('keydown', keydown);
+    const stopKeys = onKeydown(keydown);
     const stopConnection = session.onConnection((state) => {
       if (state.status === 'live') void drain();
     });
@@ -230,7 +227,7 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Pr
       document.removeEventListener('paste', paste, true);
       window.removeEventListener('dragover', dragover);
       window.removeEventListener('drop', drop);
-      window.removeEventListener('keydown', keydown);
+      stopKeys();
       stopConnection();
       for (const preview of previews.values()) URL.revokeObjectURL(preview);
       useImages.getState().clear();

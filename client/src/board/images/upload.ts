@@ -1,6 +1,6 @@
 // Upload and download of board images over REST (SPEC §13). Uploads go through XMLHttpRequest,
 // the one browser API that reports upload progress.
-import { type Asset, type AssetAnswer, assetUrl, type ErrorBody } from '@tandem/shared';
+import { type Asset, type AssetAnswer, apiPaths, assetUrl, type ErrorBody } from '@tandem/shared';
 
 export type UploadResult =
   | { ok: true; asset: Asset }
@@ -16,7 +16,7 @@ export function uploadAsset(
 ): Promise<UploadResult> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/boards/${encodeURIComponent(boardId)}/assets`);
+    xhr.open('POST', apiPaths.boardAssets(boardId));
     xhr.withCredentials = true;
     xhr.responseType = 'json';
     xhr.upload.onprogress = (e) => {

@@ -5,6 +5,7 @@ import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
 import { useRemotes } from './remote.ts';
+import './avatars.css';
 
 const initials = (name: string) =>
   name

@@ -5,6 +5,7 @@ import { DocumentMessageType } from '@tandem/shared';
 import * as encoding from 'lib0/encoding';
 import { encodeAwarenessUpdate } from 'y-protocols/awareness';
 import type { WebsocketProvider } from 'y-websocket';
+import { stopStockAwareness } from './internals.ts';
 
 interface Changes {
   added: number[];
@@ -15,7 +16,7 @@ interface Changes {
 /** Installs the own-state-only handler on `provider`; answers a function that removes it. */
 export function sendOnlyOwnAwareness(provider: WebsocketProvider): () => void {
   const { awareness, doc } = provider;
-  awareness.off('update', provider._awarenessUpdateHandler);
+  stopStockAwareness(provider);
   const handler = ({ added, updated, removed }: Changes) => {
     const own = [...added, ...updated, ...removed].filter((id) => id === doc.clientID);
     if (own.length === 0) return;

@@ -8,6 +8,7 @@ import * as encoding from 'lib0/encoding';
 import * as syncProtocol from 'y-protocols/sync';
 import type { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
+import { messageHandler, SYNC_MESSAGE, setMessageHandler, stopStockUpdates } from './internals.ts';
 
 /** Pieces stay under this: an eighth of the default MAX_MESSAGE_BYTES, so a lowered limit still fits. */
 export const PIECE_BYTES = 256 * 1024;
@@ -79,8 +80,6 @@ export function splitUpdate(update: Uint8Array, max = PIECE_BYTES): Uint8Array[]
   return out;
 }
 
-const MESSAGE_SYNC = 0;
-
 /**
  * Makes `provider` send document changes in pieces: both live updates (an import, a big paste)
  * and its answer to the server's sync step 1, which after an offline session or a reload carries
@@ -94,7 +93,7 @@ export function sendInPieces(provider: WebsocketProvider, max = PIECE_BYTES): ()
       const ws = provider.ws;
       if (!provider.wsconnected || !ws || ws.readyState !== ws.OPEN) return;
       const enc = encoding.createEncoder();
-      encoding.writeVarUint(enc, MESSAGE_SYNC);
+      encoding.writeVarUint(enc, SYNC_MESSAGE);
       syncProtocol.writeUpdate(enc, piece);
       ws.send(encoding.toUint8Array(enc));
     }
@@ -102,11 +101,11 @@ export function sendInPieces(provider: WebsocketProvider, max = PIECE_BYTES): ()
   const onUpdate = (update: Uint8Array, origin: unknown) => {
     if (origin !== provider) sendUpdate(update);
   };
-  doc.off('update', provider._updateHandler);
+  stopStockUpdates(provider);
   doc.on('update', onUpdate);
 
-  const stock = provider.messageHandlers[MESSAGE_SYNC]!;
-  provider.messageHandlers[MESSAGE_SYNC] = (encoder, decoder, p, emitSynced, type) => {
+  const stock = messageHandler(provider, SYNC_MESSAGE)!;
+  setMessageHandler(provider, SYNC_MESSAGE, (encoder, decoder, p, emitSynced, type) => {
     const peek = decoding.clone(decoder);
     if (decoding.readVarUint(peek) !== syncProtocol.messageYjsSyncStep1) {
       stock(encoder, decoder, p, emitSynced, type);
@@ -115,13 +114,13 @@ export function sendInPieces(provider: WebsocketProvider, max = PIECE_BYTES): ()
     decoding.readVarUint(decoder);
     const update = Y.encodeStateAsUpdate(doc, decoding.readVarUint8Array(decoder));
     if (update.length <= max) {
-      encoding.writeVarUint(encoder, MESSAGE_SYNC);
+      encoding.writeVarUint(encoder, SYNC_MESSAGE);
       encoding.writeVarUint(encoder, syncProtocol.messageYjsSyncStep2);
       encoding.writeVarUint8Array(encoder, update);
     } else sendUpdate(update); // as plain updates; the encoder stays empty, so nothing else is sent
-  };
+  });
   return () => {
     doc.off('update', onUpdate);
-    provider.messageHandlers[MESSAGE_SYNC] = stock;
+    setMessageHandler(provider, SYNC_MESSAGE, stock);
   };
 }

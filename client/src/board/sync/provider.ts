@@ -20,6 +20,7 @@ import {
   reduceConnection,
   shouldReconnect,
 } from './connection.ts';
+import { setMessageHandler } from './internals.ts';
 import { sendOnlyOwnAwareness } from './ownAwareness.ts';
 import { sendInPieces } from './pieces.ts';
 import { type SavedStatus, SaveTracker } from './saved.ts';
@@ -113,9 +114,9 @@ export function openBoard(boardId: string, opts: { userId: string; readOnly: () 
     ws.send(message);
     return true;
   });
-  provider.messageHandlers[SAVED_MESSAGE_TYPE] = (_encoder, decoder) => {
+  setMessageHandler(provider, SAVED_MESSAGE_TYPE, (_encoder, decoder) => {
     saved.answered(decoding.readVarUint(decoder));
-  };
+  });
   let askTimer: ReturnType<typeof setTimeout> | null = null;
   const askSoon = () => {
     askTimer ??= setTimeout(() => {

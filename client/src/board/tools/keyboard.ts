@@ -1,6 +1,7 @@
 // Keyboard shortcuts of SPEC §11. Ignored while typing in a field, so text editing is untouched.
 import type { Actions } from '../actions.ts';
 import type { Alignment } from '../model/layout.ts';
+import { inDialogOrMenu, isTyping } from '../shortcuts.ts';
 import { type Tool, useEditor } from '../store.ts';
 
 export const toolKeys: Record<string, Tool> = {
@@ -30,14 +31,10 @@ export const alignKeys: Record<string, Alignment> = {
   KeyS: 'bottom',
 };
 
-const isTyping = (t: EventTarget | null): boolean =>
-  t instanceof HTMLElement &&
-  (t.isContentEditable || t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT');
-
 export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
   if (isTyping(e.target)) return;
   // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).
-  if (e.target instanceof Element && e.target.closest('dialog, [role="menu"], [role="alertdialog"]')) return;
+  if (inDialogOrMenu(e.target)) return;
   // Enter and Space on a focused button press that button, nothing else.
   if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLButtonElement) return;
   const st = useEditor.getState();

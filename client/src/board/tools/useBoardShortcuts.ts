@@ -2,6 +2,7 @@
 // (not on every render), reading the lock state at event time.
 import { useEffect } from 'react';
 import type { Actions } from '../actions.ts';
+import { onKeydown } from '../shortcuts.ts';
 import { handleKeyDown, handleKeyUp } from './keyboard.ts';
 
 const typing = (t: EventTarget | null) => t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement;
@@ -36,13 +37,13 @@ export function useBoardShortcuts(
       e.preventDefault();
       void actions.paste(e.clipboardData?.getData('text/plain') || undefined);
     };
-    window.addEventListener('keydown', down);
+    const stopKeys = onKeydown(down);
     window.addEventListener('keyup', handleKeyUp);
     document.addEventListener('copy', copy);
     document.addEventListener('cut', cut);
     document.addEventListener('paste', paste);
     return () => {
-      window.removeEventListener('keydown', down);
+      stopKeys();
       window.removeEventListener('keyup', handleKeyUp);
       document.removeEventListener('copy', copy);
       document.removeEventListener('cut', cut);

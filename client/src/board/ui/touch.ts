@@ -1,8 +1,9 @@
 // Whether the person is on a touch screen or a phone-sized window, where hints speak of taps and
 // buttons rather than keys (issue 15).
 import { useSyncExternalStore } from 'react';
+import { TOUCH_QUERY } from '../../breakpoints.ts';
 
-const query = '(pointer: coarse), (max-width: 760px)';
+const query = TOUCH_QUERY;
 const media = () =>
   typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(query) : null;
 

@@ -1,6 +1,7 @@
 // A popup menu closes on Escape (focus goes back to its button) and on a press outside it, as
 // menus do everywhere.
 import { type RefObject, useEffect } from 'react';
+import { onKeydown } from '../shortcuts.ts';
 
 export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null>, close: () => void): void {
   useEffect(() => {
@@ -16,10 +17,10 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
       if (wrap.current && e.target instanceof Node && !wrap.current.contains(e.target)) close();
     };
     // Capture, so the editor's own Escape (clear the selection) does not see this one.
-    window.addEventListener('keydown', key, true);
+    const stopKeys = onKeydown(key, { capture: true });
     window.addEventListener('pointerdown', press, true);
     return () => {
-      window.removeEventListener('keydown', key, true);
+      stopKeys();
       window.removeEventListener('pointerdown', press, true);
     };
   }, [open, wrap, close]);

@@ -1,0 +1,46 @@
+// Frames as pictures: SVG and PNG per frame, PDF with one page per frame.
+import type { ShapeRecord } from '@tandem/shared';
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { toSvg } from '../canvas/svgExport.ts';
+import { imagesOf } from '../images/transfer.ts';
+import { blobToDataUrl } from '../images/upload.ts';
+import { svgToPng } from '../ui/download.ts';
+import { frameMembers } from './frames.ts';
+
+/** The shapes of a frame in paint order: the frame, then what lies inside it. */
+export function frameContents(
+  frame: ShapeRecord,
+  snap: ReturnType<ShapeIndex['getSnapshot']>,
+): ShapeRecord[] {
+  const all = snap.list.map((e) => e.rec);
+  const members = new Set(frameMembers(frame, all));
+  return [frame, ...all.filter((s) => members.has(s.id))];
+}
+
+export async function frameImage(
+  boardId: string,
+  frame: ShapeRecord,
+  snap: ReturnType<ShapeIndex['getSnapshot']>,
+) {
+  const list = frameContents(frame, snap);
+  return toSvg(list, snap.byId, 32, await imagesOf(boardId, list));
+}
+
+/** One PDF page per frame, each the frame's own size (jsPDF, loaded only when asked for). */
+export async function framesPdf(
+  boardId: string,
+  frames: ShapeRecord[],
+  snap: ReturnType<ShapeIndex['getSnapshot']>,
+) {
+  const { jsPDF } = await import('jspdf');
+  let pdf: InstanceType<typeof jsPDF> | null = null;
+  for (const frame of frames) {
+    const { svg, width, height } = await frameImage(boardId, frame, snap);
+    const png = await blobToDataUrl(await svgToPng(svg, width, height));
+    const orientation = width >= height ? 'landscape' : 'portrait';
+    if (!pdf) pdf = new jsPDF({ orientation, unit: 'px', format: [width, height], hotfixes: ['px_scaling'] });
+    else pdf.addPage([width, height], orientation);
+    pdf.addImage(png, 'PNG', 0, 0, width, height);
+  }
+  return pdf?.output('blob') ?? null;
+}

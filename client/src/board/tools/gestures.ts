@@ -1,0 +1,310 @@
+// The pointer gestures of the tools, one object each: what a drag does while the pointer moves,
+// and what releasing (or cancelling) it finishes. The ToolController decides on pointer down
+// which gesture starts (tools/controller.ts) and forwards the rest to it.
+import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
+import { resizeKeepingAspect } from '../images/placement.ts';
+import { intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
+import {
+  applyPatches,
+  dragCorner,
+  dragRotatedCorner,
+  expandToGroups,
+  LOCKED_SENTENCE,
+  rotateRecords,
+  scaleRecords,
+  snapBox,
+} from '../model/layout.ts';
+import {
+  createShape,
+  defaultSize,
+  deleteShapes,
+  freehandFrom,
+  moveShapes,
+  resizeShape,
+  rotateShapes,
+  setArrowEnds,
+} from '../model/shapes.ts';
+import type { EditorState } from '../store.ts';
+import type { ToolContext } from './controller.ts';
+
+export type Corner = 'nw' | 'ne' | 'sw' | 'se';
+
+/** What a gesture may ask of the controller that runs it. */
+export interface GestureEnv {
+  ctx: ToolContext;
+  state(): EditorState;
+  /** How near a pointer must be to a shape to hit it, in board units. */
+  tolerance(): number;
+  /** Snapping distance in board units. */
+  snapDistance(): number;
+  hit(p: Point, filter?: (s: ShapeRecord) => boolean): ShapeRecord | null;
+  /** `p` snapped to `others`' edges and centres (guides shown), unless `off`. */
+  snapped(p: Point, others: Rect[], off: boolean | undefined): Point;
+  eraseAt(p: Point): void;
+}
+
+/** A pointer move: screen coordinates, the board point under them, and the modifier keys. */
+export interface GestureMove {
+  screen: Point;
+  p: Point;
+  shift: boolean;
+  /** Ctrl/Cmd held: no snapping for this move. */
+  noSnap?: boolean;
+}
+
+export interface Gesture {
+  move(e: GestureMove, env: GestureEnv): void;
+  /** The pointer released at board point `p` (the controller then ends the undo step). */
+  up?(p: Point, env: GestureEnv): void;
+  /** Interrupted (a second finger, a lost pointer): undo what is only on screen. */
+  cancel?(env: GestureEnv): void;
+}
+
+const clearGuides = (_p: Point, env: GestureEnv) => env.state().setGuides([]);
+
+/** Dragging the view (the hand tool, the middle button, Space held, or any drag of a viewer). */
+export function panGesture(start: Point, origin: Point): Gesture {
+  return {
+    move({ screen }, env) {
+      const st = env.state();
+      const z = st.viewport.zoom;
+      st.setViewport({
+        x: origin.x - (screen.x - start.x) / z,
+        y: origin.y - (screen.y - start.y) / z,
+        zoom: z,
+      });
+    },
+  };
+}
+
+/** Moving the selection (and what its frames hold), snapping its bounds to the other shapes. */
+export function moveGesture(
+  start: Point,
+  ids: string[],
+  /** Bounds of what moves, at the start (for snapping), and the other shapes' bounds. */
+  box: Rect | null,
+  others: Rect[],
+): Gesture {
+  /** The offset already applied to the shapes. */
+  let applied: Point = { x: 0, y: 0 };
+  return {
+    move({ p, noSnap }, env) {
+      const st = env.state();
+      let dx = p.x - start.x;
+      let dy = p.y - start.y;
+      if (box && !noSnap) {
+        const snap = snapBox({ ...box, x: box.x + dx, y: box.y + dy }, others, env.snapDistance());
+        dx += snap.dx;
+        dy += snap.dy;
+        st.setGuides(snap.guides);
+      } else st.setGuides([]);
+      moveShapes(env.ctx.doc, ids, dx - applied.x, dy - applied.y);
+      applied = { x: dx, y: dy };
+    },
+    up: clearGuides,
+  };
+}
+
+/** A press on a locked shape: nothing moves; a drag says why. */
+export function lockedGesture(start: Point): Gesture {
+  let told = false;
+  return {
+    move({ p }, env) {
+      if (!told && Math.hypot(p.x - start.x, p.y - start.y) > env.tolerance()) {
+        told = true;
+        env.state().setNotice(LOCKED_SENTENCE);
+      }
+    },
+  };
+}
+
+/** Several shapes scaled by a corner of their common box. */
+export function scaleGesture(g: {
+  handle: Corner;
+  box: Rect;
+  originals: ShapeRecord[];
+  keepAspect: boolean;
+  others: Rect[];
+  /** From the pointer to the box corner it holds (the handle sits a little outside the box). */
+  grab: Point;
+}): Gesture {
+  return {
+    move({ p, shift, noSnap }, env) {
+      const q = env.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, noSnap);
+      const to = dragCorner(g.box, g.handle, q, g.keepAspect || shift);
+      applyPatches(env.ctx.doc, scaleRecords(g.originals, g.box, to));
+    },
+    up: clearGuides,
+  };
+}
+
+/** Several shapes turned about their common centre. */
+export function turnGesture(pivot: Point, start: number, originals: ShapeRecord[]): Gesture {
+  return {
+    move({ p, shift }, env) {
+      let angle = Math.atan2(p.y - pivot.y, p.x - pivot.x) - start;
+      if (shift) angle = Math.round(angle / (Math.PI / 12)) * (Math.PI / 12);
+      applyPatches(env.ctx.doc, rotateRecords(originals, pivot, angle));
+    },
+  };
+}
+
+/** One shape resized by a corner handle. */
+export function resizeGesture(g: {
+  id: string;
+  handle: Corner;
+  box: Rect;
+  rotation: number;
+  keepAspect: boolean;
+  snap: boolean;
+  others: Rect[];
+}): Gesture {
+  return {
+    move({ p: at, shift, noSnap }, env) {
+      const doc = env.ctx.doc;
+      let p = at;
+      if (g.rotation !== 0) {
+        // Read in the shape's own frame, so the corner follows the pointer and the opposite one stays.
+        resizeShape(doc, g.id, dragRotatedCorner(g.box, g.rotation, g.handle, p, g.keepAspect !== shift));
+        return;
+      }
+      if (g.keepAspect && !shift) {
+        resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
+        return;
+      }
+      if (g.snap) p = env.snapped(p, g.others, noSnap);
+      const b = g.box;
+      let x1 = b.x;
+      let y1 = b.y;
+      let x2 = b.x + b.w;
+      let y2 = b.y + b.h;
+      if (g.handle.includes('w')) x1 = p.x;
+      if (g.handle.includes('e')) x2 = p.x;
+      if (g.handle.includes('n')) y1 = p.y;
+      if (g.handle.includes('s')) y2 = p.y;
+      resizeShape(doc, g.id, rectFromCorners({ x: x1, y: y1 }, { x: x2, y: y2 }));
+    },
+    up: clearGuides,
+  };
+}
+
+/** One shape rotated by its handle about its centre `c`. */
+export function rotateGesture(id: string, c: Point): Gesture {
+  return {
+    move({ p, shift }, env) {
+      let angle = Math.atan2(p.y - c.y, p.x - c.x) + Math.PI / 2;
+      // Shift snaps to 15°, as in most editors.
+      if (shift) angle = Math.round(angle / (Math.PI / 12)) * (Math.PI / 12);
+      rotateShapes(env.ctx.doc, [id], angle);
+    },
+  };
+}
+
+/** A selection rectangle, added to `base` (the selection when Shift was held). */
+export function marqueeGesture(start: Point, base: string[]): Gesture {
+  return {
+    move({ p }, env) {
+      const st = env.state();
+      const r = rectFromCorners(start, p);
+      st.setMarquee(r);
+      const list = env.ctx.shapes().list;
+      // Locked shapes are background: a marquee passes over them (a click still selects one).
+      const inside = list.filter((s) => !s.rec.locked && intersects(s.bounds, r)).map((s) => s.rec.id);
+      const grown = expandToGroups(
+        list.map((s) => s.rec),
+        inside,
+      );
+      st.select([...new Set([...base, ...grown])]);
+    },
+    up: (_p, env) => env.state().setMarquee(null),
+    cancel: (env) => env.state().setMarquee(null),
+  };
+}
+
+/** A new shape of a creating tool, drawn by dragging (or placed by a click). */
+export function createGesture(id: string, start: Point, type: ShapeType, others: Rect[]): Gesture {
+  return {
+    move({ p, noSnap }, env) {
+      // The dragged corner snaps to the other shapes' edges and centres, as a move does.
+      resizeShape(env.ctx.doc, id, rectFromCorners(start, env.snapped(p, others, noSnap)));
+    },
+    up(p, env) {
+      const st = env.state();
+      st.setGuides([]);
+      const r = rectFromCorners(start, p);
+      const z = st.viewport.zoom;
+      // A click (not a drag) places a shape of the default size centred on the pointer.
+      if (r.w * z < 8 && r.h * z < 8) {
+        const size = defaultSize[type];
+        resizeShape(env.ctx.doc, id, { x: start.x - size.w / 2, y: start.y - size.h / 2, ...size });
+      }
+      st.select([id]);
+      // With the tool locked the next click makes the next shape; otherwise type into this one.
+      if (!st.toolLocked) {
+        st.setTool('select');
+        if (type === 'sticky' || type === 'text') st.setEditing(id);
+      }
+    },
+  };
+}
+
+/** The end of an arrow, reattached where it is dropped; `other` is the end that stays. */
+export function arrowEndGesture(id: string, which: 'from' | 'to', other: ArrowEnd): Gesture {
+  return {
+    move({ p }, env) {
+      const target = env.hit(p, (s) => s.type !== 'arrow' && s.id !== id);
+      const end: ArrowEnd = target ? { shapeId: target.id, x: p.x, y: p.y } : { x: p.x, y: p.y };
+      if (which === 'from') setArrowEnds(env.ctx.doc, id, end, other);
+      else setArrowEnds(env.ctx.doc, id, other, end);
+    },
+  };
+}
+
+/** A new arrow from `from`, its head bound to the shape under the pointer. */
+export function arrowGesture(id: string, from: ArrowEnd): Gesture {
+  return {
+    move({ p }, env) {
+      const target = env.hit(p, (s) => s.type !== 'arrow' && s.id !== id);
+      const to: ArrowEnd = target ? { shapeId: target.id, x: p.x, y: p.y } : { x: p.x, y: p.y };
+      setArrowEnds(env.ctx.doc, id, from, to);
+    },
+    up(_p, env) {
+      const st = env.state();
+      const rec = env.ctx.shapes().byId.get(id);
+      if (rec && Math.hypot(rec.w, rec.h) * st.viewport.zoom < 8) deleteShapes(env.ctx.doc, [id]);
+      else {
+        if (!st.toolLocked) st.setTool('select');
+        st.select([id]);
+      }
+    },
+  };
+}
+
+/** A pen stroke: a draft while drawing, one freehand shape on release. */
+export function penGesture(first: Point): Gesture {
+  const points: Point[] = [first];
+  return {
+    move({ p }, env) {
+      points.push(p);
+      env.state().setDraft(points.flatMap((q) => [q.x, q.y]));
+    },
+    up(_p, env) {
+      env.state().setDraft(null);
+      if (points.length > 1 || points.length === 1) {
+        const pts =
+          points.length === 1 ? [points[0]!, { x: points[0]!.x + 0.5, y: points[0]!.y + 0.5 }] : points;
+        createShape(env.ctx.doc, { type: 'freehand', ...freehandFrom(pts) }, env.ctx.userId);
+      }
+    },
+    cancel: (env) => env.state().setDraft(null),
+  };
+}
+
+/** The eraser: every unlocked shape the pointer passes over is deleted. */
+export function eraseGesture(): Gesture {
+  return {
+    move({ p }, env) {
+      env.eraseAt(p);
+    },
+  };
+}

@@ -1,0 +1,43 @@
+// The REST paths of SPEC §7 in one place, so the client (and tests) never build a URL by hand.
+// Each builder answers the whole path, `/api` included, with every id encoded: ids have their own
+// alphabets today, but a path built from user input must not be able to reach another route.
+
+const enc = encodeURIComponent;
+
+/** Every REST route lives under this prefix; the server answers anything else with the client. */
+export const API_PREFIX = '/api';
+
+const board = (id: string) => `${API_PREFIX}/boards/${enc(id)}`;
+
+export const apiPaths = {
+  me: () => `${API_PREFIX}/me`,
+  time: () => `${API_PREFIX}/time`,
+  signup: () => `${API_PREFIX}/auth/signup`,
+  login: () => `${API_PREFIX}/auth/login`,
+  guest: () => `${API_PREFIX}/auth/guest`,
+  logout: () => `${API_PREFIX}/auth/logout`,
+  upgrade: () => `${API_PREFIX}/auth/upgrade`,
+  join: (token: string) => `${API_PREFIX}/join/${enc(token)}`,
+  boards: () => `${API_PREFIX}/boards`,
+  board,
+  boardToken: (id: string) => `${board(id)}/token`,
+  boardExport: (id: string) => `${board(id)}/export.json`,
+  members: (id: string) => `${board(id)}/members`,
+  member: (id: string, userId: string) => `${board(id)}/members/${enc(userId)}`,
+  links: (id: string) => `${board(id)}/links`,
+  link: (id: string, token: string) => `${board(id)}/links/${enc(token)}`,
+  boardAssets: (id: string) => `${board(id)}/assets`,
+  asset: (id: string, assetId: string) => `${board(id)}/assets/${enc(assetId)}`,
+  thumbnail: (id: string) => `${board(id)}/thumbnail`,
+  versions: (id: string, page?: { limit: number; before?: string }) =>
+    `${board(id)}/versions${
+      page ? `?limit=${page.limit}${page.before ? `&before=${enc(page.before)}` : ''}` : ''
+    }`,
+  versionExport: (id: string, versionId: string) => `${board(id)}/versions/${enc(versionId)}/export.json`,
+  versionRestore: (id: string, versionId: string) => `${board(id)}/versions/${enc(versionId)}/restore`,
+  revert: (id: string) => `${board(id)}/revert`,
+  votes: (id: string) => `${board(id)}/votes`,
+  votesCurrent: (id: string) => `${board(id)}/votes/current`,
+  voteBallot: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/ballot`,
+  voteClose: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/close`,
+} as const;
