@@ -1,4 +1,4 @@
-// Client benchmark for images (issue 13): a board of 200 photos (1–2 MB JPEGs, all different),
+// Client benchmark for images: a board of 200 photos (1–2 MB JPEGs, all different),
 // opened in Debian's headless Chromium against the real server.
 //   1. first view at ~10 % zoom (the board fitted to the screen) on a fresh page: which image
 //      URLs were fetched (renditions `?w=` vs full size) and how many bytes, cold (the server

@@ -1,4 +1,4 @@
-// One person or two at the editor: the smaller bugs of issue 15 (a note deleted under the typist,
+// One person or two at the editor: the smaller bugs found in trials (a note deleted under the typist,
 // the Export menu and Escape, the status when the server is down) and the basics users expect.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

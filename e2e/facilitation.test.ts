@@ -1,4 +1,4 @@
-// The facilitator's kit (SPEC §14, issue 14) with three people in Chromium: a facilitator (the
+// The facilitator's kit (docs/api.md §14) with three people in Chromium: a facilitator (the
 // owner), an editor and a viewer. Frames and moving them, presenting and following, the shared
 // timer across a reload and a clock that is minutes off, the laser pointer, cursor chat and
 // reactions (also from a phone), secret dot voting, and a PDF of all frames opened with poppler. Screenshots go to test-artifacts/facilitation-*.png.

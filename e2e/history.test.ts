@@ -1,4 +1,4 @@
-// Version history in Chromium (issue 12): two people edit, the owner opens History, previews an
+// Version history in Chromium: two people edit, the owner opens History, previews an
 // older version read-only, restores it and the other person sees it live; then the owner undoes
 // the other person's changes since a time. Screenshots of the panel and the preview banner go to
 // test-artifacts/.

@@ -1,4 +1,4 @@
-// Images in the browser (SPEC §13), two people on one board in Chromium: paste, drop, a viewer's
+// Images in the browser (docs/api.md §13), two people on one board in Chromium: paste, drop, a viewer's
 // refused paste, an offline paste that survives a reload, exports that embed the image, and a
 // JSON round trip into a new board. Screenshots go to test-artifacts/.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// "All changes saved" that is true (SPEC §4), in Chromium against a real server whose PostgreSQL
+// "All changes saved" that is true (docs/api.md §4), in Chromium against a real server whose PostgreSQL
 // Store sits behind a TCP proxy the test can cut: after an edit the status shows "Saving…" and
 // then "All changes saved"; with the Store cut off it stays "Saving…" (the server has the edit,
 // the Store does not) and leaving the page asks first; when the Store returns it reaches "All

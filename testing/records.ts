@@ -1,4 +1,4 @@
-// Shape records as the editor writes them (SPEC §10), for tests that need realistic sizes.
+// Shape records as the editor writes them (docs/api.md §10), for tests that need realistic sizes.
 import * as Y from 'yjs';
 
 /** Adds a sticky note record in one transaction: about 220 bytes as a Yjs update. */

@@ -1,4 +1,4 @@
-// Shared by the REST suites: SPEC §8's error body and §7's cookie, the people around one board, and
+// Shared by the REST suites: docs/api.md §8's error body and §7's cookie, the people around one board, and
 // raw bytes sent as a browser's fetch sends them.
 import assert from 'node:assert/strict';
 import type { ErrorBody, ErrorCode } from '@tandem/shared';

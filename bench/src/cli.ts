@@ -330,7 +330,7 @@ export function table(c: Case, medians: Partial<Record<ServerKind, Metrics>>): s
   return out.join('\n');
 }
 
-/** One of issue 16's targets: a figure of a case, Tandem's against y-websocket's or on its own. */
+/** One of the performance targets: a figure of a case, Tandem's against y-websocket's or on its own. */
 interface Target {
   what: string;
   case: string;
@@ -382,7 +382,7 @@ const TARGETS: Target[] = [
   },
 ];
 
-/** Issue 16's targets, each met or missed, from the cases this run measured. */
+/** The performance targets, each met or missed, from the cases this run measured. */
 function targetsTable(byCase: Map<string, Partial<Record<ServerKind, Metrics>>>): string | null {
   const lines: string[] = [];
   for (const t of TARGETS) {
@@ -400,7 +400,7 @@ function targetsTable(byCase: Map<string, Partial<Record<ServerKind, Metrics>>>)
   }
   if (lines.length === 0) return null;
   return [
-    '### Targets (issue 16), Tandem against y-websocket in this run',
+    '### Targets, Tandem against y-websocket in this run',
     '',
     '| target | Tandem (÷ y-websocket) | aim | |',
     '|---|---:|---|---|',

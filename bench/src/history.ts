@@ -1,4 +1,4 @@
-// Version history benchmark (issue 12): a board with 100,000 stored edits over 50 versions, on the
+// Version history benchmark: a board with 100,000 stored edits over 50 versions, on the
 // real server (SQLite, or PostgreSQL with `--postgres`). Measures, over REST: listing versions,
 // exporting a version, restoring a version, reverting one user's 10,000 edits; and, while the
 // restore and the revert run, the update latency between two other live clients on the board

@@ -32,7 +32,7 @@ interface Extra {
 }
 
 /**
- * A presence state as Tandem's schema wants it (SPEC §3; the server strips unknown fields), and the
+ * A presence state as Tandem's schema wants it (docs/api.md §3; the server strips unknown fields), and the
  * same for every server. A moving cursor carries its send time in `x` and its sequence number in `y`.
  */
 interface CursorState {

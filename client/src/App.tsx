@@ -1,4 +1,4 @@
-// Routes of SPEC §2 and the signed-in gate.
+// Routes of docs/api.md §2 and the signed-in gate.
 import { useEffect } from 'react';
 import { safeNext } from './nextPath.ts';
 import { SignIn, SignUp } from './pages/Auth.tsx';

@@ -1,4 +1,4 @@
-// A tiny history router: the app has six routes (SPEC §2), which do not need a library.
+// A tiny history router: the app has six routes (docs/api.md §2), which do not need a library.
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
 import { safeNext } from './nextPath.ts';
 

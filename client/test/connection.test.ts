@@ -1,4 +1,4 @@
-// The connection state machine of SPEC §4 and the close-code policy of §8.
+// The connection state machine of docs/api.md §4 and the close-code policy of §8.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CloseCode, type CloseName, closeReason, closeSentence } from '@tandem/shared';

@@ -1,4 +1,4 @@
-// Export file names (issue 15, bug 10c): accented and non-Latin letters are kept.
+// Export file names: accented and non-Latin letters are kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { safeName } from '../src/board/ui/download.ts';

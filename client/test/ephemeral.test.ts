@@ -1,4 +1,4 @@
-// The laser pointer, cursor chat and reactions in Node (SPEC §14): the trail model, ages that do
+// The laser pointer, cursor chat and reactions in Node (docs/api.md §14): the trail model, ages that do
 // not depend on the sender's clock, and the sender wired to the real presence flush and a real
 // Awareness. Timers are Node's mock timers, so the 5-second chat keep is checked without waiting.
 import assert from 'node:assert/strict';

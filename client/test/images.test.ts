@@ -1,4 +1,4 @@
-// Pure parts of images in the editor (SPEC §13): where a new image lands and how big, resizing
+// Pure parts of images in the editor (docs/api.md §13): where a new image lands and how big, resizing
 // that keeps the aspect ratio, the rendition asked for at a zoom, and that copies keep assetId.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

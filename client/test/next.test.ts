@@ -1,4 +1,4 @@
-// `?next=` accepts only same-site paths (issue 15, bug 8).
+// `?next=` accepts only same-site paths.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { safeNext } from '../src/nextPath.ts';

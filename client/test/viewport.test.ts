@@ -30,7 +30,7 @@ describe('viewport', () => {
     store.getState().setViewport({ x: 11, y: 20, zoom: 2 }, { keepFollow: true });
     assert.equal(changes, 1);
     assert.equal(store.getState().followClientId, 7, 'still following');
-    // The same view set by the person themselves still stops following (SPEC §11).
+    // The same view set by the person themselves still stops following (docs/api.md §11).
     const view = store.getState().viewport;
     store.getState().setViewport({ ...view });
     assert.equal(store.getState().followClientId, null);
@@ -44,7 +44,7 @@ describe('viewport', () => {
     assert.deepEqual(toBoard(v, screen, 500, 400), { x: 100, y: -50 }, 'the centre is (x, y)');
   });
 
-  it('zooms about the pointer and clamps to the zoom limits (0.02–8, lower than the 0.1 of SPEC §10: see limits.ts)', () => {
+  it('zooms about the pointer and clamps to the zoom limits (0.02–8, lower than the 0.1 of docs/api.md §10: see limits.ts)', () => {
     const v = { x: 0, y: 0, zoom: 1 };
     const z = zoomAt(v, screen, 2, 800, 600);
     assert.equal(z.zoom, 2);

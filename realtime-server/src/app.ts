@@ -15,6 +15,7 @@ import type { Config } from './config.ts';
 import { ControlChannel } from './documents/control.ts';
 import { DocumentGateway, refuseUpgrade } from './documents/gateway.ts';
 import { Rooms } from './documents/rooms.ts';
+import { WorkerCompute } from './history/compute.ts';
 import { LiveHistory } from './history/live.ts';
 import { HistoryRecorder } from './history/recorder.ts';
 import { Versions } from './history/versions.ts';
@@ -36,7 +37,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
 
-/** The REST API, one plugin per resource (SPEC §7). A new resource is a new entry here. */
+/** The REST API, one plugin per resource (docs/api.md §7). A new resource is a new entry here. */
 const resources: ResourcePlugin[] = [
   healthRoutes,
   authRoutes,
@@ -102,8 +103,19 @@ export async function createApp({
 
   const http = await createHttpServer(config, log, sessions);
   const versions = new Versions(store, { historyDays: config.historyDays });
-  const recorder = new HistoryRecorder(versions, config.historyIntervalMs, log);
-  const rooms = new Rooms({
+  const recorder: HistoryRecorder = new HistoryRecorder(
+    versions,
+    config.historyIntervalMs,
+    log,
+    (boardId): Promise<void> =>
+      // `rooms` is defined below; this runs only once an edit's timer fires.
+      rooms.get(boardId)?.whenStored() ?? Promise.resolve(),
+  );
+  // Compaction merges get a worker of their own: behind a queue of exports and version
+  // computations (any viewer can ask for those), a merge would hold up the board's next writes
+  // and so everyone's "All changes saved".
+  const merges = new WorkerCompute();
+  const rooms: Rooms = new Rooms({
     store,
     bus,
     config,
@@ -111,7 +123,7 @@ export async function createApp({
     metrics,
     instanceId,
     history: recorder,
-    mergeOffThread: (parts) => versions.compute.merge(parts),
+    mergeOffThread: (parts) => merges.merge(parts),
   });
   const history = new LiveHistory(rooms, versions);
   const control = new ControlChannel({ bus, rooms, instanceId });
@@ -215,6 +227,7 @@ export async function createApp({
         await bus.close();
         recorder.stop();
         await versions.close();
+        await merges.close();
         await assets.close();
         await store.close().catch((error: unknown) => log.warn({ err: error }, 'closing the store failed'));
         if (unstored.length > 0) throw new UnstoredEditsError(unstored);

@@ -66,7 +66,7 @@ export interface Config {
   databaseTimeoutMs: number;
   /** Graceful stop: how long storing the last edits may keep retrying before the process gives up. */
   shutdownTimeoutMs: number;
-  /** Largest image one upload may store (SPEC §13). */
+  /** Largest image one upload may store (docs/api.md §13). */
   maxAssetBytes: number;
   /** Most image bytes one board may hold. */
   maxBoardAssetBytes: number;

@@ -101,7 +101,12 @@ export function createMetrics() {
     }),
     throttled: new Counter({
       name: 'tandem_connections_throttled_total',
-      help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (SPEC §9)',
+      help: 'Times a document connection over its message rate had its socket no longer read until its budget refilled (docs/api.md §9)',
+      registers: [registry],
+    }),
+    docSizeMeasures: new Counter({
+      name: 'tandem_doc_size_measures_total',
+      help: 'Times an open board near MAX_DOC_BYTES had its encoded size measured again before an edit was refused',
       registers: [registry],
     }),
     storeCatchUps: new Counter({

@@ -144,7 +144,7 @@ describe('ConnectionLimits', () => {
     assert.equal(limits.check('b3', 'u1'), null);
   });
 
-  test('SPEC §9 keeps 4429 on the wire for both limits; the reason sent names the meaning', () => {
+  test('docs/api.md §9 keeps 4429 on the wire for both limits; the reason sent names the meaning', () => {
     const limits = new ConnectionLimits({ connectionsPerBoard: 1, boardsOpenPerUser: 1 });
     limits.add('b1', 'u1');
     const full = limits.check('b1', 'u2');

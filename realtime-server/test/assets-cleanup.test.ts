@@ -1,4 +1,4 @@
-// Clean-up of unused images (SPEC §13), with a clock the test moves: an image nothing references
+// Clean-up of unused images (docs/api.md §13), with a clock the test moves: an image nothing references
 // is deleted HISTORY_DAYS after it was last seen unreferenced, never earlier; referencing it
 // again (or uploading it again) restarts the count; a deleted board's images go too.
 import assert from 'node:assert/strict';

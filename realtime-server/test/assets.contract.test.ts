@@ -1,4 +1,4 @@
-// One conformance suite for every AssetStore (SPEC §13): files under DATA_DIR and PostgreSQL
+// One conformance suite for every AssetStore (docs/api.md §13): files under DATA_DIR and PostgreSQL
 // must pass the same cases. PostgreSQL runs in a schema of its own, dropped afterwards.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';

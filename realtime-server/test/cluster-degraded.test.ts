@@ -1,4 +1,4 @@
-// Issue 9, items 6 and 7, with real processes, PostgreSQL and a private redis-server:
+// A sick Redis and a stalled instance, with real processes, PostgreSQL and a private redis-server:
 // - with Redis down (killed, or hung by SIGSTOP), a board that was not open is served at once
 //   from the Store (degraded mode, reported by /readyz and /metrics), edits on it are stored, it
 //   resyncs with the other instances when Redis returns, and SIGTERM still exits 0;
@@ -23,7 +23,7 @@ import { PostgresStore } from '../src/store/postgres.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
-describe('a sick Redis, a stalled instance (issue 9, items 6 and 7)', { skip, concurrency: false }, () => {
+describe('a sick Redis, a stalled instance', { skip, concurrency: false }, () => {
   const schema = `test_degraded_${randomBytes(5).toString('hex')}`;
   const processes: ServerProcess[] = [];
   const clients: DocClient[] = [];

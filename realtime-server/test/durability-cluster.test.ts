@@ -1,4 +1,4 @@
-// Issue 11, "Durability you can prove": with three real instances on one Redis and one
+// Durability you can prove: with three real instances on one Redis and one
 // PostgreSQL, the instance that received a burst of edits is SIGKILLed inside its persistence
 // debounce, right after the burst reached the other two, and its client vanishes with it (or
 // reconnects to a survivor with nothing new to send). Once every client has left and the
@@ -61,7 +61,7 @@ async function run(scenario: Scenario, log: (message: string) => void): Promise<
     REDIS_PREFIX: `test:${randomBytes(5).toString('hex')}:`,
     SECRET: randomBytes(32).toString('base64url'),
     DATA_DIR: '/tmp',
-    // The defaults of SPEC §9, spelled out: the death falls inside the debounce.
+    // The defaults of docs/api.md §9, spelled out: the death falls inside the debounce.
     PERSIST_DEBOUNCE_MS: '1000',
     PERSIST_MAX_DELAY_MS: '5000',
   };

@@ -1,4 +1,4 @@
-// Issue 11: the durability harness (test/harness/). Thousands of seeded scenarios of real Rooms
+// The durability harness (test/harness/). Thousands of seeded scenarios of real Rooms
 // on several in-memory instances, with crashes, restarts, outages, drops and client moves; after
 // each, every replica has converged and the Store holds everything a survivor held. A failure
 // prints its seed; every seed that ever failed is kept below and runs on every `npm test`.
@@ -9,10 +9,10 @@ import { createShared, runScenario } from './harness/harness.ts';
 
 /** Seeds that once failed, with what they caught. Keep them; add every new one. */
 const REGRESSIONS: Record<number, string> = {
-  5: 'the receiving instance died; the survivors never stored what it had relayed (issue 11, item 1)',
-  8: 'the receiving instance died; the survivors never stored what it had relayed (issue 11, item 1)',
-  25: 'the receiving instance died; the survivors never stored what it had relayed (issue 11, item 1)',
-  27: 'the receiving instance died; the survivors never stored what it had relayed (issue 11, item 1)',
+  5: 'the receiving instance died; the survivors never stored what it had relayed',
+  8: 'the receiving instance died; the survivors never stored what it had relayed',
+  25: 'the receiving instance died; the survivors never stored what it had relayed',
+  27: 'the receiving instance died; the survivors never stored what it had relayed',
   32: 'a new instance published nothing before it heard the others; its first edits reached nobody',
   1960582646:
     'a room answered "stored" while what another instance relayed first was not (a false "All changes saved")',

@@ -1,4 +1,4 @@
-// Issue 11, "Backpressure instead of 4429" (SPEC §9, DESIGN "Slow a fast sender down"): a stock
+// "Backpressure instead of 4429" (docs/api.md §9, DESIGN "Slow a fast sender down"): a stock
 // y-websocket WebsocketProvider (Node, `ws` as its WebSocket, in a process of its own) writes
 // 3,000 single-shape transactions as fast as it can, to the real server (a process too) at the
 // default rate (200 a second, bursts of 1,000). The server slows it down rather than closing it:
@@ -42,7 +42,7 @@ after(async () => {
 test('a stock provider writing 3,000 transactions as fast as it can is slowed, never closed: all arrive and are stored; an editor’s round trips are timed', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-fast-sender-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  // The default message rate and burst (SPEC §9): nothing set here.
+  // The default message rate and burst (docs/api.md §9): nothing set here.
   const server = await startProcess({ DATA_DIR: dataDir });
   cleanups.push(() => server.stop('SIGKILL'));
 

@@ -1,4 +1,4 @@
-// Hardening (issue 9, items 4 and 5): a sick PostgreSQL never loses or wedges a board. A real
+// Hardening: a sick PostgreSQL never loses or wedges a board. A real
 // server process talks to the machine's PostgreSQL through a TCP proxy that can blackhole its
 // connections (they stay open, nothing passes: a firewall drop, a failover) or reset them.
 // - item 4: during a silent partition edits stay in memory and /readyz says 503; when the

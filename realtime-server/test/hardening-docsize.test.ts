@@ -1,4 +1,4 @@
-// Hardening (issue 9, item 9): MAX_DOC_BYTES holds for the merged board, not only per instance.
+// Hardening: MAX_DOC_BYTES holds for the merged board, not only per instance.
 // Two real instances share the machine's Redis and PostgreSQL; a board sits at 150 kB against a
 // 200 kB limit, and a 45 kB update arrives on each instance at the same moment. Each fits alone;
 // together they do not. While other instances are alive, an instance takes an update only if the

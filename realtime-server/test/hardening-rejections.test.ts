@@ -1,4 +1,4 @@
-// Hardening (issue 9, item 2): no failed Redis call may stop an instance. Redis hangs (SIGSTOP)
+// Hardening: no failed Redis call may stop an instance. Redis hangs (SIGSTOP)
 // for 2 s while REST renames run every 20 ms, each of which the socket.io Redis adapter publishes;
 // then it is SIGKILLed, so every command queued meanwhile rejects with a reset. The real server
 // process must stay up, keep answering, count no unhandled rejection (each is caught where it

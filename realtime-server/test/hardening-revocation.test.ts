@@ -1,4 +1,4 @@
-// Hardening (issue 9, item 3): revoking access is certain, whatever happens to the bus. Two real
+// Hardening: revoking access is certain, whatever happens to the bus. Two real
 // server processes share the machine's PostgreSQL and a private redis-server, which is killed
 // after the clients are connected: the revocation's bus message can never arrive. Each instance
 // must still notice (it compares every connection's access version with the Store), and no

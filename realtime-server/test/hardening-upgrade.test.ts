@@ -1,6 +1,6 @@
 // Hardening: malformed request lines and upgrade requests against a real server process. No
 // request, however broken its target or headers, may throw out of a parser and stop the process:
-// each is answered with a 4xx, and the process keeps serving (issue 9, item 1).
+// each is answered with a 4xx, and the process keeps serving.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';

@@ -1,4 +1,4 @@
-// Version history end to end (issue 12, SPEC §12): an owner and an editor edit through real
+// Version history end to end (docs/api.md §12): an owner and an editor edit through real
 // WebsocketProvider clients with their own tokens, a viewer watches; named versions, listing with
 // authors, export.json at a version, revert one person since a time, restore live, the versions
 // that restore and revert record, the 403s, a restart; and the same on two instances behind

@@ -1,4 +1,4 @@
-// Taking in many updates at once (issue 16, "ingest"): the updates a client sends in one read are
+// Taking in many updates at once ("ingest"): the updates a client sends in one read are
 // applied as one transaction, relayed as one message and queued as one write, in order with
 // whatever the client sends after them; and merging thousands of updates for the Store is done in
 // rounds (mergeInBulk), with the same bytes as one Y.mergeUpdates. What a client's update

@@ -1,4 +1,4 @@
-// The ephemeral facilitation fields of presence (SPEC §3, §14) across instances: a laser trail, a
+// The ephemeral facilitation fields of presence (docs/api.md §3, §14) across instances: a laser trail, a
 // cursor chat bubble and a reaction sent by a viewer on one instance reach a member on another
 // through Redis, clearing them reaches too, an oversized trail is dropped on the way, and none of
 // it is ever stored in the board's document. Real instances, Redis, PostgreSQL and y-websocket

@@ -1,4 +1,4 @@
-// Presence from integrators (SPEC §3): a stock y-websocket client that sets only some fields (a
+// Presence from integrators (docs/api.md §3): a stock y-websocket client that sets only some fields (a
 // bot that sets just `cursor`) is completed with defaults and shown to everyone under the user
 // of its access token; only a malformed or oversized state is dropped, and each drop is logged
 // once per connection with its reason. The §14 fields travel too, checked.

@@ -1,4 +1,4 @@
-// REST, images (SPEC §13): upload and serving, every rule of the section, on the embedded store
+// REST, images (docs/api.md §13): upload and serving, every rule of the section, on the embedded store
 // and across two instances sharing PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// REST, accounts and sessions (SPEC §7, §8): signup, login, guest, logout, /api/me, the session
+// REST, accounts and sessions (docs/api.md §7, §8): signup, login, guest, logout, /api/me, the session
 // cookie, validation, rate limits, and sessions that survive a restart.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// REST, boards (SPEC §6, §7, §8): list, create, get, rename, delete, access tokens, export; the
+// REST, boards (docs/api.md §6, §7, §8): list, create, get, rename, delete, access tokens, export; the
 // roles table; 401/404/400/413/403-Origin on every call; health, readiness, metrics, fallbacks.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -30,7 +30,7 @@ function assertBoard(board: Board, expected: Partial<Board>): void {
     assert.deepEqual(board[key as keyof Board], value, key);
 }
 
-/** One shape record as the editor writes it (SPEC §10). */
+/** One shape record as the editor writes it (docs/api.md §10). */
 function addShape(doc: Y.Doc, id: string, fields: Record<string, unknown>, text?: string): void {
   doc.transact(() => {
     const shape = new Y.Map<unknown>();
@@ -232,7 +232,7 @@ describe('REST: boards', () => {
     ];
   }
 
-  describe('roles (SPEC §6): owner, editor, viewer and anyone else on every board call', () => {
+  describe('roles (docs/api.md §6): owner, editor, viewer and anyone else on every board call', () => {
     type Who = 'owner' | 'editor' | 'viewer' | 'stranger';
     const people = (): Record<Who, ApiClient> => ({ owner, editor, viewer, stranger });
     // Expected status per action and person.
@@ -242,7 +242,7 @@ describe('REST: boards', () => {
       'create link': { owner: 201, editor: 403, viewer: 403, stranger: 404 },
       'list links': { owner: 200, editor: 403, viewer: 403, stranger: 404 },
       'revoke link': { owner: 204, editor: 403, viewer: 403, stranger: 404 },
-      // Everyone on the board sees who else is on it, read-only (issue 15); only the owner manages them.
+      // Everyone on the board sees who else is on it, read-only; only the owner manages them.
       'list members': { owner: 200, editor: 200, viewer: 200, stranger: 404 },
       'change role': { owner: 200, editor: 403, viewer: 403, stranger: 404 },
       'remove member': { owner: 204, editor: 403, viewer: 403, stranger: 404 },

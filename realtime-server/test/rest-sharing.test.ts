@@ -1,4 +1,4 @@
-// REST, sharing (SPEC §4, §6, §7): share links (create, list, revoke), joining through a link,
+// REST, sharing (docs/api.md §4, §6, §7): share links (create, list, revoke), joining through a link,
 // and the owner managing members (list, change role, remove).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

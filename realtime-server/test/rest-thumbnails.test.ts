@@ -1,4 +1,4 @@
-// REST, board thumbnails (issue 15): who may store and read one, the size and type limits, and
+// REST, board thumbnails: who may store and read one, the size and type limits, and
 // that what is served is a fresh WebP that can never run as a page — on the embedded SQLite
 // store and on PostgreSQL.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Dot voting (SPEC §14): the four REST calls, their roles and errors, secrecy before the close,
+// Dot voting (docs/api.md §14): the four REST calls, their roles and errors, secrecy before the close,
 // the sorted results, and `votes:changed` on socket.io (also across two instances).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

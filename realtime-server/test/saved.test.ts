@@ -1,4 +1,4 @@
-// "All changes saved" that is true (SPEC §4): the saved message of shared/src/savedProtocol.ts is
+// "All changes saved" that is true (docs/api.md §4): the saved message of shared/src/savedProtocol.ts is
 // written by hand (shared has no lib0), so it must agree with lib0's varUint codec; and the server
 // answers a "saved?" request only once the edits before it are in the Store, holds the answer
 // back while the Store is unreachable, and never sends the message to a stock client.

@@ -1,4 +1,4 @@
-// REST bodies and answers (SPEC §5, §7). The server validates every body with these schemas,
+// REST bodies and answers (docs/api.md §5, §7). The server validates every body with these schemas,
 // and the client's forms use the same ones, so a rule is written once.
 import { z } from 'zod';
 
@@ -11,7 +11,7 @@ const roleRank: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
 /** True when `have` is at least `need`. */
 export const roleAtLeast = (have: Role, need: Role): boolean => roleRank[have] >= roleRank[need];
 
-/** Lengths of the text fields people type (SPEC §5): the schemas below and the forms' maxLength use these. */
+/** Lengths of the text fields people type (docs/api.md §5): the schemas below and the forms' maxLength use these. */
 export const textLimits = {
   nameMax: 40,
   titleMax: 120,
@@ -145,7 +145,7 @@ export interface TokenAnswer {
   expiresAt: string;
 }
 
-/** Turns zod issues into SPEC §8's `fields: {name: message}`, first message per field. */
+/** Turns zod issues into docs/api.md §8's `fields: {name: message}`, first message per field. */
 export function fieldMessages(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {

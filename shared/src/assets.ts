@@ -1,4 +1,4 @@
-// Board images (SPEC §13): what an upload answers, which types are accepted, and the widths the
+// Board images (docs/api.md §13): what an upload answers, which types are accepted, and the widths the
 // server keeps smaller renditions at. Both sides import these so a number is written once.
 import { MiB } from './limits.ts';
 import { apiPaths } from './paths.ts';
@@ -52,7 +52,7 @@ export const assetDefaults = {
   historyDays: 30,
 } as const;
 
-/** The sentences shown when an upload is refused, one per reason (SPEC §8, §13). */
+/** The sentences shown when an upload is refused, one per reason (docs/api.md §8, §13). */
 export const assetSentences = {
   tooLarge: (maxBytes: number) =>
     `This image is larger than ${formatBytes(maxBytes)}, the most one image may be. Make it smaller and try again.`,

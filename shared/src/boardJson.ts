@@ -1,12 +1,21 @@
-// A board's Y.Doc as plain JSON (SPEC §10), for export.json on the server and export/import in
+// A board's Y.Doc as plain JSON (docs/api.md §10), for export.json on the server and export/import in
 // the client. Records that do not match the schema are left out and reported, never a crash.
 import type * as Y from 'yjs';
 import { type BoardExport, META_KEY, SHAPES_KEY, ShapeRecord } from './shapes.ts';
 
 export interface ExportResult {
   board: BoardExport;
-  /** Ids of shape records that failed the schema and were left out. */
+  /** Ids of shape records that failed the schema (left out, or kept as they are with keepInvalid). */
   invalid: string[];
+}
+
+export interface ExportOptions {
+  /**
+   * Keep records that fail the schema, as they are, instead of leaving them out: the server's
+   * export.json is the board's content, and must not silently lose a shape (a note with more
+   * text than the schema's limit is still someone's note). Importers check each record.
+   */
+  keepInvalid?: boolean;
 }
 
 function plain(value: unknown): unknown {
@@ -16,7 +25,7 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-export function exportBoard(doc: Y.Doc): ExportResult {
+export function exportBoard(doc: Y.Doc, options: ExportOptions = {}): ExportResult {
   const shapes: ShapeRecord[] = [];
   const invalid: string[] = [];
   doc.getMap(SHAPES_KEY).forEach((value, id) => {
@@ -28,7 +37,10 @@ export function exportBoard(doc: Y.Doc): ExportResult {
     }
     const parsed = ShapeRecord.safeParse(record);
     if (parsed.success) shapes.push(parsed.data);
-    else invalid.push(id);
+    else {
+      invalid.push(id);
+      if (options.keepInvalid) shapes.push(record as ShapeRecord);
+    }
   });
   shapes.sort((a, b) => (a.z < b.z ? -1 : a.z > b.z ? 1 : 0));
   const meta = doc.getMap(META_KEY).toJSON() as Record<string, unknown>;

@@ -1,4 +1,4 @@
-// The REST error catalogue (SPEC §8): one place maps every error code to its HTTP status.
+// The REST error catalogue (docs/api.md §8): one place maps every error code to its HTTP status.
 // The websocket close codes and their sentences are in protocol.ts.
 
 export const ErrorCode = {

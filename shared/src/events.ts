@@ -1,4 +1,4 @@
-// The workspace socket (socket.io on WORKSPACE_PATH, SPEC §7): typed event maps shared by server and client so
+// The workspace socket (socket.io on WORKSPACE_PATH, docs/api.md §7): typed event maps shared by server and client so
 // an event name is written once.
 import type { Board } from './api.ts';
 import type { PresenceUser } from './presence.ts';
@@ -11,7 +11,7 @@ export interface ServerToClientEvents {
   'board:removed': (payload: { boardId: string }) => void;
   'presence:boards': (payload: BoardPresence) => void;
   'members:changed': (payload: { boardId: string }) => void;
-  /** A vote session of the board started, gained a voter, or closed (SPEC §14). */
+  /** A vote session of the board started, gained a voter, or closed (docs/api.md §14). */
   'votes:changed': (payload: VotesChanged) => void;
 }
 

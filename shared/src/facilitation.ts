@@ -1,4 +1,4 @@
-// Facilitation state kept in the board document's `meta` map (SPEC §10, §14): the shared timer
+// Facilitation state kept in the board document's `meta` map (docs/api.md §10, §14): the shared timer
 // and the presentation. Both are checked with these schemas wherever they are read, so a
 // malformed value from a buggy client is ignored, never a crash.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Version history (SPEC §3 Version, §9, §12): the REST shapes and defaults, shared by the server
+// Version history (docs/api.md §3 Version, §9, §12): the REST shapes and defaults, shared by the server
 // and the History panel.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// Defaults of SPEC §9. The server reads the overridable ones from the environment in config.ts;
+// Defaults of docs/api.md §9. The server reads the overridable ones from the environment in config.ts;
 // both sides import these so a number is written once.
 
 export const MiB = 1024 * 1024;
@@ -23,7 +23,7 @@ export const limits = {
   messageBurst: 1000,
   /** 4429 only for a connection that gets over this many times the rate to the server… */
   abuseRateFactor: 10,
-  /** …sustained over this long (SPEC §9: "over 10× the rate for 10 s"). */
+  /** …sustained over this long (docs/api.md §9: "over 10× the rate for 10 s"). */
   abuseWindowMs: 10_000,
   /** A client sends its cursor at most this often. */
   cursorPerSecond: 30,
@@ -45,6 +45,13 @@ export const limits = {
   maxJsonBodyBytes: 1 * MiB,
   /** Import of a board's JSON. */
   maxImportBytes: 16 * MiB,
+  /**
+   * How deep a value in a board may nest (objects and arrays in a shape's field, an embed, a
+   * format attribute). A board's own values nest two or three deep; a value nested thousands
+   * deep was stored and then broke what reads it (a version's export answered 500), so an update
+   * carrying one is refused (1007) before it is applied.
+   */
+  maxValueDepth: 64,
   /** Awareness states over this size are dropped by the server. */
   maxAwarenessStateBytes: 8 * 1024,
   /** Awareness client ids one connection may own. */
@@ -54,7 +61,7 @@ export const limits = {
   /** A connection must complete its first message within this many ms. */
   firstMessageDeadlineMs: 10_000,
   /**
-   * Zoom 0.02–8. SPEC §10 says 0.1; we go lower on purpose (the editor issue): a 5,000-note board
+   * Zoom 0.02–8. docs/api.md §10 says 0.1; we go lower on purpose (the editor issue): a 5,000-note board
    * is about 26,000 units wide, 2,600 px at 10 %, and people expect "Zoom to fit" to show all of
    * it, as in tldraw and Miro. The presence schema checks the same range.
    */

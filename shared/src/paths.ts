@@ -1,4 +1,4 @@
-// The REST paths of SPEC §7 in one place, so the client (and tests) never build a URL by hand.
+// The REST paths of docs/api.md §7 in one place, so the client (and tests) never build a URL by hand.
 // Each builder answers the whole path, `/api` included, with every id encoded: ids have their own
 // alphabets today, but a path built from user input must not be able to reach another route.
 

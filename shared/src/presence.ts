@@ -1,4 +1,4 @@
-// Awareness state per connection (SPEC §3, §14). The server completes partial states with
+// Awareness state per connection (docs/api.md §3, §14). The server completes partial states with
 // defaults, stamps `user` and `role`, and drops only malformed or oversized ones.
 import { z } from 'zod';
 import { limits } from './limits.ts';
@@ -15,7 +15,7 @@ export type PresenceUser = z.infer<typeof PresenceUser>;
 export const MAX_LASER_POINTS = 64;
 export const MAX_CHAT_CHARS = 100;
 export const MAX_REACTION_CHARS = 16;
-/** A cursor chat bubble is gone this long after its last keystroke, or after Enter (SPEC §14). */
+/** A cursor chat bubble is gone this long after its last keystroke, or after Enter (docs/api.md §14). */
 export const CHAT_KEEP_MS = 5000;
 const Laser = z
   .object({ points: z.array(z.tuple([finite, finite, finite])).max(MAX_LASER_POINTS) })
@@ -43,7 +43,7 @@ export const PresenceState = z.object({
 });
 export type PresenceState = z.infer<typeof PresenceState>;
 
-/** The defaults a partial state is completed with (SPEC §3: a bot that sets only `cursor`). */
+/** The defaults a partial state is completed with (docs/api.md §3: a bot that sets only `cursor`). */
 export const presenceDefaults = {
   cursor: null,
   selection: [] as string[],
@@ -53,7 +53,7 @@ export const presenceDefaults = {
 } as const;
 
 /**
- * What a client may send (SPEC §3): any subset of the fields, each checked when present; the
+ * What a client may send (docs/api.md §3): any subset of the fields, each checked when present; the
  * missing ones take `presenceDefaults`. `user` and `role` are accepted whatever they hold, since
  * the server replaces both with the connection's identity. Unknown keys are dropped.
  */

@@ -1,4 +1,4 @@
-// The wire facts both ends of a socket agree on (SPEC §4, §7, §8), written once: the paths, the
+// The wire facts both ends of a socket agree on (docs/api.md §4, §7, §8), written once: the paths, the
 // document message types, and every websocket close code with the sentence a person is shown.
 
 /** The document socket: Yjs sync and awareness on `${DOCUMENT_PATH}/:boardId`. */
@@ -12,7 +12,7 @@ export const DocumentMessageType = { sync: 0, awareness: 1, auth: 2, queryAwaren
 export const SyncMessageType = { step1: 0, step2: 1, update: 2 } as const;
 
 /**
- * Why a document socket closed, one name per meaning. SPEC §8 and §9 fix the numbers; where SPEC
+ * Why a document socket closed, one name per meaning. docs/api.md §8 and §9 fix the numbers; where the contract
  * gives one number several meanings (4429), the names share it on the wire and `closeReason`
  * (the close frame's reason text) tells them apart.
  */
@@ -29,7 +29,7 @@ export const CloseCode = {
   NO_SUCH_BOARD: 4404,
   BOARD_TOO_LARGE: 4413,
   TOO_MANY_MESSAGES: 4429,
-  /** MAX_CONNECTIONS_PER_BOARD reached on this instance ("then 4429", SPEC §9). */
+  /** MAX_CONNECTIONS_PER_BOARD reached on this instance ("then 4429", docs/api.md §9). */
   TOO_MANY_CONNECTIONS: 4429,
   /** The user has MAX_BOARDS_OPEN_PER_USER other boards open on this instance. */
   TOO_MANY_BOARDS: 4429,
@@ -75,7 +75,7 @@ export function closeMeaning(code: number, reason = ''): CloseName | null {
   );
 }
 
-/** Closes after which reconnecting can help (SPEC §8); the client stops retrying on the others. */
+/** Closes after which reconnecting can help (docs/api.md §8); the client stops retrying on the others. */
 export const retryableCloseCodes: ReadonlySet<number> = new Set<number>([
   CloseCode.GOING_AWAY,
   CloseCode.ABNORMAL,

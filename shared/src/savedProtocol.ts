@@ -1,5 +1,5 @@
 // Tandem's one addition to the y-websocket protocol on /yjs/:boardId: "tell me when my edits are
-// stored" (SPEC §4, "all changes saved"). It is negotiated by its first use, so a stock
+// stored" (docs/api.md §4, "all changes saved"). It is negotiated by its first use, so a stock
 // y-websocket client, which never asks, never receives a message type it does not know:
 //
 //   client → server  [SAVED_MESSAGE_TYPE, varUint id]  "answer `id` once everything I sent on this

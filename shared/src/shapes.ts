@@ -1,4 +1,4 @@
-// The board document (SPEC §10): shape records inside doc.getMap('shapes').
+// The board document (docs/api.md §10): shape records inside doc.getMap('shapes').
 import { z } from 'zod';
 
 export const SHAPES_KEY = 'shapes';
@@ -85,9 +85,9 @@ export const ShapeRecord = z.object({
   groupId: z.string().min(1).max(64).optional(),
   /** A locked shape cannot be selected by a click or marquee, moved, resized or deleted until unlocked. */
   locked: z.boolean().optional(),
-  /** image: the board asset it shows (SPEC §13). */
+  /** image: the board asset it shows (docs/api.md §13). */
   assetId: z.string().max(128).optional(),
-  /** frame: its name (a Y.Text in the document), shown above it (SPEC §10, §14). */
+  /** frame: its name (a Y.Text in the document), shown above it (docs/api.md §10, §14). */
   name: z.string().max(200).optional(),
 });
 export type ShapeRecord = z.infer<typeof ShapeRecord>;

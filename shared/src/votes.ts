@@ -1,4 +1,4 @@
-// Dot voting (SPEC §14): the REST bodies and answers, and the socket.io payload. Votes live on
+// Dot voting (docs/api.md §14): the REST bodies and answers, and the socket.io payload. Votes live on
 // the server only, never in the board's Yjs document, where every member could read them.
 import { z } from 'zod';
 
@@ -13,7 +13,7 @@ export const VoteStartBody = z.object({
 });
 export type VoteStartBody = z.infer<typeof VoteStartBody>;
 
-/** A shape id as the board document spells it (SPEC §10: at most 64 characters). */
+/** A shape id as the board document spells it (docs/api.md §10: at most 64 characters). */
 export const voteShapeId = z.string().min(1).max(64);
 
 /** One person's whole ballot: shape → how many of their votes it holds (0 removes it). */

@@ -1,4 +1,4 @@
-// Typed REST client for SPEC §7. Every failure is an ApiError carrying the catalogue's code,
+// Typed REST client for docs/api.md §7. Every failure is an ApiError carrying the catalogue's code,
 // its sentence and per-field messages, so forms and pages show sentences, never raw statuses.
 import {
   apiPaths,

@@ -1,4 +1,4 @@
-// The version history calls of SPEC §12, through the REST client's one `call` (ApiError carrying
+// The version history calls of docs/api.md §12, through the REST client's one `call` (ApiError carrying
 // the catalogue's code and sentence).
 import { apiPaths, type BoardExport, type Version, type VersionList } from '@tandem/shared';
 import { call } from './client.ts';

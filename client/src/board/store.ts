@@ -18,7 +18,7 @@ export type Tool =
   | 'arrow'
   | 'pen'
   | 'eraser'
-  /** SPEC §14: draws nothing, leaves a fading trail that the others see (presence only). */
+  /** docs/api.md §14: draws nothing, leaves a fading trail that the others see (presence only). */
   | 'laser';
 
 /** Viewport: (x, y) is the board point at the centre of the screen, so a followed viewport fits any screen size. */
@@ -97,7 +97,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
   setViewport: (v, opts) =>
     set((s) => {
       const zoom = clampZoom(v.zoom);
-      // Any move of our own stops following someone else (SPEC §11).
+      // Any move of our own stops following someone else (docs/api.md §11).
       const followClientId = opts?.keepFollow ? s.followClientId : null;
       // The same view again is no change. Following re-applies the followed person's viewport on
       // every change of their presence (a cursor move); a new object each time re-rendered the

@@ -1,4 +1,4 @@
-// Keeps the board's dashboard thumbnail up to date (issue 15): after this person's own edits (not
+// Keeps the board's dashboard thumbnail up to date: after this person's own edits (not
 // everyone's, so one editor uploads rather than all of them), at most every few seconds and once
 // more on leaving, the board is painted small (canvas/miniature.ts) and PUT to the server, which
 // re-encodes and stores it with the board.

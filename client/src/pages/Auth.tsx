@@ -1,4 +1,4 @@
-// Sign in, sign up and "Continue as guest" (SPEC §2), validated with the shared schemas before
+// Sign in, sign up and "Continue as guest" (docs/api.md §2), validated with the shared schemas before
 // anything is sent; server answers (wrong password, email taken, rate limited) shown as sentences.
 import { fieldMessages, GuestBody, LoginBody, SignupBody, type User } from '@tandem/shared';
 import { type FormEvent, useState } from 'react';

@@ -1,4 +1,4 @@
-// The dashboard's list as a pure reducer (issue 10): what each socket event and REST answer does
+// The dashboard's list as a pure reducer: what each socket event and REST answer does
 // to the boards shown, with no React and no I/O, so it is tested in Node. The page dispatches;
 // when the list needs the server (a board newly shared with me), the state asks for a reload.
 import type { Board, BoardListItem, BoardPresence } from '@tandem/shared';

@@ -1,4 +1,4 @@
-// The workspace channel (socket.io, SPEC §7) with the shared event maps: one connection per tab,
+// The workspace channel (socket.io, docs/api.md §7) with the shared event maps: one connection per tab,
 // shared by the dashboard and the board page, opened while someone listens.
 import { type ClientToServerEvents, type ServerToClientEvents, WORKSPACE_PATH } from '@tandem/shared';
 import { useEffect, useRef } from 'react';

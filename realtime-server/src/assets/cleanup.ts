@@ -1,4 +1,4 @@
-// Deletes images nothing uses (SPEC §13): an image that no shape of its board references, and
+// Deletes images nothing uses (docs/api.md §13): an image that no shape of its board references, and
 // no kept version either, is marked; one still marked HISTORY_DAYS later is deleted. A mark is
 // cleared as soon as the image is referenced again (an undo, a paste, a re-upload), so the
 // clock restarts. A deleted board references nothing, so its images go the same way.

@@ -1,4 +1,4 @@
-// The AssetStore seam (SPEC §13): where a board's images live. Files under DATA_DIR (embedded
+// The AssetStore seam (docs/api.md §13): where a board's images live. Files under DATA_DIR (embedded
 // default) and PostgreSQL (when DATABASE_URL is set, so every instance serves every image)
 // implement it and pass one conformance suite; an S3-compatible bucket would be a third
 // (docs/operations.md says how). Content-addressed: an asset's id is the SHA-256 of its bytes,

@@ -1,4 +1,4 @@
-// The one rule that decides what a document connection may do (SPEC §6): admission, a live access
+// The one rule that decides what a document connection may do (docs/api.md §6): admission, a live access
 // change (bus control message) and the periodic re-check all call `connectionRole`, so a
 // connection cannot end up with a different role depending on which path reached it last.
 import { type Role, roleAtLeast } from '@tandem/shared';

@@ -8,7 +8,7 @@ export const randomId = (bytes: number): string => randomBytes(bytes).toString('
 export const newBoardId = (): string => randomId(16).slice(0, BOARD_ID_LENGTH);
 export const newLinkToken = (): string => randomId(24).slice(0, LINK_TOKEN_LENGTH);
 export const newUserId = (): string => randomId(16);
-/** 256 random bits (SPEC §3). */
+/** 256 random bits (docs/api.md §3). */
 export const newSessionId = (): string => randomId(32);
 export const hashSessionId = (id: string): string => createHash('sha256').update(id).digest('base64url');
 

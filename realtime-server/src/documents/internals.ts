@@ -7,6 +7,7 @@
 //         format v1, walked without building anything (checkUpdate in updates.ts).
 //   lib0  the variable-length integer decoder the walk uses, and readAny's value tags.
 import type { Duplex } from 'node:stream';
+import { limits } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import type { WebSocket } from 'ws';
 import * as Y from 'yjs';
@@ -65,6 +66,14 @@ const TYPE_REFS = 7;
 const ANY_FIXED_SIZES: Readonly<Record<number, number>> = { 124: 4, 123: 8, 122: 8 };
 
 /** lib0's decoder for the numbers; strings, buffers and values are skipped by length, not read. */
+/** An update carries a value nested deeper than limits.maxValueDepth. */
+export class ValueTooDeepError extends Error {
+  constructor() {
+    super(`a value nested deeper than ${limits.maxValueDepth} levels`);
+    this.name = 'ValueTooDeepError';
+  }
+}
+
 export class UpdateWalk {
   private readonly decoder: decoding.Decoder;
   constructor(private readonly bytes: Uint8Array) {
@@ -140,18 +149,20 @@ export class UpdateWalk {
       case 2: {
         // JSON: strings (parsed by Yjs before it integrates anything)
         const count = this.varUint();
-        for (let i = 0; i < count; i++) this.bytesField();
+        for (let i = 0; i < count; i++) this.jsonField();
         return count;
       }
       case 4: // string
         return this.stringLength();
       case 3: // binary
-      case 5: // embed (JSON)
         this.bytesField();
+        return 1;
+      case 5: // embed (JSON)
+        this.jsonField();
         return 1;
       case 6: // format: key, JSON value
         this.bytesField();
-        this.bytesField();
+        this.jsonField();
         return 1;
       case 7: {
         const typeRef = this.varUint();
@@ -173,8 +184,31 @@ export class UpdateWalk {
     }
   }
 
-  /** A value as lib0's readAny reads it, not built. */
-  private any(): void {
+  /**
+   * A length-prefixed JSON text, not parsed: only how deep its arrays and objects nest is
+   * checked (limits.maxValueDepth), brackets inside strings not counted.
+   */
+  private jsonField(): void {
+    const length = this.varUint();
+    const start = this.pos;
+    this.skip(length);
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < start + length; i++) {
+      const b = this.bytes[i]!;
+      if (inString) {
+        if (b === 0x5c)
+          i++; // backslash: the next byte is escaped
+        else if (b === 0x22) inString = false;
+      } else if (b === 0x22) inString = true;
+      else if (b === 0x5b || b === 0x7b) {
+        if (++depth > limits.maxValueDepth) throw new ValueTooDeepError();
+      } else if (b === 0x5d || b === 0x7d) depth--;
+    }
+  }
+
+  /** A value as lib0's readAny reads it, not built; refused past limits.maxValueDepth. */
+  private any(depth = 0): void {
     const tag = this.byte();
     switch (tag) {
       case 127: // undefined
@@ -196,17 +230,19 @@ export class UpdateWalk {
         return;
       case 118: {
         // object: key, value pairs
+        if (depth >= limits.maxValueDepth) throw new ValueTooDeepError();
         const entries = this.varUint();
         for (let i = 0; i < entries; i++) {
           this.bytesField();
-          this.any();
+          this.any(depth + 1);
         }
         return;
       }
       case 117: {
         // array
+        if (depth >= limits.maxValueDepth) throw new ValueTooDeepError();
         const length = this.varUint();
-        for (let i = 0; i < length; i++) this.any();
+        for (let i = 0; i < length; i++) this.any(depth + 1);
         return;
       }
       default:

@@ -1,4 +1,4 @@
-// Slowing a fast sender down instead of cutting it off (SPEC §9, DESIGN "Slow a fast sender
+// Slowing a fast sender down instead of cutting it off (docs/api.md §9, DESIGN "Slow a fast sender
 // down"). Each connection has a token bucket: `rate` messages a second, bursts of `burst`. A
 // message within the budget is handled at once. Past it, messages wait here in order and are
 // handled as the budget refills; once HOLD_BYTES (or HOLD_MESSAGES) wait, the socket is no longer

@@ -132,7 +132,10 @@ export class DocPersister {
     );
   }
 
-  /** Writes everything queued now; resolves when it is stored (or rejects if the store failed). */
+  /**
+   * Writes everything queued now; resolves when it is stored (or rejects if the store failed),
+   * and any compaction those writes started has ended.
+   */
   async flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -145,9 +148,11 @@ export class DocPersister {
         await this.writing.catch(() => undefined);
         continue;
       }
-      if (this.queue.length === 0) return;
+      if (this.queue.length === 0) break;
       await this.write(true);
     }
+    // A compaction the writes started ends too: a flushed board is as compact as it gets.
+    await this.compacting;
   }
 
   private write(throwOnFailure = false): Promise<void> {
@@ -163,7 +168,9 @@ export class DocPersister {
       this.failures = 0;
       this.inFlight = [];
       this.options.onStored?.(batch);
-      if (size.entries > limits.compactEntries || size.bytes > limits.compactBytes) await this.compact();
+      // Not awaited: the next write must not wait for a merge (tens of ms to seconds for a big
+      // board, off the main thread or not); the Store keeps what is appended while it merges.
+      if (size.entries > limits.compactEntries || size.bytes > limits.compactBytes) this.startCompaction();
     })();
     this.writing = attempt
       .catch((error: unknown) => {
@@ -208,6 +215,16 @@ export class DocPersister {
       this.backingOff = false;
       void this.write();
     }, backoff);
+  }
+
+  /** The compaction running now, if any: one at a time per board in this process. */
+  private compacting: Promise<void> | null = null;
+
+  private startCompaction(): void {
+    if (this.compacting) return;
+    this.compacting = this.compact().finally(() => {
+      this.compacting = null;
+    });
   }
 
   private async compact(): Promise<void> {

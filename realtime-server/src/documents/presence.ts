@@ -70,7 +70,7 @@ export class RoomPresence {
 
   /**
    * Checks a state against the presence schema, completes a partial one with defaults (a bot
-   * may set only `cursor`, SPEC §3) and stamps the connection's user and role on it: a client
+   * may set only `cursor`, docs/api.md §3) and stamps the connection's user and role on it: a client
    * must not show its cursor under another person's name. Only an oversized or malformed state
    * is dropped, and the first drop of each reason per connection is reported.
    */

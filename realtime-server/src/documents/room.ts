@@ -108,6 +108,11 @@ const BUS_RESOLVING_ORIGIN = Symbol('bus, resolving pending client updates');
 
 /** How long presence changes are merged before one message goes out. */
 export const PRESENCE_TICK_MS = 25;
+/**
+ * A board's size is measured again (Room.remeasureIfDue) at most once per this many times the
+ * last measure took, unless a quarter of it or more was added since.
+ */
+const MEASURE_EVERY_COST = 100;
 /** Bytes of updates waiting for missing dependencies before the sender is cut off. */
 const MAX_PENDING_BYTES = 1024 * 1024;
 /** Reads a catch-up from the Store retries (with backoff) before it gives up. */
@@ -123,8 +128,19 @@ export class Room {
   readonly doc: Y.Doc;
   readonly peers = new Set<Peer>();
   readonly presence: RoomPresence;
-  /** Approximate stored size: loaded bytes plus every update since. */
+  /**
+   * The board's size for MAX_DOC_BYTES: its encoded state (Y.encodeStateAsUpdate) when last
+   * measured, plus every update applied since, an upper bound that only grows. Summing updates
+   * alone counts what a later change deleted or overwrote again and again (a shape moved 6,000
+   * times, a board restored to a full and an empty version in turn), until a board a tenth of the
+   * limit refuses every edit; so before refusing one the room measures again (remeasureIfDue).
+   * Loaded from the Store it starts as the stored parts' sum, unmeasured.
+   */
   sizeBytes = 0;
+  /** Bytes counted into sizeBytes since it was last measured (all of it until the first measure). */
+  private unmeasuredBytes = 0;
+  /** When (performance.now()) measuring again is allowed, whatever grew since. */
+  private measureAllowedAt = 0;
   private readonly persister: DocPersister;
   private unsubscribe: (() => Promise<void>) | null = null;
   private seq = 0;
@@ -205,6 +221,7 @@ export class Room {
       Y.decodeUpdate(part);
       Y.applyUpdate(room.doc, part, STORE_ORIGIN);
       room.sizeBytes += part.length;
+      room.unmeasuredBytes += part.length;
     }
     if (room.hasPending) {
       // Served anyway: a client that holds the missing part sends it on sync. Refusing would
@@ -330,7 +347,7 @@ export class Room {
     switch (message.kind) {
       case 'step1': {
         // Encoded only when the peer can take it: a client that asks again and again without
-        // reading costs one answer, not one whole board per request (issue 9, item 8).
+        // reading costs one answer, not one whole board per request.
         const { stateVector } = message;
         peer.answer(() => {
           if (!this.peers.has(peer)) return null;
@@ -435,6 +452,7 @@ export class Room {
     const incoming = this.incomingBytes + update.length;
     if (this.sizeBytes + incoming * instances > limit) {
       this.applyIncoming();
+      if (this.sizeBytes + update.length * instances > limit) this.remeasureIfDue();
       if (this.sizeBytes + update.length * instances > limit && updateHasNewContent(this.doc, update)) {
         this.reject(peer, CloseCode.BOARD_TOO_LARGE, 'board over its size limit');
         return;
@@ -447,6 +465,25 @@ export class Room {
       this.incomingPeer = peer;
       queueMicrotask(this.applyIncomingLater);
     }
+  }
+
+  /**
+   * Measures the board's encoded size again when the estimate may be stale by much: a quarter or
+   * more of it was counted since the last measure (so the cost of measuring stays a constant
+   * share of the bytes taken in, however the board grows), or it was last measured long enough
+   * ago that measuring again costs under 1 % of the thread (what a big deletion, which counts
+   * little, needs). Encoding a board takes about a millisecond per 200 KB.
+   */
+  private remeasureIfDue(): void {
+    const now = performance.now();
+    const measured = this.sizeBytes - this.unmeasuredBytes;
+    if (this.unmeasuredBytes * 4 < measured && now < this.measureAllowedAt) return;
+    const size = Y.encodeStateAsUpdate(this.doc).length;
+    const took = performance.now() - now;
+    this.sizeBytes = size;
+    this.unmeasuredBytes = 0;
+    this.measureAllowedAt = now + took * MEASURE_EVERY_COST;
+    this.deps.metrics.docSizeMeasures.inc();
   }
 
   /** Updates taken from `incomingPeer` and not applied yet, in the order it sent them. */
@@ -564,6 +601,7 @@ export class Room {
     this.fullAnswer = null;
     if (origin === STORE_ORIGIN) return;
     this.sizeBytes += update.length;
+    this.unmeasuredBytes += update.length;
     this.outgoing.push(update);
     const oneOrigin = this.outgoing.length === 1 || this.outgoingOrigin === origin;
     this.outgoingOrigin = oneOrigin && !this.resolvingPending ? origin : MIXED_ORIGINS;

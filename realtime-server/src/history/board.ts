@@ -2,7 +2,7 @@
 // attributed log, what changed between two points (stats, authors), restoring a version as one
 // forward change, and reverting one user's edits since a time. docs/architecture.md
 // ("Version history") explains the semantics, and who wins when edits overlap.
-import { type BoardExport, exportBoard, SHAPES_KEY } from '@tandem/shared';
+import { exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
 
@@ -93,12 +93,13 @@ function assetsOf(doc: Y.Doc): string[] {
   return [...ids];
 }
 
-/** A version's board in the export.json format. */
-export function exportOf(data: Uint8Array): BoardExport {
-  const doc = docAt(data);
-  const { board } = exportBoard(doc);
+/** A board (a snapshot and log, or one state) as export.json text; see HistoryCompute.exportJson. */
+export function exportJson(parts: Uint8Array[]): { json: string; invalid: string[] } {
+  const doc = new Y.Doc();
+  for (const part of parts) Y.applyUpdate(doc, part);
+  const { board, invalid } = exportBoard(doc, { keepInvalid: true });
   doc.destroy();
-  return board;
+  return { json: JSON.stringify(board), invalid };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,7 +157,7 @@ function syncMap(live: Y.Map<unknown>, target: Y.Map<unknown>): void {
 export function restoreTo(live: Y.Doc, target: Y.Doc, origin: unknown = null): void {
   const names = new Set([...target.share.keys(), ...live.share.keys()]);
   live.transact(() => {
-    // A board's top level holds only maps (SPEC §10).
+    // A board's top level holds only maps (docs/api.md §10).
     for (const name of names) syncMap(live.getMap(name), target.getMap(name));
   }, origin);
 }

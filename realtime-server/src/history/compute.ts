@@ -5,10 +5,10 @@
 // too. `inlineCompute` runs the same functions in place (for the pure unit tests and as the
 // worker's own implementation).
 import { Worker } from 'node:worker_threads';
-import type { BoardExport, VersionStats } from '@tandem/shared';
+import type { VersionStats } from '@tandem/shared';
 import { mergeInBulk } from '../documents/updates.ts';
 import {
-  exportOf,
+  exportJson,
   type HistoryEntry,
   IncompleteLogError,
   nextVersion,
@@ -22,7 +22,13 @@ export interface HistoryCompute {
     stored: Uint8Array[] | null,
     updates: Uint8Array[],
   ): Promise<{ data: Uint8Array; stats: VersionStats; shapes: number; assets: string[] }>;
-  exportOf(data: Uint8Array): Promise<BoardExport>;
+  /**
+   * A board (its stored parts, or one encoded state) as export.json, serialized: the text goes
+   * back to the main thread as one string, so neither decoding the board, building its records
+   * nor serializing them runs there. Records that fail the shape schema are kept as they are
+   * (an export must not silently lose a shape) and their ids listed in `invalid`.
+   */
+  exportJson(parts: Uint8Array[]): Promise<{ json: string; invalid: string[] }>;
   /** Rejects with IncompleteLogError when the entries do not follow from the base. */
   revert(
     base: Uint8Array | null,
@@ -38,7 +44,7 @@ export interface HistoryCompute {
 
 export const inlineCompute: HistoryCompute = {
   nextVersion: async (prev, stored, updates) => nextVersion(prev, stored, updates),
-  exportOf: async (data) => exportOf(data),
+  exportJson: async (parts) => exportJson(parts),
   revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
   restoreChange: async (live, target) => restoreChange(live, target),
   merge: async (parts) => mergeInBulk(parts),
@@ -63,6 +69,9 @@ export type ComputeReply =
  */
 export const WORKER_IDLE_MS = 30_000;
 
+/** The nice value of a worker thread (history/worker.ts): below the main thread's 0. */
+export const WORKER_NICE = 10;
+
 /**
  * The computations in a worker thread, started on first use and stopped after WORKER_IDLE_MS
  * with nothing to do; idle, it does not keep Node alive.
@@ -73,7 +82,10 @@ export class WorkerCompute implements HistoryCompute {
   private rid = 0;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-  constructor(private readonly idleMs = WORKER_IDLE_MS) {}
+  constructor(
+    private readonly idleMs = WORKER_IDLE_MS,
+    private readonly nice = WORKER_NICE,
+  ) {}
 
   /** Whether a worker thread is running now. */
   get running(): boolean {
@@ -90,6 +102,7 @@ export class WorkerCompute implements HistoryCompute {
     const bundled = !import.meta.url.endsWith('.ts');
     const worker = new Worker(
       new URL(bundled ? './history-worker.js' : './worker-entry.mjs', import.meta.url),
+      { workerData: { nice: this.nice } },
     );
     worker.on('message', (reply: ComputeReply) => {
       const p = this.pending.get(reply.rid);
@@ -142,8 +155,8 @@ export class WorkerCompute implements HistoryCompute {
       [prev, stored, updates],
     );
   }
-  exportOf(data: Uint8Array) {
-    return this.call<BoardExport>('exportOf', [data]);
+  exportJson(parts: Uint8Array[]) {
+    return this.call<{ json: string; invalid: string[] }>('exportJson', [parts]);
   }
   revert(base: Uint8Array | null, entries: HistoryEntry[], userId: string, since: Date) {
     return this.call<Uint8Array | null>('revert', [base, entries, userId, since]);

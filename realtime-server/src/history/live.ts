@@ -1,4 +1,4 @@
-// Restore and revert on the live board (SPEC §12): the change is applied to the board's Room on
+// Restore and revert on the live board (docs/api.md §12): the change is applied to the board's Room on
 // this instance (opened for the purpose when nobody here has it open), so every client connected
 // here gets it at once, the other instances get it over the Bus like any edit, and it is stored
 // like any edit, attributed to the user who asked. A version is recorded just before (what the
@@ -18,10 +18,10 @@ export class LiveHistory {
   ) {}
 
   /** Records a named version of the board as it is now (what clients sent is stored first). */
-  async save(boardId: string, label: string): Promise<StoredVersion> {
+  async save(boardId: string, label: string, userId: string): Promise<StoredVersion> {
     const room = this.rooms.get(boardId);
     await room?.flush();
-    const version = await this.versions.record(boardId, 'named', label);
+    const version = await this.versions.record(boardId, 'named', label, userId);
     if (!version) throw new Error('version not recorded');
     return version;
   }
@@ -43,6 +43,7 @@ export class LiveHistory {
         return `Restored ${target.label ?? `the version of ${timeOf(target.createdAt)} UTC`}`;
       },
       'restore',
+      userId,
     );
   }
 
@@ -62,6 +63,7 @@ export class LiveHistory {
         return `Undid ${targetName}'s changes since ${timeOf(since)} UTC`;
       },
       'revert',
+      userId,
     );
     if (!version) throw new Error('version not recorded');
     return version;
@@ -71,6 +73,7 @@ export class LiveHistory {
     boardId: string,
     change: (room: Room) => Promise<string>,
     kind: 'restore' | 'revert',
+    userId: string,
   ): Promise<StoredVersion | null> {
     const { room, release } = await this.rooms.acquire(boardId);
     try {
@@ -79,7 +82,7 @@ export class LiveHistory {
       await this.versions.record(boardId, 'auto');
       const label = await change(room);
       await room.flush();
-      return await this.versions.record(boardId, kind, label);
+      return await this.versions.record(boardId, kind, label, userId);
     } finally {
       release();
     }

@@ -1,4 +1,4 @@
-// Automatic versions (SPEC §9 HISTORY_INTERVAL_S): the first edit this instance receives after a
+// Automatic versions (docs/api.md §9 HISTORY_INTERVAL_S): the first edit this instance receives after a
 // version starts a timer, and when it fires the board as stored becomes a version. A board that
 // closes here with edits since the last version gets its version at once, so an hour of work
 // followed by everyone leaving is never left out of the timeline.
@@ -20,13 +20,20 @@ export class HistoryRecorder implements HistoryHooks {
     private readonly versions: Versions,
     private readonly intervalMs: number,
     private readonly log: Logger,
+    /**
+     * Resolves once what the board's room on this instance holds now is in the Store. A version
+     * is the board as stored: recorded before the edits that started its timer are stored (a
+     * slow or unreachable Store, a persist delay longer than the interval), it would find
+     * nothing new and be skipped, and the edits would get no version until someone edits again.
+     */
+    private readonly whenStored: (boardId: string) => Promise<void> = async () => {},
   ) {}
 
   edited(boardId: string): void {
     if (this.timers.has(boardId)) return;
     const timer = setTimeout(() => {
       this.timers.delete(boardId);
-      void this.record(boardId);
+      void this.whenStored(boardId).then(() => this.record(boardId));
     }, this.intervalMs);
     timer.unref();
     this.timers.set(boardId, timer);

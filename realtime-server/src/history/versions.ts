@@ -1,8 +1,8 @@
-// Versions of a board in the Store (SPEC §12): recording one (the board as stored now, its
+// Versions of a board in the Store (docs/api.md §12): recording one (the board as stored now, its
 // authors and stats since the version before), listing them with their authors' names, the board
 // at a version, the change that reverts one user since a time, and thinning past HISTORY_DAYS.
 import { randomBytes } from 'node:crypto';
-import type { BoardExport, Version } from '@tandem/shared';
+import type { Version } from '@tandem/shared';
 import {
   type HistoryStore,
   partsOf,
@@ -22,6 +22,17 @@ export interface VersionsOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * A named version that one person saves within this long of their previous named one, nothing
+ * stored and no other version recorded in between (the same board state), replaces it: its
+ * label wins, as renaming a version does in Google Docs. Figma and Google Docs treat named
+ * versions as the checkpoints people chose to keep, so they are never thinned, and one saved
+ * after an edit, however soon, is a different checkpoint and kept ("before cleanup", "after
+ * cleanup"); but a double click, a rename right after saving or a script in a loop should not
+ * leave a wall of identical named versions, each holding the whole board.
+ */
+export const NAMED_COLLAPSE_MS = 60_000;
 
 export class Versions {
   private readonly now: () => Date;
@@ -46,9 +57,14 @@ export class Versions {
    * Records the board as stored now. An automatic version is skipped when nothing was stored
    * since the last one (or another instance recorded it first); the other kinds always record.
    */
-  record(boardId: string, kind: VersionKind, label: string | null = null): Promise<StoredVersion | null> {
+  record(
+    boardId: string,
+    kind: VersionKind,
+    label: string | null = null,
+    createdBy: string | null = null,
+  ): Promise<StoredVersion | null> {
     const previous = this.recording.get(boardId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label));
+    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label, createdBy));
     this.recording.set(boardId, run);
     void run
       .finally(() => {
@@ -58,9 +74,26 @@ export class Versions {
     return run;
   }
 
-  private async doRecord(boardId: string, kind: VersionKind, label: string | null) {
-    const prev = await this.store.latestVersion(boardId);
-    const entries = await this.store.logSince(boardId, prev?.seq ?? 0);
+  private async doRecord(boardId: string, kind: VersionKind, label: string | null, createdBy: string | null) {
+    let prev = await this.store.latestVersion(boardId);
+    let entries = await this.store.logSince(boardId, prev?.seq ?? 0);
+    // A named version of the same board state as the same person's named one of a moment ago
+    // replaces it: computed from the version before that one, which is removed once this one
+    // is stored.
+    let replaces: StoredVersion | null = null;
+    if (
+      kind === 'named' &&
+      createdBy !== null &&
+      entries.length === 0 &&
+      prev?.kind === 'named' &&
+      prev.createdBy === createdBy &&
+      this.now().getTime() - prev.createdAt.getTime() < NAMED_COLLAPSE_MS
+    ) {
+      replaces = prev;
+      const [before] = await this.store.listVersions(boardId, prev.id, 1);
+      prev = before ? await this.store.getVersion(boardId, before.id) : null;
+      entries = await this.store.logSince(boardId, prev?.seq ?? 0);
+    }
     if (kind === 'auto' && entries.length === 0 && prev) return null;
     // The first version is the board as stored (its early log may be compacted already).
     const stored = prev ? null : await this.store.loadDoc(boardId);
@@ -78,12 +111,14 @@ export class Versions {
       label,
       kind,
       authors: authorsOf(entries),
+      createdBy,
       stats: next.stats,
       data: next.data,
       assets: next.assets,
     };
     const inserted = await this.store.insertVersion(version, kind === 'auto');
     if (!inserted) return null;
+    if (replaces) await this.store.deleteVersion(boardId, replaces.id);
     await this.store.thinHistory(boardId, new Date(this.now().getTime() - this.options.historyDays * DAY_MS));
     return version;
   }
@@ -110,10 +145,13 @@ export class Versions {
     }));
   }
 
-  /** The board exactly as it was at a version, in the export.json format; null: no such version. */
-  async exportAt(boardId: string, versionId: string): Promise<BoardExport | null> {
+  /**
+   * The board exactly as it was at a version, as export.json text (computed and serialized in
+   * the worker); null: no such version.
+   */
+  async exportAt(boardId: string, versionId: string): Promise<{ json: string; invalid: string[] } | null> {
     const version = await this.store.getVersion(boardId, versionId);
-    return version ? this.compute.exportOf(version.data) : null;
+    return version ? this.compute.exportJson([version.data]) : null;
   }
 
   /**

@@ -1,4 +1,4 @@
-// Who may do what on a board (SPEC §6). A user with no membership learns nothing about the
+// Who may do what on a board (docs/api.md §6). A user with no membership learns nothing about the
 // board's existence: 404, like an unknown id.
 import { isBoardId, type Role, roleAtLeast } from '@tandem/shared';
 import type { BoardRow, Store } from '../store/store.ts';

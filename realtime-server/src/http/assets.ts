@@ -1,4 +1,4 @@
-// Board images over REST (SPEC §13), one fastify plugin: upload (owners and editors) and serving
+// Board images over REST (docs/api.md §13), one fastify plugin: upload (owners and editors) and serving
 // (members, by session cookie or `?token=`). The upload body is streamed to a temporary file and
 // cut off as soon as it passes MAX_ASSET_BYTES; the image is then read from that file by sharp,
 // whose verdict on the bytes (not the declared Content-Type) decides whether it is stored.
@@ -84,7 +84,7 @@ const tooLarge = (max: number) => new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, asse
 const boardFull = (max: number) => new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, assetSentences.boardFull(max));
 const imageNotFound = () => notFound('image');
 
-/** The headers that keep an image from ever running as a page (SPEC §13). */
+/** The headers that keep an image from ever running as a page (docs/api.md §13). */
 function imageHeaders(mime: string, bytes: number, etag: string): Record<string, string> {
   return {
     'Content-Type': mime,

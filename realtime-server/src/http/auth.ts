@@ -1,4 +1,4 @@
-// Accounts and sessions (SPEC §7): sign-up, sign-in, guests, sign-out and who am I.
+// Accounts and sessions (docs/api.md §7): sign-up, sign-in, guests, sign-out and who am I.
 import { colorNames, colors, ErrorCode, GuestBody, LoginBody, SignupBody, UpgradeBody } from '@tandem/shared';
 import type { FastifyReply } from 'fastify';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.ts';

@@ -1,4 +1,4 @@
-// Boards (SPEC §7): the list, create, read, rename, delete, and the short-lived access token a
+// Boards (docs/api.md §7): the list, create, read, rename, delete, and the short-lived access token a
 // client may use for the document socket.
 import { BoardTitleBody, limits } from '@tandem/shared';
 import { newBoardId, signAccessToken } from '../auth/tokens.ts';

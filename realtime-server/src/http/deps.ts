@@ -21,7 +21,7 @@ export interface HttpDeps {
   metrics: Metrics;
   /** Tells the workspace sockets what changed (board list, members, access). */
   live: LiveEvents;
-  /** Version history: versions, and restore and revert on the live board (SPEC §12). */
+  /** Version history: versions, and restore and revert on the live board (docs/api.md §12). */
   history: LiveHistory;
 }
 

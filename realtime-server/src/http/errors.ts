@@ -1,5 +1,5 @@
 // Errors are values with codes: route code throws ApiError, and one mapper (toErrorBody, sent by
-// sendError in server.ts) turns it, and fastify's own errors, into SPEC §8's JSON body.
+// sendError in server.ts) turns it, and fastify's own errors, into docs/api.md §8's JSON body.
 import { type ErrorBody, ErrorCode, errorStatus } from '@tandem/shared';
 
 export class ApiError extends Error {

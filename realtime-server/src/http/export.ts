@@ -1,30 +1,33 @@
-// The document export (SPEC §7): a board's content as JSON, read from its open room when this
-// instance has one, else from the Store.
-import { exportBoard } from '@tandem/shared';
+// The document export (docs/api.md §7): a board's content as JSON, read from its open room when this
+// instance has one, else from the Store. Decoding a big board, building its records and
+// serializing them takes hundreds of milliseconds: that runs in the history worker
+// (HistoryCompute.exportJson), so an export stalls no live board. Only encoding an open room's
+// state (a few milliseconds for thousands of shapes) stays on the main thread.
 import * as Y from 'yjs';
 import { partsOf } from '../store/store.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { signedIn } from './request.ts';
 
-export const exportRoutes: ResourcePlugin = async (app, { store, rooms }) => {
+export const exportRoutes: ResourcePlugin = async (app, { store, rooms, history }) => {
   app.get<{ Params: { id: string } }>('/api/boards/:id/export.json', async (request, reply) => {
     const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'viewer');
     const open = rooms.get(board.id);
-    let doc = open?.doc;
-    if (!doc) {
+    let parts: Uint8Array[];
+    if (open) parts = [Y.encodeStateAsUpdate(open.doc)];
+    else {
       const stored = await store.loadDoc(board.id);
-      doc = new Y.Doc();
-      for (const part of partsOf(stored)) {
-        Y.applyUpdate(doc, part);
-      }
+      parts = partsOf(stored);
     }
-    const { board: exported, invalid } = exportBoard(doc);
+    const { json, invalid } = await history.versions.compute.exportJson(parts);
     if (invalid.length > 0)
-      request.log.warn({ boardId: board.id, invalid }, 'shape records failed the schema');
-    if (!open) doc.destroy();
+      request.log.warn(
+        { boardId: board.id, invalid },
+        'shape records failed the schema (exported as they are)',
+      );
     const filename = board.title.replace(/[^\w -]+/g, '').trim() || 'board';
     reply.header('Content-Disposition', `attachment; filename="${filename}.json"`);
-    return exported;
+    reply.type('application/json; charset=utf-8');
+    return json;
   });
 };

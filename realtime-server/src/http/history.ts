@@ -1,4 +1,4 @@
-// Version history over REST (SPEC §12), one fastify plugin: list versions (any member), save a
+// Version history over REST (docs/api.md §12), one fastify plugin: list versions (any member), save a
 // named one and restore one (owners and editors), a version's export.json (any member), and
 // revert one person's edits since a time (owners).
 import { CreateVersionBody, RevertBody, type Version, VersionListQuery } from '@tandem/shared';
@@ -22,9 +22,10 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
   });
 
   app.post<{ Params: Params }>('/api/boards/:id/versions', async (request, reply) => {
-    const { board } = await requireRole(store, request.params.id, userOf(request), 'editor');
+    const userId = userOf(request);
+    const { board } = await requireRole(store, request.params.id, userId, 'editor');
     const body = parseBody(CreateVersionBody, request.body);
-    const version = await history.save(board.id, body.label);
+    const version = await history.save(board.id, body.label, userId);
     reply.code(201);
     return { version: await shown(version) };
   });
@@ -33,9 +34,15 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
     const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
     const exported = await history.versions.exportAt(board.id, request.params.versionId);
     if (!exported) throw notFound('version');
+    if (exported.invalid.length > 0)
+      request.log.warn(
+        { boardId: board.id, invalid: exported.invalid },
+        'shape records failed the schema (exported as they are)',
+      );
     const filename = board.title.replace(/[^\w -]+/g, '').trim() || 'board';
     reply.header('Content-Disposition', `attachment; filename="${filename} (version).json"`);
-    return exported;
+    reply.type('application/json; charset=utf-8');
+    return exported.json;
   });
 
   app.post<{ Params: Params }>('/api/boards/:id/versions/:versionId/restore', async (request) => {

@@ -1,4 +1,4 @@
-// Share links (SPEC §6, §7): the owner creates, lists and revokes them; a signed-in person joins
+// Share links (docs/api.md §6, §7): the owner creates, lists and revokes them; a signed-in person joins
 // a board through one, never losing a role they already have.
 import { isLinkToken, LinkBody, type Role } from '@tandem/shared';
 import { newLinkToken } from '../auth/tokens.ts';

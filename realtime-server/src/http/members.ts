@@ -1,4 +1,4 @@
-// A board's members (SPEC §6, §7): the owner lists them, changes a role, or removes one. The
+// A board's members (docs/api.md §6, §7): the owner lists them, changes a role, or removes one. The
 // change reaches the member's open sockets through `live` (their document closes with 4403).
 import { ErrorCode, MemberRoleBody, userIdPattern } from '@tandem/shared';
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 // What every REST plugin needs from a request: the signed-in user, a body read through a shared
-// schema, and the rate limits. Failures are ApiErrors, turned into SPEC §8's body by the one mapper.
+// schema, and the rate limits. Failures are ApiErrors, turned into docs/api.md §8's body by the one mapper.
 import { ErrorCode, fieldMessages } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';

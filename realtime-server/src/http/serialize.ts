@@ -1,4 +1,4 @@
-// Store rows → the JSON shapes of SPEC §7.
+// Store rows → the JSON shapes of docs/api.md §7.
 import type { Board, ShareLink, User } from '@tandem/shared';
 import type { BoardRow, LinkRow, UserRow } from '../store/store.ts';
 

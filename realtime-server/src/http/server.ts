@@ -76,7 +76,7 @@ const noSchemaCompilers = {
   },
 };
 
-/** Answers any thrown value in the catalogue's shape (SPEC §8); a 5xx is logged with its request id. */
+/** Answers any thrown value in the catalogue's shape (docs/api.md §8); a 5xx is logged with its request id. */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const { status, body } = toErrorBody(error, request.id);
   if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
@@ -103,7 +103,7 @@ export async function createHttpServer(
     // never finished its request (an upgrade, say) live up to 30 s past the deadline.
     http: { connectionsCheckingInterval: Math.min(1000, config.firstMessageDeadlineMs) },
     // A path fastify cannot route (bad percent-encoding, a parameter over maxParamLength) names no
-    // board, link or member: 404 in the catalogue's shape (SPEC §5, §8), not fastify's own 400/414.
+    // board, link or member: 404 in the catalogue's shape (docs/api.md §5, §8), not fastify's own 400/414.
     frameworkErrors: (error, request, frameworkReply) => {
       const reply = frameworkReply as FastifyReply;
       const unroutable = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';

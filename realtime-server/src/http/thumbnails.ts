@@ -1,4 +1,4 @@
-// Board thumbnails (issue 15), one fastify plugin: a client that edits the board PUTs a small
+// Board thumbnails, one fastify plugin: a client that edits the board PUTs a small
 // picture of its content; members GET it for their dashboard cards. The bytes are never served
 // as they came: sharp decodes them (PNG or WebP only, decided from the bytes) and writes a fresh
 // WebP that fits thumbnailLimits, so nothing but pixels is kept, and the answer carries the same

@@ -1,4 +1,4 @@
-// Dot voting (SPEC §14): start a session, read my ballot (and the results once closed), place my
+// Dot voting (docs/api.md §14): start a session, read my ballot (and the results once closed), place my
 // votes, close. Votes are kept in the Store and announced on socket.io as counts of voters only;
 // nobody reads anyone else's ballot before the close.
 import { randomBytes } from 'node:crypto';

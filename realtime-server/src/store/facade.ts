@@ -220,6 +220,9 @@ export class SqlStore implements Store {
   getVersion(boardId: string, id: string): Promise<StoredVersion | null> {
     return this.history.getVersion(boardId, id);
   }
+  deleteVersion(boardId: string, id: string): Promise<boolean> {
+    return this.history.deleteVersion(boardId, id);
+  }
   versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null> {
     return this.history.versionAtOrBefore(boardId, at);
   }

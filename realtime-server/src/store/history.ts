@@ -1,4 +1,4 @@
-// Version history rows (SPEC §12), each query written once for both engines over their `sql`
+// Version history rows (docs/api.md §12), each query written once for both engines over their `sql`
 // executor: versions (a board's whole content at a log position, with its authors and stats) and
 // the attributed log entries history reads (doc_history, what compaction merged away, plus
 // doc_updates, what it has not).
@@ -14,6 +14,7 @@ const toVersion = (r: Row): VersionRow => ({
   label: (r.label as string | null) ?? null,
   kind: r.kind as VersionKind,
   authors: JSON.parse(r.authors as string) as string[],
+  createdBy: (r.created_by as string | null) ?? null,
   stats: { added: Number(r.added), changed: Number(r.changed), removed: Number(r.removed) },
 });
 
@@ -23,7 +24,7 @@ const toStored = (r: Row): StoredVersion => ({
   assets: JSON.parse(r.assets as string) as string[],
 });
 
-const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, added, changed, removed`;
+const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed`;
 
 export class HistoryRepository {
   constructor(private readonly sql: Sql) {}
@@ -64,9 +65,9 @@ export class HistoryRepository {
       if (covered) return false;
     }
     await this.sql.run(
-      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, added, changed, removed, assets, data)
+      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data)
           VALUES (${version.id}, ${version.boardId}, ${version.seq}, ${version.createdAt}, ${version.label},
-            ${version.kind}, ${JSON.stringify(version.authors)}, ${version.stats.added}, ${version.stats.changed},
+            ${version.kind}, ${JSON.stringify(version.authors)}, ${version.createdBy}, ${version.stats.added}, ${version.stats.changed},
             ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data})`,
     );
     return true;
@@ -105,6 +106,10 @@ export class HistoryRepository {
           ORDER BY n DESC LIMIT ${limit}`,
     );
     return rows.map(toVersion);
+  }
+
+  async deleteVersion(boardId: string, id: string): Promise<boolean> {
+    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`)) > 0;
   }
 
   /** Every image id that a kept version of the board shows. */

@@ -112,7 +112,7 @@ export const migrations: Migration[] = [
     statements: () => ['ALTER TABLE boards ADD COLUMN access_version INTEGER NOT NULL DEFAULT 0'],
   },
   {
-    // Version history (SPEC §12) needs to know who sent each stored batch and when. Both are
+    // Version history (docs/api.md §12) needs to know who sent each stored batch and when. Both are
     // nullable: rows stored before this migration, and repairs between instances, have no author.
     // No foreign key: attribution must never make storing an edit fail.
     id: 3,
@@ -157,7 +157,7 @@ export const migrations: Migration[] = [
           ],
   },
   {
-    // Version history (SPEC §12). A version holds the whole board as it was (so a preview, an
+    // Version history (docs/api.md §12). A version holds the whole board as it was (so a preview, an
     // export or a restore reads one row) and the log position it covers. doc_history keeps the
     // attributed log entries that compaction merged away, for as long as the history window
     // needs them (reverting one user's edits replays them).
@@ -191,7 +191,7 @@ export const migrations: Migration[] = [
     ],
   },
   {
-    // Issue 14 (SPEC §14): dot voting. Votes live here, never in the board's Yjs document.
+    // docs/api.md §14: dot voting. Votes live here, never in the board's Yjs document.
     id: 6,
     name: 'vote sessions and ballots',
     statements: (d) => [
@@ -217,7 +217,7 @@ export const migrations: Migration[] = [
     ],
   },
   {
-    // Issue 15: the dashboard shows each board's content in small. A client that edits the board
+    // Thumbnails: the dashboard shows each board's content in small. A client that edits the board
     // renders the picture; the server re-encodes it (http/thumbnails.ts) and keeps one per board.
     id: 9,
     name: 'board thumbnails',
@@ -231,6 +231,13 @@ export const migrations: Migration[] = [
         updated_at ${d.time} NOT NULL
       )`,
     ],
+  },
+  {
+    // Who saved a version (a named one, a restore, a revert), so that named versions
+    // one person saves in quick succession collapse into one (history/versions.ts).
+    id: 10,
+    name: 'who saved a version',
+    statements: () => ['ALTER TABLE doc_versions ADD COLUMN created_by TEXT'],
   },
 ];
 

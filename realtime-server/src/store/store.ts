@@ -40,7 +40,7 @@ export type {
 } from './types.ts';
 export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
-/** Version history (SPEC §12): versions and the attributed log they are computed from. */
+/** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
 export interface HistoryStore {
   /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
   logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
@@ -48,6 +48,8 @@ export interface HistoryStore {
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
   latestVersion(boardId: string): Promise<StoredVersion | null>;
   getVersion(boardId: string, id: string): Promise<StoredVersion | null>;
+  /** Removes one version (a named one another replaced); false when there was none. */
+  deleteVersion(boardId: string, id: string): Promise<boolean>;
   /** The last version recorded at or before `at`. */
   versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null>;
   /** Newest first, without their content; `before` is the id of the last one already seen. */

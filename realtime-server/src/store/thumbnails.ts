@@ -1,4 +1,4 @@
-// Board thumbnails (issue 15): one small picture per board, each query written once for both
+// Board thumbnails: one small picture per board, each query written once for both
 // engines over their `sql` executor.
 import { time } from './rows.ts';
 import { type Sql, sql } from './sql.ts';

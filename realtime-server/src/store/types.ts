@@ -47,7 +47,7 @@ export interface ThumbnailRow {
   updatedAt: Date;
 }
 
-/** A dot-voting session (SPEC §14). */
+/** A dot-voting session (docs/api.md §14). */
 export interface VoteSessionRow {
   id: string;
   boardId: string;
@@ -71,7 +71,7 @@ export function partsOf(stored: StoredDoc): Uint8Array[] {
 /**
  * One batch of a board's updates as it is appended: who sent it (the user of the connection it
  * came from; null when unknown, e.g. a difference repaired between instances) and when it was
- * received. Version history (SPEC §12) reads this attribution.
+ * received. Version history (docs/api.md §12) reads this attribution.
  */
 export interface DocEntry {
   update: Uint8Array;
@@ -92,7 +92,7 @@ export interface LogSize {
 
 export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
 
-/** A version (SPEC §12): a board's whole content at a log position, with its authors and stats. */
+/** A version (docs/api.md §12): a board's whole content at a log position, with its authors and stats. */
 export interface VersionRow {
   id: string;
   boardId: string;
@@ -103,13 +103,15 @@ export interface VersionRow {
   kind: VersionKind;
   /** Ids of the users whose entries this version added since the one before. */
   authors: string[];
+  /** Who asked for it (a named version, a restore, a revert); null for automatic ones. */
+  createdBy: string | null;
   stats: VersionStats;
 }
 
 /** A version with the board as it was: a Yjs update holding the whole doc. */
 export interface StoredVersion extends VersionRow {
   data: Uint8Array;
-  /** Ids of the images its shapes show, so the image clean-up keeps them (SPEC §13). */
+  /** Ids of the images its shapes show, so the image clean-up keeps them (docs/api.md §13). */
   assets: string[];
 }
 

@@ -1,4 +1,4 @@
-// Dot-voting rows (SPEC §14), each query written once for both engines over their `sql` executor.
+// Dot-voting rows (docs/api.md §14), each query written once for both engines over their `sql` executor.
 import { toVoteSession } from './rows.ts';
 import { type Query, type Sql, sql } from './sql.ts';
 import { VoteSessionOpenError, type VoteSessionRow } from './types.ts';

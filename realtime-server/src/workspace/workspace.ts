@@ -1,4 +1,4 @@
-// The workspace socket (socket.io on /socket.io, SPEC §7): live events that are not board content. Each
+// The workspace socket (socket.io on /socket.io, docs/api.md §7): live events that are not board content. Each
 // socket joins `user:<id>` and `board:<id>` for every board it is a member of, so an event is
 // one emit to a socket.io room; with the Redis adapter that reaches every instance. Who is on
 // which board is aggregated from every instance's summaries on the bus.

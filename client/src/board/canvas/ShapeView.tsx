@@ -65,7 +65,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
     case 'image':
       return <ImageBody s={s} />;
     case 'frame':
-      // A named area (SPEC §14): a light backdrop and a border, its name above it.
+      // A named area (docs/api.md §14): a light backdrop and a border, its name above it.
       return (
         <>
           <rect className="frame" width={s.w} height={s.h} rx={4} />

@@ -26,7 +26,7 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
 
   useEffect(() => {
     // Someone else deleted the note being typed in: close the editor, say so, and keep the next
-    // keystrokes from turning into tool shortcuts (SPEC §11 keys are ignored until a click or Esc).
+    // keystrokes from turning into tool shortcuts (docs/api.md §11 keys are ignored until a click or Esc).
     if (editingId && !rec) useEditor.getState().noteDeletedWhileTyping();
   }, [editingId, rec]);
 

@@ -1,4 +1,4 @@
-// What the laser pointer, cursor chat and reactions look like (SPEC §14): everyone's fading laser
+// What the laser pointer, cursor chat and reactions look like (docs/api.md §14): everyone's fading laser
 // trails, chat bubbles at the cursors, reactions floating up from them, my own bubble's field and
 // the reaction picker. Drawn in screen space over the canvas, like the cursors.
 import { MAX_CHAT_CHARS, type PresenceState } from '@tandem/shared';

@@ -1,5 +1,5 @@
-// The facilitator's kit on the board (SPEC §14): frames, presenting, the laser pointer, cursor
-// chat and reactions, the shared timer and dot voting. State lives where SPEC §10/§14 put it
+// The facilitator's kit on the board (docs/api.md §14): frames, presenting, the laser pointer, cursor
+// chat and reactions, the shared timer and dot voting. State lives where docs/api.md §10/§14 put it
 // (frames and meta.* in the Y.Doc, laser/chat/reaction in presence, votes on the server); these
 // files render it (one per menu or overlay) and dispatch to the pure model in this folder; this
 // one is the bar and its keys.

@@ -1,4 +1,4 @@
-// The Frames menu: every frame in order, to rename, go to and export (SPEC §14).
+// The Frames menu: every frame in order, to rename, go to and export (docs/api.md §14).
 import type { ShapeRecord } from '@tandem/shared';
 import { useState } from 'react';
 import { errorSentence } from '../../api/client.ts';

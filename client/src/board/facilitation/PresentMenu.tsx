@@ -1,4 +1,4 @@
-// The Present menu: start and stop presenting, step through the frames (SPEC §14).
+// The Present menu: start and stop presenting, step through the frames (docs/api.md §14).
 import type { PresentationState } from '@tandem/shared';
 import { boundsOf } from '../model/geometry.ts';
 import { fitRect, useEditor } from '../store.ts';

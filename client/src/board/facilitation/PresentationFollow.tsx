@@ -1,4 +1,4 @@
-// Following a presentation, and the presenter's chip and arrow keys (SPEC §14).
+// Following a presentation, and the presenter's chip and arrow keys (docs/api.md §14).
 import type { PresentationState } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
 import { boundsOf } from '../model/geometry.ts';

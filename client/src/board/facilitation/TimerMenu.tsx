@@ -1,4 +1,4 @@
-// The Timer menu: start, pause, resume, add a minute, stop; mute the chime (SPEC §14).
+// The Timer menu: start, pause, resume, add a minute, stop; mute the chime (docs/api.md §14).
 import { type TimerState, timerPresetsMs } from '@tandem/shared';
 import { useState } from 'react';
 import { MUTE_KEY } from './chime.ts';

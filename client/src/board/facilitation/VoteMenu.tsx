@@ -1,4 +1,4 @@
-// The Vote menu: start and end a vote, votes left, and the results (SPEC §14).
+// The Vote menu: start and end a vote, votes left, and the results (docs/api.md §14).
 import type { VotesCurrentAnswer } from '@tandem/shared';
 import { useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';

@@ -1,4 +1,4 @@
-// The ephemeral half of the facilitator's kit (SPEC §3, §14): the laser pointer's trail, cursor
+// The ephemeral half of the facilitator's kit (docs/api.md §3, §14): the laser pointer's trail, cursor
 // chat and reactions. They live only in presence (awareness), never in the document. Pure
 // functions, tested in Node; the rendering is in Ephemeral.tsx.
 //

@@ -1,4 +1,4 @@
-// This user's side of the laser pointer, cursor chat and reactions (SPEC §14): it turns pointer
+// This user's side of the laser pointer, cursor chat and reactions (docs/api.md §14): it turns pointer
 // moves and keys into the presence fields `laser`, `chat` and `reaction`, which go out through
 // the presence flush (at most `limits.cursorPerSecond` a second), and keeps what this user sees of
 // their own: the trail, the bubble, the last reaction. Nothing here touches the document.

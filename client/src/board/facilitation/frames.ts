@@ -1,4 +1,4 @@
-// Frames (SPEC §10, §14): named areas. A shape belongs to a frame when its centre lies inside
+// Frames (docs/api.md §10, §14): named areas. A shape belongs to a frame when its centre lies inside
 // the frame; moving a frame moves its members, resizing it does not scale them. Pure functions
 // over a Y.Doc and plain records, tested in Node.
 import type { ShapeRecord } from '@tandem/shared';

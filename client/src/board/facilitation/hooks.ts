@@ -19,7 +19,7 @@ export function useMeta<T>(doc: Y.Doc, read: (doc: Y.Doc) => T): T {
   return value;
 }
 
-/** This browser's offset from the server's clock, measured on mount (SPEC §14). */
+/** This browser's offset from the server's clock, measured on mount (docs/api.md §14). */
 export function useServerOffset(): number {
   const [offset, setOffset] = useState(0);
   useEffect(() => {

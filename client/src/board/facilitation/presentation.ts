@@ -1,4 +1,4 @@
-// Presenting (SPEC §10, §14): `meta.presentation` says who presents and which frame is shown, so
+// Presenting (docs/api.md §10, §14): `meta.presentation` says who presents and which frame is shown, so
 // it survives reloads. Followers are local state: someone follows the presenter until they move
 // the view themselves; "Bring everyone here" (a bumped `summon`) makes everyone follow again.
 import { PRESENTATION_KEY, type PresentationState, PresentationState as Schema } from '@tandem/shared';

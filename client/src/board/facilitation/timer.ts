@@ -1,4 +1,4 @@
-// The shared timer (SPEC §10, §14): `meta.timer` holds when it ends on the server's clock, so
+// The shared timer (docs/api.md §10, §14): `meta.timer` holds when it ends on the server's clock, so
 // every client shows the same remaining time once it corrects for its own clock's offset.
 // Pure functions; the caller passes the server's "now" (Date.now() + offset).
 import { TIMER_KEY, TimerState as TimerSchema, type TimerState } from '@tandem/shared';

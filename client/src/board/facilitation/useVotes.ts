@@ -1,4 +1,4 @@
-// The board's current vote, from the server (SPEC §14), re-read when the workspace says it changed.
+// The board's current vote, from the server (docs/api.md §14), re-read when the workspace says it changed.
 import type { VotesCurrentAnswer } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';

@@ -1,4 +1,4 @@
-// The History panel (SPEC §12): versions as a timeline with times and the avatars of who edited,
+// The History panel (docs/api.md §12): versions as a timeline with times and the avatars of who edited,
 // loaded page by page; "Save version"; selecting one previews it read-only on the canvas with a
 // banner offering "Restore this version" and "Back to live"; the owner can undo everything one
 // person did since a time. The panel renders and dispatches; the calls are in api.ts.

@@ -21,7 +21,7 @@ const nextFrame = () =>
   });
 
 function toY(value: unknown, key: string): unknown {
-  // Text fields are Y.Text in a live board (SPEC §10); the renderer reads them the same way.
+  // Text fields are Y.Text in a live board (docs/api.md §10); the renderer reads them the same way.
   if ((key === 'text' || key === 'name') && typeof value === 'string') return new Y.Text(value);
   return value;
 }

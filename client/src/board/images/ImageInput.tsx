@@ -1,4 +1,4 @@
-// Adding images to the open board (SPEC §13): paste, drop onto the canvas, and the Image tool
+// Adding images to the open board (docs/api.md §13): paste, drop onto the canvas, and the Image tool
 // (button or I) with a file picker. Every image goes through the outbox in IndexedDB first, so
 // one taken while offline survives a reload and is uploaded when the connection returns; while
 // it waits or uploads, a placeholder with its progress sits where it will appear. The image

@@ -1,5 +1,5 @@
 // Images added while offline (or not yet uploaded) are kept in IndexedDB, so they survive a
-// reload and go up when the connection returns (SPEC §13). One database for all boards; each
+// reload and go up when the connection returns (docs/api.md §13). One database for all boards; each
 // entry names its user and board, so another account on this browser never uploads them.
 const DB = 'tandem-images';
 const STORE = 'outbox';

@@ -1,5 +1,5 @@
 // Pure geometry for images: the size a new image is placed at, and resizing that keeps the
-// aspect ratio (SPEC §13, tested in client/test/images.test.ts).
+// aspect ratio (docs/api.md §13, tested in client/test/images.test.ts).
 import type { Point, Rect } from '../model/geometry.ts';
 
 /**

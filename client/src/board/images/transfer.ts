@@ -1,4 +1,4 @@
-// Images in exports and imports (SPEC §13): PNG and SVG exports embed each image as a data URL,
+// Images in exports and imports (docs/api.md §13): PNG and SVG exports embed each image as a data URL,
 // JSON exports carry them in `assets` (by asset id), and an import uploads them to the board it
 // goes into, pointing the imported shapes at the new ids.
 import type { BoardExport, ShapeRecord } from '@tandem/shared';

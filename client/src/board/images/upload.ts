@@ -1,4 +1,4 @@
-// Upload and download of board images over REST (SPEC §13). Uploads go through XMLHttpRequest,
+// Upload and download of board images over REST (docs/api.md §13). Uploads go through XMLHttpRequest,
 // the one browser API that reports upload progress.
 import { type Asset, type AssetAnswer, apiPaths, assetUrl, type ErrorBody } from '@tandem/shared';
 

@@ -1,4 +1,4 @@
-// Access to the two top-level maps of a board's Y.Doc (SPEC §10), and the origin that marks
+// Access to the two top-level maps of a board's Y.Doc (docs/api.md §10), and the origin that marks
 // this user's own edits so the undo manager tracks them and nobody else's.
 import { META_KEY, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';

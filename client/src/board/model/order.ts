@@ -1,4 +1,4 @@
-// Paint order by fractional index (SPEC §10): a reorder rewrites only the moved shapes' `z`, so
+// Paint order by fractional index (docs/api.md §10): a reorder rewrites only the moved shapes' `z`, so
 // two people reordering at once never collide on a shared list.
 import { generateKeyBetween } from 'fractional-indexing';
 import type * as Y from 'yjs';

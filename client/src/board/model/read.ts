@@ -1,5 +1,5 @@
 // Y.Map → plain ShapeRecord. Records that fail the shared schema are left out, never a crash
-// (SPEC §5): a buggy or hostile client cannot break other people's renderers.
+// (docs/api.md §5): a buggy or hostile client cannot break other people's renderers.
 import { type ArrowEnd, ShapeRecord } from '@tandem/shared';
 import * as Y from 'yjs';
 import { type ShapeMap, shapesOf } from './doc.ts';

@@ -13,7 +13,7 @@ import { arrowEnds, boundsOf, type Point, type Rect, rectOfPoints } from './geom
 import * as order from './order.ts';
 import { readShape } from './read.ts';
 
-/** Optional style and layout fields a shape may carry (SPEC §10 plus the editor's extras). */
+/** Optional style and layout fields a shape may carry (docs/api.md §10 plus the editor's extras). */
 export const extraKeys = [
   'fontSize',
   'align',
@@ -186,7 +186,7 @@ export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): vo
   });
 }
 
-/** Style fields of SPEC §10 that the style panel sets. */
+/** Style fields of docs/api.md §10 that the style panel sets. */
 export type StylePatch = Partial<
   Pick<ShapeRecord, 'fontSize' | 'align' | 'strokeWidth' | 'dash' | 'startHead' | 'endHead'>
 >;

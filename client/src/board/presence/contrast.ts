@@ -1,4 +1,4 @@
-// Presence colours that stay visible on every surface (issue 15): people's colours are the same
+// Presence colours that stay visible on every surface: people's colours are the same
 // eight as the notes', so a yellow cursor on a yellow note would vanish. Each presence mark gets an
 // outline chosen by contrast against every surface it can cross. Pure, tested in Node.
 import { colors } from '@tandem/shared';

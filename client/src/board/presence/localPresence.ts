@@ -1,11 +1,11 @@
-// This user's awareness state (SPEC §3 Presence). Everything goes out through one flush limited
-// to 30 a second (SPEC §9), and the cursor is only sent while someone else is on the board, since
+// This user's awareness state (docs/api.md §3 Presence). Everything goes out through one flush limited
+// to 30 a second (docs/api.md §9), and the cursor is only sent while someone else is on the board, since
 // nobody would see it otherwise.
 import { limits, type PresenceFields, type PresenceState, type PresenceUser } from '@tandem/shared';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 
-/** The ephemeral fields of SPEC §14 (laser, chat, reaction); `null` clears one for everyone. */
+/** The ephemeral fields of docs/api.md §14 (laser, chat, reaction); `null` clears one for everyone. */
 export type EphemeralFields = Partial<Pick<PresenceFields, 'laser' | 'chat' | 'reaction'>>;
 
 type Point = { x: number; y: number };

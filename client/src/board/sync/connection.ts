@@ -1,4 +1,4 @@
-// The connection state machine of SPEC §4, as a pure reducer so it is tested without a socket.
+// The connection state machine of docs/api.md §4, as a pure reducer so it is tested without a socket.
 //   connecting → live ↔ offline → live;  read-only for viewers;  access lost on accessLostCloseCodes.
 import { accessLostCloseCodes, closeMeaning, closeSentence, retryableCloseCodes } from '@tandem/shared';
 

@@ -1,4 +1,4 @@
-// Large local changes travel in pieces that each fit under the server's MAX_MESSAGE_BYTES (SPEC §5
+// Large local changes travel in pieces that each fit under the server's MAX_MESSAGE_BYTES (docs/api.md §5
 // closes a connection with 1009 on a bigger message). A Yjs update is split by its structs: each
 // piece carries a run of consecutive structs of one client (the order they were made in), and the
 // last piece carries the delete set. Applied in order, the pieces equal the whole update; applied

@@ -2,7 +2,7 @@
 // the connection state machine. Two deliberate departures from the stock provider:
 //  - it sends only this client's own awareness changes (the stock one re-sends every remote change
 //    it receives, N² messages on a busy board);
-//  - it stops for good on close codes where reconnecting cannot help (SPEC §8);
+//  - it stops for good on close codes where reconnecting cannot help (docs/api.md §8);
 //  - it asks the server to confirm when its edits are stored ("All changes saved", saved.ts), and
 //    the page asks before it is left with edits not yet confirmed.
 

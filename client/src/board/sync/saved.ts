@@ -1,4 +1,4 @@
-// Whether this browser's edits are in the server's Store (SPEC §4): "Saving…" until the server
+// Whether this browser's edits are in the server's Store (docs/api.md §4): "Saving…" until the server
 // confirms, "All changes saved" after. Confirmation is a request/answer on the document socket
 // (shared/src/savedProtocol.ts): after edits, the client asks "answer N once what I sent before
 // this is stored"; every edit counted before asking N is confirmed by answer N. Edits made offline

@@ -163,7 +163,7 @@ export class ToolController {
             handle: e.handle as Corner,
             box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
             rotation: rec.rotation,
-            // An image keeps its proportions unless Shift is held (SPEC §13).
+            // An image keeps its proportions unless Shift is held (docs/api.md §13).
             keepAspect: rec.type === 'image',
             snap: rec.rotation === 0,
             others: this.snapTargets(new Set([id])),
@@ -183,7 +183,7 @@ export class ToolController {
         if (!readOnly && hit.locked) this.gesture = lockedGesture(p);
         else if (!readOnly && sel.includes(hit.id)) {
           const byId = this.ctx.shapes().byId;
-          // A frame carries the shapes inside it (SPEC §14); locked shapes stay where they are.
+          // A frame carries the shapes inside it (docs/api.md §14); locked shapes stay where they are.
           const ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
           const moving = ids.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
           this.gesture = moveGesture(

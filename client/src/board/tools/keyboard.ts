@@ -1,4 +1,4 @@
-// Keyboard shortcuts of SPEC §11. Ignored while typing in a field, so text editing is untouched.
+// Keyboard shortcuts of docs/api.md §11. Ignored while typing in a field, so text editing is untouched.
 import type { Actions } from '../actions.ts';
 import type { Alignment } from '../model/layout.ts';
 import { inDialogOrMenu, isTyping } from '../shortcuts.ts';

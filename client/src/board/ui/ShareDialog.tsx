@@ -1,4 +1,4 @@
-// The owner's share dialog (SPEC §11): create "can edit" / "can view" links, copy, revoke; members
+// The owner's share dialog (docs/api.md §11): create "can edit" / "can view" links, copy, revoke; members
 // and their roles. Editors and viewers see the members read-only and can copy the board's address.
 // Removing a member and revoking a link ask first.
 import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';

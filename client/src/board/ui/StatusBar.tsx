@@ -1,4 +1,4 @@
-// Connection status, always visible on the board (SPEC §4), with its sentence; and, next to it,
+// Connection status, always visible on the board (docs/api.md §4), with its sentence; and, next to it,
 // whether this browser's edits are stored on the server ("Saving…" until confirmed).
 import { type ConnectionState, statusLabel } from '../sync/connection.ts';
 import type { SavedStatus } from '../sync/saved.ts';

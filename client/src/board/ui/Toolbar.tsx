@@ -1,4 +1,4 @@
-// The tool palette (SPEC §11): each button's accessible name is its tool name, its shortcut in the tooltip.
+// The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import { type Tool, useEditor } from '../store.ts';

@@ -1,5 +1,5 @@
 // Whether the person is on a touch screen or a phone-sized window, where hints speak of taps and
-// buttons rather than keys (issue 15).
+// buttons rather than keys.
 import { useSyncExternalStore } from 'react';
 import { TOUCH_QUERY } from '../../breakpoints.ts';
 
