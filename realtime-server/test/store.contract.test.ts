@@ -12,7 +12,13 @@ import { MemoryDocStore } from '../src/store/memory.ts';
 import { migrations } from '../src/store/migrations.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
-import { type DocStore, EmailTakenError, type Store, VoteSessionOpenError } from '../src/store/store.ts';
+import {
+  BoardGoneError,
+  type DocStore,
+  EmailTakenError,
+  type Store,
+  VoteSessionOpenError,
+} from '../src/store/store.ts';
 
 /** Where one backend keeps its data for the suite, and how to open a store on it. */
 interface StoreFixture {
@@ -123,6 +129,24 @@ async function loadJson(store: DocStore, boardId: string): Promise<unknown> {
 }
 
 const content = (doc: Y.Doc): unknown => doc.getMap('shapes').toJSON();
+
+/** Each shape of a doc as one line, in key order. */
+const shapeList = (doc: Y.Doc): string[] =>
+  [...doc.getMap('shapes').entries()]
+    .map(([key, shape]) => `${key} ${JSON.stringify((shape as Y.Map<unknown>).toJSON())}`)
+    .sort();
+
+/**
+ * Two long lists are equal, failing with the first difference only (a deepEqual diff of a
+ * thousand entries takes minutes to print).
+ */
+function sameList(actual: string[], expected: string[], what: string): void {
+  const at = expected.findIndex((e, i) => actual[i] !== e);
+  assert.ok(
+    at === -1 && actual.length === expected.length,
+    `${what}: ${actual.length} of ${expected.length}; first difference at ${at}: ${String(actual[at]).slice(0, 120)}`,
+  );
+}
 
 function storeContract(fixture: StoreFixture): void {
   describe(`Store contract: ${fixture.name}`, { skip: fixture.skip }, () => {
@@ -478,6 +502,66 @@ function storeContract(fixture: StoreFixture): void {
       assert.equal(stored.snapshot, null);
       assert.equal(stored.updates.length, 4);
       assert.deepEqual(await loadJson(store, b.id), content(doc));
+    });
+
+    test('content: a deleted or unknown board takes no content, and compacting it stores nothing', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const { updates } = edits(3);
+      await appendAll(store, b.id, updates.slice(0, 2));
+      await store.deleteBoard(b.id);
+      await assert.rejects(appendAll(store, b.id, updates.slice(2)), (err: unknown) => {
+        assert.ok(err instanceof BoardGoneError);
+        assert.equal(err.boardId, b.id);
+        return true;
+      });
+      await assert.rejects(appendAll(store, 'no-such-board', updates), BoardGoneError);
+      assert.deepEqual(await store.loadDoc(b.id), { snapshot: null, updates: [] });
+      assert.deepEqual(await store.loadDoc('no-such-board'), { snapshot: null, updates: [] });
+      assert.deepEqual(await attribution(store, b.id), []);
+      // Compacting a deleted board merges nothing into a snapshot.
+      await store.compact(b.id, (p) => Y.mergeUpdates(p));
+      assert.deepEqual(await store.loadDoc(b.id), { snapshot: null, updates: [] });
+    });
+
+    test('content: one append and one compaction past one batch of rows keep every entry', async () => {
+      // 1,201 entries: more than one INSERT's worth of rows (1,000) and more than two IN lists of
+      // log positions (500 each), so every batch boundary of the document log is crossed.
+      const ada = await user('Ada');
+      const b = await board(ada.id);
+      const { doc, updates } = edits(1201);
+      const t = Date.now();
+      const entries = updates.map((update, i) => ({
+        update,
+        userId: i % 2 === 0 ? ada.id : null,
+        at: new Date(t + i),
+      }));
+      const size = await store.append(b.id, entries);
+      const bytes = updates.reduce((n, u) => n + u.byteLength, 0);
+      assert.deepEqual(size, { entries: 1201, bytes, totalBytes: bytes });
+      sameList(
+        (await attribution(store, b.id)).map((e) => `${e.userId} ${e.at}`),
+        entries.map((e) => `${e.userId} ${e.at.getTime()}`),
+        'log attribution',
+      );
+      assert.equal((await store.getBoard(b.id))!.updatedAt.getTime(), t + 1200);
+
+      let parts = 0;
+      await store.compact(b.id, (p) => {
+        parts = p.length;
+        return Y.mergeUpdates(p);
+      });
+      assert.equal(parts, 1201);
+      const stored = await store.loadDoc(b.id);
+      assert.ok(stored.snapshot, 'compaction stored a snapshot');
+      assert.equal(stored.updates.length, 0, 'every merged entry left the log');
+      const loaded = new Y.Doc();
+      Y.applyUpdate(loaded, stored.snapshot);
+      sameList(shapeList(loaded), shapeList(doc), 'shapes after compaction');
+      // Every merged entry was kept for version history, in order, with who sent it and when.
+      const entryKey = (e: { update: Uint8Array; userId: string | null; at: Date }) =>
+        `${Buffer.from(e.update).toString('hex')} ${e.userId} ${e.at.getTime()}`;
+      sameList((await store.logSince(b.id, 0)).map(entryKey), entries.map(entryKey), 'history entries');
     });
 
     test('votes: one open session per board; ballots replace, count voters, close once, totals', async () => {

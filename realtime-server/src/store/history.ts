@@ -1,49 +1,10 @@
-// Version history rows (docs/api.md §12), each query written once for both stores (the class chain is
-// SqlRecords → VoteRecords → SqlHistory → SqliteStore | PostgresStore): versions (a board's
-// whole content at a log position, with its authors and stats) and the attributed log entries
-// history reads (doc_history, what compaction merged away, plus doc_updates, what it has not).
-import type { VersionStats } from '@tandem/shared';
+// Version history rows (docs/api.md §12), each query written once for both engines over their `sql`
+// executor: versions (a board's whole content at a log position, with its authors and stats) and
+// the attributed log entries history reads (doc_history, what compaction merged away, plus
+// doc_updates, what it has not).
 import { type Row, time } from './rows.ts';
-import { join, sql } from './sql.ts';
-import { ThumbnailRecords } from './thumbnails.ts';
-
-export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
-
-export interface VersionRow {
-  id: string;
-  boardId: string;
-  /** The last log entry the version holds (0: none). */
-  seq: number;
-  createdAt: Date;
-  label: string | null;
-  kind: VersionKind;
-  /** Ids of the users whose entries this version added since the one before. */
-  authors: string[];
-  /** Who asked for it (a named version, a restore, a revert); null for automatic ones. */
-  createdBy: string | null;
-  stats: VersionStats;
-}
-
-/** A version with the board as it was: a Yjs update holding the whole doc. */
-export interface StoredVersion extends VersionRow {
-  data: Uint8Array;
-  /** Ids of the images its shapes show, so the image clean-up keeps them (docs/api.md §13). */
-  assets: string[];
-}
-
-/** One attributed entry of a board's log, with its position. */
-export interface LogEntry {
-  seq: number;
-  update: Uint8Array;
-  userId: string | null;
-  at: Date;
-}
-
-export interface UserBadge {
-  id: string;
-  name: string;
-  color: string;
-}
+import { join, type Sql, sql } from './sql.ts';
+import type { LogEntry, StoredVersion, VersionKind, VersionRow } from './types.ts';
 
 const toVersion = (r: Row): VersionRow => ({
   id: r.id as string,
@@ -65,7 +26,9 @@ const toStored = (r: Row): StoredVersion => ({
 
 const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed`;
 
-export abstract class SqlHistory extends ThumbnailRecords {
+export class HistoryRepository {
+  constructor(private readonly sql: Sql) {}
+
   /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
   async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
     const rows = await this.sql.all(
@@ -110,10 +73,6 @@ export abstract class SqlHistory extends ThumbnailRecords {
     return true;
   }
 
-  async deleteVersion(boardId: string, id: string): Promise<boolean> {
-    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`)) > 0;
-  }
-
   async latestVersion(boardId: string): Promise<StoredVersion | null> {
     const r = await this.sql.one(
       sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} ORDER BY n DESC LIMIT 1`,
@@ -149,21 +108,14 @@ export abstract class SqlHistory extends ThumbnailRecords {
     return rows.map(toVersion);
   }
 
+  async deleteVersion(boardId: string, id: string): Promise<boolean> {
+    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`)) > 0;
+  }
+
   /** Every image id that a kept version of the board shows. */
   async versionAssets(boardId: string): Promise<string[]> {
     const rows = await this.sql.all(sql`SELECT assets FROM doc_versions WHERE board_id = ${boardId}`);
     return [...new Set(rows.flatMap((r) => JSON.parse(r.assets as string) as string[]))];
-  }
-
-  async userBadges(ids: string[]): Promise<UserBadge[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.sql.all(
-      sql`SELECT id, name, color FROM users WHERE id IN (${join(
-        ids.map((id) => sql`${id}`),
-        ', ',
-      )})`,
-    );
-    return rows.map((r) => ({ id: r.id as string, name: r.name as string, color: r.color as string }));
   }
 
   /**
@@ -171,7 +123,7 @@ export abstract class SqlHistory extends ThumbnailRecords {
    * (and every named one), and drops the log entries older than `cutoff` that no replay can
    * need any more (those at or before the last version recorded before `cutoff`).
    */
-  async thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
+  async thin(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
     const old = await this.sql.all(
       sql`SELECT id, created_at, kind, seq FROM doc_versions WHERE board_id = ${boardId} AND created_at < ${cutoff}
           ORDER BY n DESC`,

@@ -1,7 +1,8 @@
 // An in-memory DocStore: the document path's Store for the durability harness (many instances in
 // one process, thousands of scenarios a minute). Same contract as SQLite and PostgreSQL: appends
 // keep their order, compaction keeps entries appended while it merged.
-import type { DocEntry, DocStore, LogSize, MergeParts, StoredDoc } from './store.ts';
+import type { DocStore } from './store.ts';
+import type { DocEntry, LogSize, MergeParts, StoredDoc } from './types.ts';
 
 interface Board {
   snapshot: Uint8Array | null;

@@ -1,19 +1,13 @@
 // The PostgreSQL Store, for several instances sharing one database. Anything two instances could
-// do at once (migrating, compacting one board) runs under an advisory lock.
+// do at once (migrating, compacting one board) runs under an advisory lock. The repositories
+// (facade.ts) run on its `sql` executor; this file holds what PostgreSQL does its own way.
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { SqlHistory } from './history.ts';
+import * as doc from './doclog.ts';
+import { type Engine, SqlStore } from './facade.ts';
 import { migrations, PROBE_WRITE, postgresDialect } from './migrations.ts';
-import type { Row } from './rows.ts';
-import { PostgresSql } from './sql.ts';
-import {
-  BoardGoneError,
-  type DocEntry,
-  type LogSize,
-  type MergeParts,
-  type Store,
-  type StoredDoc,
-} from './store.ts';
+import { isQueryTimeout, PostgresSql, sql } from './sql.ts';
+import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 
 export interface PostgresStoreOptions {
   connectionString: string;
@@ -32,10 +26,6 @@ export interface PostgresStoreOptions {
 
 export const DEFAULT_DATABASE_TIMEOUT_MS = 5000;
 
-/** The error pg raises when a query outlives query_timeout. */
-const isQueryTimeout = (error: unknown): boolean =>
-  error instanceof Error && error.message === 'Query read timeout';
-
 /** Closes a pooled client's socket at once (pool.release only sends Terminate, which a silent peer never answers). */
 function destroyConnection(client: pg.PoolClient | pg.Client): void {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
@@ -47,62 +37,70 @@ const COMPACT_LOCK = 0x636d7074; // 'cmpt'
 
 const schemaPattern = /^[a-z_][a-z0-9_]{0,62}$/;
 
-const bytes = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-
-/** Rows per INSERT when appending, well under PostgreSQL's 65535 parameters. */
-const APPEND_CHUNK = 1000;
-
-export class PostgresStore extends SqlHistory implements Store {
+/** The Store on PostgreSQL: the repositories and the PostgreSQL engine over one pool. */
+export class PostgresStore extends SqlStore {
   readonly pool: pg.Pool;
-  protected readonly sql: PostgresSql;
-  private readonly schema: string | undefined;
 
   constructor(options: PostgresStoreOptions) {
-    super();
-    if (options.schema !== undefined && !schemaPattern.test(options.schema)) {
-      throw new Error(`schema must match ${schemaPattern}: ${JSON.stringify(options.schema)}`);
-    }
-    this.schema = options.schema;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
-    this.timeoutMs = timeoutMs;
-    this.pool = new pg.Pool({
-      connectionString: options.connectionString,
-      max: options.max ?? 10,
-      connectionTimeoutMillis: timeoutMs,
-      // Client side: the query fails after this long whatever the network does.
-      query_timeout: timeoutMs,
-      // Server side: a query stuck on a lock or a slow plan is cancelled too, freeing its locks.
-      statement_timeout: timeoutMs,
-      // A peer that vanished (host down, NAT entry dropped) is noticed by the kernel.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      // Set at connection start-up, so no query can ever run with another search_path.
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
-    const logger = options.logger;
-    // An idle client whose server went away emits 'error' on the pool; unhandled, it would
-    // crash the process. The next query reconnects (or fails and says so).
-    this.pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
-    // A client checked out of the pool (a transaction, an advisory lock, an asset upload) has no
-    // listener of the pool's: if its server goes away between two queries it emits 'error', and
-    // unhandled that ends the process. Its next query fails and says so; here it is only logged.
-    const checkedOutFailed = (err: Error) =>
-      logger?.warn({ err }, 'postgres connection failed while checked out');
-    this.pool.on('acquire', (client) => {
-      client.on('error', checkedOutFailed);
-    });
-    // A client released after a timed-out query is dropped by the pool (release with an error);
-    // its socket is closed here, since the query it still waits for may never be answered.
-    this.pool.on('release', (err, client) => {
-      // A client released with an error is thrown away, and may still emit 'error' while it
-      // closes: it keeps the listener. A healthy one goes back to the pool without it.
-      if (!err) client.off('error', checkedOutFailed);
-      if (isQueryTimeout(err)) destroyConnection(client);
-    });
-    this.sql = new PostgresSql(this.pool, () => this.pool.connect());
+    const pool = openPool(options);
+    const sql = new PostgresSql(pool, () => pool.connect());
+    super(
+      sql,
+      new PostgresEngine(pool, sql, options.schema, options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS),
+    );
+    this.pool = pool;
   }
+}
 
-  private readonly timeoutMs: number;
+function openPool(options: PostgresStoreOptions): pg.Pool {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  if (options.schema !== undefined && !schemaPattern.test(options.schema)) {
+    throw new Error(`schema must match ${schemaPattern}: ${JSON.stringify(options.schema)}`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    // Client side: the query fails after this long whatever the network does.
+    query_timeout: timeoutMs,
+    // Server side: a query stuck on a lock or a slow plan is cancelled too, freeing its locks.
+    statement_timeout: timeoutMs,
+    // A peer that vanished (host down, NAT entry dropped) is noticed by the kernel.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // Set at connection start-up, so no query can ever run with another search_path.
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  const logger = options.logger;
+  // An idle client whose server went away emits 'error' on the pool; unhandled, it would
+  // crash the process. The next query reconnects (or fails and says so).
+  pool.on('error', (err) => logger?.warn({ err }, 'idle postgres connection failed'));
+  // A client checked out of the pool (a transaction, an advisory lock, an asset upload) has no
+  // listener of the pool's: if its server goes away between two queries it emits 'error', and
+  // unhandled that ends the process. Its next query fails and says so; here it is only logged.
+  const checkedOutFailed = (err: Error) =>
+    logger?.warn({ err }, 'postgres connection failed while checked out');
+  pool.on('acquire', (client) => {
+    client.on('error', checkedOutFailed);
+  });
+  // A client released after a timed-out query is dropped by the pool (release with an error);
+  // its socket is closed here, since the query it still waits for may never be answered.
+  pool.on('release', (err, client) => {
+    // A client released with an error is thrown away, and may still emit 'error' while it
+    // closes: it keeps the listener. A healthy one goes back to the pool without it.
+    if (!err) client.off('error', checkedOutFailed);
+    if (isQueryTimeout(err)) destroyConnection(client);
+  });
+  return pool;
+}
+
+class PostgresEngine implements Engine {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly sql: PostgresSql,
+    private readonly schema: string | undefined,
+    private readonly timeoutMs: number,
+  ) {}
 
   async migrate(): Promise<void> {
     const client = await this.pool.connect();
@@ -171,129 +169,40 @@ export class PostgresStore extends SqlHistory implements Store {
     await this.pool.end();
   }
 
-  private async one(sql: string, params: unknown[]): Promise<Row | null> {
-    const res = await this.pool.query(sql, params);
-    return (res.rows[0] as Row | undefined) ?? null;
-  }
-
-  private async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      // A connection that cannot even roll back is not given back to the pool; one whose query
-      // timed out is not asked to (its ROLLBACK would only wait behind the lost query).
-      broken = isQueryTimeout(err)
-        ? (err as Error)
-        : await client.query('ROLLBACK').then(
-            () => undefined,
-            (rollbackErr: Error) => rollbackErr,
-          );
-      throw err;
-    } finally {
-      client.release(broken);
-    }
-  }
-
   async loadDoc(boardId: string): Promise<StoredDoc> {
-    // One statement sees one snapshot of the database: never an old snapshot with a log that a
-    // concurrent compaction has already emptied.
-    const res = await this.pool.query(
-      `SELECT 0 AS part, NULL::bigint AS seq, data FROM doc_snapshots WHERE board_id = $1
-       UNION ALL
-       SELECT 1 AS part, seq, data FROM doc_updates WHERE board_id = $1
-       ORDER BY part, seq`,
-      [boardId],
-    );
-    const doc: StoredDoc = { snapshot: null, updates: [] };
-    for (const r of res.rows) {
-      if (r.part === 0) doc.snapshot = r.data;
-      else doc.updates.push(r.data);
-    }
-    return doc;
+    return doc.toStoredDoc(await this.sql.all(doc.loadDoc(boardId)));
   }
 
   async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     if (entries.length > 0) {
-      await this.transaction(async (c) => {
+      await this.sql.transaction(async (tx) => {
         // A lock on the board row: a deletion (which updates that row) waits for this append and
         // then deletes what it wrote, or this append waits for the deletion and then finds the
         // board deleted. Either way no content outlives a deleted board. Not FOR SHARE: the insert
         // below updates the row too (updatedAt), and two appends each holding a share lock and
         // then asking to update would deadlock; this lock makes them take turns instead.
-        const live = await c.query(
-          'SELECT 1 FROM boards WHERE id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE',
-          [boardId],
-        );
-        if (live.rows.length === 0) throw new BoardGoneError(boardId);
-        for (let i = 0; i < entries.length; i += APPEND_CHUNK) {
-          await insertEntries(c, boardId, entries.slice(i, i + APPEND_CHUNK));
-        }
+        if (!(await tx.one(doc.liveBoard(boardId, 'FOR NO KEY UPDATE')))) throw new BoardGoneError(boardId);
+        for (const q of doc.appendEntries(boardId, entries, true)) await tx.run(q);
       });
     }
-    const r = await this.one(
-      `SELECT
-         (SELECT count(*) FROM doc_updates WHERE board_id = $1) AS entries,
-         (SELECT coalesce(sum(octet_length(data)), 0) FROM doc_updates WHERE board_id = $1) AS bytes,
-         coalesce((SELECT octet_length(data) FROM doc_snapshots WHERE board_id = $1), 0) AS snapshot`,
-      [boardId],
-    );
-    const logBytes = Number(r?.bytes);
-    return { entries: Number(r?.entries), bytes: logBytes, totalBytes: logBytes + Number(r?.snapshot) };
+    return doc.toLogSize(await this.sql.one(doc.logSize(boardId)));
   }
 
   async compact(boardId: string, merge: MergeParts): Promise<void> {
-    await this.transaction(async (c) => {
+    await this.sql.transaction(async (tx) => {
       // Held to the end of the transaction: a second compactor waits, then reads our result.
-      await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [COMPACT_LOCK, boardId]);
-      const live = await c.query('SELECT 1 FROM boards WHERE id = $1 AND deleted_at IS NULL FOR SHARE', [
-        boardId,
-      ]);
-      if (live.rows.length === 0) return;
-      const snap = await c.query('SELECT data FROM doc_snapshots WHERE board_id = $1', [boardId]);
-      const log = await c.query('SELECT seq, data FROM doc_updates WHERE board_id = $1 ORDER BY seq', [
-        boardId,
-      ]);
-      if (log.rows.length === 0) return;
-      const parts: Uint8Array[] = log.rows.map((r) => r.data);
-      if (snap.rows[0]) parts.unshift(snap.rows[0].data);
+      await tx.run(sql`SELECT pg_advisory_xact_lock(${COMPACT_LOCK}, hashtext(${boardId}))`);
+      if (!(await tx.one(doc.liveBoard(boardId, 'FOR SHARE')))) return;
+      const snapshot = await tx.one(doc.readSnapshot(boardId));
+      const log = await tx.all(doc.readLog(boardId));
+      if (log.length === 0) return;
+      const parts = log.map((r) => r.data as Uint8Array);
+      if (snapshot) parts.unshift(snapshot.data as Uint8Array);
       const merged = await merge(parts);
-      await c.query(
-        `INSERT INTO doc_snapshots (board_id, data) VALUES ($1, $2)
-         ON CONFLICT (board_id) DO UPDATE SET data = excluded.data`,
-        [boardId, bytes(merged)],
-      );
-      // Exactly the entries merged above: anything appended since stays in the log. Version
-      // history keeps the attributed entries it may replay (store/history.ts).
-      const seqs = log.rows.map((r) => r.seq);
-      await c.query(
-        `INSERT INTO doc_history (seq, board_id, user_id, created_at, data)
-         SELECT seq, board_id, user_id, created_at, data FROM doc_updates WHERE seq = ANY($1::bigint[])`,
-        [seqs],
-      );
-      await c.query('DELETE FROM doc_updates WHERE seq = ANY($1::bigint[])', [seqs]);
+      await tx.run(doc.putSnapshot(boardId, merged));
+      // Exactly the entries merged above: anything appended since stays in the log.
+      const { keep, remove } = doc.retireEntries(log.map((r) => r.seq));
+      for (const q of [...keep, ...remove]) await tx.run(q);
     });
   }
-}
-
-async function insertEntries(db: pg.Pool | pg.PoolClient, boardId: string, entries: DocEntry[]) {
-  // Rows of one VALUES list take their sequence numbers in order. One statement inserts them and
-  // moves the board's updatedAt forward (never back), so the append stays one round trip.
-  const values = entries.map((_, i) => `($1, $${3 * i + 2}, $${3 * i + 3}, $${3 * i + 4}::timestamptz)`);
-  const latest = new Date(Math.max(...entries.map((e) => e.at.getTime())));
-  const params: unknown[] = [boardId];
-  for (const e of entries) params.push(bytes(e.update), e.userId, e.at);
-  params.push(latest);
-  const at = `$${params.length}`;
-  await db.query(
-    `WITH inserted AS (
-       INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES ${values.join(', ')}
-     )
-     UPDATE boards SET updated_at = ${at} WHERE id = $1 AND updated_at < ${at}`,
-    params,
-  );
 }

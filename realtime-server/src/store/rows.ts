@@ -1,7 +1,7 @@
 // Turns database rows (snake_case, dialect-specific types) into the Store's row types. SQLite
 // hands back epoch milliseconds and 0/1, PostgreSQL Dates and booleans; both land here.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
-import type { BoardRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './store.ts';
+import type { BoardRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './types.ts';
 
 export type Row = Record<string, unknown>;
 

@@ -55,13 +55,30 @@ export function join(queries: Query[], separator: string): Query {
   return { parts, values };
 }
 
+/** Values per IN list, well under both databases' parameter limits. */
+export const IN_CHUNK = 500;
+
+/** `values` cut into IN lists of at most IN_CHUNK values each: `WHERE id IN (${list})`. */
+export function inLists(values: readonly unknown[]): Query[] {
+  const lists: Query[] = [];
+  for (let i = 0; i < values.length; i += IN_CHUNK) {
+    lists.push(
+      join(
+        values.slice(i, i + IN_CHUNK).map((v) => sql`${v}`),
+        ', ',
+      ),
+    );
+  }
+  return lists;
+}
+
 const isQuery = (v: unknown): v is Query =>
   typeof v === 'object' &&
   v !== null &&
   Array.isArray((v as Query).parts) &&
   Array.isArray((v as Query).values);
 
-/** What the row methods need from a database; both stores provide one. */
+/** What the repositories need from a database; both engines provide one. */
 export interface Sql {
   all(q: Query): Promise<Row[]>;
   one(q: Query): Promise<Row | null>;
@@ -154,6 +171,10 @@ const pgValue = (v: unknown): unknown =>
 export const postgresText = (q: Query): string =>
   q.parts.reduce((text, part, i) => (i === 0 ? part : `${text}$${i}${part}`), '');
 
+/** The error pg raises when a query outlives query_timeout. */
+export const isQueryTimeout = (error: unknown): boolean =>
+  error instanceof Error && error.message === 'Query read timeout';
+
 type PgQueryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
 export class PostgresSql implements Sql {
@@ -191,11 +212,14 @@ export class PostgresSql implements Sql {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      // A connection that cannot even roll back is not given back to the pool.
-      broken = await client.query('ROLLBACK').then(
-        () => undefined,
-        (rollbackErr: Error) => rollbackErr,
-      );
+      // A connection that cannot even roll back is not given back to the pool; one whose query
+      // timed out is not asked to (its ROLLBACK would only wait behind the lost query).
+      broken = isQueryTimeout(err)
+        ? (err as Error)
+        : await client.query('ROLLBACK').then(
+            () => undefined,
+            (rollbackErr: Error) => rollbackErr,
+          );
       throw err;
     } finally {
       client.release(broken);

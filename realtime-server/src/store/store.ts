@@ -2,106 +2,43 @@
 // and every board's Yjs content (an append-only update log plus one compacted snapshot).
 // SQLite (embedded default) and PostgreSQL implement it and pass one shared contract suite. The
 // document path (documents/) sees only the DocStore part.
-import type { BoardListItem, LinkRole, Member, Role } from '@tandem/shared';
-import type { LogEntry, StoredVersion, UserBadge, VersionRow } from './history.ts';
-import type { ThumbnailRow } from './thumbnails.ts';
+import type { BoardListItem, Member, Role } from '@tandem/shared';
+import type {
+  BoardRow,
+  DocEntry,
+  LinkRow,
+  LogEntry,
+  LogSize,
+  MergeParts,
+  SessionRow,
+  StoredDoc,
+  StoredVersion,
+  ThumbnailRow,
+  UserBadge,
+  UserRow,
+  VersionRow,
+  VoteSessionRow,
+} from './types.ts';
 
-export type { LogEntry, StoredVersion, UserBadge, VersionKind, VersionRow } from './history.ts';
-export type { ThumbnailRow } from './thumbnails.ts';
-
-export interface UserRow {
-  id: string;
-  name: string;
-  email: string | null;
-  passwordHash: string | null;
-  color: string;
-  isGuest: boolean;
-  createdAt: Date;
-}
-
-export interface SessionRow {
-  idHash: string;
-  userId: string;
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-export interface BoardRow {
-  id: string;
-  title: string;
-  ownerId: string;
-  createdAt: Date;
-  updatedAt: Date;
-  deletedAt: Date | null;
-}
-
-export interface LinkRow {
-  token: string;
-  boardId: string;
-  role: LinkRole;
-  createdBy: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
-
-/** A board's stored content: the compacted snapshot (if any) followed by the log appended since. */
-export interface StoredDoc {
-  snapshot: Uint8Array | null;
-  updates: Uint8Array[];
-}
-
-/** A stored board as the list of updates that rebuild it: the snapshot first, then the log. */
-export function partsOf(stored: StoredDoc): Uint8Array[] {
-  return stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
-}
-
-/**
- * One batch of a board's updates as it is appended: who sent it (the user of the connection it
- * came from; null when unknown, e.g. a difference repaired between instances) and when it was
- * received. Version history (docs/api.md §12) reads this attribution.
- */
-export interface DocEntry {
-  update: Uint8Array;
-  userId: string | null;
-  at: Date;
-}
-
-/** How compaction merges a board's snapshot and log: in place, or off the main thread (a promise). */
-export type MergeParts = (parts: Uint8Array[]) => Uint8Array | Promise<Uint8Array>;
-
-/** Size of a board's stored content after an append, so the caller can decide to compact. */
-export interface LogSize {
-  entries: number;
-  bytes: number;
-  /** Snapshot plus log, in bytes. */
-  totalBytes: number;
-}
-
-/** A dot-voting session (docs/api.md §14). */
-export interface VoteSessionRow {
-  id: string;
-  boardId: string;
-  votesPerPerson: number;
-  startedBy: string;
-  createdAt: Date;
-  closedAt: Date | null;
-}
-
-/** Thrown by createVoteSession when the board already has an open session. */
-export class VoteSessionOpenError extends Error {
-  constructor() {
-    super('a vote session is already open');
-    this.name = 'VoteSessionOpenError';
-  }
-}
-
-/** Thrown by createUser when the email is already in use. */
-export class EmailTakenError extends Error {
-  constructor() {
-    super('email taken');
-    this.name = 'EmailTakenError';
-  }
-}
+// The row types and errors live in types.ts; re-exported so callers keep importing from here.
+export type {
+  BoardRow,
+  DocEntry,
+  LinkRow,
+  LogEntry,
+  LogSize,
+  MergeParts,
+  SessionRow,
+  StoredDoc,
+  StoredVersion,
+  ThumbnailRow,
+  UserBadge,
+  UserRow,
+  VersionKind,
+  VersionRow,
+  VoteSessionRow,
+} from './types.ts';
+export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
 /** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
 export interface HistoryStore {
@@ -109,10 +46,10 @@ export interface HistoryStore {
   logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
   /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
-  /** Removes one version (a named one another replaced); false when there was none. */
-  deleteVersion(boardId: string, id: string): Promise<boolean>;
   latestVersion(boardId: string): Promise<StoredVersion | null>;
   getVersion(boardId: string, id: string): Promise<StoredVersion | null>;
+  /** Removes one version (a named one another replaced); false when there was none. */
+  deleteVersion(boardId: string, id: string): Promise<boolean>;
   /** The last version recorded at or before `at`. */
   versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null>;
   /** Newest first, without their content; `before` is the id of the last one already seen. */
@@ -122,14 +59,6 @@ export interface HistoryStore {
   versionAssets(boardId: string): Promise<string[]>;
   /** Thins versions recorded before `cutoff` to one a day and drops log entries no replay needs. */
   thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }>;
-}
-
-/** Thrown when content is appended to a board that is deleted (or never existed): nothing was stored. */
-export class BoardGoneError extends Error {
-  constructor(readonly boardId: string) {
-    super(`board ${boardId} is deleted`);
-    this.name = 'BoardGoneError';
-  }
 }
 
 /**

@@ -1,21 +1,14 @@
 // Board thumbnails: one small picture per board, each query written once for both
-// stores (sql.ts). Part of the class chain records → votes → thumbnails → history.
+// engines over their `sql` executor.
 import { time } from './rows.ts';
-import { sql } from './sql.ts';
-import { VoteRecords } from './votes.ts';
+import { type Sql, sql } from './sql.ts';
+import type { ThumbnailRow } from './types.ts';
 
-export interface ThumbnailRow {
-  boardId: string;
-  mime: string;
-  width: number;
-  height: number;
-  data: Uint8Array;
-  updatedAt: Date;
-}
+export class ThumbnailRepository {
+  constructor(private readonly sql: Sql) {}
 
-export abstract class ThumbnailRecords extends VoteRecords {
   /** Replaces the board's thumbnail; false (nothing stored) when the board is deleted or unknown. */
-  async putThumbnail(t: Omit<ThumbnailRow, 'updatedAt'>, at: Date): Promise<boolean> {
+  async put(t: Omit<ThumbnailRow, 'updatedAt'>, at: Date): Promise<boolean> {
     const changed = await this.sql.run(
       sql`INSERT INTO board_thumbnails (board_id, mime, width, height, data, updated_at)
           SELECT id, ${t.mime}, ${t.width}, ${t.height}, ${t.data}, ${at}
@@ -26,7 +19,7 @@ export abstract class ThumbnailRecords extends VoteRecords {
     return changed > 0;
   }
 
-  async getThumbnail(boardId: string): Promise<ThumbnailRow | null> {
+  async get(boardId: string): Promise<ThumbnailRow | null> {
     const r = await this.sql.one(
       sql`SELECT t.* FROM board_thumbnails t JOIN boards b ON b.id = t.board_id AND b.deleted_at IS NULL
           WHERE t.board_id = ${boardId}`,

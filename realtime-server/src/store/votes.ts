@@ -1,9 +1,7 @@
-// Dot-voting rows (docs/api.md §14), each query written once for both stores (sql.ts). Both stores
-// extend this class, which extends the account and board rows (records.ts).
-import { SqlRecords } from './records.ts';
+// Dot-voting rows (docs/api.md §14), each query written once for both engines over their `sql` executor.
 import { toVoteSession } from './rows.ts';
-import { type Query, sql } from './sql.ts';
-import { VoteSessionOpenError, type VoteSessionRow } from './store.ts';
+import { type Query, type Sql, sql } from './sql.ts';
+import { VoteSessionOpenError, type VoteSessionRow } from './types.ts';
 
 /**
  * Ballots that count: those of people who are still members of the session's board. A removed
@@ -17,8 +15,10 @@ const countedBallot = (sessionId: string): Query =>
 const isOpen = (sessionId: string): Query =>
   sql`EXISTS (SELECT 1 FROM vote_sessions WHERE id = ${sessionId} AND closed_at IS NULL)`;
 
-export abstract class VoteRecords extends SqlRecords {
-  async createVoteSession(session: Omit<VoteSessionRow, 'createdAt' | 'closedAt'>): Promise<VoteSessionRow> {
+export class VoteRepository {
+  constructor(private readonly sql: Sql) {}
+
+  async createSession(session: Omit<VoteSessionRow, 'createdAt' | 'closedAt'>): Promise<VoteSessionRow> {
     const createdAt = new Date();
     try {
       await this.sql.run(
@@ -34,7 +34,7 @@ export abstract class VoteRecords extends SqlRecords {
     return { ...session, createdAt, closedAt: null };
   }
 
-  async currentVoteSession(boardId: string): Promise<VoteSessionRow | null> {
+  async currentSession(boardId: string): Promise<VoteSessionRow | null> {
     const r = await this.sql.one(
       sql`SELECT * FROM vote_sessions WHERE board_id = ${boardId}
           ORDER BY CASE WHEN closed_at IS NULL THEN 0 ELSE 1 END, closed_at DESC, created_at DESC
@@ -43,7 +43,7 @@ export abstract class VoteRecords extends SqlRecords {
     return r ? toVoteSession(r) : null;
   }
 
-  async getVoteSession(sessionId: string): Promise<VoteSessionRow | null> {
+  async getSession(sessionId: string): Promise<VoteSessionRow | null> {
     const r = await this.sql.one(sql`SELECT * FROM vote_sessions WHERE id = ${sessionId}`);
     return r ? toVoteSession(r) : null;
   }
@@ -82,14 +82,14 @@ export abstract class VoteRecords extends SqlRecords {
     return Number(r?.n ?? 0);
   }
 
-  async closeVoteSession(sessionId: string): Promise<boolean> {
+  async closeSession(sessionId: string): Promise<boolean> {
     const changed = await this.sql.run(
       sql`UPDATE vote_sessions SET closed_at = ${new Date()} WHERE id = ${sessionId} AND closed_at IS NULL`,
     );
     return changed > 0;
   }
 
-  async voteTotals(sessionId: string): Promise<{ shapeId: string; votes: number }[]> {
+  async totals(sessionId: string): Promise<{ shapeId: string; votes: number }[]> {
     const rows = await this.sql.all(
       sql`SELECT shape_id, SUM(votes) AS votes FROM vote_ballots WHERE ${countedBallot(sessionId)}
           GROUP BY shape_id`,

@@ -2,13 +2,12 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
-import type * as Y from 'yjs';
-import type { ShapeSnapshot } from '../canvas/shapeIndex.ts';
 import { withFrameMembers } from '../facilitation/frames.ts';
 import { center, intersects, type Point, type Rect, topmostAt, unionRect } from '../model/geometry.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
 import { createShape, deleteShapes } from '../model/shapes.ts';
-import { type EditorStore, type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
+import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
+import type { ToolContext } from './context.ts';
 import {
   arrowEndGesture,
   arrowGesture,
@@ -30,16 +29,7 @@ import {
 
 export type Handle = 'nw' | 'ne' | 'sw' | 'se' | 'rotate' | 'from' | 'to';
 
-export interface ToolContext {
-  doc: Y.Doc;
-  /** The editor state (tool, viewport, selection…): the page's store, or a fresh one in tests. */
-  store: EditorStore;
-  userId: string;
-  readOnly(): boolean;
-  shapes(): ShapeSnapshot;
-  /** Ends one undo step, so a gesture is undone as a whole. */
-  stopCapturing(): void;
-}
+export type { ToolContext } from './context.ts';
 
 const creators: Partial<Record<Tool, ShapeType>> = {
   sticky: 'sticky',

@@ -25,7 +25,7 @@ import {
   setArrowEnds,
 } from '../model/shapes.ts';
 import type { EditorState } from '../store.ts';
-import type { ToolContext } from './controller.ts';
+import type { ToolContext } from './context.ts';
 
 export type Corner = 'nw' | 'ne' | 'sw' | 'se';
 

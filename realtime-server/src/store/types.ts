@@ -1,0 +1,154 @@
+// The Store's row types and errors, in one module that imports nothing of the store's: the
+// Store interface (store.ts), the repositories and the engines all import from here, so no
+// import ever points back at an implementation (the lint's noImportCycles rule keeps it so).
+import type { LinkRole, VersionStats } from '@tandem/shared';
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string | null;
+  passwordHash: string | null;
+  color: string;
+  isGuest: boolean;
+  createdAt: Date;
+}
+
+export interface SessionRow {
+  idHash: string;
+  userId: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export interface BoardRow {
+  id: string;
+  title: string;
+  ownerId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface LinkRow {
+  token: string;
+  boardId: string;
+  role: LinkRole;
+  createdBy: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export interface ThumbnailRow {
+  boardId: string;
+  mime: string;
+  width: number;
+  height: number;
+  data: Uint8Array;
+  updatedAt: Date;
+}
+
+/** A dot-voting session (docs/api.md §14). */
+export interface VoteSessionRow {
+  id: string;
+  boardId: string;
+  votesPerPerson: number;
+  startedBy: string;
+  createdAt: Date;
+  closedAt: Date | null;
+}
+
+/** A board's stored content: the compacted snapshot (if any) followed by the log appended since. */
+export interface StoredDoc {
+  snapshot: Uint8Array | null;
+  updates: Uint8Array[];
+}
+
+/** A stored board as the list of updates that rebuild it: the snapshot first, then the log. */
+export function partsOf(stored: StoredDoc): Uint8Array[] {
+  return stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates;
+}
+
+/**
+ * One batch of a board's updates as it is appended: who sent it (the user of the connection it
+ * came from; null when unknown, e.g. a difference repaired between instances) and when it was
+ * received. Version history (docs/api.md §12) reads this attribution.
+ */
+export interface DocEntry {
+  update: Uint8Array;
+  userId: string | null;
+  at: Date;
+}
+
+/** How compaction merges a board's snapshot and log: in place, or off the main thread (a promise). */
+export type MergeParts = (parts: Uint8Array[]) => Uint8Array | Promise<Uint8Array>;
+
+/** Size of a board's stored content after an append, so the caller can decide to compact. */
+export interface LogSize {
+  entries: number;
+  bytes: number;
+  /** Snapshot plus log, in bytes. */
+  totalBytes: number;
+}
+
+export type VersionKind = 'auto' | 'named' | 'restore' | 'revert';
+
+/** A version (docs/api.md §12): a board's whole content at a log position, with its authors and stats. */
+export interface VersionRow {
+  id: string;
+  boardId: string;
+  /** The last log entry the version holds (0: none). */
+  seq: number;
+  createdAt: Date;
+  label: string | null;
+  kind: VersionKind;
+  /** Ids of the users whose entries this version added since the one before. */
+  authors: string[];
+  /** Who asked for it (a named version, a restore, a revert); null for automatic ones. */
+  createdBy: string | null;
+  stats: VersionStats;
+}
+
+/** A version with the board as it was: a Yjs update holding the whole doc. */
+export interface StoredVersion extends VersionRow {
+  data: Uint8Array;
+  /** Ids of the images its shapes show, so the image clean-up keeps them (docs/api.md §13). */
+  assets: string[];
+}
+
+/** One attributed entry of a board's log, with its position. */
+export interface LogEntry {
+  seq: number;
+  update: Uint8Array;
+  userId: string | null;
+  at: Date;
+}
+
+export interface UserBadge {
+  id: string;
+  name: string;
+  color: string;
+}
+
+/** Thrown by createVoteSession when the board already has an open session. */
+export class VoteSessionOpenError extends Error {
+  constructor() {
+    super('a vote session is already open');
+    this.name = 'VoteSessionOpenError';
+  }
+}
+
+/** Thrown by createUser when the email is already in use. */
+export class EmailTakenError extends Error {
+  constructor() {
+    super('email taken');
+    this.name = 'EmailTakenError';
+  }
+}
+
+/** Thrown when content is appended to a board that is deleted (or never existed): nothing was stored. */
+export class BoardGoneError extends Error {
+  constructor(readonly boardId: string) {
+    super(`board ${boardId} is deleted`);
+    this.name = 'BoardGoneError';
+  }
+}
