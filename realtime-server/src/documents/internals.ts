@@ -52,6 +52,18 @@ export function hasPendingUpdates(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
 }
 
+/** The encoded size of what waits in the doc for missing dependencies (0 when nothing does). */
+export function pendingBytes(doc: Y.Doc): number {
+  const { pendingStructs, pendingDs } = doc.store;
+  return (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0);
+}
+
+/** Forgets what waits in the doc for missing dependencies (a sender that never sends them). */
+export function dropPendingUpdates(doc: Y.Doc): void {
+  doc.store.pendingStructs = null;
+  doc.store.pendingDs = null;
+}
+
 // --- yjs: update format v1 (with lib0's decoder) ------------------------------------------------
 
 const BITS5 = 31;

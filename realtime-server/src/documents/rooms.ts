@@ -5,7 +5,8 @@
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
 import { RETRY_MAX_MS } from './persister.ts';
-import { type InstanceView, Room, type RoomDeps } from './room.ts';
+import type { InstanceView } from './replication.ts';
+import { Room, type RoomDeps } from './room.ts';
 
 /** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
 export class ShuttingDownError extends Error {
