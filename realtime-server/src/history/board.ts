@@ -4,6 +4,7 @@
 // ("Version history") explains the semantics, and who wins when edits overlap.
 import { exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
+import { itemOf } from '../documents/internals.ts';
 import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
 
 /** One stored batch of a board's updates: who sent it (null: unknown) and when. */
@@ -192,7 +193,7 @@ function shapeOf(item: Y.Item, shapes: Y.Map<unknown>): string | null {
   while (current) {
     const parent: Y.AbstractType<unknown> | Y.ID | null = current.parent;
     if (parent === shapes) return current.parentSub;
-    current = parent instanceof Y.AbstractType ? parent._item : null;
+    current = parent instanceof Y.AbstractType ? itemOf(parent) : null;
   }
   return null;
 }

@@ -21,23 +21,7 @@ import type {
 } from './types.ts';
 
 // The row types and errors live in types.ts; re-exported so callers keep importing from here.
-export type {
-  BoardRow,
-  DocEntry,
-  LinkRow,
-  LogEntry,
-  LogSize,
-  MergeParts,
-  SessionRow,
-  StoredDoc,
-  StoredVersion,
-  ThumbnailRow,
-  UserBadge,
-  UserRow,
-  VersionKind,
-  VersionRow,
-  VoteSessionRow,
-} from './types.ts';
+export type * from './types.ts';
 export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
 /** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
