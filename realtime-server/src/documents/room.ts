@@ -38,6 +38,9 @@ import { type InstanceView, Replication } from './replication.ts';
 import { SavedTracker } from './saved.ts';
 import { DocSize } from './size.ts';
 
+/** How long a server-side change in slices (Room.changeInTurns) may hold the thread per turn. */
+const TURN_BUDGET_MS = 5;
+
 export interface RoomDeps {
   store: DocStore;
   bus: Bus;
@@ -234,6 +237,26 @@ export class Room {
   change(userId: string, fn: (doc: Y.Doc) => void): void {
     this.ingest.applyWaiting();
     transact(this.doc, () => fn(this.doc), onBehalfOf(userId));
+  }
+
+  /**
+   * Applies a change made of several updates, each following the one before (a restore's slices,
+   * history/board.ts restoreChanges), on `userId`'s behalf, a few per event-loop turn (as many as
+   * fit in TURN_BUDGET_MS, at least one): every other board of the instance, and this board's own
+   * clients, are served between them, where one transaction of a 4,000-shape restore stalled them
+   * all for 85–270 ms. Clients see the change arrive over a few turns; edits they make meanwhile
+   * merge with it like any concurrent edit. The caller holds the room open (Rooms.acquire).
+   */
+  async changeInTurns(userId: string, updates: readonly Uint8Array[]): Promise<void> {
+    let turnStarted = performance.now();
+    for (const update of updates) {
+      if (performance.now() - turnStarted >= TURN_BUDGET_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnStarted = performance.now();
+      }
+      if (this.closed) throw new Error('room closed while a change was being applied');
+      this.change(userId, (doc) => Y.applyUpdate(doc, update));
+    }
   }
 
   join(peer: Peer): void {

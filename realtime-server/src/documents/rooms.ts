@@ -197,6 +197,22 @@ export class Rooms {
     this.recentlyClosed.set(room.boardId, Date.now());
   }
 
+  /**
+   * Something wrote to a board's Store directly, not through a room (a restore of a board nobody
+   * had open here): every instance with the board open reads it back, this one included, also
+   * when its room is still loading (it may have read the Store before the write).
+   */
+  changedInStore(boardId: string, reason: string): void {
+    this.hintCatchUp(boardId);
+    const room = this.rooms.get(boardId);
+    if (room) room.catchUpFromStore(reason);
+    else
+      void this.loading
+        .get(boardId)
+        ?.then((loaded) => loaded.catchUpFromStore(reason))
+        .catch(() => undefined);
+  }
+
   /** Tells the instances with a board open to read it from the Store (see RECENTLY_CLOSED_MS). */
   private hintCatchUp(boardId: string): void {
     this.deps.bus.publish(
