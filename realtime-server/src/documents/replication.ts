@@ -8,7 +8,7 @@ import type { Bus } from '../bus/bus.ts';
 import { BusMessageType, boardChannel, decodeBusMessage, encodeBusMessage } from '../bus/protocol.ts';
 import type { Metrics } from '../metrics.ts';
 import { hasPendingUpdates } from './internals.ts';
-import { applyUpdate, BUS, BUS_RESOLVING, SYNC_REPLY } from './origins.ts';
+import { applyUpdate, BUS, BUS_RESOLVING, CATCH_UP, SYNC_REPLY } from './origins.ts';
 import type { QueuedUpdate } from './persister.ts';
 import type { RoomPresence } from './presence.ts';
 
@@ -218,7 +218,7 @@ export class Replication {
   }
 
   /** The origin for applying what came over the bus: see BUS_RESOLVING. */
-  private originFor(otherwise: typeof BUS | typeof SYNC_REPLY) {
+  private originFor(otherwise: typeof BUS | typeof SYNC_REPLY | typeof CATCH_UP) {
     return hasPendingUpdates(this.host.doc) ? BUS_RESOLVING : otherwise;
   }
 
@@ -271,6 +271,9 @@ export class Replication {
           return;
         case BusMessageType.catchUp:
           host.catchUpFromStore('hint');
+          return;
+        case BusMessageType.storedUpdate:
+          applyUpdate(host.doc, message.payload, this.originFor(CATCH_UP));
           return;
       }
     } catch (error) {

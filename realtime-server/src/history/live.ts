@@ -5,8 +5,8 @@
 //     it at once, the other instances over the Bus like any edit, and it is stored like any edit.
 //     A restore's change comes in slices applied one per event-loop turn (Room.changeInTurns),
 //     computed in the history worker from the Store.
-//   - Not open here: the change is computed from the Store and appended to it, and every instance
-//     that has the board open reads it back (Rooms.changedInStore). Opening the board's Room only
+//   - Not open here: the change is computed from the Store and appended to it, and the instances
+//     that have the board open get it over the Bus in slices (Rooms.changedInStore). Opening the board's Room only
 //     to apply the change would decode the whole board on the main thread, which stalled every
 //     board of the instance for 100–950 ms on a 4,000-shape board.
 import { logNeedsCompaction } from '../documents/persister.ts';
@@ -108,7 +108,7 @@ export class LiveHistory {
         boardId,
         updates.map((update) => ({ update, userId, at })),
       );
-      this.rooms.changedInStore(boardId, kind);
+      await this.rooms.changedInStore(boardId, updates, kind);
       // No room's persister writes here to compact the log afterwards: done here, merged in the
       // worker. A failure leaves the log intact; the next write compacts it.
       if (logNeedsCompaction(size))
