@@ -307,12 +307,18 @@ describe('Replication', () => {
     return { doc, stored, replication, confirmations: () => confirmations };
   }
 
-  test('an edit published by one instance is held by the other until confirmed, and adopted when its origin lapses', async () => {
+  /** Two instances on one in-process hub, subscribed to the board. */
+  async function twoReplicas(othersAlive: () => boolean) {
     const hub = new MemoryHub();
-    const a = replica(hub, 'instance-a', () => true);
-    const b = replica(hub, 'instance-b', () => true);
+    const a = replica(hub, 'instance-a', othersAlive);
+    const b = replica(hub, 'instance-b', othersAlive);
     await a.replication.subscribe();
     await b.replication.subscribe();
+    return { a, b };
+  }
+
+  test('an edit published by one instance is held by the other until confirmed, and adopted when its origin lapses', async () => {
+    const { a, b } = await twoReplicas(() => true);
 
     const first = shapeUpdate('one').update;
     applyUpdate(a.doc, first, LOAD);
@@ -342,12 +348,8 @@ describe('Replication', () => {
   });
 
   test('alone, nothing is published; when another instance appears, both sides sync', async () => {
-    const hub = new MemoryHub();
     let othersAlive = false;
-    const a = replica(hub, 'instance-a', () => othersAlive);
-    const b = replica(hub, 'instance-b', () => othersAlive);
-    await a.replication.subscribe();
-    await b.replication.subscribe();
+    const { a, b } = await twoReplicas(() => othersAlive);
     const alone = shapeUpdate('alone').update;
     applyUpdate(a.doc, alone, LOAD);
     assert.equal(a.replication.publishUpdate(alone, 'ana'), 0, 'not published');
