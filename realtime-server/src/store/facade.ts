@@ -8,6 +8,7 @@
 import type { BoardListItem, Member, Role } from '@tandem/shared';
 import { BoardRepository } from './boards.ts';
 import { HistoryRepository } from './history.ts';
+import { IntegrationRepository } from './integrations.ts';
 import { LinkRepository } from './links.ts';
 import { MemberRepository } from './members.ts';
 import { SessionRepository } from './sessions.ts';
@@ -50,6 +51,7 @@ export class SqlStore implements Store {
   readonly thumbnails: ThumbnailRepository;
   readonly votes: VoteRepository;
   readonly history: HistoryRepository;
+  readonly integrations: IntegrationRepository;
 
   constructor(
     sql: Sql,
@@ -63,6 +65,7 @@ export class SqlStore implements Store {
     this.thumbnails = new ThumbnailRepository(sql);
     this.votes = new VoteRepository(sql);
     this.history = new HistoryRepository(sql);
+    this.integrations = new IntegrationRepository(sql);
   }
 
   // The engine.

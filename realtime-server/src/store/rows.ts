@@ -1,7 +1,7 @@
 // Turns database rows (snake_case, dialect-specific types) into the Store's row types. SQLite
 // hands back epoch milliseconds and 0/1, PostgreSQL Dates and booleans; both land here.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
-import type { BoardRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './types.ts';
+import type { BoardRow, IntegrationRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './types.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -78,4 +78,19 @@ export const toVoteSession = (r: Row): VoteSessionRow => ({
   startedBy: str(r.started_by),
   createdAt: time(r.created_at),
   closedAt: timeOrNull(r.closed_at),
+});
+
+/** From `SELECT i.*, u.name, u.color, m.role` (integrations joined with its user and membership). */
+export const toIntegration = (r: Row): IntegrationRow => ({
+  id: str(r.id),
+  boardId: str(r.board_id),
+  userId: str(r.user_id),
+  name: str(r.name),
+  color: str(r.color),
+  role: (r.role as Role | null | undefined) ?? null,
+  frameId: strOrNull(r.frame_id),
+  createdBy: str(r.created_by),
+  createdAt: time(r.created_at),
+  lastUsedAt: timeOrNull(r.last_used_at),
+  revokedAt: timeOrNull(r.revoked_at),
 });

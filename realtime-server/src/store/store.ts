@@ -3,6 +3,7 @@
 // SQLite (embedded default) and PostgreSQL implement it and pass one shared contract suite. The
 // document path (documents/) sees only the DocStore part.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
+import type { IntegrationRepository } from './integrations.ts';
 import type {
   BoardRow,
   DocEntry,
@@ -67,6 +68,8 @@ export interface DocStore {
 }
 
 export interface Store extends DocStore, HistoryStore {
+  /** Integrations and the answers kept for Idempotency-Key (docs/api.md §15). */
+  readonly integrations: IntegrationRepository;
   /** Creates or upgrades the schema. Safe to call from several instances at once. */
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */
