@@ -23,16 +23,19 @@ import { assetRoutes } from './http/assets.ts';
 import { authRoutes } from './http/auth.ts';
 import { boardRoutes } from './http/boards.ts';
 import { serveClient } from './http/client.ts';
+import { contentRoutes } from './http/content.ts';
 import type { HttpDeps, ResourcePlugin } from './http/deps.ts';
 import { exportRoutes } from './http/export.ts';
 import { healthRoutes } from './http/health.ts';
 import { historyRoutes } from './http/history.ts';
+import { integrationRoutes } from './http/integrations.ts';
 import { linkRoutes } from './http/links.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
+import { Integrations } from './integrations/integrations.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
@@ -50,6 +53,8 @@ const resources: ResourcePlugin[] = [
   timeRoutes,
   historyRoutes,
   thumbnailRoutes,
+  integrationRoutes,
+  contentRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */
@@ -101,7 +106,9 @@ export async function createApp({
   const sessions = new Sessions(store);
   const assets = givenAssets ?? openAssetStore(store, config.dataDir);
 
-  const http = await createHttpServer(config, log, sessions);
+  // `integrations` is defined below, once the rooms and the workspace exist; keys are resolved
+  // only once requests arrive.
+  const http = await createHttpServer(config, log, sessions, (key) => integrations.resolve(key));
   const versions = new Versions(store, { historyDays: config.historyDays });
   const recorder: HistoryRecorder = new HistoryRecorder(
     versions,
@@ -146,6 +153,12 @@ export async function createApp({
     log,
     onBoardUsersChanged: (boardId) => workspace.boardUsersChanged(boardId),
   });
+  const integrations: Integrations = new Integrations({
+    store,
+    rooms,
+    live: workspace,
+    maxDocBytes: config.maxDocBytes,
+  });
   // Revocations and logouts published while the bus was down were lost: check every connection
   // and every dashboard socket now.
   bus.onReconnect(() => {
@@ -155,7 +168,18 @@ export async function createApp({
       .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
   });
 
-  const deps: HttpDeps = { config, store, sessions, rooms, bus, assets, metrics, live: workspace, history };
+  const deps: HttpDeps = {
+    config,
+    store,
+    sessions,
+    rooms,
+    bus,
+    assets,
+    metrics,
+    live: workspace,
+    history,
+    integrations,
+  };
   for (const resource of resources) await http.register(resource, deps);
   await serveClient(http, config.clientDir);
 

@@ -7,6 +7,7 @@ import type { Bus } from '../bus/bus.ts';
 import type { Config } from '../config.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { LiveHistory } from '../history/live.ts';
+import type { Integrations } from '../integrations/integrations.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { LiveEvents } from '../workspace/live.ts';
@@ -23,6 +24,8 @@ export interface HttpDeps {
   live: LiveEvents;
   /** Version history: versions, and restore and revert on the live board (docs/api.md §12). */
   history: LiveHistory;
+  /** Integrations: keys, and writes through the board's Room (docs/api.md §15). */
+  integrations: Integrations;
 }
 
 /** One resource's routes, as a fastify plugin over the shared deps. */
