@@ -106,6 +106,18 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       await waitUntil('the client on B sees both shapes', () => live.doc.getMap('shapes').size === 2);
       const sticky = live.doc.getMap('shapes').get(added.body.shapes[0]!.id) as import('yjs').Map<unknown>;
       assert.equal(String(sticky.get('text')), 'Ship it');
+      // The bot's cursor, labelled "<name> (bot)", where it last wrote (the centre of its shapes:
+      // the sticky at 10..210, the rect at 300..500 → x 255; y 20..220 → 120).
+      await waitUntil('the client on B sees the bot cursor', () =>
+        [...live.provider.awareness.getStates().values()].some(
+          (state) =>
+            state.user?.name === 'Sorter (bot)' &&
+            state.user?.id === integration.userId &&
+            state.cursor?.x === 255 &&
+            state.cursor?.y === 120 &&
+            state.tool === 'bot',
+        ),
+      );
 
       // Read back through the API.
       const read = await withKey<ShapesAnswer & { frames: unknown[]; board: { id: string } }>(
@@ -264,6 +276,11 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       });
       assert.equal(bot.status, 201);
       await waitUntil('the bot sticky is live', () => person.doc.getMap('shapes').size === 1);
+      await waitUntil('the bot cursor is shown', () =>
+        [...person.provider.awareness.getStates().values()].some(
+          (state) => state.user?.name === 'Agent (bot)',
+        ),
+      );
 
       // The bot also holds a live document connection, opened with a token its key bought.
       const token = await withKey<{ token: string }>(setup.b.url, key, 'POST', apiPaths.boardToken(boardId));
@@ -289,6 +306,11 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       }
       await waitUntil('the bot connection is closed as a removed member', () =>
         botSocket.closes.some((c) => c.code === CloseCode.NO_ACCESS),
+      );
+      await waitUntil('the revoked bot cursor is gone', () =>
+        [...person.provider.awareness.getStates().values()].every(
+          (state) => state.user?.id !== integration.userId,
+        ),
       );
       assert.equal((await owner.call('DELETE', apiPaths.integration(boardId, integration.id))).status, 404);
       const listed = await owner.call<{ integrations: unknown[] }>('GET', apiPaths.integrations(boardId));
@@ -334,4 +356,42 @@ integrationSuite('PostgreSQL and Redis, two instances', clusterSkip, async () =>
   const a = await cluster.start();
   const b = await cluster.start();
   return { a, b, close: () => cluster.close() };
+});
+
+describe('integrations: a board at its size limit', () => {
+  test('a write that would take the board past MAX_DOC_BYTES is refused with 413 and its sentence, and changes nothing', async () => {
+    const server = await startServer({ env: { MAX_DOC_BYTES: '4096' } });
+    try {
+      const owner = await new ApiClient(server.url).signup('Olive');
+      const boardId = await owner.createBoard('Small');
+      const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+        name: 'Importer',
+        role: 'editor',
+      });
+      const post = (text: string) =>
+        withKey<ErrorAnswer>(server.url, created.body.key, 'POST', contentPaths.shapes(boardId), {
+          shapes: [{ type: 'sticky', x: 0, y: 0, text }],
+        });
+      assert.equal((await post('fits')).status, 201);
+      const big = await post('x'.repeat(5000));
+      assert.equal(big.status, 413);
+      assert.equal(big.body.error.code, 'PAYLOAD_TOO_LARGE');
+      assert.equal(
+        big.body.error.message,
+        'This board has reached its size limit, so nothing was added. Remove something first.',
+      );
+      const read = await withKey<ShapesAnswer>(
+        server.url,
+        created.body.key,
+        'GET',
+        contentPaths.board(boardId),
+      );
+      assert.deepEqual(
+        read.body.shapes.map((s) => s.text),
+        ['fits'],
+      );
+    } finally {
+      await server.close();
+    }
+  });
 });

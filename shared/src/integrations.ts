@@ -52,8 +52,17 @@ export interface CreatedIntegrationAnswer {
   key: string;
 }
 
-/** The cursor label of an integration's presence. */
-export const botLabel = (name: string): string => `${name} (bot)`;
+/**
+ * The name an integration's presence carries, "<name> (bot)", within a presence name's 40
+ * characters (a long name is shortened, so the " (bot)" always shows).
+ */
+export function botLabel(name: string): string {
+  const suffix = ' (bot)';
+  const room = 40 - suffix.length;
+  return `${name.length > room ? `${name.slice(0, room - 1)}…` : name}${suffix}`;
+}
+/** The `tool` of a bot's presence: what a client may show differently. */
+export const BOT_PRESENCE_TOOL = 'bot';
 
 /**
  * A shape as a content-API write gives it: a §10 record whose id, size, rotation, colour and

@@ -20,12 +20,13 @@ import {
   applyDelete,
   applyPatch,
   ContentError,
+  focusOf,
   planAdd,
   planDelete,
   planPatch,
   readContent,
 } from '../integrations/content.ts';
-import { BoardFullError } from '../integrations/integrations.ts';
+import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError } from './errors.ts';
@@ -131,7 +132,8 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const boardFor = async (request: FastifyRequest<BoardParams>, need: 'viewer' | 'editor') => {
     const { board } = await requireRole(store, request.params.id, signedIn(request).id, need);
     const frameId = request.integration?.frameId ?? null;
-    return { board, frameId, userId: signedIn(request).id };
+    const user = signedIn(request);
+    return { board, frameId, userId: user.id, writer: writerOf(user, request.integration) };
   };
 
   /** Checks each shape of a body; 422 naming the first bad one's index and field. */
@@ -150,13 +152,14 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   });
 
   app.post<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, userId } = await boardFor(request, 'editor');
+    const { board, frameId, userId, writer } = await boardFor(request, 'editor');
     return idempotent(request, reply, async () => {
       const { shapes, bytes } = shapesOf(ShapeInput, request.body);
       try {
-        const created = await integrations.write(board.id, userId, bytes, (doc) => {
+        const created = await integrations.write(board.id, writer, bytes, (doc) => {
           planAdd(doc, shapes, frameId);
-          return applyAdd(doc, shapes, userId);
+          const records = applyAdd(doc, shapes, userId);
+          return { result: records, touched: records.map((r) => r.id) };
         });
         return { status: 201, body: { shapes: created } };
       } catch (error) {
@@ -166,13 +169,14 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   });
 
   app.patch<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, userId } = await boardFor(request, 'editor');
+    const { board, frameId, writer } = await boardFor(request, 'editor');
     return idempotent(request, reply, async () => {
       const { shapes, bytes } = shapesOf(ShapePatch, request.body);
       try {
-        const changed = await integrations.write(board.id, userId, bytes, (doc) => {
+        const changed = await integrations.write(board.id, writer, bytes, (doc) => {
           planPatch(doc, shapes, frameId);
-          return applyPatch(doc, shapes);
+          const records = applyPatch(doc, shapes);
+          return { result: records, touched: records.map((r) => r.id) };
         });
         return { status: 200, body: { shapes: changed } };
       } catch (error) {
@@ -182,14 +186,16 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   });
 
   app.delete<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, userId } = await boardFor(request, 'editor');
+    const { board, frameId, writer } = await boardFor(request, 'editor');
     return idempotent(request, reply, async () => {
       refuseOverLimit((request.body as { ids?: unknown } | null)?.ids);
       const { ids } = parseBody(DeleteShapesBody, request.body);
       try {
-        await integrations.write(board.id, userId, 0, (doc) => {
+        await integrations.write(board.id, writer, 0, (doc) => {
           planDelete(doc, ids, frameId);
+          const focus = focusOf(doc, ids);
           applyDelete(doc, ids);
+          return { result: undefined, touched: [], focus };
         });
         return { status: 204, body: undefined };
       } catch (error) {

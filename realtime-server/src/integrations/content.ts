@@ -259,6 +259,28 @@ export function applyDelete(doc: Y.Doc, ids: string[]): number {
   return deleted;
 }
 
+/**
+ * Where a writer last worked: the centre of these shapes' bounding box (those that exist), for
+ * its cursor; null when none does.
+ */
+export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | null {
+  const map = shapesOf(doc);
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const id of ids) {
+    const m = map.get(id);
+    if (!(m instanceof Y.Map)) continue;
+    const b = boxOf(m);
+    minX = Math.min(minX, b.x);
+    minY = Math.min(minY, b.y);
+    maxX = Math.max(maxX, b.x + b.w);
+    maxY = Math.max(maxY, b.y + b.h);
+  }
+  return Number.isFinite(minX) ? { x: (minX + maxX) / 2, y: (minY + maxY) / 2 } : null;
+}
+
 /** The records of these shapes as they are now (§10 JSON). */
 function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
   const map = shapesOf(doc);

@@ -10,12 +10,29 @@
 import type { CreateIntegrationBody, Integration } from '@tandem/shared';
 import type * as Y from 'yjs';
 import { hashIntegrationKey, newIntegrationKey, newUserId, randomId } from '../auth/tokens.ts';
+import type { BotIdentity } from '../documents/botPresence.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { IntegrationRow, Store, UserRow } from '../store/store.ts';
 import type { LiveEvents } from '../workspace/live.ts';
+import { focusOf } from './content.ts';
 
 /** lastUsedAt is written at most this often per integration: a busy bot costs no write per call. */
 const TOUCH_EVERY_MS = 60_000;
+
+/** Who a write is made for: its identity in history and, for an integration, its cursor. */
+export interface Writer {
+  userId: string;
+  bot: BotIdentity | null;
+}
+
+/** The writer of a request's caller: an integration shows as a bot; a person's session does not. */
+export function writerOf(user: UserRow, integration: IntegrationRow | null): Writer {
+  if (!integration?.role) return { userId: user.id, bot: null };
+  return {
+    userId: user.id,
+    bot: { userId: user.id, name: integration.name, color: integration.color, role: integration.role },
+  };
+}
 
 /** Who is calling with a key: its identity (a users row) and the integration. */
 export interface KeyCaller {
@@ -119,11 +136,18 @@ export class Integrations {
   }
 
   /**
-   * Makes one change to the board on `userId`'s behalf through its Room (opened here if needed),
+   * Makes one change to the board on the writer's behalf through its Room (opened here if needed),
    * and answers once it is stored. `change` checks the whole write first and throws to refuse
-   * it; nothing is applied then. `growth` estimates the bytes the change adds, for MAX_DOC_BYTES.
+   * it; nothing is applied then. It names the shapes it touched, where a bot's cursor then shows.
+   * `growth` estimates the bytes the change adds, for MAX_DOC_BYTES.
    */
-  async write<T>(boardId: string, userId: string, growth: number, change: (doc: Y.Doc) => T): Promise<T> {
+  async write<T>(
+    boardId: string,
+    writer: Writer,
+    growth: number,
+    change: (doc: Y.Doc) => { result: T; touched: string[]; focus?: { x: number; y: number } | null },
+  ): Promise<T> {
+    const { userId } = writer;
     const { room, release } = await this.deps.rooms.acquire(boardId);
     try {
       if (growth > 0 && room.size.bytes + growth > this.deps.maxDocBytes) {
@@ -132,9 +156,16 @@ export class Integrations {
         if (room.size.bytes + growth > this.deps.maxDocBytes) throw new BoardFullError();
       }
       let result: T | undefined;
+      let touched: string[] = [];
+      let focus: { x: number; y: number } | null = null;
       room.change(userId, (doc) => {
-        result = change(doc);
+        const made = change(doc);
+        result = made.result;
+        touched = made.touched;
+        // Where the bot worked: the change's shapes, or (a deletion's are gone) where the change says.
+        focus = made.focus ?? focusOf(doc, touched);
       });
+      if (writer.bot && focus) room.bots.show(writer.bot, focus, touched);
       // Answered once stored, like "All changes saved": a 201 means the change survives the death
       // of any instance (the persister's debounce, PERSIST_DEBOUNCE_MS, bounds the wait).
       await room.whenStored();
