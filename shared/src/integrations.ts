@@ -81,16 +81,6 @@ export const ShapePatch = ShapeRecord.omit({ createdBy: true, type: true })
   .strict();
 export type ShapePatch = z.infer<typeof ShapePatch>;
 
-const tooMany = `At most ${integrationLimits.shapesPerCall} shapes in one call.`;
-export const AddShapesBody = z.object({
-  shapes: z
-    .array(z.unknown())
-    .min(1, { error: 'Send at least one shape.' })
-    .max(integrationLimits.shapesPerCall, {
-      error: tooMany,
-    }),
-});
-export const PatchShapesBody = AddShapesBody;
 export const DeleteShapesBody = z.object({
   ids: z
     .array(z.string().min(1).max(64))

@@ -3,30 +3,18 @@
 // Room (integrations/integrations.ts), checked whole first: a malformed shape is a 422 naming its
 // index and field, a frame-scoped key's change outside its frame a 422 OUT_OF_SCOPE, and neither
 // changes anything. Writes take an Idempotency-Key and count against the key's rate limit.
-import {
-  AddShapesBody,
-  checkShapes,
-  DeleteShapesBody,
-  ErrorCode,
-  integrationLimits,
-  ShapeInput,
-  ShapePatch,
-} from '@tandem/shared';
+import { DeleteShapesBody, ErrorCode, integrationLimits } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { WindowLimiter } from '../auth/rateLimit.ts';
-import {
-  applyAdd,
-  applyDelete,
-  applyPatch,
-  ContentError,
-  focusOf,
-  planAdd,
-  planDelete,
-  planPatch,
-  readContent,
-} from '../integrations/content.ts';
+import { ContentError, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
+import {
+  type Actor,
+  addShapes,
+  deleteShapes,
+  refuseOverLimit,
+  updateShapes,
+} from '../integrations/writes.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError } from './errors.ts';
@@ -41,23 +29,32 @@ interface Answer {
   body: unknown;
 }
 
-/** Over the per-call limit: 413, whatever else is wrong with the body. */
-function refuseOverLimit(list: unknown): void {
-  if (Array.isArray(list) && list.length > integrationLimits.shapesPerCall) {
-    throw new ApiError(
-      ErrorCode.PAYLOAD_TOO_LARGE,
-      `At most ${integrationLimits.shapesPerCall.toLocaleString('en')} shapes in one call. Split the write into several.`,
-    );
+/** The list a write body carries under `field` (a body that is no object is BAD_REQUEST). */
+function listIn(body: unknown, field: 'shapes' | 'ids'): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'Send a JSON object in the request body.');
+  }
+  return (body as Record<string, unknown>)[field];
+}
+
+/** Awaits a write, turning the board's refusals into the catalogue's errors. */
+async function mapped<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    throw asApiError(error);
   }
 }
 
 /** Maps the board's refusals to the catalogue (docs/api.md §8). */
 function asApiError(error: unknown): unknown {
   if (error instanceof ContentError) {
+    if (error.code === 'TOO_MANY') return new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, error.message);
+    const hasFields = Object.keys(error.fields).length > 0;
     return new ApiError(
       error.code === 'OUT_OF_SCOPE' ? ErrorCode.OUT_OF_SCOPE : ErrorCode.VALIDATION,
       error.message,
-      error.fields,
+      hasFields ? error.fields : undefined,
     );
   }
   if (error instanceof BoardFullError) return new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, error.message);
@@ -129,78 +126,52 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   };
 
   /** The board, for a caller with at least `need`; a key only reaches its own board. */
-  const boardFor = async (request: FastifyRequest<BoardParams>, need: 'viewer' | 'editor') => {
-    const { board } = await requireRole(store, request.params.id, signedIn(request).id, need);
-    const frameId = request.integration?.frameId ?? null;
-    const user = signedIn(request);
-    return { board, frameId, userId: user.id, writer: writerOf(user, request.integration) };
-  };
+  const boardFor = async (request: FastifyRequest<BoardParams>, need: 'viewer' | 'editor') =>
+    (await requireRole(store, request.params.id, signedIn(request).id, need)).board;
 
-  /** Checks each shape of a body; 422 naming the first bad one's index and field. */
-  const shapesOf = <S>(schema: z.ZodType<S>, body: unknown): { shapes: S[]; bytes: number } => {
-    refuseOverLimit((body as { shapes?: unknown } | null)?.shapes);
-    const { shapes } = parseBody(AddShapesBody, body);
-    const checked = checkShapes(schema, shapes);
-    if (!checked.ok) throw new ApiError(ErrorCode.VALIDATION, 'Some shapes need attention.', checked.fields);
-    return { shapes: checked.shapes, bytes: JSON.stringify(shapes).length };
+  /** Who writes, for an editor or better: a key's writes are limited to its frame. */
+  const actorFor = async (request: FastifyRequest<BoardParams>): Promise<Actor> => {
+    const board = await boardFor(request, 'editor');
+    return {
+      boardId: board.id,
+      writer: writerOf(signedIn(request), request.integration),
+      frameId: request.integration?.frameId ?? null,
+    };
   };
 
   app.get<BoardParams>('/api/v1/boards/:id', async (request) => {
-    const { board } = await boardFor(request, 'viewer');
+    const board = await boardFor(request, 'viewer');
     const content = await integrations.read(board.id, readContent);
     return { board: toBoard(board), ...content };
   });
 
   app.post<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, userId, writer } = await boardFor(request, 'editor');
-    return idempotent(request, reply, async () => {
-      const { shapes, bytes } = shapesOf(ShapeInput, request.body);
-      try {
-        const created = await integrations.write(board.id, writer, bytes, (doc) => {
-          planAdd(doc, shapes, frameId);
-          const records = applyAdd(doc, shapes, userId);
-          return { result: records, touched: records.map((r) => r.id) };
-        });
-        return { status: 201, body: { shapes: created } };
-      } catch (error) {
-        throw asApiError(error);
-      }
-    });
+    const actor = await actorFor(request);
+    return idempotent(request, reply, async () => ({
+      status: 201,
+      body: { shapes: await mapped(addShapes(integrations, actor, listIn(request.body, 'shapes'))) },
+    }));
   });
 
   app.patch<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, writer } = await boardFor(request, 'editor');
-    return idempotent(request, reply, async () => {
-      const { shapes, bytes } = shapesOf(ShapePatch, request.body);
-      try {
-        const changed = await integrations.write(board.id, writer, bytes, (doc) => {
-          planPatch(doc, shapes, frameId);
-          const records = applyPatch(doc, shapes);
-          return { result: records, touched: records.map((r) => r.id) };
-        });
-        return { status: 200, body: { shapes: changed } };
-      } catch (error) {
-        throw asApiError(error);
-      }
-    });
+    const actor = await actorFor(request);
+    return idempotent(request, reply, async () => ({
+      status: 200,
+      body: { shapes: await mapped(updateShapes(integrations, actor, listIn(request.body, 'shapes'))) },
+    }));
   });
 
   app.delete<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
-    const { board, frameId, writer } = await boardFor(request, 'editor');
+    const actor = await actorFor(request);
     return idempotent(request, reply, async () => {
-      refuseOverLimit((request.body as { ids?: unknown } | null)?.ids);
-      const { ids } = parseBody(DeleteShapesBody, request.body);
-      try {
-        await integrations.write(board.id, writer, 0, (doc) => {
-          planDelete(doc, ids, frameId);
-          const focus = focusOf(doc, ids);
-          applyDelete(doc, ids);
-          return { result: undefined, touched: [], focus };
-        });
-        return { status: 204, body: undefined };
-      } catch (error) {
-        throw asApiError(error);
-      }
+      const list = listIn(request.body, 'ids');
+      await mapped(
+        (async () => {
+          refuseOverLimit(list);
+          await deleteShapes(integrations, actor, parseBody(DeleteShapesBody, request.body).ids);
+        })(),
+      );
+      return { status: 204, body: undefined };
     });
   });
 };

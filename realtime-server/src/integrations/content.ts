@@ -23,7 +23,7 @@ const shapesOf = (doc: Y.Doc) => doc.getMap<ShapeMap>(SHAPES_KEY);
 /** A write the board refuses: which shapes and why, with the catalogue code the route answers. */
 export class ContentError extends Error {
   constructor(
-    readonly code: 'VALIDATION' | 'OUT_OF_SCOPE',
+    readonly code: 'VALIDATION' | 'OUT_OF_SCOPE' | 'TOO_MANY',
     message: string,
     readonly fields: Record<string, string> = {},
   ) {
