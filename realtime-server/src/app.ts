@@ -30,6 +30,7 @@ import { healthRoutes } from './http/health.ts';
 import { historyRoutes } from './http/history.ts';
 import { integrationRoutes } from './http/integrations.ts';
 import { linkRoutes } from './http/links.ts';
+import { mcpRoutes } from './http/mcp.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
@@ -55,6 +56,7 @@ const resources: ResourcePlugin[] = [
   thumbnailRoutes,
   integrationRoutes,
   contentRoutes,
+  mcpRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */

@@ -120,6 +120,21 @@ export class RoomPresence {
     this.markDirty(clientId);
   }
 
+  /** Everyone with a live presence here (from any instance), once each, bots included. */
+  users(): PresenceUser[] {
+    const seen = new Map<string, PresenceUser>();
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'null') continue;
+      try {
+        const user = (JSON.parse(entry.state) as { user?: PresenceUser }).user;
+        if (user?.id && !seen.has(user.id)) seen.set(user.id, user);
+      } catch {
+        // A state is JSON when it is stored (checked here or on its instance); nothing to show otherwise.
+      }
+    }
+    return [...seen.values()];
+  }
+
   /** Removes every state a closing connection owned. */
   removeOwner(owner: PresenceOwner): void {
     for (const clientId of owner.clientIds) this.remove(clientId);
