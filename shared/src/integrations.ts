@@ -2,7 +2,7 @@
 // owner's calls, and the shapes the content API takes. The server checks every body with these,
 // and the Share dialog's form uses the same ones.
 import { z } from 'zod';
-import { nameField } from './api.ts';
+import { type Board, nameField } from './api.ts';
 import { ShapeRecord, shapeTypes } from './shapes.ts';
 
 /** A key is `tdm_` and 43 base64url characters: 256 random bits (docs/api.md §15: ≥ 160). */
@@ -45,6 +45,12 @@ export interface Integration {
 }
 export interface IntegrationsAnswer {
   integrations: Integration[];
+}
+/** `GET /api/v1/boards/:id`: the board's shapes (§10 JSON) and its frames. */
+export interface BoardContentAnswer {
+  board: Board;
+  shapes: ShapeRecord[];
+  frames: { id: string; name: string; x: number; y: number; w: number; h: number }[];
 }
 /** `POST …/integrations`: the key is in this answer only. */
 export interface CreatedIntegrationAnswer {

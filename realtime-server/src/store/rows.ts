@@ -57,7 +57,7 @@ export const toBoardListItem = (r: Row): BoardListItem => ({
   thumbnailAt: r.thumbnail_at === null || r.thumbnail_at === undefined ? null : iso(r.thumbnail_at),
 });
 
-/** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at`. */
+/** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at[, is_bot]`. */
 export const toMember = (r: Row): Member => ({
   userId: str(r.id),
   name: str(r.name),
@@ -66,6 +66,8 @@ export const toMember = (r: Row): Member => ({
   isGuest: bool(r.is_guest),
   role: r.role as Role,
   createdAt: iso(r.created_at),
+  // Only on an integration's identity, so a person's member record is as it always was.
+  ...(bool(r.is_bot) ? { isBot: true as const } : {}),
 });
 
 /** Owner first, then in the order people joined. */
