@@ -5,8 +5,7 @@
 // can answer any call. The tools are the content API's writes (integrations/writes.ts): one tool
 // call is one change, attributed to the integration and limited to its frame; a refusal is an MCP
 // tool error with the same sentence as REST.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ColorName, ErrorCode, MCP_PATH, roleAtLeast, sortResults } from '@tandem/shared';
 import type * as Y from 'yjs';
@@ -100,8 +99,24 @@ const shapeList = z
     'Shapes as in the content API: {type: sticky|rect|ellipse|diamond|text|arrow|freehand|image|frame, x, y, w?, h?, text?, color?: yellow|orange|red|pink|violet|blue|green|grey, name? (frames), id?}. At most 1,000.',
   );
 
+/**
+ * The SDK, loaded on the first MCP call: it brings a JSON-schema validator (ajv) with it, which a
+ * deployment whose agents never call /mcp should not load at start (realtime-server/test/bundle.test.ts).
+ */
+type Sdk = {
+  McpServer: typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+};
+const loadSdk = async (): Promise<Sdk> => {
+  const [mcp, http] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { McpServer: mcp.McpServer, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport };
+};
+
 /** One MCP server per request, with the tools bound to the caller. */
-function toolsFor(caller: KeyCaller, deps: HttpDeps): McpServer {
+function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps): McpServer {
   const { store, integrations, rooms } = deps;
   const { integration, user } = caller;
   const server = new McpServer(SERVER_INFO, {
@@ -263,6 +278,7 @@ function toolsFor(caller: KeyCaller, deps: HttpDeps): McpServer {
 }
 
 export const mcpRoutes: ResourcePlugin = async (app, deps) => {
+  let sdk: Promise<Sdk> | null = null;
   app.post(MCP_PATH, async (request, reply) => {
     const key = bearerKey(request.headers.authorization);
     const caller = key === undefined ? null : await deps.integrations.resolve(key);
@@ -270,7 +286,13 @@ export const mcpRoutes: ResourcePlugin = async (app, deps) => {
       const { status, body } = toErrorBody(badKey(), request.id);
       return reply.code(status).header('WWW-Authenticate', 'Bearer').send(body);
     }
-    const server = toolsFor(caller, deps);
+    // A failed load is not kept: the next call tries again.
+    sdk ??= loadSdk().catch((error: unknown) => {
+      sdk = null;
+      throw error;
+    });
+    const { McpServer, StreamableHTTPServerTransport } = await sdk;
+    const server = toolsFor(McpServer, caller, deps);
     // Stateless: no session id, JSON answers; the SDK writes the answer on the raw response.
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
