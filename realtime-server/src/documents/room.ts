@@ -1,7 +1,7 @@
 // A Room is one open board on this instance: its Y.Doc, the connections (peers) editing it,
 // their presence, its persistence, and its channel to the other instances. It knows nothing of
 // WebSockets: a Peer is anything that can send bytes and be closed.
-import { CloseCode, encodeSavedMessage, type PresenceUser, type Role } from '@tandem/shared';
+import { CloseCode, canEditBoard, encodeSavedMessage, type PresenceUser, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import { connectionRole } from '../auth/access.ts';
@@ -438,10 +438,10 @@ export class Room {
       this.reject(peer, CloseCode.UNDECODABLE, `undecodable update: ${(error as Error).message}`);
       return;
     }
-    if (peer.role === 'viewer') {
+    if (!canEditBoard(peer.role)) {
       // A stock client answers the server's sync step 1 even when it has nothing to add.
       if (updateHasNewContent(this.doc, update))
-        this.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
+        this.reject(peer, CloseCode.NO_ACCESS, 'viewers and commenters cannot edit');
       return;
     }
     // Another instance may be taking an update at this very moment that this one has not seen
