@@ -43,6 +43,11 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
         ref.current['members:changed']?.(p),
       'votes:changed': (p: Parameters<ServerToClientEvents['votes:changed']>[0]) =>
         ref.current['votes:changed']?.(p),
+      'thread:changed': (p: Parameters<ServerToClientEvents['thread:changed']>[0]) =>
+        ref.current['thread:changed']?.(p),
+      'thread:removed': (p: Parameters<ServerToClientEvents['thread:removed']>[0]) =>
+        ref.current['thread:removed']?.(p),
+      mention: (p: Parameters<ServerToClientEvents['mention']>[0]) => ref.current.mention?.(p),
     };
     const connect = () => ref.current.connect?.();
     s.on('board:changed', on['board:changed']);
@@ -50,6 +55,9 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
     s.on('presence:boards', on['presence:boards']);
     s.on('members:changed', on['members:changed']);
     s.on('votes:changed', on['votes:changed']);
+    s.on('thread:changed', on['thread:changed']);
+    s.on('thread:removed', on['thread:removed']);
+    s.on('mention', on.mention);
     s.on('connect', connect);
     if (s.connected) connect();
     return () => {
@@ -58,6 +66,9 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
       s.off('presence:boards', on['presence:boards']);
       s.off('members:changed', on['members:changed']);
       s.off('votes:changed', on['votes:changed']);
+      s.off('thread:changed', on['thread:changed']);
+      s.off('thread:removed', on['thread:removed']);
+      s.off('mention', on.mention);
       s.off('connect', connect);
       release();
     };
