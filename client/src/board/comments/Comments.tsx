@@ -4,6 +4,7 @@
 import { bodyExcerpt, canComment, type Role, type ThreadWithComments, type User } from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { PHONE_QUERY } from '../../breakpoints.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
@@ -141,12 +142,29 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
 
 const viewportCentre = (v: { x: number; y: number }) => ({ x: v.x, y: v.y });
 
-/** Beside the pin, kept on screen (and under the top bars), as wide as a phone allows. */
+/** Room the pin takes to the right of its anchor (its tip), so the card never hides it. */
+const PIN_REACH = 52;
+
+/**
+ * Beside the pin — to its right, or to its left when the right has no room — kept on screen below
+ * the top bars and above the bottom ones, as wide as a phone allows; what does not fit scrolls.
+ */
 function cardStyle(p: { x: number; y: number }, screen: { w: number; h: number }): React.CSSProperties {
   const width = Math.min(CARD_WIDTH, screen.w - 24);
-  const left = Math.max(12, Math.min(p.x + 18, screen.w - width - 12));
-  const top = Math.max(116, Math.min(p.y - 8, screen.h - 300));
-  return { left, top, width };
+  const right = p.x + PIN_REACH;
+  const beside = right + width <= screen.w - 12 || p.x - width - 12 >= 12;
+  const left = right + width <= screen.w - 12 ? right : Math.max(12, p.x - width - 12);
+  // No room on either side (a phone): below the pin, or above it when the pin is low.
+  const below = p.y + 12;
+  const top = beside
+    ? Math.max(116, Math.min(p.y - 8, screen.h - 440))
+    : Math.max(116, below + 300 <= screen.h - 72 ? below : p.y - 40 - 300);
+  return {
+    left: beside ? left : Math.max(12, (screen.w - width) / 2),
+    top,
+    width,
+    maxHeight: Math.max(200, screen.h - top - 72),
+  };
 }
 
 const when = (iso: string) =>
@@ -354,6 +372,8 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
   const go = (thread: ThreadWithComments) => {
     const st = useEditor.getState();
     st.openThread(thread.id);
+    // On a phone the panel covers the board: it steps aside for the thread.
+    if (window.matchMedia(PHONE_QUERY).matches) st.setCommentsPanel(false);
     const at = pinPosition(thread, shapes.byId);
     if (at) st.setViewport({ ...st.viewport, x: at.x, y: at.y });
   };

@@ -159,7 +159,7 @@ export function Composer({
         </p>
       )}
       <div className="composer-actions">
-        <span className="hint">Enter to send · Shift+Enter for a new line · @ to mention</span>
+        <span className="hint">Enter sends · Shift+Enter: new line · @ mentions</span>
         {onCancel && (
           <button type="button" className="btn small" onClick={onCancel}>
             Cancel

@@ -65,18 +65,6 @@ export function Toolbar({
           <span className="kbd">C</span>
         </ToolButton>
       )}
-      {canComment && (
-        <ToolButton
-          label="Comment"
-          icon="comment"
-          shortcut="C"
-          pressed={current === 'comment'}
-          active={current === 'comment'}
-          onClick={() => setTool('comment')}
-        >
-          <span className="kbd">C</span>
-        </ToolButton>
-      )}
       {!readOnly && (
         <ToolButton
           label="Tool lock"
