@@ -1,8 +1,9 @@
 // Comments and @mentions (docs/api.md §18) in Chromium, two people: Ana places a thread on a sticky
 // and mentions Ben; Ben, who joined through a "can comment" link, sees the mention on his
 // dashboard, opens it at the thread and replies (Shift+Enter for a new line; hostile text stays
-// text); Ana moves the sticky and the pin follows on both screens; Ben resolves the thread and it
-// leaves the open list on both. Then the same screens on a phone.
+// text); Ben, offline for a while, catches up when he is back; Ana moves the sticky and the pin
+// follows on both screens; Ben resolves the thread and it leaves the open list on both. Then the
+// same screens on a phone.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -16,6 +17,7 @@ import {
   shapes,
   shareLink,
   until,
+  waitStatus,
   withApp,
 } from './helpers.ts';
 
@@ -121,6 +123,20 @@ describe('comments: two people', () => {
     assert.equal(await links.first().getAttribute('rel'), 'noopener noreferrer nofollow');
     assert.equal(await ana.evaluate(() => (window as { hacked?: number }).hacked ?? null), null);
     await ben.screenshot({ path: `${artifacts}/comments-ben-reply.png` });
+  });
+
+  it('Ben, offline meanwhile, catches up on what he missed when he is back', async () => {
+    await ben.context().setOffline(true);
+    await waitStatus(ben, 'offline');
+    const reply = card(ana).getByLabel('Reply');
+    await reply.focus();
+    await reply.pressSequentially('Sent while Ben was away');
+    await reply.press('Enter');
+    await until(async () => (await card(ana).locator('.comment').count()) === 3, 'Ana’s reply in her thread');
+    assert.equal(await card(ben).locator('.comment').count(), 2, 'not on Ben’s screen while he is offline');
+    await ben.context().setOffline(false);
+    await until(async () => (await card(ben).locator('.comment').count()) === 3, 'Ben catches up');
+    assert.equal(await card(ben).locator('.comment-body').nth(2).textContent(), 'Sent while Ben was away');
   });
 
   it('Ana moves the sticky and the pin follows on both screens', async () => {

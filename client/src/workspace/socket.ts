@@ -9,15 +9,28 @@ export type WorkspaceSocket = Socket<ServerToClientEvents, ClientToServerEvents>
 let socket: WorkspaceSocket | null = null;
 let users = 0;
 
+/**
+ * The browser's `offline` closes the socket at once (a dropped network can leave it half-open for
+ * minutes, missing events) and `online` opens it again; its `connect` then tells every listener,
+ * which reads again what it shows (the board list, threads, votes): that is the catch-up.
+ */
+const goOffline = () => socket?.disconnect();
+const goOnline = () => socket?.connect();
+
 function acquire(): WorkspaceSocket {
-  if (!socket)
+  if (!socket) {
     socket = io({ path: WORKSPACE_PATH, withCredentials: true, transports: ['websocket', 'polling'] });
+    window.addEventListener('offline', goOffline);
+    window.addEventListener('online', goOnline);
+  }
   users++;
   return socket;
 }
 function release(): void {
   users--;
   if (users === 0 && socket) {
+    window.removeEventListener('offline', goOffline);
+    window.removeEventListener('online', goOnline);
     socket.disconnect();
     socket = null;
   }
