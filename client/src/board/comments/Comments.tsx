@@ -40,6 +40,7 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
   const screen = useEditor((s) => s.screen);
   const draft = useEditor((s) => s.commentDraft);
   const openId = useEditor((s) => s.openThreadId);
+  const panelOpen = useEditor((s) => s.commentsPanel);
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const mayComment = canComment(role);
 
@@ -132,7 +133,10 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
           me={me}
           role={role}
           deleted={shapeDeleted(open, shapes.byId)}
-          style={cardStyle(place(pinPosition(open, shapes.byId) ?? viewportCentre(viewport)), screen)}
+          style={(() => {
+            const at = pinPosition(open, shapes.byId);
+            return at ? cardStyle(place(at), screen) : pinlessCardStyle(screen, panelOpen);
+          })()}
           onMessage={onMessage}
         />
       )}
@@ -140,7 +144,15 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
   );
 }
 
-const viewportCentre = (v: { x: number; y: number }) => ({ x: v.x, y: v.y });
+/** Width of the Comments panel and its margin (comments.css), which a pinless card keeps clear of. */
+const PANEL_REACH = 324;
+
+/** A thread with no pin (its shape was deleted): at the top right, beside the panel when it is open. */
+function pinlessCardStyle(screen: { w: number; h: number }, panelOpen: boolean): React.CSSProperties {
+  const width = Math.min(CARD_WIDTH, screen.w - 24);
+  const room = panelOpen && screen.w - PANEL_REACH - width >= 12 ? PANEL_REACH : 12;
+  return { left: screen.w - room - width, top: 130, width, maxHeight: Math.max(200, screen.h - 130 - 72) };
+}
 
 /** Room the pin takes to the right of its anchor (its tip), so the card never hides it. */
 const PIN_REACH = 52;
