@@ -53,7 +53,14 @@ describe('comments: two people', () => {
   });
 
   it('Ana places a thread on the sticky and mentions Ben with @ completion', async () => {
-    await ana.getByRole('button', { name: 'Comment', exact: true }).click();
+    // C picks the Comment tool (docs/api.md §18).
+    await ana.keyboard.press('c');
+    await until(
+      async () =>
+        (await ana.getByRole('button', { name: 'Comment', exact: true }).getAttribute('aria-pressed')) ===
+        'true',
+      'the Comment tool picked by its shortcut',
+    );
     const sticky = await shapes(ana, 'sticky').first().boundingBox();
     assert.ok(sticky);
     await ana.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);

@@ -243,6 +243,7 @@ describe('REST: comments and mentions', () => {
       'body',
     ]);
     assertError(await reply(owner, boardId, thread.id, '   '), 422, ErrorCode.VALIDATION, ['body']);
+    assertError(await reply(owner, boardId, thread.id, 'a\u0000b'), 422, ErrorCode.VALIDATION, ['body']);
     for (const anchor of [{}, { x: 'a', y: 1 }, { shapeId: '' }, { shapeId: 'a'.repeat(65) }, { x: 1 }]) {
       assertError(
         await newThread(owner, boardId, 'x', anchor),
@@ -262,6 +263,30 @@ describe('REST: comments and mentions', () => {
     const { thread } = (await newThread(owner, boardId, hostile)).body;
     const listed = await threads(viewer, boardId);
     assert.equal(listed.body.threads.find((t) => t.id === thread.id)?.comments[0]?.body, hostile);
+  });
+
+  test("every new comment, a thread's first included, is told to CommentEvents (the webhooks' seam)", async () => {
+    const boardId = await sharedBoard();
+    const heard: { boardId: string; commentId: string; threadComments: number; mentioned: string[] }[] = [];
+    const stop = server.app.comments.onCreated((e) =>
+      heard.push({
+        boardId: e.boardId,
+        commentId: e.comment.id,
+        threadComments: e.thread.comments.length,
+        mentioned: e.mentioned,
+      }),
+    );
+    try {
+      const created = (await newThread(owner, boardId, `hi ${mentionMarkup('Eddie', editor.userId)}`)).body;
+      const answered = (await reply(commenter, boardId, created.thread.id, 'hello')).body;
+      await edit(commenter, boardId, created.thread.id, answered.comment.id, 'hello again');
+      assert.deepEqual(heard, [
+        { boardId, commentId: created.comment.id, threadComments: 1, mentioned: [editor.userId] },
+        { boardId, commentId: answered.comment.id, threadComments: 2, mentioned: [] },
+      ]);
+    } finally {
+      stop();
+    }
   });
 
   test('a mention notifies the mentioned member only, live and in GET /api/me/mentions', async () => {

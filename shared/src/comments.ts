@@ -22,7 +22,9 @@ export const commentBodyField = z
   .min(1, { error: 'Write a comment.' })
   .max(limits.commentBodyMax, {
     error: `A comment has at most ${limits.commentBodyMax.toLocaleString('en')} characters.`,
-  });
+  })
+  // PostgreSQL's text cannot hold a NUL character; no one types one.
+  .refine((body) => !body.includes('\u0000'), { error: 'A comment cannot contain a NUL character.' });
 
 export const ThreadCreateBody = z.object({
   anchor: ThreadAnchor,
