@@ -9,6 +9,7 @@ import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   artifacts,
+  boardArea,
   createBoard,
   exported,
   joinByLink,
@@ -223,9 +224,37 @@ describe('comments: two people', () => {
     await panel.getByText('No open threads.', { exact: false }).waitFor();
   });
 
+  it('a mention while Ben is on the board shows as an unread count there, gone once he reads it', async () => {
+    await ana.keyboard.press('Escape');
+    await ana.getByRole('button', { name: 'Comment', exact: true }).click();
+    await boardArea(ana).click({ position: { x: 300, y: 300 } });
+    const field = ana.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.pressSequentially('Also here @Be');
+    await ana.getByRole('option', { name: 'Ben' }).waitFor();
+    await field.press('Tab');
+    // Picked: the list closes, so Enter sends.
+    await ana.getByRole('listbox', { name: 'Members to mention' }).waitFor({ state: 'detached' });
+    await field.press('Enter');
+    const button = ben.getByRole('button', { name: 'Comments', exact: true });
+    const badge = button.locator('.badge');
+    await until(
+      async () => (await button.getAttribute('aria-description')) === '1 unread mention',
+      'Ben’s unread count',
+    );
+    assert.equal(await badge.textContent(), '1');
+    await ben.screenshot({ path: `${artifacts}/comments-ben-unread-on-board.png` });
+    const panel = ben.getByRole('complementary', { name: 'Comments panel' });
+    await panel.getByRole('tab', { name: 'Open' }).click();
+    await panel.getByRole('button', { name: /Ana.*Also here @Ben/ }).click();
+    await card(ben).getByText('Also here').waitFor();
+    await until(async () => (await badge.count()) === 0, 'the unread count goes once Ben opens the thread');
+    assert.equal(await button.getAttribute('aria-description'), null);
+  });
+
   it('on a phone, the panel and a thread fit the screen', async () => {
     await ben.setViewportSize({ width: 390, height: 844 });
     const benPanel = ben.getByRole('complementary', { name: 'Comments panel' });
+    await benPanel.getByRole('tab', { name: 'Mentions me' }).click();
     await ben.screenshot({ path: `${artifacts}/comments-ben-phone-panel.png` });
     await benPanel.getByRole('button', { name: /Ana.*Is this bold enough/ }).click();
     await card(ben).waitFor();

@@ -201,6 +201,8 @@ describe('REST: comments and mentions', () => {
     const mine = (await newThread(commenter, boardId, 'mine')).body.thread;
     const theirs = (await newThread(editor, boardId, 'theirs')).body.thread;
     assertError(await removeThread(commenter, boardId, theirs.id), 403, ErrorCode.FORBIDDEN);
+    const commenters = (await newThread(commenter, boardId, 'by the commenter')).body.thread;
+    assertError(await removeThread(editor, boardId, commenters.id), 403, ErrorCode.FORBIDDEN);
     assertError(await removeThread(viewer, boardId, theirs.id), 403, ErrorCode.FORBIDDEN);
     assertError(await removeThread(stranger, boardId, theirs.id), 404, ErrorCode.NOT_FOUND);
     assertError(await removeThread(nobody, boardId, theirs.id), 401, ErrorCode.AUTH_REQUIRED);

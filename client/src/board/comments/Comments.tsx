@@ -350,16 +350,14 @@ export function CommentsButton({ boardId, comments }: { boardId: string; comment
       className={`btn comments-button ${open ? 'active' : ''}`}
       aria-label="Comments"
       aria-pressed={open}
+      // The name stays "Comments"; the count is its description (a button's content is not read).
+      aria-description={unread > 0 ? `${unread} unread ${unread === 1 ? 'mention' : 'mentions'}` : undefined}
       title="Comments"
       onClick={() => useEditor.getState().setCommentsPanel(!open)}
     >
       <Icon name="comment" size={18} />
       {unread > 0 && (
-        <span
-          className="badge"
-          role="status"
-          aria-label={`${unread} unread ${unread === 1 ? 'mention' : 'mentions'}`}
-        >
+        <span className="badge" aria-hidden="true">
           {unread}
         </span>
       )}

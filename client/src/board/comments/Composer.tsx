@@ -52,6 +52,8 @@ export function Composer({
     setPicked((list) => [...list, { name: member.name, userId: member.userId }]);
     setCaret(next.caret);
     setActive(0);
+    // This @ is done: the list stays closed (Enter now sends) until the text changes.
+    setDismissedAt(query.start);
     requestAnimationFrame(() => {
       field.current?.focus();
       field.current?.setSelectionRange(next.caret, next.caret);
