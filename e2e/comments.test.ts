@@ -3,7 +3,7 @@
 // dashboard, opens it at the thread and replies (Shift+Enter for a new line; hostile text stays
 // text); Ben, offline for a while, catches up when he is back; Ana moves the sticky and the pin
 // follows on both screens; Ben resolves the thread and it leaves the open list on both. Then the
-// same screens on a phone.
+// same screens on a phone, and a viewer who reads only.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -249,6 +249,25 @@ describe('comments: two people', () => {
     await card(ben).getByText('Also here').waitFor();
     await until(async () => (await badge.count()) === 0, 'the unread count goes once Ben opens the thread');
     assert.equal(await button.getAttribute('aria-description'), null);
+  });
+
+  it('a viewer reads threads but cannot write, resolve or place one', async () => {
+    const cy = (await newUser(app, 'Cy')).page;
+    const link = await shareLink(ana, 'can view');
+    await joinByLink(cy, link, boardId, 'read-only');
+    assert.equal(await cy.getByRole('button', { name: 'Comment', exact: true }).count(), 0);
+    await pins(cy).first().click();
+    await card(cy).getByText('Also here').waitFor();
+    await card(cy).getByText('You can read comments; only editors and commenters can reply.').waitFor();
+    assert.equal(await card(cy).getByLabel('Reply').count(), 0);
+    assert.equal(await card(cy).getByRole('button', { name: 'Resolve thread' }).count(), 0);
+    await card(cy).getByRole('button', { name: 'Close thread' }).click();
+    await cy.keyboard.press('c');
+    await cy
+      .getByRole('alert')
+      .getByText('You can read comments on this board, but only its editors and commenters can write them.')
+      .waitFor();
+    await cy.context().close();
   });
 
   it('on a phone, the panel and a thread fit the screen', async () => {

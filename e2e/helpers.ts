@@ -140,7 +140,7 @@ export async function shareLink(page: Page, role: 'can edit' | 'can comment' | '
   const field = page.getByLabel(`C${role.slice(1)} link`).first();
   await field.waitFor();
   const url = await field.inputValue();
-  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
   return url;
 }
 

@@ -44,13 +44,14 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const mayComment = canComment(role);
 
-  // A viewer who picked the Comment tool is told why nothing opens.
+  // A viewer who picks the Comment tool (C) is told why they cannot, and keeps the tool they had.
+  const tool = useEditor((s) => s.tool);
   useEffect(() => {
-    if (draft && !mayComment) {
-      useEditor.getState().setCommentDraft(null);
+    if (tool === 'comment' && !mayComment) {
+      useEditor.getState().setTool('select');
       onMessage('You can read comments on this board, but only its editors and commenters can write them.');
     }
-  }, [draft, mayComment, onMessage]);
+  }, [tool, mayComment, onMessage]);
 
   const place = (p: { x: number; y: number }) => toScreen(viewport, screen, p.x, p.y);
   const open = comments.threads.find((t) => t.id === openId) ?? null;
