@@ -26,28 +26,7 @@ import type {
 } from './types.ts';
 
 // The row types and errors live in types.ts; re-exported so callers keep importing from here.
-export type {
-  BoardRow,
-  CommentRow,
-  DocEntry,
-  LinkRow,
-  LogEntry,
-  LogSize,
-  MentionRow,
-  MergeParts,
-  NewComment,
-  NewThread,
-  SessionRow,
-  StoredDoc,
-  StoredVersion,
-  ThreadRow,
-  ThumbnailRow,
-  UserBadge,
-  UserRow,
-  VersionKind,
-  VersionRow,
-  VoteSessionRow,
-} from './types.ts';
+export type * from './types.ts';
 export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
 /** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
