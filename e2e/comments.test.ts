@@ -282,4 +282,24 @@ describe('comments: two people', () => {
     assert.ok(box.x >= 0 && box.x + box.width <= 390, `the card (${box.x}, ${box.width}) is on the screen`);
     await ben.screenshot({ path: `${artifacts}/comments-ben-phone.png` });
   });
+
+  it('the Share dialog offers “can comment” links and roles, and fits a phone', async () => {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await ana.setViewportSize({ width, height });
+      await ana.getByRole('button', { name: 'Share', exact: true }).click();
+      const create = ana.getByRole('button', { name: 'Create “can comment” link' });
+      await create.waitFor();
+      const role = ana.getByLabel('Role of Ben');
+      assert.equal(await role.inputValue(), 'commenter');
+      for (const control of [create, role]) {
+        const box = await control.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width, `on screen at ${width}px`);
+      }
+      await ana.screenshot({ path: `${artifacts}/comments-share-${width}.png` });
+      await ana.getByRole('button', { name: 'Close', exact: true }).click();
+    }
+  });
 });
