@@ -403,7 +403,7 @@ describe('REST: comments and mentions', () => {
     );
   });
 
-  test('export.json carries the threads; deleting the board deletes them', async () => {
+  test('export.json carries the threads, history does not see them; deleting the board deletes them', async () => {
     const boardId = await sharedBoard();
     const { thread } = (await newThread(owner, boardId, 'keep me', { shapeId: 'sticky-1' })).body;
     await reply(editor, boardId, thread.id, 'kept');
@@ -417,6 +417,10 @@ describe('REST: comments and mentions', () => {
       exported.body.threads.map((t) => [t.anchor, t.comments.map((c) => c.body)]),
       [[{ shapeId: 'sticky-1' }, ['keep me', 'kept']]],
     );
+
+    // Comments are not board content: the document's log and its history stay untouched.
+    assert.deepEqual(await server.store.logSince(boardId, 0), []);
+    assert.deepEqual(await server.store.listVersions(boardId, null, 10), []);
 
     assert.equal((await owner.call('DELETE', apiPaths.board(boardId))).status, 204);
     assert.deepEqual(await server.store.comments.listThreads(boardId), []);
