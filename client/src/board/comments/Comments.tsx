@@ -156,7 +156,7 @@ function pinlessCardStyle(screen: { w: number; h: number }, panelOpen: boolean):
 }
 
 /** Room the pin takes to the right of its anchor (its tip), so the card never hides it. */
-const PIN_REACH = 52;
+const PIN_REACH = 60;
 
 /**
  * Beside the pin — to its right, or to its left when the right has no room — kept on screen below
