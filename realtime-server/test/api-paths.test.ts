@@ -60,6 +60,15 @@ describe('apiPaths', () => {
     ['GET', apiPaths.votesCurrent(boardId)],
     ['PUT', apiPaths.voteBallot(boardId, 'no-such-session')],
     ['POST', apiPaths.voteClose(boardId, 'no-such-session')],
+    ['GET', apiPaths.threads(boardId)],
+    ['POST', apiPaths.threads(other)],
+    ['PATCH', apiPaths.thread(boardId, 'no-such-thread')],
+    ['DELETE', apiPaths.thread(boardId, 'no-such-thread')],
+    ['POST', apiPaths.threadComments(boardId, 'no-such-thread')],
+    ['PATCH', apiPaths.comment(boardId, 'no-such-thread', 'no-such-comment')],
+    ['DELETE', apiPaths.comment(boardId, 'no-such-thread', 'no-such-comment')],
+    ['GET', apiPaths.mentions()],
+    ['POST', apiPaths.mentionsRead()],
     ['POST', apiPaths.logout()],
   ];
 

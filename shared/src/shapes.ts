@@ -98,5 +98,10 @@ export const BoardExport = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
   /** The board's images as data URLs by asset id, so an import can upload them to the new board. */
   assets: z.record(z.string().max(128), z.string().startsWith('data:image/')).optional(),
+  /**
+   * The board's comment threads with their comments (docs/api.md §18), as `GET …/threads` answers
+   * them: carried by the server's export.json for the record; an import does not recreate them.
+   */
+  threads: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 export type BoardExport = z.infer<typeof BoardExport>;

@@ -1,5 +1,6 @@
 // Export the board or the selection as PNG, SVG or JSON; import a board's JSON.
 import { useCallback, useRef, useState } from 'react';
+import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
@@ -53,7 +54,14 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
   };
   const json = async () => {
     setOpen(false);
-    const data = await withImages(boardId, exportBoard(session.doc));
+    const board = await withImages(boardId, exportBoard(session.doc));
+    // The comment threads (docs/api.md §18) are on the server: carried when it can be reached.
+    const threads = await api.threads(boardId).then(
+      (answer) => answer.threads,
+      () => null,
+    );
+    if (!threads) onMessage('Exported without its comments: they could not be read from the server.');
+    const data = threads ? { ...board, threads } : board;
     download(
       `${safeName(title)}.json`,
       new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),
