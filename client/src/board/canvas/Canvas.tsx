@@ -22,14 +22,16 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
-import { intersects, topmostAt, unionRect } from '../model/geometry.ts';
+import { pathBounds } from '../model/connectors.ts';
+import { intersects, unionRect } from '../model/geometry.ts';
+import { topmostAt } from '../model/hit.ts';
 import { recordBounds } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
 import { toBoard, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
-import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
+import { ArrowView, arrowEndsOf, resolveArrow, ShapeView } from './ShapeView.tsx';
 import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
 import './canvas.css';
 
@@ -315,20 +317,13 @@ const ShapeLayer = memo(function ShapeLayer({
 });
 
 function ArrowFor({ rec, byId }: { rec: ShapeRecord; byId: Map<string, ShapeRecord> }) {
-  const [from, to] = resolveArrow(rec, byId);
-  return <ArrowView s={rec} from={from} to={to} />;
+  return <ArrowView s={rec} path={resolveArrow(rec, byId)} />;
 }
 
 function outline(rec: ShapeRecord, byId: Map<string, ShapeRecord>, pad: number) {
   if (rec.type === 'arrow') {
-    const [a, b] = resolveArrow(rec, byId);
-    return {
-      x: Math.min(a.x, b.x) - pad,
-      y: Math.min(a.y, b.y) - pad,
-      w: Math.abs(a.x - b.x) + 2 * pad,
-      h: Math.abs(a.y - b.y) + 2 * pad,
-      rot: '',
-    };
+    const r = pathBounds(resolveArrow(rec, byId));
+    return { x: r.x - pad, y: r.y - pad, w: r.w + 2 * pad, h: r.h + 2 * pad, rot: '' };
   }
   const rot = rec.rotation
     ? `rotate(${(rec.rotation * 180) / Math.PI} ${rec.x + rec.w / 2} ${rec.y + rec.h / 2})`
@@ -445,7 +440,7 @@ function Selection({
           );
         })}
       {arrow &&
-        resolveArrow(arrow, byId).map((p, i) => (
+        arrowEndsOf(resolveArrow(arrow, byId)).map((p, i) => (
           <circle
             key={i === 0 ? 'from' : 'to'}
             data-handle={i === 0 ? 'from' : 'to'}

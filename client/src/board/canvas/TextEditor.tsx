@@ -6,12 +6,13 @@
 // focus must not end an edit.
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
+import { fontStacks } from '../drawing/fonts.ts';
 import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
 import { layoutText } from '../model/textLayout.ts';
 import { toScreen, useEditor } from '../store.ts';
-import { layoutOf, measure } from './measure.ts';
+import { layoutOf, measureIn } from './measure.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
 export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
@@ -85,6 +86,7 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
         height: rec.type === 'text' ? undefined : rec.h,
         minHeight: rec.type === 'text' ? rec.h : undefined,
         fontSize: layout.size,
+        fontFamily: fontStacks[rec.fontFamily ?? 'sans'],
         padding: `${layout.padY}px ${layout.padX}px`,
         textAlign: layout.align === 'middle' ? 'center' : layout.align === 'end' ? 'right' : 'left',
         transform: `scale(${viewport.zoom}) rotate(${rec.rotation}rad)`,
@@ -95,7 +97,7 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
         binding.current?.input(el.value, el.selectionStart, el.selectionEnd);
         // The shape grows to hold every line once its font is at the floor (a text shape follows
         // its text both ways), so nothing is hidden and hit tests, selection and export fit.
-        const l = layoutText({ ...rec, text: el.value }, measure);
+        const l = layoutText({ ...rec, text: el.value }, measureIn(rec.fontFamily ?? 'sans'));
         const h =
           rec.type === 'text'
             ? Math.max(40, Math.ceil(l.lines.length * l.lineHeight + 2 * l.padY))

@@ -8,8 +8,9 @@ import {
   textShapeTypes,
 } from '@tandem/shared';
 import * as Y from 'yjs';
+import { connectorPath, pathBounds } from './connectors.ts';
 import { edit, newId, type ShapeMap, shapesOf } from './doc.ts';
-import { arrowEnds, boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
+import { boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
 
@@ -21,6 +22,14 @@ export const extraKeys = [
   'dash',
   'startHead',
   'endHead',
+  'stroke',
+  'fill',
+  'fillStyle',
+  'opacity',
+  'roundness',
+  'fontFamily',
+  'sloppiness',
+  'route',
   'groupId',
   'locked',
 ] as const;
@@ -272,10 +281,12 @@ function syncArrowBox(doc: Y.Doc, id: string, m: ShapeMap): void {
     const r = readShape(k, shapesOf(doc).get(k));
     if (r) all.set(k, r);
   }
-  const [a, b] = arrowEnds(rec, all);
+  const path = connectorPath(rec, all);
+  const a = path.points[0]!;
+  const b = path.points[path.points.length - 1]!;
   if (rec.from) m.set('from', { ...rec.from, x: a.x, y: a.y });
   if (rec.to) m.set('to', { ...rec.to, x: b.x, y: b.y });
-  const r = rectOfPoints([a, b]);
+  const r = pathBounds(path);
   m.set('x', r.x);
   m.set('y', r.y);
   m.set('w', r.w);
