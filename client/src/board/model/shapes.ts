@@ -197,16 +197,38 @@ export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): vo
 
 /** Style fields of docs/api.md §10 that the style panel sets. */
 export type StylePatch = Partial<
-  Pick<ShapeRecord, 'fontSize' | 'align' | 'strokeWidth' | 'dash' | 'startHead' | 'endHead'>
+  Pick<
+    ShapeRecord,
+    | 'fontSize'
+    | 'align'
+    | 'strokeWidth'
+    | 'dash'
+    | 'startHead'
+    | 'endHead'
+    | 'stroke'
+    | 'fill'
+    | 'fillStyle'
+    | 'opacity'
+    | 'roundness'
+    | 'fontFamily'
+    | 'sloppiness'
+    | 'route'
+  >
 >;
 const outlined: ReadonlySet<ShapeType> = new Set(['rect', 'ellipse', 'diamond', 'arrow']);
+const filled: ReadonlySet<ShapeType> = new Set(['rect', 'ellipse', 'diamond']);
 
 /** Which style fields a type of shape carries (text fields for text-bearing shapes, and so on). */
 export function styleKeysFor(type: ShapeType): (keyof StylePatch)[] {
   const keys: (keyof StylePatch)[] = [];
-  if (textShapeTypes.has(type)) keys.push('fontSize', 'align');
-  if (outlined.has(type)) keys.push('strokeWidth', 'dash');
-  if (type === 'arrow') keys.push('startHead', 'endHead');
+  if (textShapeTypes.has(type)) keys.push('fontSize', 'align', 'fontFamily');
+  if (outlined.has(type)) keys.push('strokeWidth', 'dash', 'sloppiness');
+  if (outlined.has(type) || type === 'text' || type === 'freehand') keys.push('stroke');
+  if (filled.has(type)) keys.push('fillStyle', 'fill');
+  if (type === 'sticky') keys.push('fill');
+  if (type === 'rect' || type === 'diamond') keys.push('roundness');
+  if (type === 'arrow') keys.push('startHead', 'endHead', 'route');
+  if (type !== 'frame') keys.push('opacity');
   return keys;
 }
 
@@ -218,6 +240,8 @@ export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): 
       if (!m || isLocked(m)) continue;
       const type = m.get('type') as ShapeType;
       for (const k of styleKeysFor(type)) if (patch[k] !== undefined) m.set(k, patch[k]);
+      // Another route covers other ground: the stored box (culling, bounds) follows it.
+      if (type === 'arrow' && patch.route !== undefined) syncArrowBox(doc, id, m);
     }
   });
 }
