@@ -310,6 +310,39 @@ describe('drawing styles, shared', () => {
     }, 'the re-routed elbow on both screens');
     await ben.screenshot({ path: `${artifacts}/drawing-elbow-ben.png` });
 
+    // A label on the connector, typed by Ana, sits on the middle of the path on Ben's screen.
+    const route = (await pointsOn(ana))!.split(' ').map((p) => p.split(',').map(Number) as [number, number]);
+    const lengths = route
+      .slice(1)
+      .map(([x, y], i) => Math.abs(x - route[i]![0]) + Math.abs(y - route[i]![1]));
+    let half = lengths.reduce((a, b) => a + b, 0) / 2;
+    let mid = route[0]!;
+    for (let i = 0; i < lengths.length; i++) {
+      const [ax, ay] = route[i]!;
+      const [bx, by] = route[i + 1]!;
+      if (half <= lengths[i]!) {
+        const t = half / lengths[i]!;
+        mid = [ax + (bx - ax) * t, ay + (by - ay) * t];
+        break;
+      }
+      half -= lengths[i]!;
+    }
+    await ana.getByRole('button', { name: 'Select', exact: true }).click();
+    const onMid = await at(ana, mid[0], mid[1]);
+    await ana.mouse.dblclick(onMid.x, onMid.y);
+    await ana.getByLabel('Shape text').pressSequentially('depends on');
+    await ana.keyboard.press('Escape');
+    const label = ben.locator(`[data-shape-id="${arrow}"] .arrow-label`);
+    await until(
+      async () => (await label.count()) === 1 && (await label.textContent()) === 'depends on',
+      'the label on Ben’s screen',
+    );
+    const tspan = label.locator('tspan');
+    assert.ok(Math.abs(Number(await tspan.getAttribute('x')) - mid[0]) < 0.5, 'label centred on the path');
+    assert.ok(Math.abs(Number(await tspan.getAttribute('y')) - mid[1]) < 0.5, 'label on the path');
+    await quiet();
+    await ben.screenshot({ path: `${artifacts}/drawing-elbow-label-ben.png` });
+
     // Right angles only, and no segment through either note.
     const pts = (await pointsOn(ben))!.split(' ').map((p) => p.split(',').map(Number) as [number, number]);
     const notes = [await serverShape(one), await serverShape(two)] as ShapeRecord[];

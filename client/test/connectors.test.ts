@@ -70,8 +70,7 @@ describe('elbow routing', () => {
     assert.equal(route.length, 4);
   });
 
-  it('goes around when the shapes face away from the way the arrow must run', () => {
-    // The target is directly above, but bound at its top by the side choice of a tall source.
+  it('stacked shapes of different widths: out of the bottom, into the top', () => {
     const a = box(0, 0, 100, 80);
     const b = box(20, 200, 60, 60);
     const route = elbowRoute(a, b);
@@ -138,5 +137,30 @@ describe('connector paths', () => {
     assert.equal(c1!.y, 40);
     assert.ok(c1!.x > p0!.x);
     assert.ok(c2!.x < p3!.x);
+  });
+});
+
+describe('connector labels', () => {
+  it('sit on the middle of the path, line by line', async () => {
+    const { connectorLabel } = await import('../src/board/drawing/label.ts');
+    const base = { rotation: 0, color: 'grey', createdBy: 'u', z: 'a0' } as const;
+    const arrow: ShapeRecord = {
+      ...base,
+      id: 'l',
+      type: 'arrow',
+      x: 0,
+      y: 0,
+      w: 0,
+      h: 0,
+      text: 'one\ntwo',
+      from: { x: 0, y: 0 },
+      to: { x: 200, y: 0 },
+    };
+    const l = connectorLabel(arrow, connectorPath(arrow))!;
+    assert.equal(l.x, 100);
+    assert.deepEqual(l.lines, ['one', 'two']);
+    // Two lines centred on y 0.
+    assert.ok(Math.abs(l.ys[0]! + l.ys[1]!) < 1e-9);
+    assert.equal(connectorLabel({ ...arrow, text: '' }, connectorPath(arrow)), null);
   });
 });

@@ -211,6 +211,17 @@ describe('drawing with the style fields', () => {
     assert.notEqual(seedOf('a'), seedOf('b'));
   });
 
+  it('zoomed far out, a sketched shape is its exact outline with its hatch as a tone', () => {
+    const far = bodyOf({ ...rect, fill: 'green', fillStyle: 'hatched', sloppiness: 'cartoonist' }, false);
+    assert.equal(
+      markup(far),
+      '<rect width="160" height="100" rx="8" fill="#4cd13759" stroke="#1e6fd9" stroke-width="2"/>',
+    );
+    // The export always draws the full detail.
+    const full = bodyOf({ ...rect, fill: 'green', fillStyle: 'hatched', sloppiness: 'cartoonist' });
+    assert.ok(full.every((p) => p.tag === 'path'));
+  });
+
   it('the export carries the canvas primitives of a sketched shape and arrow', () => {
     const a: ShapeRecord = { ...rect, sloppiness: 'cartoonist', fillStyle: 'cross-hatched' };
     const arrow: ShapeRecord = {

@@ -135,7 +135,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         awareness={session.awareness}
         readOnly={locked || previewIndex !== null}
         onPointer={presence.pointer}
-        onEditRequest={startEditing}
+        onEditRequest={actions.editText}
         onEmptyDoubleClick={actions.addTextAt}
       />
       {!locked && <EmptyHint index={index} />}
@@ -261,8 +261,6 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
     </p>
   );
 }
-
-const startEditing = (id: string) => useEditor.getState().setEditing(id);
 
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.
  * Its own component, so a remote cursor move re-renders only this, not the editor around it. */

@@ -198,7 +198,8 @@ export function Canvas({
       at,
       4 / st.viewport.zoom,
     );
-    if (rec && rec.text !== undefined && !rec.locked) onEditRequest(rec.id);
+    // An arrow takes a label (docs/api.md §10: text that follows its midpoint).
+    if (rec && (rec.text !== undefined || rec.type === 'arrow') && !rec.locked) onEditRequest(rec.id);
     // Empty canvas with the select tool: a text shape there, as in Excalidraw and tldraw.
     else if (!rec && st.tool === 'select') onEmptyDoubleClick?.(at);
   };
@@ -309,15 +310,25 @@ const ShapeLayer = memo(function ShapeLayer({
 }) {
   return visible.map(({ rec }) =>
     rec.type === 'arrow' ? (
-      <ArrowFor key={rec.id} rec={rec} byId={byId} />
+      <ArrowFor key={rec.id} rec={rec} byId={byId} editing={rec.id === editingId} detail={detail} />
     ) : (
       <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
     ),
   );
 });
 
-function ArrowFor({ rec, byId }: { rec: ShapeRecord; byId: Map<string, ShapeRecord> }) {
-  return <ArrowView s={rec} path={resolveArrow(rec, byId)} />;
+function ArrowFor({
+  rec,
+  byId,
+  editing,
+  detail,
+}: {
+  rec: ShapeRecord;
+  byId: Map<string, ShapeRecord>;
+  editing: boolean;
+  detail: boolean;
+}) {
+  return <ArrowView s={rec} path={resolveArrow(rec, byId)} editing={editing} detail={detail} />;
 }
 
 function outline(rec: ShapeRecord, byId: Map<string, ShapeRecord>, pad: number) {

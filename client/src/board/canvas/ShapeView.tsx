@@ -4,6 +4,7 @@ import type { ShapeRecord } from '@tandem/shared';
 import { createElement, memo } from 'react';
 import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
 import { fontStacks } from '../drawing/fonts.ts';
+import { connectorLabel, labelAttrs } from '../drawing/label.ts';
 import type { Primitive } from '../drawing/primitives.ts';
 import { ImageBody } from '../images/ImageView.tsx';
 import { type ConnectorPath, connectorPath } from '../model/connectors.ts';
@@ -29,7 +30,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
       return (
         <>
           {detail && <rect className="sticky-shadow" x={1} y={3} width={s.w} height={s.h} rx={7} />}
-          <Parts parts={bodyOf(s)} />
+          <Parts parts={bodyOf(s, detail)} />
         </>
       );
     case 'text':
@@ -47,7 +48,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
         </>
       );
     default:
-      return <Parts parts={bodyOf(s)} />;
+      return <Parts parts={bodyOf(s, detail)} />;
   }
 }
 
@@ -106,18 +107,48 @@ export const ShapeView = memo(function ShapeView({
 });
 
 export const ArrowView = memo(
-  function ArrowView({ s, path }: { s: ShapeRecord; path: ConnectorPath }) {
-    const { group, parts } = arrowDrawing(s, path);
+  function ArrowView({
+    s,
+    path,
+    editing,
+    detail,
+  }: {
+    s: ShapeRecord;
+    path: ConnectorPath;
+    editing: boolean;
+    detail: boolean;
+  }) {
+    const { group, parts } = arrowDrawing(s, path, detail);
     return (
       <g data-shape-id={s.id} data-shape-type="arrow" data-route={path.route} {...group}>
         <Parts parts={parts} />
+        <ArrowLabel s={s} path={path} editing={editing} />
       </g>
     );
   },
   // The path is resolved afresh on every canvas render, so compare it by value: an arrow whose
   // record and route are unchanged (every arrow, while panning) is not re-rendered.
-  (a, b) => a.s === b.s && samePoints(a.path.points, b.path.points),
+  (a, b) =>
+    a.s === b.s &&
+    a.editing === b.editing &&
+    a.detail === b.detail &&
+    samePoints(a.path.points, b.path.points),
 );
+
+function ArrowLabel({ s, path, editing }: { s: ShapeRecord; path: ConnectorPath; editing: boolean }) {
+  const l = connectorLabel(s, path);
+  if (!l || editing) return null;
+  return (
+    <text className="arrow-label" {...labelAttrs(l)}>
+      {l.lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <tspan key={i} x={l.x} y={l.ys[i]}>
+          {line || '\u00a0'}
+        </tspan>
+      ))}
+    </text>
+  );
+}
 
 function samePoints(a: Point[], b: Point[]): boolean {
   if (a.length !== b.length) return false;

@@ -5,6 +5,7 @@
 import type { ShapeRecord } from '@tandem/shared';
 import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
 import { fontStacks } from '../drawing/fonts.ts';
+import { connectorLabel, labelAttrs } from '../drawing/label.ts';
 import { attrsMarkup, markup } from '../drawing/primitives.ts';
 import { resolveStyle } from '../drawing/style.ts';
 import { connectorPath, pathBounds } from '../model/connectors.ts';
@@ -32,8 +33,13 @@ function textSvg(s: ShapeRecord): string {
 
 function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<string, string>): string {
   if (s.type === 'arrow') {
-    const { group, parts } = arrowDrawing(s, connectorPath(s, byId));
-    return `<g${attrsMarkup(group)}>${markup(parts)}</g>`;
+    const path = connectorPath(s, byId);
+    const { group, parts } = arrowDrawing(s, path);
+    const l = connectorLabel(s, path);
+    const label = l
+      ? `<text${attrsMarkup(labelAttrs(l))} xml:space="preserve">${l.lines.map((line, i) => `<tspan x="${l.x}" y="${l.ys[i]}">${esc(line)}</tspan>`).join('')}</text>`
+      : '';
+    return `<g${attrsMarkup(group)}>${markup(parts)}${label}</g>`;
   }
   const rot = s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : '';
   let body = markup(bodyOf(s));

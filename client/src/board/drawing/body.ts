@@ -159,16 +159,35 @@ function exactBody(s: ShapeRecord, st: ResolvedStyle): Primitive[] {
 const stickyFillOf = (s: ShapeRecord): string => (s.fill ? fillPaint(s.fill) : stickyFill[s.color]);
 
 const bodies = new WeakMap<ShapeRecord, Primitive[]>();
+const farBodies = new WeakMap<ShapeRecord, Primitive[]>();
 
-/** The outline and fill of a shape (not an arrow, a frame, an image or text), in its own frame. */
-export function bodyOf(s: ShapeRecord): Primitive[] {
-  const known = bodies.get(s);
+/** How a hatch reads from far away: its colour, as a light solid fill. */
+const hatchTone = (st: ResolvedStyle): string =>
+  st.fill === 'none' ? 'none' : `${st.fill}${st.fillStyle === 'cross-hatched' ? '80' : '59'}`;
+
+/**
+ * The outline and fill of a shape (not an arrow, a frame, an image or text), in its own frame.
+ * `detail` is off when the view is zoomed far out (below 30 %): a sketched shape is then drawn as
+ * its exact outline with its hatch as a light tone. At that scale a stroke's wobble is a fraction
+ * of a pixel and hatch lines merge into a tone anyway, and thousands of roughjs paths would cost
+ * the first render and every redraw of a zoomed-out board (docs/benchmarks-client.md).
+ */
+export function bodyOf(s: ShapeRecord, detail = true): Primitive[] {
+  const cache = detail ? bodies : farBodies;
+  const known = cache.get(s);
   if (known) return known;
   const st = resolveStyle(s);
   // A sticky is a note, not a drawing: it takes the hand-drawn look only when asked for outright.
   const sticky = s.type === 'sticky' ? { ...st, fill: stickyFillOf(s), stroke: 'none' } : st;
-  const parts = isSketched(st) ? sketchedBody(s, sticky) : exactBody(s, st);
-  bodies.set(s, parts);
+  let parts: Primitive[];
+  if (!isSketched(st)) parts = exactBody(s, st);
+  else if (detail) parts = sketchedBody(s, sticky);
+  else
+    parts = exactBody(s, {
+      ...st,
+      fill: st.fillStyle === 'hatched' || st.fillStyle === 'cross-hatched' ? hatchTone(st) : st.fill,
+    });
+  cache.set(s, parts);
   return parts;
 }
 
@@ -256,9 +275,9 @@ function sketchedArrow(
 
 const arrows = new WeakMap<ShapeRecord, { key: string; drawing: ArrowDrawing }>();
 
-/** What an arrow draws along its resolved path; cached by record and path. */
-export function arrowDrawing(s: ShapeRecord, path: ConnectorPath): ArrowDrawing {
-  const key = path.points.map((p) => `${p.x},${p.y}`).join(' ');
+/** What an arrow draws along its resolved path; cached by record, path and detail (see bodyOf). */
+export function arrowDrawing(s: ShapeRecord, path: ConnectorPath, detail = true): ArrowDrawing {
+  const key = `${detail ? 'd' : 'f'}${path.points.map((p) => `${p.x},${p.y}`).join(' ')}`;
   const known = arrows.get(s);
   if (known && known.key === key) return known.drawing;
   const st = resolveStyle(s);
@@ -273,7 +292,7 @@ export function arrowDrawing(s: ShapeRecord, path: ConnectorPath): ArrowDrawing 
   };
   const dash = dashArray(st.dash, st.strokeWidth);
   const parts =
-    st.sloppiness !== 'architect'
+    st.sloppiness !== 'architect' && detail
       ? sketchedArrow(s, st, path.route, line, heads)
       : [linePart(path.route, line, dash ? { strokeDasharray: dash } : {}), ...exactHeads(heads, st.stroke)];
   const drawing = { group, parts };

@@ -233,3 +233,10 @@ export function pathMidpoint(p: ConnectorPath): Point {
 }
 
 export const pathBounds = (p: ConnectorPath): Rect => rectOfPoints(pathPolyline(p));
+
+/** The box a connector's label is laid out in: centred on the path's midpoint. */
+export const LABEL_BOX = { w: 160, h: 36 } as const;
+export function labelBox(p: ConnectorPath): Rect {
+  const m = pathMidpoint(p);
+  return { x: m.x - LABEL_BOX.w / 2, y: m.y - LABEL_BOX.h / 2, w: LABEL_BOX.w, h: LABEL_BOX.h };
+}

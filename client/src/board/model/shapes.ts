@@ -150,6 +150,13 @@ export function moveShapes(doc: Y.Doc, ids: Iterable<string>, dx: number, dy: nu
   });
 }
 
+/** Gives an arrow an (empty) label to type into, once: a connector's text follows its midpoint. */
+export function ensureLabel(doc: Y.Doc, id: string): void {
+  const m = shapesOf(doc).get(id);
+  if (m?.get('type') !== 'arrow' || isLocked(m) || m.get('text') instanceof Y.Text) return;
+  edit(doc, () => m.set('text', new Y.Text()));
+}
+
 /** Sets a shape's box; freehand points scale with it. */
 export function resizeShape(doc: Y.Doc, id: string, box: Rect): void {
   edit(doc, () => {
@@ -227,7 +234,7 @@ export function styleKeysFor(type: ShapeType): (keyof StylePatch)[] {
   if (filled.has(type)) keys.push('fillStyle', 'fill');
   if (type === 'sticky') keys.push('fill');
   if (type === 'rect' || type === 'diamond') keys.push('roundness');
-  if (type === 'arrow') keys.push('startHead', 'endHead', 'route');
+  if (type === 'arrow') keys.push('startHead', 'endHead', 'route', 'fontFamily');
   if (type !== 'frame') keys.push('opacity');
   return keys;
 }
