@@ -120,7 +120,7 @@ describe('drawing styles, shared', () => {
 
   let styled: string[] = [];
 
-  it('Ana styles three shapes at once and Ben sees exactly the same strokes', async () => {
+  it('Ana styles three shapes at once and Ben sees exactly the same strokes', async (t) => {
     const rect = await placeAt('Rectangle', -220, -40);
     const ellipse = await placeAt('Ellipse', 0, -40);
     const diamond = await placeAt('Diamond', 220, -40);
@@ -203,10 +203,13 @@ describe('drawing styles, shared', () => {
     const anaShot = await ana.screenshot({ clip, path: `${artifacts}/drawing-ana.png` });
     const benShot = await ben.screenshot({ clip, path: `${artifacts}/drawing-ben.png` });
     const diff = await pixelDifference(ana, anaShot, benShot);
+    t.diagnostic(
+      `Ana's and Ben's screens differ in ${(diff * 100).toFixed(3)} % of ${clip.width}×${clip.height} pixels`,
+    );
     assert.ok(diff < 0.002, `Ana's and Ben's screens differ in ${(diff * 100).toFixed(3)} % of pixels`);
   });
 
-  it('the SVG and PNG exports show what the canvas shows', async () => {
+  it('the SVG and PNG exports show what the canvas shows', async (t) => {
     await quiet();
     // The canvas region the export covers: the shapes' bounds with its 32-unit margin, at zoom 1.
     const all = await serverShapes();
@@ -262,6 +265,9 @@ describe('drawing styles, shared', () => {
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${artifacts}/drawing-export-png-at-1x.png`, pngAtScreenScale);
     const diff = await pixelDifference(ana, screen, pngAtScreenScale, 96);
+    t.diagnostic(
+      `the PNG export differs from the canvas in ${(diff * 100).toFixed(2)} % of ${width}×${height} pixels`,
+    );
     assert.ok(diff < 0.03, `the PNG differs from the canvas in ${(diff * 100).toFixed(2)} % of pixels`);
   });
 
