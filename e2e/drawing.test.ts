@@ -133,7 +133,7 @@ describe('drawing styles, shared', () => {
 
     await canvas(ana).focus();
     await ana.keyboard.press('Control+a');
-    await ana.getByRole('button', { name: 'Fill colour green' }).click();
+    await ana.getByRole('button', { name: 'Fill green' }).click();
     await ana.getByLabel('Fill style').selectOption('hatched');
     await ana.getByLabel('Opacity').fill('60');
     await ana.getByLabel('Font').selectOption('hand');
@@ -142,7 +142,7 @@ describe('drawing styles, shared', () => {
     assert.equal(await ana.getByLabel('Sloppiness').inputValue(), 'cartoonist');
     assert.equal(await ana.getByLabel('Fill style').inputValue(), 'hatched');
     await until(
-      async () => (await ana.getByRole('button', { name: 'Fill colour green', pressed: true }).count()) === 1,
+      async () => (await ana.getByRole('button', { name: 'Fill green', pressed: true }).count()) === 1,
       'green shown as chosen',
     );
     await ana.screenshot({ path: `${artifacts}/drawing-style-panel.png` });

@@ -18,8 +18,8 @@ export function diamondPoints(w: number, h: number): string {
 }
 
 /** Primitives (drawing/primitives.ts) as React elements: the same list the export writes out. */
-function Parts({ parts }: { parts: readonly Primitive[] }) {
-  return parts.map((p, i) => createElement(p.tag, { key: i, ...p.attrs }));
+function Parts({ parts, className }: { parts: readonly Primitive[]; className?: string }) {
+  return parts.map((p, i) => createElement(p.tag, { key: i, className, ...p.attrs }));
 }
 
 function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
@@ -30,7 +30,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
       return (
         <>
           {detail && <rect className="sticky-shadow" x={1} y={3} width={s.w} height={s.h} rx={7} />}
-          <Parts parts={bodyOf(s, detail)} />
+          <Parts parts={bodyOf(s, detail)} className="sticky" />
         </>
       );
     case 'text':

@@ -126,7 +126,8 @@ function ColourRow({
           type="button"
           key={c}
           aria-pressed={value === c}
-          aria-label={`${label} ${c}`}
+          // "Stroke red", not "Stroke colour red": the shape's own "Colour red" stays one name.
+          aria-label={`${label.split(' ')[0]} ${c}`}
           title={c}
           className={`swatch mini ${value === c ? 'on' : ''}`}
           style={{ background: paint(c) }}
@@ -266,7 +267,8 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
   const carrying = (k: keyof StylePatch) => editable.filter((r) => styleKeysFor(r.type).includes(k));
   const stroke = common(carrying('stroke'), (r) => r.stroke ?? r.color);
   const fill = common(carrying('fill'), (r) => r.fill ?? r.color);
-  const fillStyle = common(carrying('fillStyle'), (r) => r.fillStyle ?? (r.fill ? 'solid' : null));
+  // A record without fill fields has a light solid tint of its colour: shown as solid.
+  const fillStyle = common(carrying('fillStyle'), (r) => r.fillStyle ?? 'solid');
   const opacity = common(carrying('opacity'), (r) => r.opacity ?? styleDefaults.opacity);
   const fontFamily = common(carrying('fontFamily'), (r) => r.fontFamily ?? styleDefaults.fontFamily);
   const sloppiness = common(carrying('sloppiness'), (r) => r.sloppiness ?? styleDefaults.sloppiness);
@@ -366,7 +368,6 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
           {keys.has('fillStyle') && (
             <Pick
               label="Fill style"
-              // A record without fill fields shows its light tint: none of the four, like a mix.
               value={fillStyle}
               options={fillStyleLabels}
               onPick={(v) => actions.restyle({ fillStyle: FillStyle.parse(v) })}
