@@ -141,7 +141,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         awareness={session.awareness}
         readOnly={locked || previewIndex !== null}
         onPointer={presence.pointer}
-        onEditRequest={startEditing}
+        onEditRequest={actions.editText}
         onEmptyDoubleClick={actions.addTextAt}
       />
       {!locked && <EmptyHint index={index} />}
@@ -285,8 +285,6 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
     </p>
   );
 }
-
-const startEditing = (id: string) => useEditor.getState().setEditing(id);
 
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.
  * Its own component, so a remote cursor move re-renders only this, not the editor around it. */

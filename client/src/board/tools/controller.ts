@@ -3,7 +3,8 @@
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { withFrameMembers } from '../facilitation/frames.ts';
-import { center, intersects, type Point, type Rect, topmostAt, unionRect } from '../model/geometry.ts';
+import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
+import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
 import { createShape, deleteShapes } from '../model/shapes.ts';
 import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';

@@ -3,6 +3,7 @@ import { useCallback, useRef, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
+import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
 import { exportBoard, parseShapes } from '../model/clipboard.ts';
 import { unionRect } from '../model/geometry.ts';
@@ -41,7 +42,13 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
     setOpen(false);
     const { list, byId } = chosen(selectionOnly);
     if (list.length === 0) return onMessage('There is nothing to export yet.');
-    const { svg, width, height } = toSvg(list, byId, 32, await imagesOf(boardId, list));
+    const { svg, width, height } = toSvg(
+      list,
+      byId,
+      32,
+      await imagesOf(boardId, list),
+      await fontFacesFor(list),
+    );
     const name = `${safeName(title)}${selectionOnly ? '-selection' : ''}`;
     if (kind === 'svg') download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     else {
