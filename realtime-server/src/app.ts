@@ -11,6 +11,7 @@ import { openAssetStore } from './assets/index.ts';
 import type { AssetStore } from './assets/store.ts';
 import { Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
+import { CommentEvents } from './comments/events.ts';
 import type { Config } from './config.ts';
 import { ControlChannel } from './documents/control.ts';
 import { DocumentGateway, refuseUpgrade } from './documents/gateway.ts';
@@ -23,6 +24,7 @@ import { assetRoutes } from './http/assets.ts';
 import { authRoutes } from './http/auth.ts';
 import { boardRoutes } from './http/boards.ts';
 import { serveClient } from './http/client.ts';
+import { commentRoutes } from './http/comments.ts';
 import { contentRoutes } from './http/content.ts';
 import type { HttpDeps, ResourcePlugin } from './http/deps.ts';
 import { exportRoutes } from './http/export.ts';
@@ -51,6 +53,7 @@ const resources: ResourcePlugin[] = [
   exportRoutes,
   assetRoutes,
   votesRoutes,
+  commentRoutes,
   timeRoutes,
   historyRoutes,
   thumbnailRoutes,
@@ -81,6 +84,8 @@ export interface TandemApp {
   rooms: Rooms;
   gateway: DocumentGateway;
   workspace: Workspace;
+  /** Every comment written on this instance (the seam for webhooks' comment.created). */
+  comments: CommentEvents;
   assets: AssetStore;
   assetCleanup: AssetCleanup;
   metrics: Metrics;
@@ -170,6 +175,7 @@ export async function createApp({
       .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
   });
 
+  const comments = new CommentEvents(log);
   const deps: HttpDeps = {
     config,
     store,
@@ -181,6 +187,7 @@ export async function createApp({
     live: workspace,
     history,
     integrations,
+    comments,
   };
   for (const resource of resources) await http.register(resource, deps);
   await serveClient(http, config.clientDir);
@@ -226,6 +233,7 @@ export async function createApp({
     rooms,
     gateway,
     workspace,
+    comments,
     assets,
     assetCleanup,
     metrics,

@@ -47,6 +47,13 @@ export const apiPaths = {
   votesCurrent: (id: string) => `${board(id)}/votes/current`,
   voteBallot: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/ballot`,
   voteClose: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/close`,
+  threads: (id: string) => `${board(id)}/threads`,
+  thread: (id: string, threadId: string) => `${board(id)}/threads/${enc(threadId)}`,
+  threadComments: (id: string, threadId: string) => `${board(id)}/threads/${enc(threadId)}/comments`,
+  comment: (id: string, threadId: string, commentId: string) =>
+    `${board(id)}/threads/${enc(threadId)}/comments/${enc(commentId)}`,
+  mentions: () => `${API_PREFIX}/me/mentions`,
+  mentionsRead: () => `${API_PREFIX}/me/mentions/read`,
   integrations: (id: string) => `${board(id)}/integrations`,
   integration: (id: string, integrationId: string) => `${board(id)}/integrations/${enc(integrationId)}`,
 } as const;

@@ -6,6 +6,7 @@ import {
   type BoardContentAnswer,
   type BoardsAnswer,
   type BoardWithRoleAnswer,
+  type CommentAnswer,
   type CreatedIntegrationAnswer,
   type CreateIntegrationBody,
   contentPaths,
@@ -17,8 +18,13 @@ import {
   type LinkRole,
   type LinksAnswer,
   type MembersAnswer,
+  type MentionsAnswer,
   type Role,
   type ServerTime,
+  type ThreadAnchor,
+  type ThreadAnswer,
+  type ThreadCreatedAnswer,
+  type ThreadsAnswer,
   type UserAnswer,
   type VotesCurrentAnswer,
 } from '@tandem/shared';
@@ -113,6 +119,25 @@ export const api = {
   closeVote: (id: string, sessionId: string) => call<unknown>('POST', apiPaths.voteClose(id, sessionId)),
   castBallot: (id: string, sessionId: string, votes: Record<string, number>) =>
     call<unknown>('PUT', apiPaths.voteBallot(id, sessionId), { votes }),
+  threads: (id: string) => call<ThreadsAnswer>('GET', apiPaths.threads(id)),
+  createThread: (id: string, anchor: ThreadAnchor, body: string) =>
+    call<ThreadCreatedAnswer>('POST', apiPaths.threads(id), { anchor, body }),
+  resolveThread: (id: string, threadId: string, resolved: boolean) =>
+    call<ThreadAnswer>('PATCH', apiPaths.thread(id, threadId), { resolved }),
+  deleteThread: (id: string, threadId: string) => call<void>('DELETE', apiPaths.thread(id, threadId)),
+  reply: (id: string, threadId: string, body: string) =>
+    call<CommentAnswer>('POST', apiPaths.threadComments(id, threadId), { body }),
+  editComment: (id: string, threadId: string, commentId: string, body: string) =>
+    call<CommentAnswer>('PATCH', apiPaths.comment(id, threadId, commentId), { body }),
+  deleteComment: (id: string, threadId: string, commentId: string) =>
+    call<void>('DELETE', apiPaths.comment(id, threadId, commentId)),
+  mentions: () => call<MentionsAnswer>('GET', apiPaths.mentions()),
+  markMentionsRead: (boardId: string, threadId?: string) =>
+    call<{ updated: number }>(
+      'POST',
+      apiPaths.mentionsRead(),
+      threadId ? { boardId, threadId } : { boardId },
+    ),
 };
 
 export const errorSentence = (e: unknown): string =>

@@ -3,7 +3,7 @@
 // applied with the others the same peer sent in the same turn (a client catching up or pasting
 // sends hundreds in one read): one transaction, so one Yjs cleanup, one relayed message, one bus
 // message and one queued write for all of them, instead of one of each per update.
-import { CloseCode } from '@tandem/shared';
+import { CloseCode, canEditBoard } from '@tandem/shared';
 import * as Y from 'yjs';
 import { dropPendingUpdates, hasPendingUpdates, pendingBytes } from './internals.ts';
 import { applyUpdate, fromPeer, type TransactionOrigin, transact } from './origins.ts';
@@ -81,10 +81,11 @@ export class Ingest {
       host.reject(peer, CloseCode.UNDECODABLE, `undecodable update: ${(error as Error).message}`);
       return;
     }
-    if (peer.role === 'viewer') {
+    // Viewers and commenters (docs/api.md §6) read the document; they never change it.
+    if (!canEditBoard(peer.role)) {
       // A stock client answers the server's sync step 1 even when it has nothing to add.
       if (updateHasNewContent(host.doc, update))
-        host.reject(peer, CloseCode.NO_ACCESS, 'viewers cannot edit');
+        host.reject(peer, CloseCode.NO_ACCESS, 'viewers and commenters cannot edit');
       return;
     }
     // Another instance may be taking an update at this very moment that this one has not seen

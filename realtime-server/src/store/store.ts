@@ -6,14 +6,19 @@ import type { BoardListItem, Member, Role } from '@tandem/shared';
 import type { IntegrationRepository } from './integrations.ts';
 import type {
   BoardRow,
+  CommentRow,
   DocEntry,
   LinkRow,
   LogEntry,
   LogSize,
+  MentionRow,
   MergeParts,
+  NewComment,
+  NewThread,
   SessionRow,
   StoredDoc,
   StoredVersion,
+  ThreadRow,
   ThumbnailRow,
   UserBadge,
   UserRow,
@@ -46,6 +51,38 @@ export interface HistoryStore {
   thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }>;
 }
 
+/** Comment threads, comments and mentions (docs/api.md §18). */
+export interface CommentStore {
+  /** A thread and its first comment (with its mentions), in one transaction. */
+  createThread(thread: NewThread, first: NewComment): Promise<{ thread: ThreadRow; comment: CommentRow }>;
+  getThread(threadId: string): Promise<ThreadRow | null>;
+  /** The board's threads, oldest first. */
+  listThreads(boardId: string): Promise<ThreadRow[]>;
+  /** The comments of these threads with their authors' names and colours, each thread's oldest first. */
+  commentsOf(threadIds: string[]): Promise<CommentRow[]>;
+  /** Resolves or reopens a thread; null when there is no such thread. */
+  setResolved(threadId: string, resolved: boolean, by: string): Promise<ThreadRow | null>;
+  /** Deletes a thread, its comments and their mentions; false when there was none. */
+  deleteThread(threadId: string): Promise<boolean>;
+  /** Adds a comment (with its mentions); null, nothing stored, when the thread is gone. */
+  addComment(comment: NewComment): Promise<CommentRow | null>;
+  getComment(commentId: string): Promise<CommentRow | null>;
+  /**
+   * Replaces a comment's body; its mentions become `mentions` (people no longer mentioned lose
+   * theirs). Answers the comment and who was newly mentioned, or null when there is no such comment.
+   */
+  editComment(
+    commentId: string,
+    body: string,
+    mentions: string[],
+  ): Promise<{ comment: CommentRow; added: string[] } | null>;
+  deleteComment(commentId: string): Promise<boolean>;
+  /** The user's mentions, newest first, on boards that exist and that they are still a member of. */
+  mentionsFor(userId: string, limit: number): Promise<MentionRow[]>;
+  /** Marks the user's mentions in one thread (or, with null, on the whole board) read; how many changed. */
+  markMentionsRead(userId: string, boardId: string, threadId: string | null): Promise<number>;
+}
+
 /**
  * The document path's view of the Store: all that documents/ needs to keep a board's content.
  * SQLite and PostgreSQL implement it as part of the Store; tests have an in-memory one.
@@ -70,6 +107,8 @@ export interface DocStore {
 export interface Store extends DocStore, HistoryStore {
   /** Integrations and the answers kept for Idempotency-Key (docs/api.md §15). */
   readonly integrations: IntegrationRepository;
+  /** Comments (docs/api.md §18), reached as `store.comments.…`: a resource of its own. */
+  readonly comments: CommentStore;
   /** Creates or upgrades the schema. Safe to call from several instances at once. */
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */
