@@ -60,6 +60,11 @@ describe('apiPaths', () => {
     ['GET', apiPaths.votesCurrent(boardId)],
     ['PUT', apiPaths.voteBallot(boardId, 'no-such-session')],
     ['POST', apiPaths.voteClose(boardId, 'no-such-session')],
+    ['GET', apiPaths.templates()],
+    ['POST', apiPaths.templates()],
+    ['GET', apiPaths.template('mad-sad-glad')],
+    ['PATCH', apiPaths.template('no-such-template')],
+    ['DELETE', apiPaths.template('no-such-template')],
     ['POST', apiPaths.logout()],
   ];
 

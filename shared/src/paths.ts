@@ -40,4 +40,6 @@ export const apiPaths = {
   votesCurrent: (id: string) => `${board(id)}/votes/current`,
   voteBallot: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/ballot`,
   voteClose: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/close`,
+  templates: () => `${API_PREFIX}/templates`,
+  template: (templateId: string) => `${API_PREFIX}/templates/${enc(templateId)}`,
 } as const;

@@ -239,6 +239,26 @@ export const migrations: Migration[] = [
     name: 'who saved a version',
     statements: () => ['ALTER TABLE doc_versions ADD COLUMN created_by TEXT'],
   },
+  {
+    // docs/api.md §19: saved templates. The content is the §10 JSON form as text, checked by the
+    // shared schema before it is stored; built-in templates are code (shared/src/templates.ts).
+    id: 11,
+    name: 'saved templates',
+    statements: (d) => [
+      `CREATE TABLE templates (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        content TEXT NOT NULL,
+        shape_count INTEGER NOT NULL,
+        shared ${d.bool} NOT NULL,
+        created_at ${d.time} NOT NULL
+      )`,
+      'CREATE INDEX templates_owner ON templates (owner_id, created_at)',
+      'CREATE INDEX templates_shared ON templates (shared, created_at)',
+    ],
+  },
 ];
 
 export const roleRankSql = (column: string): string =>
