@@ -14,6 +14,9 @@ import {
   type MembersAnswer,
   type Role,
   type ServerTime,
+  type TemplateAnswer,
+  type TemplateCreateBody,
+  type TemplatesAnswer,
   type UserAnswer,
   type VotesCurrentAnswer,
 } from '@tandem/shared';
@@ -101,6 +104,12 @@ export const api = {
   closeVote: (id: string, sessionId: string) => call<unknown>('POST', apiPaths.voteClose(id, sessionId)),
   castBallot: (id: string, sessionId: string, votes: Record<string, number>) =>
     call<unknown>('PUT', apiPaths.voteBallot(id, sessionId), { votes }),
+  templates: () => call<TemplatesAnswer>('GET', apiPaths.templates()),
+  template: (id: string) => call<TemplateAnswer>('GET', apiPaths.template(id)),
+  saveTemplate: (body: TemplateCreateBody) => call<TemplateAnswer>('POST', apiPaths.templates(), body),
+  shareTemplate: (id: string, shared: boolean) =>
+    call<TemplateAnswer>('PATCH', apiPaths.template(id), { shared }),
+  deleteTemplate: (id: string) => call<void>('DELETE', apiPaths.template(id)),
 };
 
 export const errorSentence = (e: unknown): string =>

@@ -2,6 +2,7 @@
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
 import { type Board, CloseCode, type Role, type User } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { api, errorSentence } from '../api/client.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
@@ -18,6 +19,8 @@ import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
+import { insertTemplate } from './templates/insert.ts';
+import { TemplatesMenu } from './templates/TemplatesMenu.tsx';
 import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
 import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
@@ -122,6 +125,28 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     };
   }, [session, index, actions]);
 
+  // A board started from a template on the dashboard opens with `?template=`: insert it once,
+  // after the local copy loaded, then drop the parameter so a reload does not insert it again.
+  useEffect(() => {
+    const templateId = new URLSearchParams(location.search).get('template');
+    if (!templateId || lockedRef.current) return;
+    history.replaceState(history.state, '', location.pathname);
+    let live = true;
+    void (async () => {
+      try {
+        const [{ template }] = await Promise.all([api.template(templateId), session.whenLocal]);
+        // Inserted even if this effect was cleaned up meanwhile: the parameter is already gone.
+        const sentence = await insertTemplate(session, index, template, user.id);
+        if (live) setMessage(sentence);
+      } catch (e) {
+        if (live) setMessage(errorSentence(e));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [session, index, user.id]);
+
   useWorkspace({
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
     'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
@@ -163,6 +188,14 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         <div className="panel right-panel">
           <Avatars awareness={session.awareness} me={me} />
           <HistoryButton />
+          <TemplatesMenu
+            session={session}
+            index={index}
+            title={title}
+            userId={user.id}
+            readOnly={locked || previewIndex !== null}
+            onMessage={setMessage}
+          />
           <ExportMenu
             boardId={board.id}
             session={session}
