@@ -85,7 +85,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   it('frames: two frames with stickies inside; moving a frame moves its stickies for everyone', async () => {
     await twoFramesWithStickies();
     // A new frame goes beneath everything, so the paint order is not the creation order.
-    assert.deepEqual((await fay.locator('[data-shape-type="frame"] .frame-name').allTextContents()).sort(), [
+    assert.deepEqual((await fay.locator('[data-frame-title] .frame-name').allTextContents()).sort(), [
       'Frame 1',
       'Frame 2',
     ]);
@@ -96,7 +96,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await names.first().fill('Went well');
     await until(
       async () =>
-        (await ed.locator('[data-shape-type="frame"] .frame-name').allTextContents()).includes('Went well'),
+        (await ed.locator('[data-frame-title] .frame-name').allTextContents()).includes('Went well'),
       'the renamed frame on Ed’s screen',
     );
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();

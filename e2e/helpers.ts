@@ -129,7 +129,10 @@ export async function createBoard(page: Page, title: string, template?: string):
   await page.getByRole('button', { name: 'New board', exact: true }).click();
   const gallery = page.getByRole('dialog', { name: 'New board' });
   await gallery
-    .getByRole('button', template ? { name: `Use template ${template}`, exact: true } : { name: /^Blank board/ })
+    .getByRole(
+      'button',
+      template ? { name: `Use template ${template}`, exact: true } : { name: /^Blank board/ },
+    )
     .click();
   await page.waitForURL('**/b/*');
   await waitStatus(page, 'live');

@@ -19,7 +19,9 @@ export type Tool =
   | 'pen'
   | 'eraser'
   /** docs/api.md §14: draws nothing, leaves a fading trail that the others see (presence only). */
-  | 'laser';
+  | 'laser'
+  /** docs/api.md §14: a frame, drawn by dragging (a click places one of the default size). */
+  | 'frame';
 
 /** Viewport: (x, y) is the board point at the centre of the screen, so a followed viewport fits any screen size. */
 export interface Viewport {

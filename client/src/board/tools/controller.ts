@@ -2,7 +2,7 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
-import { withFrameMembers } from '../facilitation/frames.ts';
+import { createFrame, isFrame, onFrameGrip, withFrameMembers } from '../facilitation/frames.ts';
 import { center, intersects, type Point, type Rect, topmostAt, unionRect } from '../model/geometry.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
 import { createShape, deleteShapes } from '../model/shapes.ts';
@@ -92,6 +92,28 @@ export class ToolController {
     return topmostAt(filter ? list.filter(filter) : list, p, this.tolerance());
   }
 
+  /**
+   * What a press of the Select tool takes hold of: the topmost shape under the pointer, where a
+   * frame counts only by its title or border, so a drag inside a frame selects (a marquee)
+   * instead of moving the frame (docs/api.md §14).
+   */
+  private selectHit(p: Point): ShapeRecord | null {
+    const tolerance = this.tolerance();
+    const list = this.ctx.shapes().list.map((e) => e.rec);
+    const shape = topmostAt(
+      list.filter((s) => !isFrame(s)),
+      p,
+      tolerance,
+    );
+    if (shape) return shape;
+    // A border is easier to catch with a few more pixels than a shape's edge needs.
+    for (let i = list.length - 1; i >= 0; i--) {
+      const s = list[i]!;
+      if (isFrame(s) && onFrameGrip(s, p, tolerance * 2)) return s;
+    }
+    return null;
+  }
+
   down(e: {
     x: number;
     y: number;
@@ -170,7 +192,7 @@ export class ToolController {
           });
         return;
       }
-      const hit = this.hit(p);
+      const hit = this.selectHit(p);
       if (hit) {
         const records = this.ctx.shapes().list.map((x) => x.rec);
         // A shape in a group stands for its whole group.
@@ -197,6 +219,11 @@ export class ToolController {
       }
       if (!e.shift) st.select([]);
       this.gesture = marqueeGesture(p, e.shift ? st.selection : []);
+      return;
+    }
+    if (tool === 'frame') {
+      const id = createFrame(this.ctx.doc, { x: p.x, y: p.y, w: 1, h: 1 }, this.ctx.userId);
+      this.gesture = createGesture(id, p, 'frame', this.snapTargets(new Set([id])));
       return;
     }
     const type = creators[tool];

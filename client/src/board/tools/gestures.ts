@@ -3,7 +3,7 @@
 // which gesture starts (tools/controller.ts) and forwards the rest to it.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { resizeKeepingAspect } from '../images/placement.ts';
-import { intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
+import { contains, intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
 import {
   applyPatches,
   dragCorner,
@@ -208,8 +208,14 @@ export function marqueeGesture(start: Point, base: string[]): Gesture {
       const r = rectFromCorners(start, p);
       st.setMarquee(r);
       const list = env.ctx.shapes().list;
-      // Locked shapes are background: a marquee passes over them (a click still selects one).
-      const inside = list.filter((s) => !s.rec.locked && intersects(s.bounds, r)).map((s) => s.rec.id);
+      // Locked shapes are background: a marquee passes over them (a click still selects one). A
+      // frame is taken only when the marquee holds all of it, so one drawn inside a frame selects
+      // the notes there and not the frame around them.
+      const inside = list
+        .filter(
+          (s) => !s.rec.locked && (s.rec.type === 'frame' ? contains(r, s.bounds) : intersects(s.bounds, r)),
+        )
+        .map((s) => s.rec.id);
       const grown = expandToGroups(
         list.map((s) => s.rec),
         inside,
