@@ -458,6 +458,7 @@ function Selection({
         return (
           <rect
             key={r.id}
+            data-selected-id={r.id}
             x={o.x}
             y={o.y}
             width={o.w}
