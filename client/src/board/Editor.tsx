@@ -29,7 +29,7 @@ import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
-import { Notice, Progress } from './ui/Notice.tsx';
+import { NOTICE_MS, Notice, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
@@ -70,6 +70,14 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const connection = useSyncExternalStore(session.onConnection, session.getConnection);
   const saved = useSyncExternalStore(session.onSaved, session.getSaved);
   const accessLost = connection.status === 'access-lost';
+  // A message leaves by itself after a while, and one about reaching the server as soon as the
+  // board is live again (it would otherwise contradict the status beside it).
+  useEffect(() => {
+    if (!message) return;
+    if (connection.status === 'live' && message.startsWith(NETWORK_SENTENCE_START)) return setMessage(null);
+    const timer = setTimeout(() => setMessage(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [message, connection.status]);
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 
   const index = useMemo(() => new ShapeIndex(session.doc), [session]);
@@ -78,6 +86,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
   useEffect(() => () => presence.stop(), [presence]);
+  // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
+  const pointerRef = useRef<{ x: number; y: number } | null>(null);
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
   lockedRef.current = locked || previewIndex !== null;
@@ -147,6 +157,14 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     };
   }, [session, index, user.id]);
 
+  // The tab says which board this is (several boards open in tabs are told apart by it).
+  useEffect(() => {
+    document.title = `${title} · Tandem`;
+    return () => {
+      document.title = 'Tandem';
+    };
+  }, [title]);
+
   useWorkspace({
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
     'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
@@ -159,7 +177,10 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         controller={controller}
         awareness={session.awareness}
         readOnly={locked || previewIndex !== null}
-        onPointer={presence.pointer}
+        onPointer={(p) => {
+          pointerRef.current = p;
+          presence.pointer(p);
+        }}
         onEditRequest={startEditing}
         onEmptyDoubleClick={actions.addTextAt}
       />
@@ -167,6 +188,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       {!previewIndex && <TextEditor doc={session.doc} index={index} />}
       <Cursors awareness={session.awareness} />
       <ImageInput
+        pointer={() => pointerRef.current}
         boardId={board.id}
         userId={user.id}
         session={session}
@@ -296,6 +318,8 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
 }
 
 const startEditing = (id: string) => useEditor.getState().setEditing(id);
+/** How the client's network failure sentence starts (api/client.ts). */
+const NETWORK_SENTENCE_START = 'Cannot reach the server';
 
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.
  * Its own component, so a remote cursor move re-renders only this, not the editor around it. */

@@ -573,7 +573,8 @@ function RemoteSelections({
   return (
     <g className="remote-selections" pointerEvents="none">
       {remotes.flatMap(({ clientId, state }) =>
-        state.selection.slice(0, 500).map((id) => {
+        // A viewer's selection changes nothing (they cannot edit), so it is not shown to others.
+        (state.role === 'viewer' ? [] : state.selection.slice(0, 500)).map((id) => {
           const r = byId.get(id);
           if (!r) return null;
           const o = outline(r, byId, pad);

@@ -7,6 +7,7 @@ import {
   colors,
   type Dash,
   type FontSize,
+  fontSizes,
   type ShapeRecord,
   strokeWidths,
   type TextAlign,
@@ -14,6 +15,7 @@ import {
 } from '@tandem/shared';
 import { type ReactNode, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
+import { layoutOf } from '../canvas/measure.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { strokeWidthOf } from '../canvas/strokes.ts';
 import { styleKeysFor } from '../model/shapes.ts';
@@ -149,7 +151,17 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
               body: sizeLabels[v],
               chip: true,
             }))}
-            onPick={(fontSize) => actions.restyle({ fontSize })}
+            onPick={(fontSize) => {
+              actions.restyle({ fontSize });
+              // A note keeps its size and its text shrinks to fit: say so when the size picked
+              // does not show, rather than appear to do nothing.
+              if (textRecs.some((r) => layoutOf({ ...r, fontSize }).size < fontSizes[fontSize]))
+                useEditor
+                  .getState()
+                  .setNotice(
+                    `The text is too long to show at ${sizeLabels[fontSize]} in this size, so it shrinks to fit. Make the shape larger to see it bigger.`,
+                  );
+            }}
           />
           <Choices
             label="Text alignment"
