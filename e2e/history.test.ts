@@ -9,6 +9,14 @@ import type { Page } from 'playwright-core';
 import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
+/** Answers the next confirm() on the page (accept or decline) and resolves to its question. */
+const answerDialog = (page: Page, accept: boolean): Promise<string> =>
+  new Promise((resolve) =>
+    page.once('dialog', (d) => {
+      resolve(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    }),
+  );
 /** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
 const stored = (...pages: Page[]) =>
   Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
@@ -23,9 +31,9 @@ describe('version history in the browser', () => {
     bo = (await newUser(app, 'Bo')).page;
   });
   /** Each test on a board of its own, made by Ada and opened by Bo through an edit link. */
-  async function boardForBoth(title: string) {
+  async function boardForBoth(title: string, viewers: Page[] = []) {
     await ada.goto('/boards');
-    await sharedBoard(ada, title, { editors: [bo] });
+    await sharedBoard(ada, title, { editors: [bo], viewers });
   }
 
   it('preview an older version, restore it, and the other person sees it live', async () => {
@@ -68,6 +76,12 @@ describe('version history in the browser', () => {
     await until(async () => (await count(ada)) === 4, 'live again');
     await panel.getByRole('button', { name: /Two shapes/ }).click();
     await banner.waitFor();
+    // Restoring asks first; declining changes nothing.
+    const declined = answerDialog(ada, false);
+    await ada.getByRole('button', { name: 'Restore this version' }).click();
+    assert.match(await declined, /^Restore the board to how it was at /);
+    assert.equal(await count(bo), 4, 'nothing restored when declined');
+    ada.once('dialog', (d) => void d.accept());
     await ada.getByRole('button', { name: 'Restore this version' }).click();
     await banner.waitFor({ state: 'detached' });
     await until(async () => (await count(bo)) === 2, 'Bo sees the restore live');
@@ -77,7 +91,8 @@ describe('version history in the browser', () => {
   });
 
   it("the owner undoes all of Bo's changes since a time", async () => {
-    await boardForBoth('Undo Bo');
+    const vi = (await newUser(app, 'Vi', { guest: true })).page;
+    await boardForBoth('Undo Bo', [vi]);
     // Bo's shape from before `since` stays.
     await place(bo, 'Ellipse', 600, 300);
     await bo.keyboard.press('Escape');
@@ -101,13 +116,17 @@ describe('version history in the browser', () => {
 
     const people = ada.getByRole('region', { name: "Undo one person's changes" });
     await people.getByRole('button', { name: "Undo all of Bo's changes since…" }).click();
+    // A viewer cannot edit, so there is nothing of theirs to undo.
+    assert.equal(await people.getByRole('button', { name: /Vi's changes/ }).count(), 0);
     const p = (n: number) => String(n).padStart(2, '0');
     const local = `${since.getFullYear()}-${p(since.getMonth() + 1)}-${p(since.getDate())}T${p(since.getHours())}:${p(since.getMinutes())}`;
     // datetime-local has minute precision; Bo's earlier shape was made more than a second before
     // `since`, but may share its minute, so give the exact time through the field's seconds.
     await ada.getByLabel('Since').fill(`${local}:${p(since.getSeconds())}`);
     await ada.screenshot({ path: join(artifacts, 'history-undo-person.png') });
+    const asked = answerDialog(ada, true);
     await ada.getByRole('button', { name: "Undo Bo's changes" }).click();
+    assert.match(await asked, /^Undo every change Bo made since /);
     await until(
       async () => (await count(bo)) === 2 && (await count(ada)) === 2,
       'Bo’s two shapes gone for both',

@@ -106,6 +106,14 @@ describe('templates and frames in a retro', () => {
       'Ed’s note reaches Fay',
     );
     await shot(fay, 'retro-1280');
+    await fay.setViewportSize({ width: 390, height: 844 });
+    await fay.getByRole('button', { name: 'Zoom to fit', exact: true }).click();
+    await shot(fay, 'retro-390');
+    await fay.getByRole('button', { name: 'Templates' }).click();
+    await fay.getByRole('menuitem', { name: 'Insert template…' }).waitFor();
+    await shot(fay, 'menu-390');
+    await fay.keyboard.press('Escape');
+    await fay.setViewportSize({ width: 1280, height: 800 });
 
     // Fay takes hold of the Mad frame by its title and saves it as a shared template.
     await fay.getByRole('button', { name: 'Select', exact: true }).click();

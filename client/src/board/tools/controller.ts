@@ -268,10 +268,33 @@ export class ToolController {
     }
     const g = this.gesture;
     if (!g) return;
-    g.move(
-      { screen: { x: e.x, y: e.y }, p: this.board(e.x, e.y), shift: e.shift, noSnap: e.noSnap },
-      this.env,
-    );
+    const apply = () =>
+      g.move(
+        { screen: { x: e.x, y: e.y }, p: this.board(e.x, e.y), shift: e.shift, noSnap: e.noSnap },
+        this.env,
+      );
+    if (!g.latestOnly || typeof requestAnimationFrame !== 'function') {
+      apply();
+      return;
+    }
+    // Once per frame, at the newest position (docs/benchmarks-client.md: dragging 2,000 shapes).
+    const first = this.pendingMove === null;
+    this.pendingMove = apply;
+    if (first)
+      requestAnimationFrame(() => {
+        const run = this.pendingMove;
+        this.pendingMove = null;
+        if (this.gesture === g) run?.();
+      });
+  }
+
+  /** The newest move of a `latestOnly` gesture, waiting for the next frame. */
+  private pendingMove: (() => void) | null = null;
+
+  private flushMove(): void {
+    const run = this.pendingMove;
+    this.pendingMove = null;
+    run?.();
   }
 
   up(e: { x: number; y: number; pointerId: number }): void {
@@ -280,6 +303,8 @@ export class ToolController {
       if (this.pointers.size < 2) this.pinch = null;
       return;
     }
+    // The release lands where the last move was, even if its frame has not come yet.
+    this.flushMove();
     const g = this.gesture;
     this.gesture = null;
     if (!g) return;
@@ -293,6 +318,7 @@ export class ToolController {
   }
 
   private cancelGesture(): void {
+    this.pendingMove = null;
     const g = this.gesture;
     this.gesture = null;
     g?.cancel?.(this.env);

@@ -54,6 +54,12 @@ export interface GestureMove {
 
 export interface Gesture {
   move(e: GestureMove, env: GestureEnv): void;
+  /**
+   * Only the latest position matters (a move of the selection): moves arriving faster than frames
+   * are drawn are applied once per frame, at the newest position, instead of queueing behind each
+   * other while a large selection is rewritten.
+   */
+  latestOnly?: boolean;
   /** The pointer released at board point `p` (the controller then ends the undo step). */
   up?(p: Point, env: GestureEnv): void;
   /** Interrupted (a second finger, a lost pointer): undo what is only on screen. */
@@ -88,6 +94,7 @@ export function moveGesture(
   /** The offset already applied to the shapes. */
   let applied: Point = { x: 0, y: 0 };
   return {
+    latestOnly: true,
     move({ p, noSnap }, env) {
       const st = env.state();
       let dx = p.x - start.x;
