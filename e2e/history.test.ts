@@ -5,18 +5,24 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
-/** Answers the next confirm() on the page (accept or decline) and resolves to its question. */
-const answerDialog = (page: Page, accept: boolean): Promise<string> =>
-  new Promise((resolve) =>
-    page.once('dialog', (d) => {
-      resolve(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    }),
-  );
+/**
+ * Clicks `button`, answers the confirm() it must open (accept or decline) and resolves to its
+ * question; fails when no confirm() comes.
+ */
+async function confirmOn(page: Page, button: Locator, accept: boolean): Promise<string> {
+  const asked = page.waitForEvent('dialog', { timeout: 15_000 });
+  // The click finishes only once the dialog it opened is answered.
+  const clicked = button.click();
+  const dialog = await asked;
+  const question = dialog.message();
+  await (accept ? dialog.accept() : dialog.dismiss());
+  await clicked;
+  return question;
+}
 /** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
 const stored = (...pages: Page[]) =>
   Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
@@ -77,9 +83,8 @@ describe('version history in the browser', () => {
     await panel.getByRole('button', { name: /Two shapes/ }).click();
     await banner.waitFor();
     // Restoring asks first; declining changes nothing.
-    const declined = answerDialog(ada, false);
-    await ada.getByRole('button', { name: 'Restore this version' }).click();
-    assert.match(await declined, /^Restore the board to how it was at /);
+    const declined = await confirmOn(ada, ada.getByRole('button', { name: 'Restore this version' }), false);
+    assert.match(declined, /^Restore the board to how it was at /);
     assert.equal(await count(bo), 4, 'nothing restored when declined');
     ada.once('dialog', (d) => void d.accept());
     await ada.getByRole('button', { name: 'Restore this version' }).click();
@@ -124,9 +129,8 @@ describe('version history in the browser', () => {
     // `since`, but may share its minute, so give the exact time through the field's seconds.
     await ada.getByLabel('Since').fill(`${local}:${p(since.getSeconds())}`);
     await ada.screenshot({ path: join(artifacts, 'history-undo-person.png') });
-    const asked = answerDialog(ada, true);
-    await ada.getByRole('button', { name: "Undo Bo's changes" }).click();
-    assert.match(await asked, /^Undo every change Bo made since /);
+    const asked = await confirmOn(ada, ada.getByRole('button', { name: "Undo Bo's changes" }), true);
+    assert.match(asked, /^Undo every change Bo made since /);
     await until(
       async () => (await count(bo)) === 2 && (await count(ada)) === 2,
       'Bo’s two shapes gone for both',
