@@ -11,10 +11,12 @@ import {
   boardArea,
   canvas,
   createBoard,
+  failOnPageErrors,
   newUser,
   place,
   shapes,
   sharedBoard,
+  shareLink,
   until,
   waitStatus,
   withApp,
@@ -56,6 +58,26 @@ describe('the trial’s bugs', () => {
     await until(async () => (await page.title()) === 'Design review · Tandem', 'the title in the tab');
     await page.getByRole('link', { name: 'All boards' }).click();
     await until(async () => (await page.title()) === 'Tandem', 'back to Tandem on the dashboard');
+  });
+
+  it('an invite link names its board on the sign-in page, and the tab shows the board once in', async () => {
+    const { page: owner } = await newUser(app, 'Ines');
+    await createBoard(owner, 'Retro night');
+    const link = await shareLink(owner, 'can edit');
+    const context = await app.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: app.server.url,
+    });
+    const page = await context.newPage();
+    failOnPageErrors(page, 'invitee');
+    await page.goto(link);
+    await page.waitForURL('**/signin?next=*');
+    await page.getByRole('note').filter({ hasText: 'Ines invited you to edit “Retro night”' }).waitFor();
+    await page.getByLabel('Your name').fill('Guest Gil');
+    await page.getByRole('button', { name: 'Continue as guest' }).click();
+    await waitStatus(page, 'live');
+    await until(async () => (await page.title()) === 'Retro night · Tandem', 'the board’s title in the tab');
+    await context.close();
   });
 
   it('at 1280×800 the Group button is not under the facilitation bar', async () => {

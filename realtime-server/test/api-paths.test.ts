@@ -35,6 +35,7 @@ describe('apiPaths', () => {
     ['POST', apiPaths.guest()],
     ['POST', apiPaths.upgrade()],
     ['POST', apiPaths.join('no-such-token')],
+    ['GET', apiPaths.join('no-such-token')],
     ['GET', apiPaths.boards()],
     ['GET', apiPaths.board(boardId)],
     ['PATCH', apiPaths.board(other)],

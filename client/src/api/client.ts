@@ -8,6 +8,7 @@ import {
   type ErrorBody,
   type ErrorCode,
   type JoinAnswer,
+  type JoinPreviewAnswer,
   type LinkAnswer,
   type LinkRole,
   type LinksAnswer,
@@ -96,6 +97,7 @@ export const api = {
   createLink: (id: string, role: LinkRole) => call<LinkAnswer>('POST', apiPaths.links(id), { role }),
   revokeLink: (id: string, token: string) => call<void>('DELETE', apiPaths.link(id, token)),
   join: (token: string) => call<JoinAnswer>('POST', apiPaths.join(token)),
+  joinPreview: (token: string) => call<JoinPreviewAnswer>('GET', apiPaths.join(token)),
   /** The server's clock, for the clock-offset estimate of timers. */
   time: () => call<ServerTime>('GET', apiPaths.time()),
   votesCurrent: (id: string) => call<VotesCurrentAnswer>('GET', apiPaths.votesCurrent(id)),
