@@ -242,7 +242,8 @@ export const migrations: Migration[] = [
   {
     // docs/api.md §19: saved templates. The content is the §10 JSON form as text, checked by the
     // shared schema before it is stored; built-in templates are code (shared/src/templates.ts).
-    id: 11,
+    // 12, not 11: migration 11 (comments, docs/api.md §18) was written at the same time on main.
+    id: 12,
     name: 'saved templates',
     statements: (d) => [
       `CREATE TABLE templates (
