@@ -15,6 +15,12 @@ const words =
     ' ',
   );
 
+/**
+ * `hand-drawn`: every shape and arrow with the artist sloppiness (roughjs strokes, docs/api.md §10),
+ * and the rectangles with a hatched fill besides; `plain`: no style fields, as boards were before.
+ */
+export type BoardLook = 'plain' | 'hand-drawn';
+
 export interface BoardMix {
   total: number;
   counts: Record<string, number>;
@@ -27,7 +33,13 @@ export interface BoardMix {
  * label), 15 % ellipses, 15 % freehand strokes (24–64 points) and 15 % arrows bound to two
  * neighbouring shapes. Non-arrow shapes sit on a grid, SPACING board units apart.
  */
-export function fillBoard(doc: Y.Doc, total: number, createdBy: string, seed = 1): BoardMix {
+export function fillBoard(
+  doc: Y.Doc,
+  total: number,
+  createdBy: string,
+  seed = 1,
+  look: BoardLook = 'plain',
+): BoardMix {
   const rnd = mulberry32(seed);
   const arrows = Math.round(total * 0.15);
   const placed = total - arrows;
@@ -84,6 +96,10 @@ export function fillBoard(doc: Y.Doc, total: number, createdBy: string, seed = 1
             new Y.Text(type === 'sticky' ? text(3 + Math.floor(rnd() * 8)) : type === 'rect' ? text(2) : ''),
           );
         }
+        if (look === 'hand-drawn' && type !== 'freehand') {
+          m.set('sloppiness', 'artist');
+          if (type === 'rect') m.set('fillStyle', 'hatched');
+        }
         shapes.set(id, m);
         ids.push(id);
         counts[type] = (counts[type] ?? 0) + 1;
@@ -110,6 +126,7 @@ export function fillBoard(doc: Y.Doc, total: number, createdBy: string, seed = 1
         m.set('createdBy', createdBy);
         m.set('from', { shapeId: ids[a], ...pa });
         m.set('to', { shapeId: ids[b], ...pb });
+        if (look === 'hand-drawn') m.set('sloppiness', 'artist');
         shapes.set(`a${String(i).padStart(5, '0')}`, m);
         counts.arrow = (counts.arrow ?? 0) + 1;
       }
@@ -124,11 +141,12 @@ export async function seedBoard(
   auth: { cookie: string; userId: string },
   boardId: string,
   total: number,
+  look: BoardLook = 'plain',
 ): Promise<BoardMix> {
   const client = connectDoc(server.wsUrl, boardId, { cookie: auth.cookie, origin: server.origin });
   try {
     await waitSynced(client, 15_000);
-    const mix = fillBoard(client.doc, total, auth.userId);
+    const mix = fillBoard(client.doc, total, auth.userId, 1, look);
     // The server's own view of the board (its JSON export) must list every shape.
     const deadline = Date.now() + 30_000;
     for (;;) {

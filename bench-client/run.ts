@@ -3,7 +3,7 @@
 //   1. first full render of a 5,000-shape board on a fresh page navigation (p50 over --runs),
 //   2. frame intervals while panning (hand-tool drags) and zooming (Ctrl+wheel) that board,
 //   3. the gzipped size (level 9) of the production JavaScript.
-// `npm run bench:client [-- --runs 7 --reps 2 --shapes 5000 --profile --skip-build --json file --css rules]`
+// `npm run bench:client [-- --runs 7 --reps 2 --shapes 5000 --look hand-drawn --profile --skip-build --json file --css rules]`
 // Measures and reports; asserts nothing about timing. Every run stops by itself (watchdog).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launch, startApp } from '../e2e/helpers.ts';
 import { ApiClient } from '../testing/clients.ts';
-import { type BoardMix, seedBoard } from './board.ts';
+import { type BoardLook, type BoardMix, seedBoard } from './board.ts';
 import { firstRenderProbe, startFrameRecorder, stopFrameRecorder, viewState } from './probes.ts';
 import { bundleMapper, type CpuProfile, summariseProfile, summariseTrace } from './profile.ts';
 import { kb, ms, summarise } from './stats.ts';
@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '7' },
     reps: { type: 'string', default: '2' },
     shapes: { type: 'string', default: '5000' },
+    // plain | hand-drawn (bench-client/board.ts BoardLook)
+    look: { type: 'string', default: 'plain' },
     profile: { type: 'boolean', default: false },
     'skip-build': { type: 'boolean', default: false },
     json: { type: 'string' },
@@ -40,6 +42,8 @@ const { values: args } = parseArgs({
 const RUNS = Number(args.runs);
 const REPS = Number(args.reps);
 const SHAPES = Number(args.shapes);
+if (args.look !== 'plain' && args.look !== 'hand-drawn') throw new Error('--look is plain or hand-drawn');
+const LOOK: BoardLook = args.look;
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'client', 'dist');
 const VIEWPORT = { width: 1280, height: 800 };
@@ -224,6 +228,12 @@ const scenarios: {
       }
     },
   },
+  {
+    // From ~40 %, 17 steps of ≈ 8 % out: ~10 %, most of the board in view.
+    name: 'pan at ~10 %',
+    setup: (p) => wheelZoom(p, 17, 40),
+    drive: pan,
+  },
 ];
 
 /** The board as opened, at rest; then held in the middle of a pan (the shape layer moved, not redrawn). */
@@ -359,6 +369,7 @@ async function main() {
       { cookie: api.cookie, userId: api.userId },
       boardId,
       SHAPES,
+      LOOK,
     );
     log(
       `seeded ${SHAPES} shapes in ${(performance.now() - seedStart).toFixed(0)} ms:`,

@@ -144,13 +144,13 @@ export async function waitStatus(page: Page, status: string): Promise<void> {
 }
 
 /** Makes a share link as the owner and answers its URL. */
-export async function shareLink(page: Page, role: 'can edit' | 'can view'): Promise<string> {
+export async function shareLink(page: Page, role: 'can edit' | 'can comment' | 'can view'): Promise<string> {
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   await page.getByRole('button', { name: `Create “${role}” link` }).click();
-  const field = page.getByLabel(role === 'can edit' ? 'Can edit link' : 'Can view link').first();
+  const field = page.getByLabel(`C${role.slice(1)} link`).first();
   await field.waitFor();
   const url = await field.inputValue();
-  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
   return url;
 }
 

@@ -83,7 +83,7 @@ export class ApiClient {
   }
 
   /** Shares a board with `other` through a link of `role`. */
-  async share(boardId: string, other: ApiClient, role: 'editor' | 'viewer'): Promise<void> {
+  async share(boardId: string, other: ApiClient, role: 'editor' | 'commenter' | 'viewer'): Promise<void> {
     const link = await this.call<{ link: { token: string } }>('POST', `/api/boards/${boardId}/links`, {
       role,
     });

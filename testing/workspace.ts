@@ -23,7 +23,15 @@ export function connectWorkspace(url: string, cookie: string, origin = url): Pro
     reconnection: false,
   });
   const recorder: Recorder = { socket, events: [], presence: {} };
-  for (const name of ['board:changed', 'board:removed', 'members:changed', 'votes:changed'] as const) {
+  for (const name of [
+    'board:changed',
+    'board:removed',
+    'members:changed',
+    'votes:changed',
+    'thread:changed',
+    'thread:removed',
+    'mention',
+  ] as const) {
     socket.on(name, (payload: unknown) => recorder.events.push({ name, payload }));
   }
   socket.on('presence:boards', (payload) => {

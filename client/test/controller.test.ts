@@ -205,6 +205,21 @@ describe('tool controller gestures', () => {
     assert.ok(Math.abs(t.rec(a).x + 50 - 150) < 1e-9 && Math.abs(t.rec(a).y + 50 - -50) < 1e-9);
   });
 
+  it('the Comment tool places a draft on the shape under the pointer, else at the point, even read-only', () => {
+    const t = setup();
+    const note = createShape(t.doc, { type: 'sticky', x: 0, y: 0, w: 200, h: 200 }, 'u1');
+    t.store.getState().setTool('comment');
+    t.drag([50, 60], []);
+    assert.deepEqual(t.store.getState().commentDraft, { shapeId: note, x: 50, y: 60 });
+    t.drag([500, 500], []);
+    assert.deepEqual(t.store.getState().commentDraft, { shapeId: null, x: 500, y: 500 });
+    // Nothing was drawn or moved: a comment is not board content.
+    assert.equal(readAll(t.doc).length, 1);
+    assert.deepEqual([t.rec(note).x, t.rec(note).y], [0, 0]);
+    t.store.getState().setTool('select');
+    assert.equal(t.store.getState().commentDraft, null);
+  });
+
   it('with the tool locked, each click makes another shape and the tool stays', () => {
     const t = setup();
     t.store.getState().setTool('sticky');

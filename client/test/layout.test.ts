@@ -367,10 +367,16 @@ describe('exports draw the styles', () => {
     assert.match(svg, /<circle [^>]*fill="#1e6fd9"/, 'a dot at the end');
     assert.match(svg, /stroke-dasharray="0 5"/, 'dotted arrow line');
     // The line stops short of a filled head, so its round cap does not poke through the tip.
-    const g = arrowGeometry(arrow, { x: 0, y: 200 }, { x: 300, y: 200 });
-    assert.ok(g.line[0].x > 0 && g.line[1].x < 300);
+    const g = arrowGeometry(arrow, [
+      { x: 0, y: 200 },
+      { x: 300, y: 200 },
+    ]);
+    assert.ok(g.line[0]!.x > 0 && g.line[1]!.x < 300);
     // Defaults: an old record without style fields gets one open head at its end.
-    const plain = arrowGeometry({ type: 'arrow' }, { x: 0, y: 0 }, { x: 100, y: 0 });
+    const plain = arrowGeometry({ type: 'arrow' }, [
+      { x: 0, y: 0 },
+      { x: 100, y: 0 },
+    ]);
     assert.deepEqual(
       plain.heads.map((h) => h.kind),
       ['open'],
@@ -380,7 +386,7 @@ describe('exports draw the styles', () => {
 
 describe('hit tests follow the outline', () => {
   it('an ellipse or a diamond is not hit in its box’s empty corner', async () => {
-    const { hitShape } = await import('../src/board/model/geometry.ts');
+    const { hitShape } = await import('../src/board/model/hit.ts');
     for (const type of ['ellipse', 'diamond'] as const) {
       const s = rec('s', 0, 0, 200, 100, { type });
       assert.equal(hitShape(s, { x: 100, y: 50 }, 4), true, `${type} centre`);

@@ -11,6 +11,7 @@ import { openAssetStore } from './assets/index.ts';
 import type { AssetStore } from './assets/store.ts';
 import { Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
+import { CommentEvents } from './comments/events.ts';
 import type { Config } from './config.ts';
 import { ControlChannel } from './documents/control.ts';
 import { DocumentGateway, refuseUpgrade } from './documents/gateway.ts';
@@ -23,6 +24,7 @@ import { assetRoutes } from './http/assets.ts';
 import { authRoutes } from './http/auth.ts';
 import { boardRoutes } from './http/boards.ts';
 import { serveClient } from './http/client.ts';
+import { commentRoutes } from './http/comments.ts';
 import type { HttpDeps, ResourcePlugin } from './http/deps.ts';
 import { exportRoutes } from './http/export.ts';
 import { healthRoutes } from './http/health.ts';
@@ -48,6 +50,7 @@ const resources: ResourcePlugin[] = [
   exportRoutes,
   assetRoutes,
   votesRoutes,
+  commentRoutes,
   timeRoutes,
   historyRoutes,
   thumbnailRoutes,
@@ -76,6 +79,8 @@ export interface TandemApp {
   rooms: Rooms;
   gateway: DocumentGateway;
   workspace: Workspace;
+  /** Every comment written on this instance (the seam for webhooks' comment.created). */
+  comments: CommentEvents;
   assets: AssetStore;
   assetCleanup: AssetCleanup;
   metrics: Metrics;
@@ -157,7 +162,19 @@ export async function createApp({
       .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
   });
 
-  const deps: HttpDeps = { config, store, sessions, rooms, bus, assets, metrics, live: workspace, history };
+  const comments = new CommentEvents(log);
+  const deps: HttpDeps = {
+    config,
+    store,
+    sessions,
+    rooms,
+    bus,
+    assets,
+    metrics,
+    live: workspace,
+    history,
+    comments,
+  };
   for (const resource of resources) await http.register(resource, deps);
   await serveClient(http, config.clientDir);
 
@@ -202,6 +219,7 @@ export async function createApp({
     rooms,
     gateway,
     workspace,
+    comments,
     assets,
     assetCleanup,
     metrics,

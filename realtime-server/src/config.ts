@@ -44,6 +44,8 @@ export interface Config {
   persistMaxDelayMs: number;
   loginAttemptsPerMinute: number;
   signupsPerMinute: number;
+  /** Comments (threads, replies, edits) one user may write per minute on one instance (docs/api.md §18). */
+  commentsPerMinute: number;
   /** Where the built client is served from; null serves no client. */
   clientDir: string | null;
   /** A name for this instance in logs and bus messages. */
@@ -101,6 +103,7 @@ export const configVariables = [
   'PERSIST_MAX_DELAY_MS',
   'LOGIN_ATTEMPTS_PER_MINUTE',
   'SIGNUPS_PER_MINUTE',
+  'COMMENTS_PER_MINUTE',
   'CLIENT_DIR',
   'INSTANCE_NAME',
   'TRUST_PROXY',
@@ -350,6 +353,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
       1_000_000,
     ),
     signupsPerMinute: integer(env, 'SIGNUPS_PER_MINUTE', limits.signupsPerMinute, 1, 1_000_000),
+    commentsPerMinute: integer(env, 'COMMENTS_PER_MINUTE', limits.commentsPerMinute, 1, 1_000_000),
     clientDir:
       env.CLIENT_DIR === ''
         ? null

@@ -66,6 +66,15 @@ describe('apiPaths', () => {
     ['GET', apiPaths.template('mad-sad-glad')],
     ['PATCH', apiPaths.template('no-such-template')],
     ['DELETE', apiPaths.template('no-such-template')],
+    ['GET', apiPaths.threads(boardId)],
+    ['POST', apiPaths.threads(other)],
+    ['PATCH', apiPaths.thread(boardId, 'no-such-thread')],
+    ['DELETE', apiPaths.thread(boardId, 'no-such-thread')],
+    ['POST', apiPaths.threadComments(boardId, 'no-such-thread')],
+    ['PATCH', apiPaths.comment(boardId, 'no-such-thread', 'no-such-comment')],
+    ['DELETE', apiPaths.comment(boardId, 'no-such-thread', 'no-such-comment')],
+    ['GET', apiPaths.mentions()],
+    ['POST', apiPaths.mentionsRead()],
     ['POST', apiPaths.logout()],
   ];
 

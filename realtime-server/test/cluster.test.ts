@@ -11,6 +11,7 @@ import {
   shapesJson,
   storedShapes,
   waitSynced,
+  whenStored,
 } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { CuttableProxy } from '../../testing/proxy.ts';
@@ -93,6 +94,54 @@ describe('several instances', { skip }, () => {
         () => shapesJson(reader.doc) === shapesJson(writer.doc),
       );
       await cluster.stop(slow);
+    });
+
+    test('a restore through an instance without the board open reaches the clients on another in slices, nobody reading the whole board back', async () => {
+      const [a, b] = [cluster.instances[0]!, cluster.instances[1]!];
+      const owner = await new ApiClient(b.url).signup('Owner');
+      const boardId = await owner.createBoard();
+      const onA = open(a.wsUrl, boardId, owner.cookie);
+      await waitSynced(onA);
+      const shapes = onA.doc.getMap('shapes');
+      onA.doc.transact(() => {
+        for (let i = 0; i < 300; i++) addShape(onA.doc, `r${i}`, { type: 'sticky', x: i, y: 0 }, `note ${i}`);
+      });
+      await whenStored(onA);
+      const saved = await owner.call<{ version: { id: string } }>('POST', `/api/boards/${boardId}/versions`, {
+        label: 'Three hundred',
+      });
+      assert.equal(saved.status, 201);
+      onA.doc.transact(() => {
+        for (const id of [...shapes.keys()]) shapes.delete(id);
+      });
+      await whenStored(onA);
+      const catchUps = async () => {
+        const text = await (await fetch(`${a.url}/metrics`)).text();
+        return text
+          .split('\n')
+          .filter((line) => line.startsWith('tandem_store_catchups_total'))
+          .reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
+      };
+      const catchUpsBefore = await catchUps();
+      let updates = 0;
+      onA.doc.on('update', () => updates++);
+      const restored = await owner.call(
+        'POST',
+        `/api/boards/${boardId}/versions/${saved.body.version.id}/restore`,
+      );
+      assert.equal(restored.status, 200, JSON.stringify(restored.body));
+      await waitUntil('the client on A sees the restore', () => shapes.size === 300);
+      assert.ok(updates >= 300 / 25, `it came in slices (${updates} updates)`);
+      assert.equal(b.app.rooms.get(boardId), undefined, 'B never opened the board');
+      assert.equal(await catchUps(), catchUpsBefore, 'A never read the board back from the Store');
+      assert.equal(Object.keys(JSON.parse(await storedShapes(a.store, boardId))).length, 300, 'stored');
+      addShape(onA.doc, 'after', { type: 'rect', x: 0, y: 0 });
+      await whenStored(onA);
+      assert.equal(
+        Object.keys(JSON.parse(await storedShapes(a.store, boardId))).length,
+        301,
+        'still editable',
+      );
     });
 
     test('a socket.io event raised on one instance reaches a user on the other; removing a member on one closes their connection on the other', async () => {

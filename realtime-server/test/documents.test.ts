@@ -94,6 +94,25 @@ describe('document channel', () => {
     assert.ok(!(await stored(boardId)).includes('from-viewer'));
   });
 
+  test('a commenter (docs/api.md §18) reads the board live like a viewer and is refused with 4403 on an edit', async () => {
+    const boardId = await owner.createBoard();
+    const commenter = await new ApiClient(server.url).signup('Commenter');
+    await owner.share(boardId, commenter, 'commenter');
+    const editor = open(boardId, owner.cookie);
+    const reader = open(boardId, commenter.cookie);
+    await Promise.all([waitSynced(editor), waitSynced(reader)]);
+    addShape(editor.doc, 'seen', { type: 'sticky', x: 0, y: 0 });
+    await waitUntil('the commenter sees the edit', () => reader.doc.getMap('shapes').has('seen'));
+    reader.provider.shouldConnect = false;
+    addShape(reader.doc, 'from-commenter', { type: 'rect', x: 5, y: 5 });
+    await waitUntil('commenter closed with 4403', () =>
+      reader.closes.some((c) => c.code === CloseCode.NO_ACCESS),
+    );
+    await server.app.rooms.get(boardId)?.flush();
+    assert.ok(!editor.doc.getMap('shapes').has('from-commenter'));
+    assert.ok(!(await stored(boardId)).includes('from-commenter'));
+  });
+
   test('no session → 4401, no access → 4403, unknown board → 4404, malformed id → 4404', async () => {
     const boardId = await owner.createBoard();
     const stranger = await new ApiClient(server.url).signup('Stranger');

@@ -67,7 +67,7 @@ describe('hardening: MAX_DOC_BYTES across instances', { skip }, () => {
         'alive',
       );
     await waitUntil('both instances hold the base', () =>
-      [a, b].every((server) => (server.app.rooms.get(boardId)?.sizeBytes ?? 0) >= bytes),
+      [a, b].every((server) => (server.app.rooms.get(boardId)?.size.bytes ?? 0) >= bytes),
     );
     return { boardId, onA, onB };
   }
@@ -95,7 +95,7 @@ describe('hardening: MAX_DOC_BYTES across instances', { skip }, () => {
     );
     for (const server of [a, b]) {
       const room = server.app.rooms.get(boardId);
-      if (room) assert.ok(room.sizeBytes <= LIMIT, `an instance holds ${room.sizeBytes} bytes`);
+      if (room) assert.ok(room.size.bytes <= LIMIT, `an instance holds ${room.size.bytes} bytes`);
     }
     assert.ok(
       results.some((result) => result === CloseCode.BOARD_TOO_LARGE),

@@ -14,7 +14,10 @@ import { frameBinary, frameOnce, writeFramed } from '../src/documents/framing.ts
 import {
   clientsOf,
   clockOf,
+  dropPendingUpdates,
   hasPendingUpdates,
+  itemOf,
+  pendingBytes,
   rangeAlreadyDeleted,
   rawStream,
 } from '../src/documents/internals.ts';
@@ -126,6 +129,29 @@ describe('yjs: the struct store', () => {
     const fresh = new Y.Doc();
     Y.applyUpdate(fresh, Y.encodeStateAsUpdate(deleter, before));
     assert.equal(hasPendingUpdates(fresh), true, 'a delete set for items the doc lacks');
+  });
+
+  test('dropPendingUpdates forgets what waits, pendingBytes measures it; itemOf finds the item of a nested type', () => {
+    const source = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    source.on('update', (update: Uint8Array) => updates.push(update));
+    source.getText('t').insert(0, 'a');
+    source.getText('t').insert(1, 'b'.repeat(100));
+    const doc = new Y.Doc();
+    assert.equal(pendingBytes(doc), 0);
+    Y.applyUpdate(doc, updates[1]!);
+    assert.ok(pendingBytes(doc) >= 100, `the waiting insert counts its bytes (${pendingBytes(doc)})`);
+    dropPendingUpdates(doc);
+    assert.equal(hasPendingUpdates(doc), false);
+    Y.applyUpdate(doc, updates[0]!);
+    assert.equal(doc.getText('t').toString(), 'a', 'the dropped insert is gone');
+
+    const shapes = new Y.Doc().getMap('shapes');
+    const shape = new Y.Map<unknown>();
+    shapes.set('s1', shape);
+    assert.equal(itemOf(shapes), null, 'a top-level type has no item');
+    assert.equal(itemOf(shape)?.parentSub, 's1');
+    assert.equal(itemOf(shape)?.parent, shapes);
   });
 });
 

@@ -2,14 +2,24 @@
 // and the client's forms use the same ones, so a rule is written once.
 import { z } from 'zod';
 
-export const Role = z.enum(['owner', 'editor', 'viewer']);
+/**
+ * docs/api.md §6. A `commenter` reads the board like a viewer and may comment (§18); it is given
+ * by a "can comment" link or by the owner.
+ */
+export const Role = z.enum(['owner', 'editor', 'commenter', 'viewer']);
 export type Role = z.infer<typeof Role>;
-export const LinkRole = z.enum(['editor', 'viewer']);
+export const LinkRole = z.enum(['editor', 'commenter', 'viewer']);
 export type LinkRole = z.infer<typeof LinkRole>;
 
-const roleRank: Record<Role, number> = { viewer: 1, editor: 2, owner: 3 };
+/** Every role, highest first (the store's SQL rank is built from this order). */
+export const ROLES_BY_RANK: readonly Role[] = ['owner', 'editor', 'commenter', 'viewer'];
+const roleRank: Record<Role, number> = { viewer: 1, commenter: 2, editor: 3, owner: 4 };
 /** True when `have` is at least `need`. */
 export const roleAtLeast = (have: Role, need: Role): boolean => roleRank[have] >= roleRank[need];
+/** May change the board's content (the Yjs document): owners and editors. */
+export const canEditBoard = (role: Role): boolean => roleAtLeast(role, 'editor');
+/** May write comments (docs/api.md §18): everyone but a viewer. */
+export const canComment = (role: Role): boolean => roleAtLeast(role, 'commenter');
 
 /** Lengths of the text fields people type (docs/api.md §5): the schemas below and the forms' maxLength use these. */
 export const textLimits = {

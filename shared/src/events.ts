@@ -1,6 +1,7 @@
 // The workspace socket (socket.io on WORKSPACE_PATH, docs/api.md §7): typed event maps shared by server and client so
 // an event name is written once.
 import type { Board } from './api.ts';
+import type { MentionEvent, ThreadChanged, ThreadRemoved } from './comments.ts';
 import type { PresenceUser } from './presence.ts';
 import type { VotesChanged } from './votes.ts';
 
@@ -13,6 +14,11 @@ export interface ServerToClientEvents {
   'members:changed': (payload: { boardId: string }) => void;
   /** A vote session of the board started, gained a voter, or closed (docs/api.md §14). */
   'votes:changed': (payload: VotesChanged) => void;
+  /** A thread was created, replied to, edited or (un)resolved: the whole thread (docs/api.md §18). */
+  'thread:changed': (payload: ThreadChanged) => void;
+  'thread:removed': (payload: ThreadRemoved) => void;
+  /** Someone mentioned me in a comment: to the mentioned user only. */
+  mention: (payload: MentionEvent) => void;
 }
 
 export interface ClientToServerEvents {

@@ -1,6 +1,7 @@
 export * from './api.ts';
 export * from './assets.ts';
 export * from './boardJson.ts';
+export * from './comments.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './facilitation.ts';

@@ -66,5 +66,12 @@ export const limits = {
    * it, as in tldraw and Miro. The presence schema checks the same range.
    */
   zoomMin: 0.02,
+  /** docs/api.md §18: a comment's body, in characters. */
+  commentBodyMax: 2000,
+  /**
+   * Comments (new threads, replies, edits) one user may write per minute on one instance (then
+   * 429): far above anyone typing, far below a script flooding a board's members.
+   */
+  commentsPerMinute: 30,
   zoomMax: 8,
 } as const;

@@ -42,4 +42,11 @@ export const apiPaths = {
   voteClose: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/close`,
   templates: () => `${API_PREFIX}/templates`,
   template: (templateId: string) => `${API_PREFIX}/templates/${enc(templateId)}`,
+  threads: (id: string) => `${board(id)}/threads`,
+  thread: (id: string, threadId: string) => `${board(id)}/threads/${enc(threadId)}`,
+  threadComments: (id: string, threadId: string) => `${board(id)}/threads/${enc(threadId)}/comments`,
+  comment: (id: string, threadId: string, commentId: string) =>
+    `${board(id)}/threads/${enc(threadId)}/comments/${enc(commentId)}`,
+  mentions: () => `${API_PREFIX}/me/mentions`,
+  mentionsRead: () => `${API_PREFIX}/me/mentions/read`,
 } as const;

@@ -1,6 +1,7 @@
 // Awareness state per connection (docs/api.md §3, §14). The server completes partial states with
 // defaults, stamps `user` and `role`, and drops only malformed or oversized ones.
 import { z } from 'zod';
+import { Role } from './api.ts';
 import { limits } from './limits.ts';
 
 const finite = z.number().finite();
@@ -35,7 +36,7 @@ export const PresenceState = z.object({
   tool: z.string().max(32),
   idle: z.boolean(),
   /** Set by the server from the connection's role; a client's own value is ignored. */
-  role: z.enum(['owner', 'editor', 'viewer']).optional(),
+  role: Role.optional(),
   /** §14, ephemeral and optional: the laser trail, a cursor chat bubble, a floating reaction. */
   laser: Laser.optional(),
   chat: Chat.optional(),

@@ -55,6 +55,40 @@ export type ArrowHead = z.infer<typeof ArrowHead>;
 /** Stroke widths offered in the style panel (board units); any width in range is valid. */
 export const strokeWidths = [1, 2, 4, 8] as const;
 
+/** A colour: one of the eight names, or a custom `#rrggbb`. */
+export const CustomColor = z.string().regex(/^#[0-9a-f]{6}$/i, 'a colour is a palette name or #rrggbb');
+export const ColorValue = z.union([ColorName, CustomColor]);
+export type ColorValue = z.infer<typeof ColorValue>;
+/** How an outlined shape is filled; a record without `fillStyle` keeps the light tint of its colour. */
+export const FillStyle = z.enum(['none', 'solid', 'hatched', 'cross-hatched']);
+export type FillStyle = z.infer<typeof FillStyle>;
+export const Roundness = z.enum(['sharp', 'round']);
+export type Roundness = z.infer<typeof Roundness>;
+export const FontFamily = z.enum(['hand', 'sans', 'mono']);
+export type FontFamily = z.infer<typeof FontFamily>;
+/** The hand-drawn look: architect draws exact lines (the look of a record without it), artist and
+ * cartoonist ever rougher strokes (docs/api.md §10). */
+export const Sloppiness = z.enum(['architect', 'artist', 'cartoonist']);
+export type Sloppiness = z.infer<typeof Sloppiness>;
+/** How an arrow runs between its ends. */
+export const Route = z.enum(['straight', 'elbow', 'curved']);
+export type Route = z.infer<typeof Route>;
+
+/** What a record without a style field is drawn with, so boards saved before a field existed keep
+ * their look (docs/api.md §10). `stroke` and `fill` default to the shape's `color`. */
+export const styleDefaults = {
+  fontSize: 'm',
+  strokeWidth: 2,
+  dash: 'solid',
+  opacity: 1,
+  roundness: 'round',
+  fontFamily: 'sans',
+  sloppiness: 'architect',
+  route: 'straight',
+  startHead: 'none',
+  endHead: 'arrow',
+} as const satisfies Record<string, string | number>;
+
 export const ArrowEnd = z.object({ shapeId: z.string().max(64).optional(), x: finite, y: finite });
 export type ArrowEnd = z.infer<typeof ArrowEnd>;
 
@@ -81,6 +115,18 @@ export const ShapeRecord = z.object({
   dash: Dash.optional(),
   startHead: ArrowHead.optional(),
   endHead: ArrowHead.optional(),
+  /** Outline colour (default: the ink of `color`). */
+  stroke: ColorValue.optional(),
+  /** Fill colour (default: `color`); drawn per `fillStyle`. */
+  fill: ColorValue.optional(),
+  fillStyle: FillStyle.optional(),
+  /** 0 (invisible) to 1 (opaque). */
+  opacity: finite.min(0).max(1).optional(),
+  roundness: Roundness.optional(),
+  fontFamily: FontFamily.optional(),
+  sloppiness: Sloppiness.optional(),
+  /** arrow: straight, elbow (orthogonal, around its end shapes) or curved. */
+  route: Route.optional(),
   /** Shapes sharing a groupId select, move and resize together. */
   groupId: z.string().min(1).max(64).optional(),
   /** A locked shape cannot be selected by a click or marquee, moved, resized or deleted until unlocked. */
@@ -98,5 +144,10 @@ export const BoardExport = z.object({
   meta: z.record(z.string(), z.unknown()).optional(),
   /** The board's images as data URLs by asset id, so an import can upload them to the new board. */
   assets: z.record(z.string().max(128), z.string().startsWith('data:image/')).optional(),
+  /**
+   * The board's comment threads with their comments (docs/api.md §18), as `GET …/threads` answers
+   * them: carried by the server's export.json for the record; an import does not recreate them.
+   */
+  threads: z.array(z.record(z.string(), z.unknown())).optional(),
 });
 export type BoardExport = z.infer<typeof BoardExport>;

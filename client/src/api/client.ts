@@ -5,6 +5,7 @@ import {
   type BoardAnswer,
   type BoardsAnswer,
   type BoardWithRoleAnswer,
+  type CommentAnswer,
   type ErrorBody,
   type ErrorCode,
   type JoinAnswer,
@@ -13,11 +14,16 @@ import {
   type LinkRole,
   type LinksAnswer,
   type MembersAnswer,
+  type MentionsAnswer,
   type Role,
   type ServerTime,
   type TemplateAnswer,
   type TemplateCreateBody,
   type TemplatesAnswer,
+  type ThreadAnchor,
+  type ThreadAnswer,
+  type ThreadCreatedAnswer,
+  type ThreadsAnswer,
   type UserAnswer,
   type VotesCurrentAnswer,
 } from '@tandem/shared';
@@ -112,6 +118,25 @@ export const api = {
   shareTemplate: (id: string, shared: boolean) =>
     call<TemplateAnswer>('PATCH', apiPaths.template(id), { shared }),
   deleteTemplate: (id: string) => call<void>('DELETE', apiPaths.template(id)),
+  threads: (id: string) => call<ThreadsAnswer>('GET', apiPaths.threads(id)),
+  createThread: (id: string, anchor: ThreadAnchor, body: string) =>
+    call<ThreadCreatedAnswer>('POST', apiPaths.threads(id), { anchor, body }),
+  resolveThread: (id: string, threadId: string, resolved: boolean) =>
+    call<ThreadAnswer>('PATCH', apiPaths.thread(id, threadId), { resolved }),
+  deleteThread: (id: string, threadId: string) => call<void>('DELETE', apiPaths.thread(id, threadId)),
+  reply: (id: string, threadId: string, body: string) =>
+    call<CommentAnswer>('POST', apiPaths.threadComments(id, threadId), { body }),
+  editComment: (id: string, threadId: string, commentId: string, body: string) =>
+    call<CommentAnswer>('PATCH', apiPaths.comment(id, threadId, commentId), { body }),
+  deleteComment: (id: string, threadId: string, commentId: string) =>
+    call<void>('DELETE', apiPaths.comment(id, threadId, commentId)),
+  mentions: () => call<MentionsAnswer>('GET', apiPaths.mentions()),
+  markMentionsRead: (boardId: string, threadId?: string) =>
+    call<{ updated: number }>(
+      'POST',
+      apiPaths.mentionsRead(),
+      threadId ? { boardId, threadId } : { boardId },
+    ),
 };
 
 export const errorSentence = (e: unknown): string =>

@@ -1,6 +1,6 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
-import { type Board, CloseCode, type Role, type User } from '@tandem/shared';
+import { type Board, CloseCode, canComment, canEditBoard, type Role, type User } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Link } from '../router.tsx';
@@ -10,6 +10,9 @@ import { createActions } from './actions.ts';
 import { Canvas } from './canvas/Canvas.tsx';
 import { ShapeIndex } from './canvas/shapeIndex.ts';
 import { TextEditor } from './canvas/TextEditor.tsx';
+import { CommentsButton, CommentsLayer, CommentsPanel } from './comments/Comments.tsx';
+import { useOpenThreadFromLink } from './comments/openFromLink.ts';
+import { useComments } from './comments/useComments.ts';
 import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
 import { ImageInput } from './images/ImageInput.tsx';
@@ -48,7 +51,7 @@ interface Props {
 
 export function Editor(props: Props) {
   const [session, setSession] = useState<BoardSession | null>(null);
-  const readOnly = props.role === 'viewer';
+  const readOnly = !canEditBoard(props.role);
   useEffect(() => {
     useEditor.getState().reset();
     const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly });
@@ -60,7 +63,7 @@ export function Editor(props: Props) {
 }
 
 function EditorView({ board, role, user, session }: Props & { session: BoardSession }) {
-  const readOnly = role === 'viewer';
+  const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
   const [sharing, setSharing] = useState(false);
   const [membersVersion, setMembersVersion] = useState(0);
@@ -164,6 +167,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       document.title = 'Tandem';
     };
   }, [title]);
+  const comments = useComments(board.id, membersVersion, setMessage);
+  useOpenThreadFromLink(comments, index);
 
   useWorkspace({
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
@@ -181,7 +186,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           pointerRef.current = p;
           presence.pointer(p);
         }}
-        onEditRequest={startEditing}
+        onEditRequest={actions.editText}
         onEmptyDoubleClick={actions.addTextAt}
       />
       {!locked && <EmptyHint index={index} />}
@@ -203,12 +208,13 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           <BoardTitle
             boardId={board.id}
             title={title}
-            canRename={role !== 'viewer' && !accessLost}
+            canRename={!readOnly && !accessLost}
             onRenamed={setTitle}
           />
         </div>
         <div className="panel right-panel">
           <Avatars awareness={session.awareness} me={me} />
+          <CommentsButton boardId={board.id} comments={comments} />
           <HistoryButton />
           <TemplatesMenu
             session={session}
@@ -235,11 +241,24 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       <div className="banners">
         {readOnly && !accessLost && (
           <div className="banner" role="note">
-            You are viewing this board. Only editors can change it.
+            {canComment(role)
+              ? 'You can comment on this board (C). Only editors can change it.'
+              : 'You are viewing this board. Only editors can change it.'}
           </div>
         )}
         <Following awareness={session.awareness} />
       </div>
+      {!previewIndex && (
+        <CommentsLayer
+          boardId={board.id}
+          comments={comments}
+          index={index}
+          me={user}
+          role={accessLost ? 'viewer' : role}
+          onMessage={setMessage}
+        />
+      )}
+      <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
       <Minimap index={previewIndex ?? index} />
       <HistoryLayer
         boardId={board.id}
@@ -248,7 +267,11 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         onPreview={setPreviewIndex}
         onMessage={setMessage}
       />
-      <Toolbar actions={actions} readOnly={locked || previewIndex !== null} />
+      <Toolbar
+        actions={actions}
+        readOnly={locked || previewIndex !== null}
+        canComment={canComment(role) && !accessLost && previewIndex === null}
+      />
       <Facilitation
         boardId={board.id}
         title={title}
@@ -317,7 +340,6 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
   );
 }
 
-const startEditing = (id: string) => useEditor.getState().setEditing(id);
 /** How the client's network failure sentence starts (api/client.ts). */
 const NETWORK_SENTENCE_START = 'Cannot reach the server';
 

@@ -19,7 +19,15 @@ import {
   unitsOf,
 } from './model/layout.ts';
 import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
-import { createShape, deleteShapes, moveShapes, restyle, type StylePatch, setStyle } from './model/shapes.ts';
+import {
+  createShape,
+  deleteShapes,
+  ensureLabel,
+  moveShapes,
+  restyle,
+  type StylePatch,
+  setStyle,
+} from './model/shapes.ts';
 import { shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
@@ -147,6 +155,12 @@ export function createActions(
       if (!shape) return;
       undo.stopCapturing();
       s.select([createShape(doc, shape, userId)]);
+    },
+    /** Opens the text editor on a shape; an arrow gets a label to type into first. */
+    editText(id: string) {
+      if (!canEdit()) return;
+      ensureLabel(doc, id);
+      ed().setEditing(id);
     },
     /** A text shape where the person double-clicked empty canvas, ready to type into. */
     addTextAt(p: Point) {

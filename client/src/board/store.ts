@@ -21,7 +21,16 @@ export type Tool =
   /** docs/api.md §14: draws nothing, leaves a fading trail that the others see (presence only). */
   | 'laser'
   /** docs/api.md §14: a frame, drawn by dragging (a click places one of the default size). */
-  | 'frame';
+  | 'frame'
+  /** docs/api.md §18: places a comment thread on a shape or a point (stored on the server, not in the doc). */
+  | 'comment';
+
+/** Where a new thread is being written: on a shape, or at a board point. */
+export interface CommentDraft {
+  shapeId: string | null;
+  x: number;
+  y: number;
+}
 
 /** Viewport: (x, y) is the board point at the centre of the screen, so a followed viewport fits any screen size. */
 export interface Viewport {
@@ -54,7 +63,16 @@ export interface EditorState {
   notice: string | null;
   /** A long task in progress (a large import), shown as a progress bar. */
   progress: { label: string; done: number; total: number } | null;
+  /** A thread being placed with the Comment tool (its composer is open). */
+  commentDraft: CommentDraft | null;
+  /** The thread shown open beside its pin. */
+  openThreadId: string | null;
+  /** The Comments panel is shown. */
+  commentsPanel: boolean;
   setTool(tool: Tool): void;
+  setCommentDraft(draft: CommentDraft | null): void;
+  openThread(id: string | null): void;
+  setCommentsPanel(open: boolean): void;
   setViewport(v: Viewport, opts?: { keepFollow?: boolean }): void;
   setScreen(w: number, h: number): void;
   select(ids: string[]): void;
@@ -91,11 +109,19 @@ const initial = {
   keyGuard: false,
   notice: null as string | null,
   progress: null as EditorState['progress'],
+  commentDraft: null as CommentDraft | null,
+  openThreadId: null as string | null,
+  commentsPanel: false,
 };
 
 const editorState: StateCreator<EditorState> = (set) => ({
   ...initial,
-  setTool: (tool) => set({ tool, editingId: null }),
+  setTool: (tool) =>
+    set((s) => ({ tool, editingId: null, commentDraft: tool === 'comment' ? s.commentDraft : null })),
+  // One composer at a time: placing a new thread closes the open one, and opening one drops the draft.
+  setCommentDraft: (commentDraft) => set({ commentDraft, openThreadId: null }),
+  openThread: (openThreadId) => set({ openThreadId, commentDraft: null }),
+  setCommentsPanel: (commentsPanel) => set({ commentsPanel }),
   setViewport: (v, opts) =>
     set((s) => {
       const zoom = clampZoom(v.zoom);

@@ -1,6 +1,12 @@
 // My boards and boards shared with me, with who is on each right now (live through the
 // workspace channel); create, rename, delete, search by title.
-import { type BoardListItem, type TemplateSummary, thumbnailUrl, titleField } from '@tandem/shared';
+import {
+  type BoardListItem,
+  canEditBoard,
+  type TemplateSummary,
+  thumbnailUrl,
+  titleField,
+} from '@tandem/shared';
 import { type FormEvent, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
@@ -10,6 +16,7 @@ import { TemplateGallery } from '../templates/TemplateGallery.tsx';
 import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
 import { dashboardReducer, initialDashboardList, visibleBoards } from './dashboardList.ts';
 import { SignOutButton } from './GuestAccount.tsx';
+import { MentionsMenu } from './Mentions.tsx';
 import './dashboard.css';
 
 const when = (iso: string) => {
@@ -197,7 +204,7 @@ export function Dashboard() {
           )}
           <span className="hint">
             {b.role === 'owner' ? 'You' : b.ownerName} · {when(b.updatedAt)}
-            {b.role === 'viewer' ? ' · view only' : ''}
+            {b.role === 'viewer' ? ' · view only' : b.role === 'commenter' ? ' · can comment' : ''}
           </span>
           <div className="board-foot">
             <span
@@ -213,7 +220,7 @@ export function Dashboard() {
               {here.length > 5 && <span className="more">+{here.length - 5}</span>}
             </span>
             <span className="card-actions">
-              {b.role !== 'viewer' && (
+              {canEditBoard(b.role) && (
                 <button
                   type="button"
                   className="btn small ghost"
@@ -255,6 +262,7 @@ export function Dashboard() {
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
+        <MentionsMenu />
         <div className="me">
           <Avatar user={user} size={30} />
           <span>

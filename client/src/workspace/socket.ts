@@ -9,15 +9,28 @@ export type WorkspaceSocket = Socket<ServerToClientEvents, ClientToServerEvents>
 let socket: WorkspaceSocket | null = null;
 let users = 0;
 
+/**
+ * The browser's `offline` closes the socket at once (a dropped network can leave it half-open for
+ * minutes, missing events) and `online` opens it again; its `connect` then tells every listener,
+ * which reads again what it shows (the board list, threads, votes): that is the catch-up.
+ */
+const goOffline = () => socket?.disconnect();
+const goOnline = () => socket?.connect();
+
 function acquire(): WorkspaceSocket {
-  if (!socket)
+  if (!socket) {
     socket = io({ path: WORKSPACE_PATH, withCredentials: true, transports: ['websocket', 'polling'] });
+    window.addEventListener('offline', goOffline);
+    window.addEventListener('online', goOnline);
+  }
   users++;
   return socket;
 }
 function release(): void {
   users--;
   if (users === 0 && socket) {
+    window.removeEventListener('offline', goOffline);
+    window.removeEventListener('online', goOnline);
     socket.disconnect();
     socket = null;
   }
@@ -43,6 +56,11 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
         ref.current['members:changed']?.(p),
       'votes:changed': (p: Parameters<ServerToClientEvents['votes:changed']>[0]) =>
         ref.current['votes:changed']?.(p),
+      'thread:changed': (p: Parameters<ServerToClientEvents['thread:changed']>[0]) =>
+        ref.current['thread:changed']?.(p),
+      'thread:removed': (p: Parameters<ServerToClientEvents['thread:removed']>[0]) =>
+        ref.current['thread:removed']?.(p),
+      mention: (p: Parameters<ServerToClientEvents['mention']>[0]) => ref.current.mention?.(p),
     };
     const connect = () => ref.current.connect?.();
     s.on('board:changed', on['board:changed']);
@@ -50,6 +68,9 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
     s.on('presence:boards', on['presence:boards']);
     s.on('members:changed', on['members:changed']);
     s.on('votes:changed', on['votes:changed']);
+    s.on('thread:changed', on['thread:changed']);
+    s.on('thread:removed', on['thread:removed']);
+    s.on('mention', on.mention);
     s.on('connect', connect);
     if (s.connected) connect();
     return () => {
@@ -58,6 +79,9 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
       s.off('presence:boards', on['presence:boards']);
       s.off('members:changed', on['members:changed']);
       s.off('votes:changed', on['votes:changed']);
+      s.off('thread:changed', on['thread:changed']);
+      s.off('thread:removed', on['thread:removed']);
+      s.off('mention', on.mention);
       s.off('connect', connect);
       release();
     };

@@ -1,7 +1,7 @@
 // Secrets handed to clients: session ids (stored only as their hash) and signed, board-scoped
 // access tokens for non-browser Yjs clients.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BOARD_ID_LENGTH, LINK_TOKEN_LENGTH, type Role } from '@tandem/shared';
+import { BOARD_ID_LENGTH, LINK_TOKEN_LENGTH, ROLES_BY_RANK, type Role } from '@tandem/shared';
 
 export const randomId = (bytes: number): string => randomBytes(bytes).toString('base64url');
 /** 21 base64url characters: 126 random bits. */
@@ -19,8 +19,6 @@ export interface AccessClaims {
   /** Expiry, ms since the epoch. */
   expiresAt: number;
 }
-
-const ROLES: Role[] = ['owner', 'editor', 'viewer'];
 
 export function signAccessToken(secret: string, claims: AccessClaims): string {
   const payload = Buffer.from(
@@ -51,7 +49,7 @@ export function verifyAccessToken(secret: string, token: string, now = Date.now(
   if (
     typeof boardId !== 'string' ||
     typeof userId !== 'string' ||
-    !ROLES.includes(role as Role) ||
+    !ROLES_BY_RANK.includes(role as Role) ||
     typeof expiresAt !== 'number'
   ) {
     return { ok: false, reason: 'invalid' };

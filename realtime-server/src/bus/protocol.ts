@@ -58,6 +58,13 @@ export const BusMessageType = {
    * from the Store." Payload empty.
    */
   catchUp: 6,
+  /**
+   * "This update of the board is in the Store already (written by an instance that does not have
+   * the board open: a restore): apply it and send it to your clients; neither hold nor store it."
+   * Payload is the update. One lost on the way is in the Store: the sender hints a catch-up after
+   * its bus reconnects.
+   */
+  storedUpdate: 7,
 } as const;
 export type BusMessageType = (typeof BusMessageType)[keyof typeof BusMessageType];
 
@@ -86,7 +93,7 @@ export function encodeBusMessage(message: BusMessage): Uint8Array {
 export function decodeBusMessage(data: Uint8Array): BusMessage {
   const decoder = decoding.createDecoder(data);
   const type = decoding.readUint8(decoder) as BusMessageType;
-  if (type < 1 || type > 6) throw new Error(`unknown bus message type ${type}`);
+  if (type < 1 || type > BusMessageType.storedUpdate) throw new Error(`unknown bus message type ${type}`);
   const instance = decoding.readVarString(decoder);
   const seq = decoding.readVarUint(decoder);
   const target = decoding.readVarString(decoder);

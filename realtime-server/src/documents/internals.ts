@@ -3,8 +3,9 @@
 // of them against the installed library; the versions are pinned exactly in package.json so such
 // an upgrade is always deliberate (the same test names the versions it was written against).
 //   ws    the TCP stream under a WebSocket (`_socket`): framing.ts writes pre-built frames to it.
-//   yjs   the doc's struct store (`doc.store`: clocks, structs, pending updates) and Yjs's update
-//         format v1, walked without building anything (checkUpdate in updates.ts).
+//   yjs   the doc's struct store (`doc.store`: clocks, structs, pending updates), a nested
+//         type's item (`_item`), and Yjs's update format v1, walked without building anything
+//         (checkUpdate in updates.ts).
 //   lib0  the variable-length integer decoder the walk uses, and readAny's value tags.
 import type { Duplex } from 'node:stream';
 import { limits } from '@tandem/shared';
@@ -50,6 +51,24 @@ export function rangeAlreadyDeleted(doc: Y.Doc, client: number, clock: number, l
 /** Something waits in the doc for a missing dependency: structs, or deletions of unknown items. */
 export function hasPendingUpdates(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+}
+
+/** The encoded size of what waits in the doc for missing dependencies (0 when nothing does). */
+export function pendingBytes(doc: Y.Doc): number {
+  const { pendingStructs, pendingDs } = doc.store;
+  return (pendingStructs?.update.length ?? 0) + (pendingDs?.length ?? 0);
+}
+
+/** Forgets what waits in the doc for missing dependencies (a sender that never sends them). */
+export function dropPendingUpdates(doc: Y.Doc): void {
+  doc.store.pendingStructs = null;
+  doc.store.pendingDs = null;
+}
+
+/** The item that holds a nested type (a shape's Y.Map inside the shapes map); null at the top level. */
+// biome-ignore lint/suspicious/noExplicitAny: any Yjs type, whatever its event type
+export function itemOf(type: Y.AbstractType<any>): Y.Item | null {
+  return type._item;
 }
 
 // --- yjs: update format v1 (with lib0's decoder) ------------------------------------------------

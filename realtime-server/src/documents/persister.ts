@@ -6,7 +6,7 @@
 import { limits } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
-import { BoardGoneError, type DocEntry, type DocStore } from '../store/store.ts';
+import { BoardGoneError, type DocEntry, type DocStore, type LogSize } from '../store/store.ts';
 import { joinOrMerge, mergeInBulk } from './updates.ts';
 
 /**
@@ -39,6 +39,11 @@ export interface QueuedUpdate {
   seq: number;
   /** The room's local mark for it (see Room's saved-mark bookkeeping). */
   mark: number;
+}
+
+/** A board's log has grown past what is kept uncompacted (docs/api.md §9). */
+export function logNeedsCompaction(size: LogSize): boolean {
+  return size.entries > limits.compactEntries || size.bytes > limits.compactBytes;
 }
 
 /** The updates of one batch as log entries: one merged entry per author, in first-seen order. */
@@ -170,7 +175,7 @@ export class DocPersister {
       this.options.onStored?.(batch);
       // Not awaited: the next write must not wait for a merge (tens of ms to seconds for a big
       // board, off the main thread or not); the Store keeps what is appended while it merges.
-      if (size.entries > limits.compactEntries || size.bytes > limits.compactBytes) this.startCompaction();
+      if (logNeedsCompaction(size)) this.startCompaction();
     })();
     this.writing = attempt
       .catch((error: unknown) => {

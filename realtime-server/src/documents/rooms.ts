@@ -5,7 +5,8 @@
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
 import { RETRY_MAX_MS } from './persister.ts';
-import { type InstanceView, Room, type RoomDeps } from './room.ts';
+import type { InstanceView } from './replication.ts';
+import { Room, type RoomDeps } from './room.ts';
 
 /** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
 export class ShuttingDownError extends Error {
@@ -196,17 +197,41 @@ export class Rooms {
     this.recentlyClosed.set(room.boardId, Date.now());
   }
 
+  /**
+   * `updates` were written to a board's Store directly, not through a room (a restore of a board
+   * nobody had open here): the instances with the board open get them over the bus, one per turn
+   * so that none of them applies a whole board's change at once, as updates already stored
+   * (applied and sent to their clients, neither held nor stored again). Lost on the way (a bus
+   * outage here), they are in the Store: the board is hinted for a catch-up after the reconnect,
+   * as a board unloaded here is. A room here (opened meanwhile, or still loading: it may have
+   * read the Store before the write) reads them back from the Store.
+   */
+  async changedInStore(boardId: string, updates: readonly Uint8Array[], reason: string): Promise<void> {
+    this.recentlyClosed.set(boardId, Date.now());
+    for (const [index, update] of updates.entries()) {
+      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+      this.publishBoard(boardId, BusMessageType.storedUpdate, update);
+    }
+    const room = this.rooms.get(boardId);
+    if (room) room.catchUpFromStore(reason);
+    else
+      void this.loading
+        .get(boardId)
+        ?.then((loaded) => loaded.catchUpFromStore(reason))
+        .catch(() => undefined);
+  }
+
   /** Tells the instances with a board open to read it from the Store (see RECENTLY_CLOSED_MS). */
   private hintCatchUp(boardId: string): void {
+    this.publishBoard(boardId, BusMessageType.catchUp, new Uint8Array(0));
+  }
+
+  /** A message on a board's channel from this instance, about a board it may not have open. */
+  private publishBoard(boardId: string, type: BusMessageType, payload: Uint8Array): void {
+    this.deps.metrics.busMessagesOut.inc();
     this.deps.bus.publish(
       boardChannel(boardId),
-      encodeBusMessage({
-        type: BusMessageType.catchUp,
-        instance: this.deps.instanceId,
-        seq: 0,
-        target: '',
-        payload: new Uint8Array(0),
-      }),
+      encodeBusMessage({ type, instance: this.deps.instanceId, seq: 0, target: '', payload }),
     );
   }
 

@@ -7,7 +7,8 @@ import type { CheckedConnection } from './accessCheck.ts';
 import type { Grant } from './admission.ts';
 import { closeSocket, frameOnce, writeFramed } from './framing.ts';
 import type { Pacer } from './pacing.ts';
-import type { Peer, Room } from './room.ts';
+import type { Peer } from './peer.ts';
+import type { Room } from './room.ts';
 import { type Queued, SendQueues } from './sendQueues.ts';
 
 export class SocketPeer implements Peer, Queued, CheckedConnection {

@@ -12,7 +12,7 @@ import {
   type HistoryEntry,
   IncompleteLogError,
   nextVersion,
-  restoreChange,
+  restoreChanges,
   revertChanges,
 } from './board.ts';
 
@@ -36,7 +36,8 @@ export interface HistoryCompute {
     userId: string,
     since: Date,
   ): Promise<Uint8Array | null>;
-  restoreChange(live: Uint8Array, target: Uint8Array): Promise<Uint8Array | null>;
+  /** The change that makes a board (its parts) equal to `target`, in slices (restoreChanges). */
+  restoreChanges(live: Uint8Array[], target: Uint8Array): Promise<Uint8Array[]>;
   /** The parts merged as one update (mergeInBulk): a compaction of a board's snapshot and log. */
   merge(parts: Uint8Array[]): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -46,7 +47,7 @@ export const inlineCompute: HistoryCompute = {
   nextVersion: async (prev, stored, updates) => nextVersion(prev, stored, updates),
   exportJson: async (parts) => exportJson(parts),
   revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
-  restoreChange: async (live, target) => restoreChange(live, target),
+  restoreChanges: async (live, target) => restoreChanges(live, target),
   merge: async (parts) => mergeInBulk(parts),
   close: async () => {},
 };
@@ -161,8 +162,8 @@ export class WorkerCompute implements HistoryCompute {
   revert(base: Uint8Array | null, entries: HistoryEntry[], userId: string, since: Date) {
     return this.call<Uint8Array | null>('revert', [base, entries, userId, since]);
   }
-  restoreChange(live: Uint8Array, target: Uint8Array) {
-    return this.call<Uint8Array | null>('restoreChange', [live, target]);
+  restoreChanges(live: Uint8Array[], target: Uint8Array) {
+    return this.call<Uint8Array[]>('restoreChanges', [live, target]);
   }
   merge(parts: Uint8Array[]) {
     return this.call<Uint8Array>('merge', [parts]);

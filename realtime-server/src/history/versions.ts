@@ -40,7 +40,7 @@ export class Versions {
   private readonly recording = new Map<string, Promise<unknown>>();
 
   constructor(
-    readonly store: Pick<Store, 'loadDoc'> & HistoryStore,
+    readonly store: Pick<Store, 'loadDoc' | 'append' | 'compact'> & HistoryStore,
     private readonly options: VersionsOptions,
   ) {
     this.now = options.now ?? (() => new Date());

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AssetStore } from '../assets/store.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Bus } from '../bus/bus.ts';
+import type { CommentEvents } from '../comments/events.ts';
 import type { Config } from '../config.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { LiveHistory } from '../history/live.ts';
@@ -23,6 +24,8 @@ export interface HttpDeps {
   live: LiveEvents;
   /** Version history: versions, and restore and revert on the live board (docs/api.md §12). */
   history: LiveHistory;
+  /** New comments, for whatever reacts to them besides the live events (webhooks, docs/api.md §15). */
+  comments: CommentEvents;
 }
 
 /** One resource's routes, as a fastify plugin over the shared deps. */

@@ -37,7 +37,10 @@ export class BoardRepository {
     return r ? toBoard(r) : null;
   }
 
-  /** Marks a board deleted and drops its content, versions and thumbnail in one transaction. */
+  /**
+   * Marks a board deleted and drops its content, versions, thumbnail and comment threads (their
+   * comments and mentions go with them) in one transaction.
+   */
   async delete(id: string): Promise<void> {
     await this.sql.batch([
       sql`UPDATE boards SET deleted_at = ${new Date()}, access_version = access_version + 1
@@ -47,6 +50,7 @@ export class BoardRepository {
       sql`DELETE FROM doc_versions WHERE board_id = ${id}`,
       sql`DELETE FROM doc_history WHERE board_id = ${id}`,
       sql`DELETE FROM board_thumbnails WHERE board_id = ${id}`,
+      sql`DELETE FROM comment_threads WHERE board_id = ${id}`,
     ]);
   }
 

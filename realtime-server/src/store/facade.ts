@@ -1,12 +1,13 @@
 // The Store as callers see it: one flat interface (store.ts) kept as a facade, delegating each
 // method to a repository composed over the engine's `sql` executor (one per resource: users,
-// sessions, boards, members, links, thumbnails, votes, history) or to the engine itself (what
+// sessions, boards, members, links, thumbnails, votes, history, comments) or to the engine itself (what
 // differs per database: migrating, probing, closing, and the document log's transactions).
 // The flat interface stays because some fifty call sites across http/, documents/, history/ and
 // workspace/ use it, several of them being changed by others at the same time; a caller may
 // reach a repository directly (store.users.get) where that reads better.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
 import { BoardRepository } from './boards.ts';
+import { CommentRepository } from './comments.ts';
 import { HistoryRepository } from './history.ts';
 import { LinkRepository } from './links.ts';
 import { MemberRepository } from './members.ts';
@@ -53,6 +54,7 @@ export class SqlStore implements Store {
   readonly votes: VoteRepository;
   readonly history: HistoryRepository;
   readonly templates: TemplateRepository;
+  readonly comments: CommentRepository;
 
   constructor(
     sql: Sql,
@@ -67,6 +69,7 @@ export class SqlStore implements Store {
     this.votes = new VoteRepository(sql);
     this.history = new HistoryRepository(sql);
     this.templates = new TemplateRepository(sql);
+    this.comments = new CommentRepository(sql);
   }
 
   // The engine.

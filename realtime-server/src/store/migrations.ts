@@ -1,6 +1,7 @@
 // The schema, written once for both stores. Column types are the only thing that differs between
 // SQLite and PostgreSQL, so each migration is a function of a dialect's type names.
 // Append new migrations at the end; never edit one that has shipped.
+import { ROLES_BY_RANK } from '@tandem/shared';
 
 export interface Dialect {
   engine: 'sqlite' | 'postgres';
@@ -240,6 +241,54 @@ export const migrations: Migration[] = [
     statements: () => ['ALTER TABLE doc_versions ADD COLUMN created_by TEXT'],
   },
   {
+    // docs/api.md §18: comment threads, their comments and the mentions they notify. In the
+    // Store, not the Yjs document: authorship, edits, resolution and who is told are checked
+    // per call. A thread anchored to a shape keeps the shape's id only; the pin's position is
+    // the shape's, read from the document by whoever draws it.
+    id: 11,
+    name: 'comments and mentions',
+    statements: (d) => [
+      `CREATE TABLE comment_threads (
+        n ${d.serialKey},
+        id TEXT NOT NULL UNIQUE,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        page_id TEXT NOT NULL,
+        shape_id TEXT,
+        x DOUBLE PRECISION,
+        y DOUBLE PRECISION,
+        resolved ${d.bool} NOT NULL,
+        resolved_by TEXT,
+        resolved_at ${d.time},
+        created_by TEXT NOT NULL REFERENCES users (id),
+        created_at ${d.time} NOT NULL
+      )`,
+      'CREATE INDEX comment_threads_board ON comment_threads (board_id, n)',
+      // n orders the comments of a thread even when two share a millisecond.
+      `CREATE TABLE comments (
+        n ${d.serialKey},
+        id TEXT NOT NULL UNIQUE,
+        thread_id TEXT NOT NULL REFERENCES comment_threads (id) ON DELETE CASCADE,
+        board_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_by TEXT NOT NULL REFERENCES users (id),
+        created_at ${d.time} NOT NULL,
+        edited_at ${d.time}
+      )`,
+      'CREATE INDEX comments_thread ON comments (thread_id, n)',
+      `CREATE TABLE comment_mentions (
+        comment_id TEXT NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        board_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        by_user TEXT NOT NULL,
+        created_at ${d.time} NOT NULL,
+        read_at ${d.time},
+        PRIMARY KEY (comment_id, user_id)
+      )`,
+      'CREATE INDEX comment_mentions_user ON comment_mentions (user_id, created_at)',
+    ],
+  },
+  {
     // docs/api.md §19: saved templates. The content is the §10 JSON form as text, checked by the
     // shared schema before it is stored; built-in templates are code (shared/src/templates.ts).
     // 12, not 11: migration 11 (comments, docs/api.md §18) was written at the same time on main.
@@ -262,5 +311,6 @@ export const migrations: Migration[] = [
   },
 ];
 
+/** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */
 export const roleRankSql = (column: string): string =>
-  `CASE ${column} WHEN 'owner' THEN 3 WHEN 'editor' THEN 2 ELSE 1 END`;
+  `CASE ${column} ${ROLES_BY_RANK.map((role, i) => `WHEN '${role}' THEN ${ROLES_BY_RANK.length - i}`).join(' ')} ELSE 0 END`;

@@ -1,7 +1,16 @@
 // Turns database rows (snake_case, dialect-specific types) into the Store's row types. SQLite
 // hands back epoch milliseconds and 0/1, PostgreSQL Dates and booleans; both land here.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
-import type { BoardRow, LinkRow, SessionRow, UserRow, VoteSessionRow } from './types.ts';
+import type {
+  BoardRow,
+  CommentRow,
+  LinkRow,
+  MentionRow,
+  SessionRow,
+  ThreadRow,
+  UserRow,
+  VoteSessionRow,
+} from './types.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -78,4 +87,44 @@ export const toVoteSession = (r: Row): VoteSessionRow => ({
   startedBy: str(r.started_by),
   createdAt: time(r.created_at),
   closedAt: timeOrNull(r.closed_at),
+});
+
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export const toThread = (r: Row): ThreadRow => ({
+  id: str(r.id),
+  boardId: str(r.board_id),
+  pageId: str(r.page_id),
+  shapeId: strOrNull(r.shape_id),
+  x: numOrNull(r.x),
+  y: numOrNull(r.y),
+  resolved: bool(r.resolved),
+  resolvedBy: strOrNull(r.resolved_by),
+  resolvedAt: timeOrNull(r.resolved_at),
+  createdBy: str(r.created_by),
+  createdAt: time(r.created_at),
+});
+
+/** From `SELECT c.*, u.name AS author_name, u.color AS author_color`. */
+export const toComment = (r: Row): CommentRow => ({
+  id: str(r.id),
+  threadId: str(r.thread_id),
+  boardId: str(r.board_id),
+  body: str(r.body),
+  createdBy: str(r.created_by),
+  authorName: str(r.author_name),
+  authorColor: str(r.author_color),
+  createdAt: time(r.created_at),
+  editedAt: timeOrNull(r.edited_at),
+});
+
+export const toMention = (r: Row): MentionRow => ({
+  boardId: str(r.board_id),
+  boardTitle: str(r.board_title),
+  threadId: str(r.thread_id),
+  commentId: str(r.comment_id),
+  body: str(r.body),
+  by: { id: str(r.by_user), name: str(r.by_name), color: str(r.by_color) },
+  createdAt: time(r.created_at),
+  readAt: timeOrNull(r.read_at),
 });

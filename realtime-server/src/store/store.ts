@@ -5,15 +5,20 @@
 import type { BoardListItem, Member, Role } from '@tandem/shared';
 import type {
   BoardRow,
+  CommentRow,
   DocEntry,
   LinkRow,
   LogEntry,
   LogSize,
+  MentionRow,
   MergeParts,
+  NewComment,
+  NewThread,
   SessionRow,
   StoredDoc,
   StoredVersion,
   TemplateRow,
+  ThreadRow,
   ThumbnailRow,
   UserBadge,
   UserRow,
@@ -22,24 +27,7 @@ import type {
 } from './types.ts';
 
 // The row types and errors live in types.ts; re-exported so callers keep importing from here.
-export type {
-  BoardRow,
-  DocEntry,
-  LinkRow,
-  LogEntry,
-  LogSize,
-  MergeParts,
-  SessionRow,
-  StoredDoc,
-  StoredVersion,
-  TemplateRow,
-  ThumbnailRow,
-  UserBadge,
-  UserRow,
-  VersionKind,
-  VersionRow,
-  VoteSessionRow,
-} from './types.ts';
+export type * from './types.ts';
 export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
 /** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
@@ -61,6 +49,38 @@ export interface HistoryStore {
   versionAssets(boardId: string): Promise<string[]>;
   /** Thins versions recorded before `cutoff` to one a day and drops log entries no replay needs. */
   thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }>;
+}
+
+/** Comment threads, comments and mentions (docs/api.md §18). */
+export interface CommentStore {
+  /** A thread and its first comment (with its mentions), in one transaction. */
+  createThread(thread: NewThread, first: NewComment): Promise<{ thread: ThreadRow; comment: CommentRow }>;
+  getThread(threadId: string): Promise<ThreadRow | null>;
+  /** The board's threads, oldest first. */
+  listThreads(boardId: string): Promise<ThreadRow[]>;
+  /** The comments of these threads with their authors' names and colours, each thread's oldest first. */
+  commentsOf(threadIds: string[]): Promise<CommentRow[]>;
+  /** Resolves or reopens a thread; null when there is no such thread. */
+  setResolved(threadId: string, resolved: boolean, by: string): Promise<ThreadRow | null>;
+  /** Deletes a thread, its comments and their mentions; false when there was none. */
+  deleteThread(threadId: string): Promise<boolean>;
+  /** Adds a comment (with its mentions); null, nothing stored, when the thread is gone. */
+  addComment(comment: NewComment): Promise<CommentRow | null>;
+  getComment(commentId: string): Promise<CommentRow | null>;
+  /**
+   * Replaces a comment's body; its mentions become `mentions` (people no longer mentioned lose
+   * theirs). Answers the comment and who was newly mentioned, or null when there is no such comment.
+   */
+  editComment(
+    commentId: string,
+    body: string,
+    mentions: string[],
+  ): Promise<{ comment: CommentRow; added: string[] } | null>;
+  deleteComment(commentId: string): Promise<boolean>;
+  /** The user's mentions, newest first, on boards that exist and that they are still a member of. */
+  mentionsFor(userId: string, limit: number): Promise<MentionRow[]>;
+  /** Marks the user's mentions in one thread (or, with null, on the whole board) read; how many changed. */
+  markMentionsRead(userId: string, boardId: string, threadId: string | null): Promise<number>;
 }
 
 /**
@@ -102,6 +122,8 @@ export interface TemplateStore {
 }
 
 export interface Store extends DocStore, HistoryStore, TemplateStore {
+  /** Comments (docs/api.md §18), reached as `store.comments.…`: a resource of its own. */
+  readonly comments: CommentStore;
   /** Creates or upgrades the schema. Safe to call from several instances at once. */
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */

@@ -47,6 +47,59 @@ export interface ThumbnailRow {
   updatedAt: Date;
 }
 
+/** A comment thread (docs/api.md §18): anchored to a shape, or to a point when shapeId is null. */
+export interface ThreadRow {
+  id: string;
+  boardId: string;
+  pageId: string;
+  shapeId: string | null;
+  x: number | null;
+  y: number | null;
+  resolved: boolean;
+  resolvedBy: string | null;
+  resolvedAt: Date | null;
+  createdBy: string;
+  createdAt: Date;
+}
+
+export type NewThread = Omit<ThreadRow, 'createdAt' | 'resolved' | 'resolvedBy' | 'resolvedAt'>;
+
+/** A comment as it is written: who is mentioned in it is decided by the caller. */
+export interface NewComment {
+  id: string;
+  threadId: string;
+  boardId: string;
+  body: string;
+  createdBy: string;
+  /** Users to notify (members of the board other than the author). */
+  mentions: string[];
+}
+
+export interface CommentRow {
+  id: string;
+  threadId: string;
+  boardId: string;
+  body: string;
+  createdBy: string;
+  /** The author's name and colour as they are now. */
+  authorName: string;
+  authorColor: string;
+  createdAt: Date;
+  editedAt: Date | null;
+}
+
+/** One mention of a user, with what the dashboard shows of it. */
+export interface MentionRow {
+  boardId: string;
+  boardTitle: string;
+  threadId: string;
+  commentId: string;
+  body: string;
+  by: { id: string; name: string; color: string };
+  createdAt: Date;
+  readAt: Date | null;
+}
+
 /** A dot-voting session (docs/api.md §14). */
 export interface VoteSessionRow {
   id: string;

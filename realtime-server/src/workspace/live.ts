@@ -1,6 +1,6 @@
 // What REST changes announce live: to dashboards (socket.io) and to open document connections,
 // on every instance.
-import type { Board, Role, VotesChanged } from '@tandem/shared';
+import type { Board, MentionEvent, Role, ThreadChanged, ThreadRemoved, VotesChanged } from '@tandem/shared';
 
 export interface LiveEvents {
   boardChanged(board: Board): void;
@@ -14,4 +14,9 @@ export interface LiveEvents {
   sessionEnded(sessionHash: string): void;
   /** A vote session started, gained a voter or closed: counts only, to the board's members. */
   votesChanged(payload: VotesChanged): void;
+  /** A thread was created, replied to, edited or (un)resolved: the whole thread, to the board's members. */
+  threadChanged(payload: ThreadChanged): void;
+  threadRemoved(payload: ThreadRemoved): void;
+  /** A comment mentions this user: to them only, on every instance (docs/api.md §18). */
+  mentioned(userId: string, payload: MentionEvent): void;
 }

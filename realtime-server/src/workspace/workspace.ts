@@ -7,9 +7,12 @@ import {
   type Board,
   type BoardPresence,
   type ClientToServerEvents,
+  type MentionEvent,
   type PresenceUser,
   type Role,
   type ServerToClientEvents,
+  type ThreadChanged,
+  type ThreadRemoved,
   type VotesChanged,
   WORKSPACE_PATH,
 } from '@tandem/shared';
@@ -163,6 +166,18 @@ export class Workspace implements LiveEvents {
   votesChanged(payload: VotesChanged): void {
     // Through the adapter: members connected to any instance hear it once.
     this.io.to(`board:${payload.boardId}`).emit('votes:changed', payload);
+  }
+
+  threadChanged(payload: ThreadChanged): void {
+    this.io.to(`board:${payload.boardId}`).emit('thread:changed', payload);
+  }
+
+  threadRemoved(payload: ThreadRemoved): void {
+    this.io.to(`board:${payload.boardId}`).emit('thread:removed', payload);
+  }
+
+  mentioned(userId: string, payload: MentionEvent): void {
+    this.io.to(`user:${userId}`).emit('mention', payload);
   }
 
   accessChanged(boardId: string, userId: string, role: Role | null): void {

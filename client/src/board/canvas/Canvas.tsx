@@ -23,14 +23,16 @@ import {
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { clippingFrames } from '../facilitation/frames.ts';
-import { intersects, topmostAt, unionRect } from '../model/geometry.ts';
+import { pathBounds } from '../model/connectors.ts';
+import { intersects, unionRect } from '../model/geometry.ts';
+import { topmostAt } from '../model/hit.ts';
 import { recordBounds } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
 import { toBoard, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
-import { ArrowView, resolveArrow, ShapeView } from './ShapeView.tsx';
+import { ArrowView, arrowEndsOf, resolveArrow, ShapeView } from './ShapeView.tsx';
 import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
 import './canvas.css';
 
@@ -199,7 +201,8 @@ export function Canvas({
       at,
       4 / st.viewport.zoom,
     );
-    if (rec && rec.text !== undefined && !rec.locked) onEditRequest(rec.id);
+    // An arrow takes a label (docs/api.md §10: text that follows its midpoint).
+    if (rec && (rec.text !== undefined || rec.type === 'arrow') && !rec.locked) onEditRequest(rec.id);
     // Empty canvas with the select tool: a text shape there, as in Excalidraw and tldraw.
     else if (!rec && st.tool === 'select') onEmptyDoubleClick?.(at);
   };
@@ -333,7 +336,7 @@ const ShapeLayer = memo(function ShapeLayer({
     const frame = clips.get(rec.id);
     const view =
       rec.type === 'arrow' ? (
-        <ArrowFor key={rec.id} rec={rec} byId={byId} />
+        <ArrowFor key={rec.id} rec={rec} byId={byId} editing={rec.id === editingId} detail={detail} />
       ) : (
         <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
       );
@@ -364,21 +367,24 @@ const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedSha
     ));
 });
 
-function ArrowFor({ rec, byId }: { rec: ShapeRecord; byId: Map<string, ShapeRecord> }) {
-  const [from, to] = resolveArrow(rec, byId);
-  return <ArrowView s={rec} from={from} to={to} />;
+function ArrowFor({
+  rec,
+  byId,
+  editing,
+  detail,
+}: {
+  rec: ShapeRecord;
+  byId: Map<string, ShapeRecord>;
+  editing: boolean;
+  detail: boolean;
+}) {
+  return <ArrowView s={rec} path={resolveArrow(rec, byId)} editing={editing} detail={detail} />;
 }
 
 function outline(rec: ShapeRecord, byId: Map<string, ShapeRecord>, pad: number) {
   if (rec.type === 'arrow') {
-    const [a, b] = resolveArrow(rec, byId);
-    return {
-      x: Math.min(a.x, b.x) - pad,
-      y: Math.min(a.y, b.y) - pad,
-      w: Math.abs(a.x - b.x) + 2 * pad,
-      h: Math.abs(a.y - b.y) + 2 * pad,
-      rot: '',
-    };
+    const r = pathBounds(resolveArrow(rec, byId));
+    return { x: r.x - pad, y: r.y - pad, w: r.w + 2 * pad, h: r.h + 2 * pad, rot: '' };
   }
   const rot = rec.rotation
     ? `rotate(${(rec.rotation * 180) / Math.PI} ${rec.x + rec.w / 2} ${rec.y + rec.h / 2})`
@@ -496,7 +502,7 @@ function Selection({
           );
         })}
       {arrow &&
-        resolveArrow(arrow, byId).map((p, i) => (
+        arrowEndsOf(resolveArrow(arrow, byId)).map((p, i) => (
           <circle
             key={i === 0 ? 'from' : 'to'}
             data-handle={i === 0 ? 'from' : 'to'}

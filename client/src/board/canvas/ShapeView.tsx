@@ -1,28 +1,25 @@
 // Renders one shape record. Memoised on the record object, which the ShapeIndex keeps stable
 // while the shape is unchanged, so panning and remote edits elsewhere do not re-render it.
 import type { ShapeRecord } from '@tandem/shared';
-import { memo } from 'react';
+import { createElement, memo } from 'react';
+import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
+import { fontStacks } from '../drawing/fonts.ts';
+import { connectorLabel, labelAttrs } from '../drawing/label.ts';
+import type { Primitive } from '../drawing/primitives.ts';
 import { ImageBody } from '../images/ImageView.tsx';
-import { arrowEnds, type Point } from '../model/geometry.ts';
+import { type ConnectorPath, connectorPath } from '../model/connectors.ts';
+import type { Point } from '../model/geometry.ts';
 import { linePositions } from '../model/textLayout.ts';
-import { cachedStrokePath } from './freehand.ts';
 import { layoutOf } from './measure.ts';
-import { fill, ink, tint } from './palette.ts';
-import { arrowGeometry, dashArray, pointList, strokeWidthOf } from './strokes.ts';
+import { textColorOf } from './svgExport.ts';
 
 export function diamondPoints(w: number, h: number): string {
   return `${w / 2},0 ${w},${h / 2} ${w / 2},${h} 0,${h / 2}`;
 }
 
-/** Outline stroke of a shape: its colour's ink, its width and dash style. */
-function outlineProps(s: ShapeRecord) {
-  const width = strokeWidthOf(s);
-  const dash = dashArray(s.dash, width);
-  return {
-    stroke: ink[s.color],
-    strokeWidth: width,
-    ...(dash ? { strokeDasharray: dash, strokeLinecap: 'round' as const } : {}),
-  };
+/** Primitives (drawing/primitives.ts) as React elements: the same list the export writes out. */
+function Parts({ parts, className }: { parts: readonly Primitive[]; className?: string }) {
+  return parts.map((p, i) => createElement(p.tag, { key: i, className, ...p.attrs }));
 }
 
 function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
@@ -33,35 +30,11 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
       return (
         <>
           {detail && <rect className="sticky-shadow" x={1} y={3} width={s.w} height={s.h} rx={7} />}
-          <rect className="sticky" width={s.w} height={s.h} rx={6} fill={fill[s.color]} />
+          <Parts parts={bodyOf(s, detail)} className="sticky" />
         </>
-      );
-    case 'rect':
-      return <rect width={s.w} height={s.h} rx={8} fill={tint(s.color)} {...outlineProps(s)} />;
-    case 'ellipse':
-      return (
-        <ellipse
-          cx={s.w / 2}
-          cy={s.h / 2}
-          rx={s.w / 2}
-          ry={s.h / 2}
-          fill={tint(s.color)}
-          {...outlineProps(s)}
-        />
-      );
-    case 'diamond':
-      return (
-        <polygon
-          points={diamondPoints(s.w, s.h)}
-          fill={tint(s.color)}
-          {...outlineProps(s)}
-          strokeLinejoin="round"
-        />
       );
     case 'text':
       return <rect width={s.w} height={s.h} fill="transparent" />;
-    case 'freehand':
-      return <path d={cachedStrokePath(s.points ?? [])} fill={ink[s.color]} />;
     case 'image':
       return <ImageBody s={s} />;
     case 'frame':
@@ -69,7 +42,7 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
       // every shape, by the canvas (FrameTitles).
       return <rect className="frame" width={s.w} height={s.h} rx={4} />;
     default:
-      return null;
+      return <Parts parts={bodyOf(s, detail)} />;
   }
 }
 
@@ -82,8 +55,9 @@ function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
   return (
     <text
       className="shape-text"
+      fontFamily={fontStacks[s.fontFamily ?? 'sans']}
       fontSize={l.size}
-      fill={s.type === 'text' ? ink[s.color] : '#1f2328'}
+      fill={textColorOf(s)}
       textAnchor={anchor[l.align]}
       data-font-size={l.size}
     >
@@ -118,6 +92,7 @@ export const ShapeView = memo(function ShapeView({
       data-shape-type={s.type}
       data-locked={s.locked ? 'true' : undefined}
       data-group-id={s.groupId}
+      {...opacityAttrs(s)}
     >
       <Body s={s} detail={detail} />
       <Label s={s} hidden={editing || !detail} />
@@ -126,50 +101,61 @@ export const ShapeView = memo(function ShapeView({
 });
 
 export const ArrowView = memo(
-  function ArrowView({ s, from, to }: { s: ShapeRecord; from: Point; to: Point }) {
-    const { line, heads } = arrowGeometry(s, from, to);
-    const width = strokeWidthOf(s);
-    const dash = dashArray(s.dash, width);
-    const color = ink[s.color];
+  function ArrowView({
+    s,
+    path,
+    editing,
+    detail,
+  }: {
+    s: ShapeRecord;
+    path: ConnectorPath;
+    editing: boolean;
+    detail: boolean;
+  }) {
+    const { group, parts } = arrowDrawing(s, path, detail);
     return (
-      <g
-        data-shape-id={s.id}
-        data-shape-type="arrow"
-        stroke={color}
-        strokeWidth={width}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        fill="none"
-      >
-        <line
-          x1={line[0].x}
-          y1={line[0].y}
-          x2={line[1].x}
-          y2={line[1].y}
-          {...(dash ? { strokeDasharray: dash } : {})}
-        />
-        {heads.map((h, i) =>
-          h.kind === 'dot' ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
-            <circle key={i} cx={h.c.x} cy={h.c.y} r={h.r} fill={color} />
-          ) : h.kind === 'filled' ? (
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
-            <polygon key={i} points={pointList(h.points)} fill={color} />
-          ) : (
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two heads, by position
-            <polyline key={i} points={pointList(h.points)} />
-          ),
-        )}
+      <g data-shape-id={s.id} data-shape-type="arrow" data-route={path.route} {...group}>
+        <Parts parts={parts} />
+        <ArrowLabel s={s} path={path} editing={editing} />
       </g>
     );
   },
-  // The ends are resolved afresh on every canvas render, so compare them by value: an arrow
-  // whose record and ends are unchanged (every arrow, while panning) is not re-rendered.
+  // The path is resolved afresh on every canvas render, so compare it by value: an arrow whose
+  // record and route are unchanged (every arrow, while panning) is not re-rendered.
   (a, b) =>
-    a.s === b.s && a.from.x === b.from.x && a.from.y === b.from.y && a.to.x === b.to.x && a.to.y === b.to.y,
+    a.s === b.s &&
+    a.editing === b.editing &&
+    a.detail === b.detail &&
+    samePoints(a.path.points, b.path.points),
 );
 
-/** Resolves an arrow's ends against current shapes (new points each call; ArrowView compares them by value). */
-export function resolveArrow(s: ShapeRecord, byId: Map<string, ShapeRecord>): [Point, Point] {
-  return arrowEnds(s, byId);
+function ArrowLabel({ s, path, editing }: { s: ShapeRecord; path: ConnectorPath; editing: boolean }) {
+  const l = connectorLabel(s, path);
+  if (!l || editing) return null;
+  return (
+    <text className="arrow-label" {...labelAttrs(l)}>
+      {l.lines.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
+        <tspan key={i} x={l.x} y={l.ys[i]}>
+          {line || '\u00a0'}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+function samePoints(a: Point[], b: Point[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.x !== b[i]!.x || a[i]!.y !== b[i]!.y) return false;
+  return true;
+}
+
+/** An arrow's drawn path against current shapes (new points each call; ArrowView compares them by value). */
+export function resolveArrow(s: ShapeRecord, byId: Map<string, ShapeRecord>): ConnectorPath {
+  return connectorPath(s, byId);
+}
+
+/** The two ends of an arrow as drawn (the end handles sit on them). */
+export function arrowEndsOf(path: ConnectorPath): [Point, Point] {
+  return [path.points[0]!, path.points[path.points.length - 1]!];
 }

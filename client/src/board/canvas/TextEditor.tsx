@@ -4,14 +4,18 @@
 // their own run of letters. The note's font shrinks to fit (shared text layout) and past the floor
 // the note grows. It closes on Escape or a press on the canvas, not on blur: another window taking
 // focus must not end an edit.
+
+import type { ShapeRecord } from '@tandem/shared';
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type * as Y from 'yjs';
+import { fontStacks } from '../drawing/fonts.ts';
+import { connectorPath, labelBox } from '../model/connectors.ts';
 import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
 import { layoutText } from '../model/textLayout.ts';
 import { toScreen, useEditor } from '../store.ts';
-import { layoutOf, measure } from './measure.ts';
+import { layoutOf, measureIn } from './measure.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
 export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
@@ -63,39 +67,46 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
 
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && rec?.type === 'text') {
+    if (el && (rec?.type === 'text' || rec?.type === 'arrow')) {
       el.style.height = 'auto';
       el.style.height = `${el.scrollHeight}px`;
     }
   });
 
   if (!editingId || !rec) return null;
-  const tl = toScreen(viewport, screen, rec.x, rec.y);
-  const layout = layoutOf(rec);
+  // A connector's label is typed in a free-text box on the path's midpoint (drawing/label.ts).
+  const arrow = rec.type === 'arrow';
+  const box: ShapeRecord = arrow
+    ? { ...rec, type: 'text', align: 'middle', ...labelBox(connectorPath(rec, snap.byId)) }
+    : rec;
+  const tl = toScreen(viewport, screen, box.x, box.y);
+  const layout = layoutOf(box);
   return (
     <textarea
       ref={ref}
-      className={`text-editor ${rec.type} ${layout.valign === 'middle' ? 'centred' : ''}`}
+      className={`text-editor ${box.type} ${layout.valign === 'middle' ? 'centred' : ''}`}
       aria-label="Shape text"
       spellCheck={false}
       style={{
         left: tl.x,
         top: tl.y,
-        width: rec.w,
-        height: rec.type === 'text' ? undefined : rec.h,
-        minHeight: rec.type === 'text' ? rec.h : undefined,
+        width: box.w,
+        height: box.type === 'text' ? undefined : box.h,
+        minHeight: box.type === 'text' ? box.h : undefined,
         fontSize: layout.size,
+        fontFamily: fontStacks[rec.fontFamily ?? 'sans'],
         padding: `${layout.padY}px ${layout.padX}px`,
         textAlign: layout.align === 'middle' ? 'center' : layout.align === 'end' ? 'right' : 'left',
-        transform: `scale(${viewport.zoom}) rotate(${rec.rotation}rad)`,
+        transform: `scale(${viewport.zoom}) rotate(${box.rotation}rad)`,
         transformOrigin: '0 0',
       }}
       onInput={(e) => {
         const el = e.currentTarget;
         binding.current?.input(el.value, el.selectionStart, el.selectionEnd);
+        if (arrow) return;
         // The shape grows to hold every line once its font is at the floor (a text shape follows
         // its text both ways), so nothing is hidden and hit tests, selection and export fit.
-        const l = layoutText({ ...rec, text: el.value }, measure);
+        const l = layoutText({ ...rec, text: el.value }, measureIn(rec.fontFamily ?? 'sans'));
         const h =
           rec.type === 'text'
             ? Math.max(40, Math.ceil(l.lines.length * l.lineHeight + 2 * l.padY))

@@ -19,18 +19,33 @@ export type HeadShape =
   | { kind: 'filled'; points: Point[] }
   | { kind: 'dot'; c: Point; r: number };
 
-/** The heads of an arrow and its line, shortened where a filled head or a dot takes its end. */
+/**
+ * The heads of an arrow and its line, shortened where a filled head or a dot takes its end. `path`
+ * is the arrow's polyline (straight: its two ends) or its Bézier [start, control, control, end]:
+ * either way a head points along the first or last leg.
+ */
 export function arrowGeometry(
   s: Pick<ShapeRecord, 'type' | 'strokeWidth' | 'startHead' | 'endHead'>,
-  from: Point,
-  to: Point,
-): { line: [Point, Point]; heads: HeadShape[] } {
+  path: Point[],
+): { line: Point[]; heads: HeadShape[] } {
   const width = strokeWidthOf(s);
   const size = 10 + width * 2;
   const heads: HeadShape[] = [];
-  const ends: [Point, Point] = [from, to];
-  const place = (head: ArrowHead, tip: Point, tail: Point, which: 0 | 1) => {
+  const ends = [...path];
+  const last = path.length - 1;
+  /** The point a head at `at` points away from: the nearest distinct point along the path. */
+  const tailOf = (at: number, step: 1 | -1): Point => {
+    const tip = path[at]!;
+    for (let i = at + step; i >= 0 && i <= last; i += step) {
+      const p = path[i]!;
+      if (p.x !== tip.x || p.y !== tip.y) return p;
+    }
+    return tip;
+  };
+  const place = (head: ArrowHead, which: number, step: 1 | -1) => {
     if (head === 'none') return;
+    const tip = path[which]!;
+    const tail = tailOf(which, step);
     const len = Math.hypot(tip.x - tail.x, tip.y - tail.y);
     if (len === 0) return;
     const ux = (tip.x - tail.x) / len;
@@ -50,24 +65,12 @@ export function arrowGeometry(
       ends[which] = at(Math.min(r, len / 2), 0);
     }
   };
-  place(s.startHead ?? 'none', from, to, 0);
-  place(s.endHead ?? 'arrow', to, from, 1);
+  if (path.length < 2) return { line: ends, heads };
+  place(s.startHead ?? 'none', 0, 1);
+  place(s.endHead ?? 'arrow', last, -1);
   return { line: ends, heads };
 }
 
 const pts = (ps: Point[]) => ps.map((p) => `${p.x},${p.y}`).join(' ');
-
-/** Arrow heads as SVG markup (the export); the canvas draws the same shapes as elements. */
-export function headsSvg(heads: HeadShape[], color: string): string {
-  return heads
-    .map((h) =>
-      h.kind === 'open'
-        ? `<polyline points="${pts(h.points)}"/>`
-        : h.kind === 'filled'
-          ? `<polygon points="${pts(h.points)}" fill="${color}" stroke-linejoin="round"/>`
-          : `<circle cx="${h.c.x}" cy="${h.c.y}" r="${h.r}" fill="${color}"/>`,
-    )
-    .join('');
-}
 
 export const pointList = pts;

@@ -1,16 +1,25 @@
-// Standalone SVG of shapes, for export. Text is laid out as <tspan> lines (not foreignObject) so the
-// file opens anywhere and can be drawn onto a canvas for PNG without tainting it.
+// Standalone SVG of shapes, for export (SVG, and PNG and PDF drawn from it). Bodies and arrows come
+// from the same primitives the canvas renders (drawing/body.ts), so the file shows the canvas's
+// exact strokes, hand-drawn ones included. Text is laid out as <tspan> lines (not foreignObject) so
+// the file opens anywhere and can be drawn onto a canvas for PNG without tainting it.
 import type { ShapeRecord } from '@tandem/shared';
+import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
+import { fontStacks } from '../drawing/fonts.ts';
+import { connectorLabel, labelAttrs } from '../drawing/label.ts';
+import { attrsMarkup, markup } from '../drawing/primitives.ts';
+import { resolveStyle } from '../drawing/style.ts';
 import { clippingFrames } from '../facilitation/frames.ts';
-import { arrowEnds, boundsOf, unionRect } from '../model/geometry.ts';
+import { connectorPath, pathBounds } from '../model/connectors.ts';
+import { boundsOf, unionRect } from '../model/geometry.ts';
 import { linePositions } from '../model/textLayout.ts';
-import { strokePath } from './freehand.ts';
-import { layoutOf, TEXT_FONT } from './measure.ts';
-import { fill, ink, tint } from './palette.ts';
-import { arrowGeometry, dashArray, headsSvg, strokeWidthOf } from './strokes.ts';
+import { layoutOf } from './measure.ts';
 
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The colour text is drawn in: free text takes its stroke colour, text on a shape is near-black. */
+export const textColorOf = (s: ShapeRecord): string =>
+  s.type === 'text' ? resolveStyle(s).stroke : '#1f2328';
 
 function textSvg(s: ShapeRecord): string {
   if (!s.text) return '';
@@ -18,35 +27,24 @@ function textSvg(s: ShapeRecord): string {
   // file wraps exactly as the screen does and long words are broken inside their note.
   const l = layoutOf(s);
   const pos = linePositions(s, l);
-  const color = s.type === 'text' ? ink[s.color] : '#1f2328';
-  return `<text font-family="${esc(TEXT_FONT)}" font-size="${l.size}" fill="${color}" text-anchor="${l.align}" xml:space="preserve">${l.lines
+  return `<text font-family="${esc(fontStacks[s.fontFamily ?? 'sans'])}" font-size="${l.size}" fill="${textColorOf(s)}" text-anchor="${l.align}" xml:space="preserve">${l.lines
     .map((line, i) => `<tspan x="${pos.x}" y="${pos.y(i)}">${esc(line)}</tspan>`)
     .join('')}</text>`;
 }
 
 function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<string, string>): string {
   if (s.type === 'arrow') {
-    const [a, b] = arrowEnds(s, byId);
-    const { line, heads } = arrowGeometry(s, a, b);
-    const width = strokeWidthOf(s);
-    const dash = dashArray(s.dash, width);
-    const color = ink[s.color];
-    return `<g stroke="${color}" stroke-width="${width}" stroke-linecap="round" stroke-linejoin="round" fill="none"><line x1="${line[0].x}" y1="${line[0].y}" x2="${line[1].x}" y2="${line[1].y}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>${headsSvg(heads, color)}</g>`;
+    const path = connectorPath(s, byId);
+    const { group, parts } = arrowDrawing(s, path);
+    const l = connectorLabel(s, path);
+    const label = l
+      ? `<text${attrsMarkup(labelAttrs(l))} xml:space="preserve">${l.lines.map((line, i) => `<tspan x="${l.x}" y="${l.ys[i]}">${esc(line)}</tspan>`).join('')}</text>`
+      : '';
+    return `<g${attrsMarkup(group)}>${markup(parts)}${label}</g>`;
   }
   const rot = s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : '';
-  let body = '';
-  const width = strokeWidthOf(s);
-  const dash = dashArray(s.dash, width);
-  const stroke = `stroke="${ink[s.color]}" stroke-width="${width}"${dash ? ` stroke-dasharray="${dash}" stroke-linecap="round"` : ''}`;
-  if (s.type === 'sticky') body = `<rect width="${s.w}" height="${s.h}" rx="6" fill="${fill[s.color]}"/>`;
-  else if (s.type === 'rect')
-    body = `<rect width="${s.w}" height="${s.h}" rx="8" fill="${tint(s.color)}" ${stroke}/>`;
-  else if (s.type === 'ellipse')
-    body = `<ellipse cx="${s.w / 2}" cy="${s.h / 2}" rx="${s.w / 2}" ry="${s.h / 2}" fill="${tint(s.color)}" ${stroke}/>`;
-  else if (s.type === 'diamond')
-    body = `<polygon points="${s.w / 2},0 ${s.w},${s.h / 2} ${s.w / 2},${s.h} 0,${s.h / 2}" fill="${tint(s.color)}" ${stroke} stroke-linejoin="round"/>`;
-  else if (s.type === 'freehand') body = `<path d="${strokePath(s.points ?? [])}" fill="${ink[s.color]}"/>`;
-  else if (s.type === 'frame')
+  let body = markup(bodyOf(s));
+  if (s.type === 'frame')
     // Its name is drawn after every shape (frameTitleSvg), as on the canvas.
     body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/>`;
   else if (s.type === 'image') {
@@ -56,7 +54,7 @@ function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<st
       ? `<image href="${esc(href)}" width="${s.w}" height="${s.h}" preserveAspectRatio="none"/>`
       : `<rect width="${s.w}" height="${s.h}" fill="#eef0f3"/>`;
   }
-  return `<g transform="translate(${s.x} ${s.y})${rot}">${body}${textSvg(s)}</g>`;
+  return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s)}</g>`;
 }
 
 const frameTitleSvg = (f: ShapeRecord): string =>
@@ -69,13 +67,11 @@ export function toSvg(
   margin = 32,
   /** Data URLs of the images shown, by asset id (images/transfer.ts). */
   images: Map<string, string> = new Map(),
+  /** `<style>` rules to embed (the fonts, as data URLs: drawing/fontEmbed.ts). */
+  style = '',
 ): { svg: string; width: number; height: number } {
   const box = unionRect(
-    shapes.map((s) => {
-      if (s.type !== 'arrow') return boundsOf(s);
-      const [a, b] = arrowEnds(s, all);
-      return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(a.x - b.x), h: Math.abs(a.y - b.y) };
-    }),
+    shapes.map((s) => (s.type === 'arrow' ? pathBounds(connectorPath(s, all)) : boundsOf(s))),
   ) ?? { x: 0, y: 0, w: 0, h: 0 };
   const width = Math.ceil(box.w + 2 * margin);
   const height = Math.ceil(box.h + 2 * margin);
@@ -84,19 +80,21 @@ export function toSvg(
   const clips = clippingFrames(shapes);
   const frames = shapes.filter((s) => s.type === 'frame');
   const clipIds = new Map(frames.map((f, i) => [f.id, `frame-clip-${i}`]));
-  const defs = frames.length
-    ? `<defs>${frames.map((f) => `<clipPath id="${clipIds.get(f.id)}" clipPathUnits="userSpaceOnUse"><rect x="${f.x}" y="${f.y}" width="${f.w}" height="${f.h}" rx="4"/></clipPath>`).join('')}</defs>`
-    : '';
+  const clipDefs = frames
+    .map(
+      (f) =>
+        `<clipPath id="${clipIds.get(f.id)}" clipPathUnits="userSpaceOnUse"><rect x="${f.x}" y="${f.y}" width="${f.w}" height="${f.h}" rx="4"/></clipPath>`,
+    )
+    .join('');
+  const defs = style || clipDefs ? `<defs>${style ? `<style>${style}</style>` : ''}${clipDefs}</defs>` : '';
   const body =
-    defs +
     shapes
       .map((s) => {
         const svg = shapeSvg(s, all, images);
         const frame = clips.get(s.id);
         return frame ? `<g clip-path="url(#${clipIds.get(frame.id)})">${svg}</g>` : svg;
       })
-      .join('') +
-    frames.map(frameTitleSvg).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}"><rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
+      .join('') + frames.map(frameTitleSvg).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
   return { svg, width, height };
 }

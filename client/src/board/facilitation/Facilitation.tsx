@@ -3,7 +3,7 @@
 // (frames and meta.* in the Y.Doc, laser/chat/reaction in presence, votes on the server); these
 // files render it (one per menu or overlay) and dispatch to the pure model in this folder; this
 // one is the bar and its keys.
-import type { ShapeRecord } from '@tandem/shared';
+import { canEditBoard, type ShapeRecord } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
@@ -29,7 +29,7 @@ import './facilitation.css';
 
 export function Facilitation(props: FacilitationProps) {
   const { session, index, user, role, locked } = props;
-  const canEdit = role !== 'viewer' && !locked;
+  const canEdit = canEditBoard(role) && !locked;
   const [menu, setMenu] = useState<Menu>(null);
   const toggle = (m: Menu) => setMenu((open) => (open === m ? null : m));
   const timer = useMeta(session.doc, readTimer);

@@ -1,5 +1,5 @@
 // The Present menu: start and stop presenting, step through the frames (docs/api.md §14).
-import type { PresentationState } from '@tandem/shared';
+import { canEditBoard, type PresentationState } from '@tandem/shared';
 import { boundsOf } from '../model/geometry.ts';
 import { fitRect, useEditor } from '../store.ts';
 import { framesInOrder, stepFrame } from './frames.ts';
@@ -14,7 +14,7 @@ export function PresentMenu(
   const snap = useShapes(index);
   const frames = framesInOrder(snap.list.map((e) => e.rec));
   const mine = presentation?.presenterId === user.id;
-  const canPresent = role !== 'viewer' && !locked;
+  const canPresent = canEditBoard(role) && !locked;
   const show = (frameId: string | null) => {
     const f = frameId ? snap.byId.get(frameId) : undefined;
     if (f) {

@@ -2,6 +2,7 @@
 import type { ShapeRecord } from '@tandem/shared';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
+import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { imagesOf } from '../images/transfer.ts';
 import { blobToDataUrl } from '../images/upload.ts';
 import { svgToPng } from '../ui/download.ts';
@@ -23,7 +24,7 @@ export async function frameImage(
   snap: ReturnType<ShapeIndex['getSnapshot']>,
 ) {
   const list = frameContents(frame, snap);
-  return toSvg(list, snap.byId, 32, await imagesOf(boardId, list));
+  return toSvg(list, snap.byId, 32, await imagesOf(boardId, list), await fontFacesFor(list));
 }
 
 /** One PDF page per frame, each the frame's own size (jsPDF, loaded only when asked for). */

@@ -2,7 +2,7 @@
 // loaded page by page; "Save version"; selecting one previews it read-only on the canvas with a
 // banner offering "Restore this version" and "Back to live"; the owner can undo everything one
 // person did since a time. The panel renders and dispatches; the calls are in api.ts.
-import type { Member, Role, Version } from '@tandem/shared';
+import { canEditBoard, type Member, type Role, type Version } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -92,7 +92,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const [busy, setBusy] = useState(false);
   const [label, setLabel] = useState('');
   const preview = useRef<{ preview: Preview; index: ShapeIndex } | null>(null);
-  const canEdit = role !== 'viewer';
+  const canEdit = canEditBoard(role);
 
   const load = useCallback(
     async (before?: string) => {

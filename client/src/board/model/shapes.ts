@@ -8,8 +8,9 @@ import {
   textShapeTypes,
 } from '@tandem/shared';
 import * as Y from 'yjs';
+import { connectorPath, pathBounds } from './connectors.ts';
 import { edit, newId, type ShapeMap, shapesOf } from './doc.ts';
-import { arrowEnds, boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
+import { boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
 
@@ -21,6 +22,14 @@ export const extraKeys = [
   'dash',
   'startHead',
   'endHead',
+  'stroke',
+  'fill',
+  'fillStyle',
+  'opacity',
+  'roundness',
+  'fontFamily',
+  'sloppiness',
+  'route',
   'groupId',
   'locked',
 ] as const;
@@ -141,6 +150,13 @@ export function moveShapes(doc: Y.Doc, ids: Iterable<string>, dx: number, dy: nu
   });
 }
 
+/** Gives an arrow an (empty) label to type into, once: a connector's text follows its midpoint. */
+export function ensureLabel(doc: Y.Doc, id: string): void {
+  const m = shapesOf(doc).get(id);
+  if (m?.get('type') !== 'arrow' || isLocked(m) || m.get('text') instanceof Y.Text) return;
+  edit(doc, () => m.set('text', new Y.Text()));
+}
+
 /** Sets a shape's box; freehand points scale with it. */
 export function resizeShape(doc: Y.Doc, id: string, box: Rect): void {
   edit(doc, () => {
@@ -188,16 +204,38 @@ export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): vo
 
 /** Style fields of docs/api.md §10 that the style panel sets. */
 export type StylePatch = Partial<
-  Pick<ShapeRecord, 'fontSize' | 'align' | 'strokeWidth' | 'dash' | 'startHead' | 'endHead'>
+  Pick<
+    ShapeRecord,
+    | 'fontSize'
+    | 'align'
+    | 'strokeWidth'
+    | 'dash'
+    | 'startHead'
+    | 'endHead'
+    | 'stroke'
+    | 'fill'
+    | 'fillStyle'
+    | 'opacity'
+    | 'roundness'
+    | 'fontFamily'
+    | 'sloppiness'
+    | 'route'
+  >
 >;
 const outlined: ReadonlySet<ShapeType> = new Set(['rect', 'ellipse', 'diamond', 'arrow']);
+const filled: ReadonlySet<ShapeType> = new Set(['rect', 'ellipse', 'diamond']);
 
 /** Which style fields a type of shape carries (text fields for text-bearing shapes, and so on). */
 export function styleKeysFor(type: ShapeType): (keyof StylePatch)[] {
   const keys: (keyof StylePatch)[] = [];
-  if (textShapeTypes.has(type)) keys.push('fontSize', 'align');
-  if (outlined.has(type)) keys.push('strokeWidth', 'dash');
-  if (type === 'arrow') keys.push('startHead', 'endHead');
+  if (textShapeTypes.has(type)) keys.push('fontSize', 'align', 'fontFamily');
+  if (outlined.has(type)) keys.push('strokeWidth', 'dash', 'sloppiness');
+  if (outlined.has(type) || type === 'text' || type === 'freehand') keys.push('stroke');
+  if (filled.has(type)) keys.push('fillStyle', 'fill');
+  if (type === 'sticky') keys.push('fill');
+  if (type === 'rect' || type === 'diamond') keys.push('roundness');
+  if (type === 'arrow') keys.push('startHead', 'endHead', 'route', 'fontFamily');
+  if (type !== 'frame') keys.push('opacity');
   return keys;
 }
 
@@ -209,6 +247,8 @@ export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): 
       if (!m || isLocked(m)) continue;
       const type = m.get('type') as ShapeType;
       for (const k of styleKeysFor(type)) if (patch[k] !== undefined) m.set(k, patch[k]);
+      // Another route covers other ground: the stored box (culling, bounds) follows it.
+      if (type === 'arrow' && patch.route !== undefined) syncArrowBox(doc, id, m);
     }
   });
 }
@@ -272,10 +312,12 @@ function syncArrowBox(doc: Y.Doc, id: string, m: ShapeMap): void {
     const r = readShape(k, shapesOf(doc).get(k));
     if (r) all.set(k, r);
   }
-  const [a, b] = arrowEnds(rec, all);
+  const path = connectorPath(rec, all);
+  const a = path.points[0]!;
+  const b = path.points[path.points.length - 1]!;
   if (rec.from) m.set('from', { ...rec.from, x: a.x, y: a.y });
   if (rec.to) m.set('to', { ...rec.to, x: b.x, y: b.y });
-  const r = rectOfPoints([a, b]);
+  const r = pathBounds(path);
   m.set('x', r.x);
   m.set('y', r.y);
   m.set('w', r.w);

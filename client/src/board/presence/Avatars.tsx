@@ -56,8 +56,9 @@ export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceU
   return (
     <div className="avatars" role="toolbar" aria-label="People on this board">
       {people.map(({ clientId, state }) => {
-        const viewer = state.role === 'viewer';
-        const label = `${state.user.name}${viewer ? ' (viewer)' : ''}${state.idle ? ' (idle)' : ''}`;
+        // Read-only people (viewers, and commenters: they comment but do not edit) carry the eye.
+        const viewer = state.role === 'viewer' || state.role === 'commenter';
+        const label = `${state.user.name}${viewer ? ` (${state.role})` : ''}${state.idle ? ' (idle)' : ''}`;
         return (
           <button
             type="button"

@@ -3,7 +3,8 @@
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { createFrame, isFrame, onFrameGrip, withFrameMembers } from '../facilitation/frames.ts';
-import { center, intersects, type Point, type Rect, topmostAt, unionRect } from '../model/geometry.ts';
+import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
+import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
 import { createShape, deleteShapes } from '../model/shapes.ts';
 import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
@@ -138,6 +139,13 @@ export class ToolController {
     const tool = st.spaceHeld || e.button === 1 ? 'hand' : st.tool;
     // The laser pointer only leaves a trail in presence (facilitation/Ephemeral.tsx), for viewers too.
     if (tool === 'laser') return;
+    // docs/api.md §18: a thread goes on the shape under the pointer (its pin follows the shape), else
+    // at the point. Comments are not board content, so a commenter's read-only board allows it.
+    if (tool === 'comment') {
+      const on = this.hit(p, (r) => r.type !== 'frame');
+      st.setCommentDraft({ shapeId: on?.id ?? null, x: p.x, y: p.y });
+      return;
+    }
     if (tool === 'hand' || (readOnly && tool !== 'select')) {
       this.gesture = panGesture({ x: e.x, y: e.y }, { x: st.viewport.x, y: st.viewport.y });
       return;

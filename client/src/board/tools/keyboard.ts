@@ -16,10 +16,14 @@ export const toolKeys: Record<string, Tool> = {
   p: 'pen',
   e: 'eraser',
   l: 'laser',
+  c: 'comment',
 };
 
-/** Tools that change nothing on the board, so a viewer may pick them too. */
-const viewerTools: ReadonlySet<Tool> = new Set(['select', 'hand', 'laser']);
+/**
+ * Tools that change nothing on the board, so a viewer may pick them too. Comments are not board
+ * content: a commenter comments on a read-only board, and a viewer is told they cannot (§18).
+ */
+const viewerTools: ReadonlySet<Tool> = new Set(['select', 'hand', 'laser', 'comment']);
 
 /** Alt+letter aligns (tldraw's keys); with Shift, H and V distribute. */
 export const alignKeys: Record<string, Alignment> = {

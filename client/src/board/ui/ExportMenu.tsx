@@ -1,7 +1,9 @@
 // Export the board or the selection as PNG, SVG or JSON; import a board's JSON.
 import { useCallback, useRef, useState } from 'react';
+import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
+import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
 import { exportBoard, parseShapes } from '../model/clipboard.ts';
 import { unionRect } from '../model/geometry.ts';
@@ -40,7 +42,13 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
     setOpen(false);
     const { list, byId } = chosen(selectionOnly);
     if (list.length === 0) return onMessage('There is nothing to export yet.');
-    const { svg, width, height } = toSvg(list, byId, 32, await imagesOf(boardId, list));
+    const { svg, width, height } = toSvg(
+      list,
+      byId,
+      32,
+      await imagesOf(boardId, list),
+      await fontFacesFor(list),
+    );
     const name = `${safeName(title)}${selectionOnly ? '-selection' : ''}`;
     if (kind === 'svg') download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     else {
@@ -53,7 +61,14 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
   };
   const json = async () => {
     setOpen(false);
-    const data = await withImages(boardId, exportBoard(session.doc));
+    const board = await withImages(boardId, exportBoard(session.doc));
+    // The comment threads (docs/api.md §18) are on the server: carried when it can be reached.
+    const threads = await api.threads(boardId).then(
+      (answer) => answer.threads,
+      () => null,
+    );
+    if (!threads) onMessage('Exported without its comments: they could not be read from the server.');
+    const data = threads ? { ...board, threads } : board;
     download(
       `${safeName(title)}.json`,
       new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }),

@@ -16,7 +16,15 @@ interface Props {
   onClose(): void;
 }
 
-const roleLabel: Record<Role, string> = { owner: 'Owner', editor: 'Can edit', viewer: 'Can view' };
+const roleLabel: Record<Role, string> = {
+  owner: 'Owner',
+  editor: 'Can edit',
+  commenter: 'Can comment',
+  viewer: 'Can view',
+};
+/** The roles a link can give, and how a sentence names them ("can comment": docs/api.md §18). */
+const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer'];
+const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
 
 export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }: Props) {
   const [links, setLinks] = useState<ShareLink[]>([]);
@@ -85,21 +93,21 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
             joined.
           </p>
           <div className="row">
-            {(['editor', 'viewer'] as LinkRole[]).map((role) => (
+            {linkRoles.map((role) => (
               <button
                 key={role}
                 type="button"
                 className="btn"
                 onClick={() => run(() => api.createLink(boardId, role))}
               >
-                <Icon name="link" size={16} /> Create “{role === 'editor' ? 'can edit' : 'can view'}” link
+                <Icon name="link" size={16} /> Create “{linkName(role)}” link
               </button>
             ))}
           </div>
           <ul className="links">
             {links.map((l) => (
               <li key={l.token}>
-                <span className={`pill pill-${l.role}`}>{l.role === 'editor' ? 'Can edit' : 'Can view'}</span>
+                <span className={`pill pill-${l.role}`}>{roleLabel[l.role]}</span>
                 <input
                   readOnly
                   value={absolute(l.url)}
@@ -114,7 +122,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
                   className="btn small danger"
                   onClick={() =>
                     confirm(
-                      `Revoke this “${l.role === 'editor' ? 'can edit' : 'can view'}” link? Nobody new can join with it. People who already joined through it stay members.`,
+                      `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
                     ) && run(() => api.revokeLink(boardId, l.token))
                   }
                 >
@@ -155,6 +163,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
                     onChange={(e) => run(() => api.setMemberRole(boardId, m.userId, e.target.value as Role))}
                   >
                     <option value="editor">Can edit</option>
+                    <option value="commenter">Can comment</option>
                     <option value="viewer">Can view</option>
                   </select>
                   <button

@@ -3,22 +3,29 @@
 import {
   ArrowHead,
   type ColorName,
+  type ColorValue,
   colorNames,
   colors,
   type Dash,
+  FillStyle,
+  FontFamily,
   type FontSize,
   fontSizes,
+  Route,
   type ShapeRecord,
+  Sloppiness,
   strokeWidths,
+  styleDefaults,
   type TextAlign,
   textShapeTypes,
 } from '@tandem/shared';
-import { type ReactNode, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { layoutOf } from '../canvas/measure.ts';
+import { ink } from '../canvas/palette.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { strokeWidthOf } from '../canvas/strokes.ts';
-import { styleKeysFor } from '../model/shapes.ts';
+import { type StylePatch, styleKeysFor } from '../model/shapes.ts';
 import { useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
 import { ToolButton } from './ToolButton.tsx';
@@ -53,6 +60,126 @@ const headLabels: Record<ArrowHead, string> = {
   triangle: 'Triangle',
   dot: 'Dot',
 };
+
+const fillStyleLabels: Record<FillStyle, string> = {
+  none: 'None',
+  solid: 'Solid',
+  hatched: 'Hatched',
+  'cross-hatched': 'Cross-hatched',
+};
+const fontLabels: Record<FontFamily, string> = { hand: 'Hand-drawn', sans: 'Sans', mono: 'Mono' };
+const sloppinessLabels: Record<Sloppiness, string> = {
+  architect: 'Architect',
+  artist: 'Artist',
+  cartoonist: 'Cartoonist',
+};
+const routeLabels: Record<Route, string> = { straight: 'Straight', elbow: 'Elbow', curved: 'Curved' };
+
+/** A labelled select of one style field; "Mixed" shows while the selection's values differ. */
+function Pick<T extends string>({
+  label,
+  value,
+  options,
+  onPick,
+}: {
+  label: string;
+  value: T | null;
+  options: Record<T, string>;
+  onPick(value: T): void;
+}) {
+  return (
+    <label className="style-pick">
+      <span>{label}</span>
+      <select
+        className="head-select"
+        aria-label={label}
+        value={value ?? ''}
+        onChange={(e) => onPick(e.target.value as T)}
+      >
+        {value === null && <option value="">Mixed</option>}
+        {(Object.keys(options) as T[]).map((k) => (
+          <option key={k} value={k}>
+            {options[k]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Palette swatches and a custom colour for one colour field (stroke or fill). */
+function ColourRow({
+  label,
+  value,
+  paint,
+  onPick,
+}: {
+  label: string;
+  value: ColorValue | null;
+  paint(c: ColorName): string;
+  onPick(c: ColorValue): void;
+}) {
+  const custom = value !== null && !(value in colors) ? value : null;
+  return (
+    <fieldset className="colour-row" aria-label={label}>
+      <legend>{label}</legend>
+      {colorNames.map((c) => (
+        <button
+          type="button"
+          key={c}
+          aria-pressed={value === c}
+          // "Stroke red", not "Stroke colour red": the shape's own "Colour red" stays one name.
+          aria-label={`${label.split(' ')[0]} ${c}`}
+          title={c}
+          className={`swatch mini ${value === c ? 'on' : ''}`}
+          style={{ background: paint(c) }}
+          onClick={() => onPick(c)}
+        />
+      ))}
+      <input
+        type="color"
+        className={`custom-colour ${custom ? 'on' : ''}`}
+        aria-label={`Custom ${label.toLowerCase()}`}
+        title="Custom colour"
+        value={custom ?? '#000000'}
+        onChange={(e) => onPick(e.target.value)}
+      />
+    </fieldset>
+  );
+}
+
+/**
+ * Opacity as a slider that commits once, when it is let go (or on each arrow key), so dragging it
+ * is one undoable change and one update to everyone, not one per pixel.
+ */
+function OpacitySlider({ value, onCommit }: { value: number | null; onCommit(v: number): void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const commit = useRef(onCommit);
+  commit.current = onCommit;
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const onChange = () => commit.current(Number(el.value) / 100);
+    el.addEventListener('change', onChange);
+    return () => el.removeEventListener('change', onChange);
+  }, []);
+  const percent = value === null ? null : Math.round(value * 100);
+  return (
+    <label className="style-pick opacity">
+      <span>Opacity {percent === null ? 'mixed' : `${percent}%`}</span>
+      <input
+        ref={ref}
+        key={percent ?? 'mixed'}
+        type="range"
+        aria-label="Opacity"
+        min={10}
+        max={100}
+        step={10}
+        defaultValue={percent ?? 100}
+      />
+    </label>
+  );
+}
 
 /** A row of toggle buttons choosing one value; none is pressed when the selection's values differ. */
 function Choices<T extends string | number>({
@@ -102,6 +229,24 @@ function LineSample({ width, dash }: { width: number; dash?: string | undefined 
   );
 }
 
+function CornerSample({ r }: { r: number }) {
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+      <path d={`M3 17 V${3 + r} Q3 3 ${3 + r} 3 H17`} fill="none" stroke="currentColor" strokeWidth="2" />
+    </svg>
+  );
+}
+
+function RouteSample({ route }: { route: Route }) {
+  const d =
+    route === 'straight' ? 'M3 17 L17 3' : route === 'elbow' ? 'M3 17 H10 V3 H17' : 'M3 17 C12 17 8 3 17 3';
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" aria-hidden="true">
+      <path d={d} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 export function StylePanel({ actions, index }: { actions: Actions; index: ShapeIndex }) {
   const recs = useSelectedRecords(index);
   if (recs.length === 0) return null;
@@ -121,6 +266,16 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
   const arrows = editable.filter((r) => r.type === 'arrow');
   const startHead = common(arrows, (r) => r.startHead ?? 'none');
   const endHead = common(arrows, (r) => r.endHead ?? 'arrow');
+  const carrying = (k: keyof StylePatch) => editable.filter((r) => styleKeysFor(r.type).includes(k));
+  const stroke = common(carrying('stroke'), (r) => r.stroke ?? r.color);
+  const fill = common(carrying('fill'), (r) => r.fill ?? r.color);
+  // A record without fill fields has a light solid tint of its colour: shown as solid.
+  const fillStyle = common(carrying('fillStyle'), (r) => r.fillStyle ?? 'solid');
+  const opacity = common(carrying('opacity'), (r) => r.opacity ?? styleDefaults.opacity);
+  const fontFamily = common(carrying('fontFamily'), (r) => r.fontFamily ?? styleDefaults.fontFamily);
+  const sloppiness = common(carrying('sloppiness'), (r) => r.sloppiness ?? styleDefaults.sloppiness);
+  const roundness = common(carrying('roundness'), (r) => r.roundness ?? styleDefaults.roundness);
+  const route = common(arrows, (r) => r.route ?? styleDefaults.route);
 
   return (
     <div className="style-panel panel" role="toolbar" aria-label="Selection" aria-orientation="vertical">
@@ -203,6 +358,76 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
             onPick={(value) => actions.restyle({ dash: value })}
           />
         </>
+      )}
+      {keys.has('stroke') && (
+        <ColourRow
+          label="Stroke colour"
+          value={stroke}
+          paint={(c) => ink[c]}
+          onPick={(c) => actions.restyle({ stroke: c })}
+        />
+      )}
+      {keys.has('fill') && (
+        <ColourRow
+          label="Fill colour"
+          value={fill}
+          paint={(c) => colors[c]}
+          onPick={(c) => actions.restyle({ fill: c })}
+        />
+      )}
+      {(keys.has('fillStyle') || keys.has('fontFamily') || keys.has('sloppiness')) && (
+        <div className="style-row picks">
+          {keys.has('fillStyle') && (
+            <Pick
+              label="Fill style"
+              value={fillStyle}
+              options={fillStyleLabels}
+              onPick={(v) => actions.restyle({ fillStyle: FillStyle.parse(v) })}
+            />
+          )}
+          {keys.has('fontFamily') && (
+            <Pick
+              label="Font"
+              value={fontFamily}
+              options={fontLabels}
+              onPick={(v) => actions.restyle({ fontFamily: FontFamily.parse(v) })}
+            />
+          )}
+          {keys.has('sloppiness') && (
+            <Pick
+              label="Sloppiness"
+              value={sloppiness}
+              options={sloppinessLabels}
+              onPick={(v) => actions.restyle({ sloppiness: Sloppiness.parse(v) })}
+            />
+          )}
+        </div>
+      )}
+      {keys.has('roundness') && (
+        <Choices
+          label="Corners"
+          value={roundness}
+          options={[
+            { value: 'sharp', label: 'Sharp corners', body: <CornerSample r={0} /> },
+            { value: 'round', label: 'Round corners', body: <CornerSample r={6} /> },
+          ]}
+          onPick={(v) => actions.restyle({ roundness: v })}
+        />
+      )}
+      {keys.has('route') && (
+        <Choices
+          label="Route"
+          value={route}
+          options={Route.options.map((r) => ({
+            value: r,
+            label: routeLabels[r],
+            body: <RouteSample route={r} />,
+          }))}
+          onPick={(v) => actions.restyle({ route: v })}
+        />
+      )}
+      {keys.has('opacity') && (
+        <OpacitySlider value={opacity} onCommit={(v) => actions.restyle({ opacity: v })} />
       )}
       {keys.has('startHead') && (
         <div className="style-row heads">

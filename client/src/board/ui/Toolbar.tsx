@@ -18,7 +18,16 @@ const tools: { tool: Tool; label: string; key: string; icon: IconName }[] = [
   { tool: 'eraser', label: 'Eraser', key: 'E', icon: 'eraser' },
 ];
 
-export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boolean }) {
+export function Toolbar({
+  actions,
+  readOnly,
+  canComment,
+}: {
+  actions: Actions;
+  readOnly: boolean;
+  /** docs/api.md §18: the Comment tool, also on a commenter's read-only board. */
+  canComment: boolean;
+}) {
   const current = useEditor((s) => s.tool);
   const setTool = useEditor((s) => s.setTool);
   const toolLocked = useEditor((s) => s.toolLocked);
@@ -44,6 +53,18 @@ export function Toolbar({ actions, readOnly }: { actions: Actions; readOnly: boo
           <span className="kbd">{t.key}</span>
         </ToolButton>
       ))}
+      {canComment && (
+        <ToolButton
+          label="Comment"
+          icon="comment"
+          shortcut="C"
+          pressed={current === 'comment'}
+          active={current === 'comment'}
+          onClick={() => setTool('comment')}
+        >
+          <span className="kbd">C</span>
+        </ToolButton>
+      )}
       {!readOnly && (
         <ToolButton
           label="Tool lock"

@@ -45,6 +45,9 @@ const paths: Record<string, string> = {
   textCenter: 'M4 6h16M7 10h10M4 14h16M7 18h10',
   textRight: 'M4 6h16M10 10h10M4 14h16M10 18h10',
   toolLock: 'M12 3v4M8 7h8l-1 6H9zM12 13v8',
+  comment: 'M4 5h16v11H9l-5 4z',
+  bell: 'M6 17V11a6 6 0 0 1 12 0v6l2 2H4zM10 21h4',
+  check: 'M5 12l5 5 9-10',
 };
 
 export type IconName = keyof typeof paths;

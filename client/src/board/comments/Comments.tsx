@@ -1,0 +1,463 @@
+// Comments on the board (docs/api.md §18): pins on the canvas (following their shapes), the thread
+// beside its pin, the composer of a thread being placed with the Comment tool, and the Comments
+// panel (open / resolved / mentions me). Threads come from the server, never the Yjs document.
+import { bodyExcerpt, canComment, type Role, type ThreadWithComments, type User } from '@tandem/shared';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { api, errorSentence } from '../../api/client.ts';
+import { PHONE_QUERY } from '../../breakpoints.ts';
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { toScreen, useEditor } from '../store.ts';
+import { Icon } from '../ui/icons.tsx';
+import { CommentText } from './CommentText.tsx';
+import { Composer } from './Composer.tsx';
+import {
+  anchorPosition,
+  editableText,
+  filterThreads,
+  pinPosition,
+  shapeDeleted,
+  type ThreadFilter,
+  unreadByThread,
+} from './threads.ts';
+import type { Comments } from './useComments.ts';
+import './comments.css';
+
+interface Props {
+  boardId: string;
+  comments: Comments;
+  index: ShapeIndex;
+  me: User;
+  role: Role;
+  onMessage(s: string): void;
+}
+
+const CARD_WIDTH = 320;
+
+/** Pins, the open thread and the draft composer, over the canvas. */
+export function CommentsLayer({ boardId, comments, index, me, role, onMessage }: Props) {
+  const shapes = useSyncExternalStore(index.subscribe, index.getSnapshot);
+  const viewport = useEditor((s) => s.viewport);
+  const screen = useEditor((s) => s.screen);
+  const draft = useEditor((s) => s.commentDraft);
+  const openId = useEditor((s) => s.openThreadId);
+  const panelOpen = useEditor((s) => s.commentsPanel);
+  const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
+  const mayComment = canComment(role);
+
+  // A viewer who picks the Comment tool (C) is told why they cannot, and keeps the tool they had.
+  const tool = useEditor((s) => s.tool);
+  useEffect(() => {
+    if (tool === 'comment' && !mayComment) {
+      useEditor.getState().setTool('select');
+      onMessage('You can read comments on this board, but only its editors and commenters can write them.');
+    }
+  }, [tool, mayComment, onMessage]);
+
+  const place = (p: { x: number; y: number }) => toScreen(viewport, screen, p.x, p.y);
+  const open = comments.threads.find((t) => t.id === openId) ?? null;
+  useEffect(() => {
+    if (open) comments.markRead(open.id);
+  }, [open, comments.markRead]);
+
+  // On a shape, the draft sits where the pin will; at a point, at the point.
+  const draftAt = draft
+    ? ((draft.shapeId && anchorPosition({ shapeId: draft.shapeId }, shapes.byId)) ?? draft)
+    : null;
+
+  const create = async (body: string): Promise<boolean> => {
+    if (!draft) return false;
+    try {
+      const anchor = draft.shapeId ? { shapeId: draft.shapeId } : { x: draft.x, y: draft.y };
+      const answer = await api.createThread(boardId, anchor, body);
+      comments.changed(answer.thread);
+      const st = useEditor.getState();
+      if (!st.toolLocked) st.setTool('select');
+      st.openThread(answer.thread.id);
+      return true;
+    } catch (error) {
+      onMessage(errorSentence(error));
+      return false;
+    }
+  };
+
+  return (
+    <div className="comments-layer">
+      {comments.threads.map((thread) => {
+        if (thread.resolved && thread.id !== openId) return null;
+        const at = pinPosition(thread, shapes.byId);
+        if (!at) return null;
+        const p = place(at);
+        if (p.x < -40 || p.y < -40 || p.x > screen.w + 40 || p.y > screen.h + 40) return null;
+        const first = thread.comments[0];
+        const count = thread.comments.length;
+        return (
+          <button
+            key={thread.id}
+            type="button"
+            className={`comment-pin ${thread.id === openId ? 'open' : ''} ${unread.has(thread.id) ? 'unread' : ''} ${thread.resolved ? 'resolved' : ''}`}
+            style={{ transform: `translate(${p.x}px, ${p.y}px)`, borderColor: first?.author.color }}
+            data-thread-id={thread.id}
+            aria-label={`Comment thread by ${first?.author.name ?? 'someone'}, ${count} ${count === 1 ? 'comment' : 'comments'}`}
+            aria-expanded={thread.id === openId}
+            onPointerDown={(e) => e.stopPropagation()}
+            onClick={() => useEditor.getState().openThread(thread.id === openId ? null : thread.id)}
+          >
+            <Icon name="comment" size={14} />
+            <span className="pin-count">{count}</span>
+          </button>
+        );
+      })}
+      {draft && draftAt && mayComment && (
+        <div
+          className="thread-card panel"
+          style={cardStyle(place(draftAt), screen)}
+          role="dialog"
+          aria-label="New comment"
+        >
+          <Composer
+            members={comments.members}
+            meId={me.id}
+            label="Comment"
+            placeholder={draft.shapeId ? 'Comment on this shape…' : 'Add a comment…'}
+            submitLabel="Comment"
+            autoFocus
+            onSubmit={create}
+            onCancel={() => useEditor.getState().setCommentDraft(null)}
+          />
+        </div>
+      )}
+      {open && (
+        <ThreadCard
+          boardId={boardId}
+          thread={open}
+          comments={comments}
+          me={me}
+          role={role}
+          deleted={shapeDeleted(open, shapes.byId)}
+          style={(() => {
+            const at = pinPosition(open, shapes.byId);
+            return at ? cardStyle(place(at), screen) : pinlessCardStyle(screen, panelOpen);
+          })()}
+          onMessage={onMessage}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Width of the Comments panel and its margin (comments.css), which a pinless card keeps clear of. */
+const PANEL_REACH = 324;
+
+/** A thread with no pin (its shape was deleted): at the top right, beside the panel when it is open. */
+function pinlessCardStyle(screen: { w: number; h: number }, panelOpen: boolean): React.CSSProperties {
+  const width = Math.min(CARD_WIDTH, screen.w - 24);
+  const room = panelOpen && screen.w - PANEL_REACH - width >= 12 ? PANEL_REACH : 12;
+  return { left: screen.w - room - width, top: 130, width, maxHeight: Math.max(200, screen.h - 130 - 72) };
+}
+
+/** Room the pin takes to the right of its anchor (its tip), so the card never hides it. */
+const PIN_REACH = 60;
+
+/**
+ * Beside the pin — to its right, or to its left when the right has no room — kept on screen below
+ * the top bars and above the bottom ones, as wide as a phone allows; what does not fit scrolls.
+ */
+function cardStyle(p: { x: number; y: number }, screen: { w: number; h: number }): React.CSSProperties {
+  const width = Math.min(CARD_WIDTH, screen.w - 24);
+  const right = p.x + PIN_REACH;
+  const beside = right + width <= screen.w - 12 || p.x - width - 12 >= 12;
+  const left = right + width <= screen.w - 12 ? right : Math.max(12, p.x - width - 12);
+  // No room on either side (a phone): below the pin, or above it when the pin is low.
+  const below = p.y + 12;
+  const top = beside
+    ? Math.max(116, Math.min(p.y - 8, screen.h - 440))
+    : Math.max(116, below + 300 <= screen.h - 72 ? below : p.y - 40 - 300);
+  return {
+    left: beside ? left : Math.max(12, (screen.w - width) / 2),
+    top,
+    width,
+    maxHeight: Math.max(200, screen.h - top - 72),
+  };
+}
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+
+/** One thread: its comments, resolve / reopen, reply, and edit or delete what one may. */
+function ThreadCard({
+  boardId,
+  thread,
+  comments,
+  me,
+  role,
+  deleted,
+  style,
+  onMessage,
+}: {
+  boardId: string;
+  thread: ThreadWithComments;
+  comments: Comments;
+  me: User;
+  role: Role;
+  deleted: boolean;
+  style: React.CSSProperties;
+  onMessage(s: string): void;
+}) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const mayComment = canComment(role);
+  const list = useRef<HTMLOListElement>(null);
+  const count = thread.comments.length;
+  // Newest reply in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when a comment arrives
+  useEffect(() => {
+    list.current?.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  }, [count]);
+
+  const run = async <T,>(call: () => Promise<T>): Promise<T | null> => {
+    try {
+      return await call();
+    } catch (error) {
+      onMessage(errorSentence(error));
+      return null;
+    }
+  };
+  const setResolved = async (resolved: boolean) => {
+    const answer = await run(() => api.resolveThread(boardId, thread.id, resolved));
+    if (answer) comments.changed(answer.thread);
+    if (answer && resolved) useEditor.getState().openThread(null);
+  };
+
+  return (
+    <section
+      className="thread-card panel"
+      style={style}
+      aria-label="Comment thread"
+      data-thread-id={thread.id}
+      onPointerDown={(e) => e.stopPropagation()}
+    >
+      <header className="thread-head">
+        <span className="thread-state">
+          {thread.resolved ? 'Resolved' : 'Open'}
+          {deleted && <span className="pill">Shape deleted</span>}
+        </span>
+        {mayComment && (
+          <button
+            type="button"
+            className="btn small"
+            onClick={() => void setResolved(!thread.resolved)}
+            aria-label={thread.resolved ? 'Reopen thread' : 'Resolve thread'}
+          >
+            <Icon name="check" size={14} /> {thread.resolved ? 'Reopen' : 'Resolve'}
+          </button>
+        )}
+        <button
+          type="button"
+          className="tool"
+          aria-label="Close thread"
+          onClick={() => useEditor.getState().openThread(null)}
+        >
+          <Icon name="close" size={16} />
+        </button>
+      </header>
+      <ol className="thread-comments" ref={list}>
+        {thread.comments.map((c) => (
+          <li key={c.id} className="comment" data-comment-id={c.id}>
+            <div className="comment-meta">
+              <span className="comment-dot" style={{ background: c.author.color }} aria-hidden="true" />
+              <strong>{c.author.name}</strong>
+              <time dateTime={c.createdAt}>{when(c.createdAt)}</time>
+              {c.editedAt && <span className="muted">(edited)</span>}
+            </div>
+            {editing === c.id ? (
+              <Composer
+                members={comments.members}
+                meId={me.id}
+                label="Edit comment"
+                placeholder="Edit your comment…"
+                initial={editableText(c.body)}
+                submitLabel="Save"
+                autoFocus
+                onSubmit={async (body) => {
+                  const done = await run(() => api.editComment(boardId, thread.id, c.id, body));
+                  if (done) setEditing(null);
+                  return done !== null;
+                }}
+                onCancel={() => setEditing(null)}
+              />
+            ) : (
+              <CommentText body={c.body} />
+            )}
+            {editing !== c.id && (
+              <div className="comment-actions">
+                {c.createdBy === me.id && mayComment && (
+                  <button type="button" className="link-button" onClick={() => setEditing(c.id)}>
+                    Edit
+                  </button>
+                )}
+                {((c.createdBy === me.id && mayComment) || role === 'owner') && (
+                  <button
+                    type="button"
+                    className="link-button danger"
+                    onClick={() => {
+                      if (!confirm('Delete this comment? This cannot be undone.')) return;
+                      void run(() => api.deleteComment(boardId, thread.id, c.id)).then(() => {
+                        if (count === 1) {
+                          comments.removed(thread.id);
+                          useEditor.getState().openThread(null);
+                        }
+                      });
+                    }}
+                  >
+                    Delete
+                  </button>
+                )}
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+      {mayComment ? (
+        <Composer
+          members={comments.members}
+          meId={me.id}
+          label="Reply"
+          placeholder="Reply…"
+          submitLabel="Reply"
+          autoFocus={!thread.resolved}
+          onSubmit={async (body) => (await run(() => api.reply(boardId, thread.id, body))) !== null}
+        />
+      ) : (
+        <p className="hint">You can read comments; only editors and commenters can reply.</p>
+      )}
+    </section>
+  );
+}
+
+/** The top bar's "Comments" button, with my unread mentions on this board. */
+export function CommentsButton({ boardId, comments }: { boardId: string; comments: Comments }) {
+  const open = useEditor((s) => s.commentsPanel);
+  const unread = useMemo(
+    () => [...unreadByThread(comments.mentions, boardId).values()].reduce((a, b) => a + b, 0),
+    [comments.mentions, boardId],
+  );
+  return (
+    <button
+      type="button"
+      className={`btn comments-button ${open ? 'active' : ''}`}
+      aria-label="Comments"
+      aria-pressed={open}
+      // The name stays "Comments"; the count is its description (a button's content is not read).
+      aria-description={unread > 0 ? `${unread} unread ${unread === 1 ? 'mention' : 'mentions'}` : undefined}
+      title="Comments"
+      onClick={() => useEditor.getState().setCommentsPanel(!open)}
+    >
+      <Icon name="comment" size={18} />
+      {unread > 0 && (
+        <span className="badge" aria-hidden="true">
+          {unread}
+        </span>
+      )}
+    </button>
+  );
+}
+
+/** The Comments panel: every thread of the board, by state, or those that mention me. */
+export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'role' | 'onMessage'>) {
+  const shown = useEditor((s) => s.commentsPanel);
+  const openId = useEditor((s) => s.openThreadId);
+  const shapes = useSyncExternalStore(index.subscribe, index.getSnapshot);
+  const [filter, setFilter] = useState<ThreadFilter>('open');
+  const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
+  if (!shown) return null;
+  const list = filterThreads(comments.threads, filter, me.id);
+  const tabs: [ThreadFilter, string][] = [
+    ['open', 'Open'],
+    ['resolved', 'Resolved'],
+    ['mentions', 'Mentions me'],
+  ];
+  const go = (thread: ThreadWithComments) => {
+    const st = useEditor.getState();
+    st.openThread(thread.id);
+    // On a phone the panel covers the board: it steps aside for the thread.
+    if (window.matchMedia(PHONE_QUERY).matches) st.setCommentsPanel(false);
+    const at = pinPosition(thread, shapes.byId);
+    if (at) st.setViewport({ ...st.viewport, x: at.x, y: at.y });
+  };
+  return (
+    <aside className="comments-panel panel" aria-label="Comments panel">
+      <header className="comments-head">
+        <h2>Comments</h2>
+        <button
+          type="button"
+          className="tool"
+          aria-label="Close comments"
+          onClick={() => useEditor.getState().setCommentsPanel(false)}
+        >
+          <Icon name="close" size={16} />
+        </button>
+      </header>
+      <div className="comments-tabs" role="tablist" aria-label="Which threads">
+        {tabs.map(([key, label]) => (
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            aria-selected={filter === key}
+            className={filter === key ? 'active' : ''}
+            onClick={() => setFilter(key)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      {!comments.loaded ? (
+        <p className="hint">Loading comments…</p>
+      ) : list.length === 0 ? (
+        <p className="hint">
+          {filter === 'open'
+            ? 'No open threads. Pick the Comment tool (C) and click a shape or the board to start one.'
+            : filter === 'resolved'
+              ? 'No resolved threads yet.'
+              : 'Nobody has mentioned you here yet.'}
+        </p>
+      ) : (
+        <ul className="thread-list" aria-label={`${tabs.find((t) => t[0] === filter)?.[1]} threads`}>
+          {list.map((t) => {
+            const first = t.comments[0];
+            const replies = t.comments.length - 1;
+            return (
+              <li key={t.id}>
+                <button
+                  type="button"
+                  className={`thread-item ${t.id === openId ? 'selected' : ''}`}
+                  data-thread-id={t.id}
+                  onClick={() => go(t)}
+                >
+                  <span className="comment-meta">
+                    <span
+                      className="comment-dot"
+                      style={{ background: first?.author.color }}
+                      aria-hidden="true"
+                    />
+                    <strong>{first?.author.name}</strong>
+                    {unread.has(t.id) && <span className="badge small">@</span>}
+                    {shapeDeleted(t, shapes.byId) && <span className="pill">Shape deleted</span>}
+                  </span>
+                  <span className="thread-excerpt">{first ? bodyExcerpt(first.body) : ''}</span>
+                  <span className="muted">
+                    {replies === 0 ? 'No replies' : replies === 1 ? '1 reply' : `${replies} replies`}
+                  </span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,305 @@
+// Comments and @mentions (docs/api.md §18) in Chromium, two people: Ana places a thread on a sticky
+// and mentions Ben; Ben, who joined through a "can comment" link, sees the mention on his
+// dashboard, opens it at the thread and replies (Shift+Enter for a new line; hostile text stays
+// text); Ben, offline for a while, catches up when he is back; Ana moves the sticky and the pin
+// follows on both screens; Ben resolves the thread and it leaves the open list on both. Then the
+// same screens on a phone, and a viewer who reads only.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import {
+  artifacts,
+  boardArea,
+  createBoard,
+  exported,
+  joinByLink,
+  newUser,
+  place,
+  shapes,
+  shareLink,
+  until,
+  waitStatus,
+  withApp,
+} from './helpers.ts';
+
+const pins = (page: Page) => page.locator('.comment-pin');
+const pinBox = async (page: Page) => {
+  const box = await pins(page).first().boundingBox();
+  if (!box) throw new Error('no pin on screen');
+  return box;
+};
+const card = (page: Page) => page.getByRole('region', { name: 'Comment thread' });
+
+describe('comments: two people', () => {
+  const app = withApp();
+  let ana: Page;
+  let ben: Page;
+  let boardId: string;
+
+  before(async () => {
+    ana = (await newUser(app, 'Ana')).page;
+    const b = await newUser(app, 'Ben');
+    ben = b.page;
+    boardId = await createBoard(ana, 'Design review');
+    await place(ana, 'Sticky note', 400, 350);
+    await ana.keyboard.type('New logo');
+    await ana.keyboard.press('Escape');
+    const link = await shareLink(ana, 'can comment');
+    await joinByLink(ben, link, boardId, 'read-only');
+    // Ben can comment but not edit: the Comment tool is there, the drawing tools are not.
+    await ben.getByRole('button', { name: 'Comment', exact: true }).waitFor();
+    assert.equal(await ben.getByRole('button', { name: 'Sticky note', exact: true }).count(), 0);
+    await ben.getByRole('link', { name: 'All boards' }).click();
+    await ben.waitForURL('**/boards');
+  });
+
+  it('Ana places a thread on the sticky and mentions Ben with @ completion', async () => {
+    // C picks the Comment tool (docs/api.md §18).
+    await ana.keyboard.press('c');
+    await until(
+      async () =>
+        (await ana.getByRole('button', { name: 'Comment', exact: true }).getAttribute('aria-pressed')) ===
+        'true',
+      'the Comment tool picked by its shortcut',
+    );
+    const sticky = await shapes(ana, 'sticky').first().boundingBox();
+    assert.ok(sticky);
+    await ana.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
+    const field = ana.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.waitFor();
+    await field.pressSequentially('Is this bold enough, @Be');
+    const option = ana.getByRole('option', { name: 'Ben' });
+    await option.waitFor();
+    await field.press('Enter');
+    assert.equal(await field.inputValue(), 'Is this bold enough, @Ben ');
+    await field.pressSequentially('?');
+    await ana.screenshot({ path: `${artifacts}/comments-ana-composing.png` });
+    await field.press('Enter');
+
+    await card(ana).waitFor();
+    assert.equal(await pins(ana).count(), 1);
+    assert.equal(await pins(ana).first().getAttribute('aria-label'), 'Comment thread by Ana, 1 comment');
+    assert.equal(await card(ana).locator('.mention').textContent(), '@Ben');
+    assert.equal(await card(ana).locator('.comment-body').textContent(), 'Is this bold enough, @Ben ?');
+    await ana.screenshot({ path: `${artifacts}/comments-ana-thread.png` });
+  });
+
+  it('Ben sees the mention on his dashboard, opens it at the thread and replies', async () => {
+    const bell = ben.getByRole('button', { name: 'Mentions, 1 unread' });
+    await bell.waitFor();
+    await bell.click();
+    const item = ben.getByRole('menuitem', { name: /Ana mentioned you on Design review/ });
+    await item.waitFor();
+    assert.match((await item.textContent()) ?? '', /Is this bold enough, @Ben \?/);
+    await ben.screenshot({ path: `${artifacts}/comments-ben-dashboard.png` });
+    await item.click();
+    await ben.waitForURL(`**/b/${boardId}`);
+    await card(ben).waitFor();
+    assert.match(
+      (await card(ben).locator('.comment-body').first().textContent()) ?? '',
+      /Is this bold enough/,
+    );
+
+    const reply = card(ben).getByLabel('Reply');
+    await reply.focus();
+    await reply.pressSequentially('Looks good <script>window.hacked=1</script> javascript:alert(1)');
+    await reply.press('Shift+Enter');
+    await reply.pressSequentially('see https://example.com/brand.');
+    assert.match(await reply.inputValue(), /javascript:alert\(1\)\nsee/);
+    await reply.press('Enter');
+    await until(async () => (await card(ben).locator('.comment').count()) === 2, 'the reply in Ben’s thread');
+    await until(
+      async () =>
+        (await pins(ana).first().getAttribute('aria-label')) === 'Comment thread by Ana, 2 comments',
+      'the reply counted on Ana’s pin',
+    );
+    await until(
+      async () => (await card(ana).locator('.comment').count()) === 2,
+      'the reply in Ana’s open thread',
+    );
+
+    // Hostile text is text: no script ran, no element made from it, one safe link only.
+    const body = card(ana).locator('.comment-body').nth(1);
+    assert.equal(
+      await body.innerText(),
+      'Looks good <script>window.hacked=1</script> javascript:alert(1)\nsee https://example.com/brand.',
+    );
+    assert.equal(await body.locator('script').count(), 0);
+    const links = body.locator('a');
+    assert.equal(await links.count(), 1);
+    assert.equal(await links.first().getAttribute('href'), 'https://example.com/brand');
+    assert.equal(await links.first().getAttribute('rel'), 'noopener noreferrer nofollow');
+    assert.equal(await ana.evaluate(() => (window as { hacked?: number }).hacked ?? null), null);
+    await ben.screenshot({ path: `${artifacts}/comments-ben-reply.png` });
+  });
+
+  it('Ben, offline meanwhile, catches up on what he missed when he is back', async () => {
+    await ben.context().setOffline(true);
+    await waitStatus(ben, 'offline');
+    const reply = card(ana).getByLabel('Reply');
+    await reply.focus();
+    await reply.pressSequentially('Sent while Ben was away');
+    await reply.press('Enter');
+    await until(async () => (await card(ana).locator('.comment').count()) === 3, 'Ana’s reply in her thread');
+    assert.equal(await card(ben).locator('.comment').count(), 2, 'not on Ben’s screen while he is offline');
+    await ben.context().setOffline(false);
+    await until(async () => (await card(ben).locator('.comment').count()) === 3, 'Ben catches up');
+    assert.equal(await card(ben).locator('.comment-body').nth(2).textContent(), 'Sent while Ben was away');
+  });
+
+  it("the board's JSON export carries the thread", async () => {
+    const data = JSON.parse((await exported(ana, 'Board as JSON')).toString('utf8')) as {
+      shapes: { id: string }[];
+      threads: { anchor: { shapeId?: string }; comments: { body: string }[] }[];
+    };
+    assert.equal(data.threads.length, 1);
+    assert.equal(data.threads[0]?.anchor.shapeId, data.shapes[0]?.id);
+    assert.equal(data.threads[0]?.comments.length, 3);
+  });
+
+  it('Ana moves the sticky and the pin follows on both screens', async () => {
+    const before = { ana: await pinBox(ana), ben: await pinBox(ben) };
+    await ana.getByRole('button', { name: 'Close thread' }).click();
+    await ana.getByRole('button', { name: 'Select', exact: true }).click();
+    const sticky = await shapes(ana, 'sticky').first().boundingBox();
+    assert.ok(sticky);
+    const from = { x: sticky.x + 30, y: sticky.y + sticky.height - 30 };
+    await ana.mouse.move(from.x, from.y);
+    await ana.mouse.down();
+    await ana.mouse.move(from.x + 120, from.y + 60, { steps: 8 });
+    await ana.mouse.move(from.x + 240, from.y + 120, { steps: 8 });
+    await ana.mouse.up();
+    await until(async () => (await pinBox(ana)).x > before.ana.x + 200, 'the pin follows on Ana’s screen');
+    await until(async () => (await pinBox(ben)).x > before.ben.x + 100, 'the pin follows on Ben’s screen');
+    // Still at the sticky's top-right corner on Ana's screen.
+    const moved = await shapes(ana, 'sticky').first().boundingBox();
+    const pin = await pinBox(ana);
+    assert.ok(moved);
+    assert.ok(
+      Math.abs(pin.x - (moved.x + moved.width)) < 12,
+      `pin x ${pin.x} by the corner ${moved.x + moved.width}`,
+    );
+    await ben.screenshot({ path: `${artifacts}/comments-ben-pin-followed.png` });
+  });
+
+  it('Ben resolves the thread and it leaves the open list on both screens', async () => {
+    await ana.getByRole('button', { name: 'Comments', exact: true }).click();
+    const anaPanel = ana.getByRole('complementary', { name: 'Comments panel' });
+    await anaPanel.getByRole('button', { name: /Ana.*Is this bold enough/ }).waitFor();
+
+    await card(ben).getByRole('button', { name: 'Resolve thread' }).click();
+    await until(async () => (await card(ben).count()) === 0, 'Ben’s thread card closes');
+    await until(async () => (await pins(ben).count()) === 0, 'the pin leaves Ben’s canvas');
+    await until(async () => (await pins(ana).count()) === 0, 'the pin leaves Ana’s canvas');
+    await anaPanel.getByText('No open threads.', { exact: false }).waitFor();
+    await anaPanel.getByRole('tab', { name: 'Resolved' }).click();
+    await anaPanel.getByRole('button', { name: /Ana.*Is this bold enough/ }).waitFor();
+
+    await ben.getByRole('button', { name: 'Comments', exact: true }).click();
+    const benPanel = ben.getByRole('complementary', { name: 'Comments panel' });
+    await benPanel.getByText('No open threads.', { exact: false }).waitFor();
+    await benPanel.getByRole('tab', { name: 'Mentions me' }).click();
+    await benPanel.getByRole('button', { name: /Ana.*Is this bold enough/ }).waitFor();
+    await ana.screenshot({ path: `${artifacts}/comments-ana-resolved.png` });
+  });
+
+  it('a thread whose sticky is deleted stays, marked, and can still be resolved', async () => {
+    await ana.getByRole('tab', { name: 'Resolved' }).click();
+    await ana.getByRole('button', { name: /Ana.*Is this bold enough/ }).click();
+    await card(ana).getByRole('button', { name: 'Reopen thread' }).click();
+    await until(async () => (await pins(ana).count()) === 1, 'the reopened thread’s pin');
+    await ana.getByRole('button', { name: 'Close thread' }).click();
+    await shapes(ana, 'sticky').first().click();
+    await ana.keyboard.press('Delete');
+    await until(async () => (await shapes(ben, 'sticky').count()) === 0, 'the sticky gone on Ben’s screen');
+    await until(async () => (await pins(ana).count()) === 0, 'no pin without its sticky');
+    const panel = ana.getByRole('complementary', { name: 'Comments panel' });
+    await panel.getByRole('tab', { name: 'Open' }).click();
+    const item = panel.getByRole('button', { name: /Ana.*Shape deleted.*Is this bold enough/ });
+    await item.waitFor();
+    await item.click();
+    await card(ana).getByText('Shape deleted').waitFor();
+    await ana.screenshot({ path: `${artifacts}/comments-ana-shape-deleted.png` });
+    await card(ana).getByRole('button', { name: 'Resolve thread' }).click();
+    await panel.getByText('No open threads.', { exact: false }).waitFor();
+  });
+
+  it('a mention while Ben is on the board shows as an unread count there, gone once he reads it', async () => {
+    await ana.keyboard.press('Escape');
+    await ana.getByRole('button', { name: 'Comment', exact: true }).click();
+    await boardArea(ana).click({ position: { x: 300, y: 300 } });
+    const field = ana.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.pressSequentially('Also here @Be');
+    await ana.getByRole('option', { name: 'Ben' }).waitFor();
+    await field.press('Tab');
+    // Picked: the list closes, so Enter sends.
+    await ana.getByRole('listbox', { name: 'Members to mention' }).waitFor({ state: 'detached' });
+    await field.press('Enter');
+    const button = ben.getByRole('button', { name: 'Comments', exact: true });
+    const badge = button.locator('.badge');
+    await until(
+      async () => (await button.getAttribute('aria-description')) === '1 unread mention',
+      'Ben’s unread count',
+    );
+    assert.equal(await badge.textContent(), '1');
+    await ben.screenshot({ path: `${artifacts}/comments-ben-unread-on-board.png` });
+    const panel = ben.getByRole('complementary', { name: 'Comments panel' });
+    await panel.getByRole('tab', { name: 'Open' }).click();
+    await panel.getByRole('button', { name: /Ana.*Also here @Ben/ }).click();
+    await card(ben).getByText('Also here').waitFor();
+    await until(async () => (await badge.count()) === 0, 'the unread count goes once Ben opens the thread');
+    assert.equal(await button.getAttribute('aria-description'), null);
+  });
+
+  it('a viewer reads threads but cannot write, resolve or place one', async () => {
+    const cy = (await newUser(app, 'Cy')).page;
+    const link = await shareLink(ana, 'can view');
+    await joinByLink(cy, link, boardId, 'read-only');
+    assert.equal(await cy.getByRole('button', { name: 'Comment', exact: true }).count(), 0);
+    await pins(cy).first().click();
+    await card(cy).getByText('Also here').waitFor();
+    await card(cy).getByText('You can read comments; only editors and commenters can reply.').waitFor();
+    assert.equal(await card(cy).getByLabel('Reply').count(), 0);
+    assert.equal(await card(cy).getByRole('button', { name: 'Resolve thread' }).count(), 0);
+    await card(cy).getByRole('button', { name: 'Close thread' }).click();
+    await cy.keyboard.press('c');
+    await cy
+      .getByRole('alert')
+      .getByText('You can read comments on this board, but only its editors and commenters can write them.')
+      .waitFor();
+    await cy.context().close();
+  });
+
+  it('on a phone, the panel and a thread fit the screen', async () => {
+    await ben.setViewportSize({ width: 390, height: 844 });
+    const benPanel = ben.getByRole('complementary', { name: 'Comments panel' });
+    await benPanel.getByRole('tab', { name: 'Mentions me' }).click();
+    await ben.screenshot({ path: `${artifacts}/comments-ben-phone-panel.png` });
+    await benPanel.getByRole('button', { name: /Ana.*Is this bold enough/ }).click();
+    await card(ben).waitFor();
+    const box = await card(ben).boundingBox();
+    assert.ok(box);
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the card (${box.x}, ${box.width}) is on the screen`);
+    await ben.screenshot({ path: `${artifacts}/comments-ben-phone.png` });
+  });
+
+  it('the Share dialog offers “can comment” links and roles, and fits a phone', async () => {
+    for (const [width, height] of [
+      [1280, 800],
+      [390, 844],
+    ] as const) {
+      await ana.setViewportSize({ width, height });
+      await ana.getByRole('button', { name: 'Share', exact: true }).click();
+      const create = ana.getByRole('button', { name: 'Create “can comment” link' });
+      await create.waitFor();
+      const role = ana.getByLabel('Role of Ben');
+      assert.equal(await role.inputValue(), 'commenter');
+      for (const control of [create, role]) {
+        const box = await control.boundingBox();
+        assert.ok(box && box.x >= 0 && box.x + box.width <= width, `on screen at ${width}px`);
+      }
+      await ana.screenshot({ path: `${artifacts}/comments-share-${width}.png` });
+      await ana.getByRole('button', { name: 'Close', exact: true }).click();
+    }
+  });
+});

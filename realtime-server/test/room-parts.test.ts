@@ -1,0 +1,364 @@
+// The Room's parts, each on its own (docs/architecture.md, "A newcomer's map"): the origin routing,
+// Fanout, SavedTracker, DocSize, Ingest and Replication, driven with real Yjs docs, a real
+// in-process bus and recording peers (a Peer is anything that can send bytes and be closed).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { CloseCode, decodeSavedMessage, type Role } from '@tandem/shared';
+import pino from 'pino';
+import * as Y from 'yjs';
+import { waitUntil } from '../../testing/services.ts';
+import { MemoryHub } from '../src/bus/memory.ts';
+import { Fanout } from '../src/documents/fanout.ts';
+import { Ingest, type IngestHost } from '../src/documents/ingest.ts';
+import {
+  applyUpdate,
+  BUS,
+  BUS_RESOLVING,
+  CATCH_UP,
+  fromPeer,
+  LOAD,
+  onBehalfOf,
+  routeOf,
+  SYNC_REPLY,
+  type TransactionOrigin,
+} from '../src/documents/origins.ts';
+import type { Peer } from '../src/documents/peer.ts';
+import type { QueuedUpdate } from '../src/documents/persister.ts';
+import { RoomPresence } from '../src/documents/presence.ts';
+import { encodeAwarenessUpdate } from '../src/documents/protocol.ts';
+import { Replication } from '../src/documents/replication.ts';
+import { SavedTracker } from '../src/documents/saved.ts';
+import { DocSize } from '../src/documents/size.ts';
+import { createMetrics } from '../src/metrics.ts';
+
+const silent = pino({ level: 'silent' });
+let nextPeerId = 0;
+
+/** A peer that records what it is sent and how it was closed. */
+class RecordingPeer implements Peer {
+  readonly id = ++nextPeerId;
+  readonly user;
+  readonly clientIds = new Set<number>();
+  readonly writes: (Uint8Array | Uint8Array[])[] = [];
+  closedWith: number | null = null;
+  constructor(
+    readonly userId: string,
+    public role: Role = 'editor',
+    readonly credentialRole: Role = 'owner',
+  ) {
+    this.user = { id: userId, name: userId, color: '#e03131' };
+  }
+  send(message: Uint8Array | Uint8Array[]): void {
+    this.writes.push(message);
+  }
+  answer(encode: () => Uint8Array | null): void {
+    const message = encode();
+    if (message) this.send(message);
+  }
+  close(code: number): void {
+    this.closedWith = code;
+  }
+  /** Messages received, one write counting its messages separately. */
+  get messages(): Uint8Array[] {
+    return this.writes.flatMap((write) => (Array.isArray(write) ? write : [write]));
+  }
+}
+
+function shapeUpdate(id: string, from?: Y.Doc): { update: Uint8Array; doc: Y.Doc } {
+  const doc = from ?? new Y.Doc();
+  const before = Y.encodeStateVector(doc);
+  doc.getMap('shapes').set(id, new Y.Map(Object.entries({ type: 'rect', x: 1, y: 2 })));
+  return { update: Y.encodeStateAsUpdate(doc, before), doc };
+}
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('origins: what a room does with a change, by where it came from', () => {
+  test('routeOf gives each kind its relay, storage, publication and author', () => {
+    const peer = new RecordingPeer('ana');
+    const table: [TransactionOrigin, ReturnType<typeof routeOf>][] = [
+      [fromPeer(peer), { sender: peer, storage: 'here', publish: true, userId: 'ana' }],
+      [onBehalfOf('ben'), { sender: null, storage: 'here', publish: true, userId: 'ben' }],
+      [LOAD, { sender: null, storage: 'none', publish: false, userId: null }],
+      [BUS, { sender: null, storage: 'held', publish: false, userId: null }],
+      [BUS_RESOLVING, { sender: null, storage: 'here', publish: true, userId: null }],
+      [SYNC_REPLY, { sender: null, storage: 'here', publish: false, userId: null }],
+      [CATCH_UP, { sender: null, storage: 'stored', publish: false, userId: null }],
+    ];
+    for (const [origin, route] of table) assert.deepEqual(routeOf(origin), route, origin.kind);
+  });
+});
+
+describe('Fanout', () => {
+  test("one turn's updates reach every peer but their sender in one write; mixed senders reach everyone", async () => {
+    const ana = new RecordingPeer('ana');
+    const ben = new RecordingPeer('ben');
+    const peers = new Set<Peer>([ana, ben]);
+    const fanout = new Fanout(peers, new RoomPresence(() => undefined), () => undefined);
+    fanout.add(shapeUpdate('a').update, ana);
+    fanout.add(shapeUpdate('b').update, ana);
+    await nextTurn();
+    assert.equal(ana.writes.length, 0, 'the sender has its own updates');
+    assert.equal(ben.writes.length, 1, 'one write for the turn');
+    assert.equal(ben.messages.length, 2, 'two sync messages in it');
+    fanout.add(shapeUpdate('c').update, ana);
+    fanout.add(shapeUpdate('d').update, ben);
+    await nextTurn();
+    assert.equal(ana.writes.length, 1, 'updates from two senders in one turn go to everyone');
+    assert.equal(ben.writes.length, 2);
+    fanout.add(shapeUpdate('e').update, null);
+    await nextTurn();
+    assert.equal(ana.writes.length, 2, 'an update from no peer goes to everyone');
+    fanout.close();
+  });
+
+  test('presence goes out at once in a quiet room, then merged per tick, and published for the others', async () => {
+    const ana = new RecordingPeer('ana');
+    ana.clientIds.add(7);
+    const peers = new Set<Peer>([ana]);
+    const published: Uint8Array[] = [];
+    let fanout: Fanout | null = null;
+    const presence = new RoomPresence(() => fanout?.presenceChanged());
+    fanout = new Fanout(peers, presence, (local) => published.push(local));
+    // A partial state (a bot's cursor) is completed with the presence defaults.
+    const awareness = (clock: number, x: number) =>
+      encodeAwarenessUpdate([{ clientId: 7, clock, state: JSON.stringify({ cursor: { x, y: 0 } }) }], 1);
+    presence.applyFromPeer(ana, awareness(1, 1));
+    await nextTurn();
+    assert.equal(ana.writes.length, 1, 'the first change goes out this turn');
+    assert.equal(published.length, 1, 'and to the other instances');
+    presence.applyFromPeer(ana, awareness(2, 2));
+    presence.applyFromPeer(ana, awareness(3, 3));
+    await waitUntil('the tick ends', () => ana.writes.length === 2);
+    assert.equal(published.length, 2, 'two changes within the tick: one message');
+    fanout.close();
+  });
+});
+
+describe('SavedTracker', () => {
+  test('a wait resolves once every mark up to its start is stored; a peer has at most one answer waiting', async () => {
+    const unstored = new Set<number>();
+    let pending = false;
+    const connected = new Set<Peer>();
+    const saved = new SavedTracker({
+      lowestUnsaved: () => (unstored.size === 0 ? Number.POSITIVE_INFINITY : Math.min(...unstored)),
+      hasPending: () => pending,
+      isConnected: (peer) => connected.has(peer),
+    });
+    await saved.whenStored();
+    const first = saved.next();
+    const second = saved.next();
+    unstored.add(first).add(second);
+    let resolved = false;
+    void saved.whenStored().then(() => {
+      resolved = true;
+    });
+    const third = saved.next();
+    unstored.add(third);
+    unstored.delete(first);
+    saved.check();
+    await nextTurn();
+    assert.equal(resolved, false, 'mark 2 is not stored yet');
+    unstored.delete(second);
+    saved.check();
+    await nextTurn();
+    assert.equal(resolved, true, 'marks 1 and 2 stored: resolved although mark 3 is not');
+    assert.equal(saved.savedMark(), second);
+
+    const ana = new RecordingPeer('ana');
+    connected.add(ana);
+    saved.answerWhenStored(ana, 1);
+    saved.answerWhenStored(ana, 2);
+    saved.answerWhenStored(ana, 3);
+    await nextTurn();
+    assert.equal(ana.writes.length, 0, 'mark 3 is not stored: no answer');
+    unstored.delete(third);
+    saved.check();
+    await waitUntil('both answers', () => ana.writes.length === 2);
+    assert.deepEqual(
+      ana.messages.map((m) => decodeSavedMessage(m)),
+      [1, 3],
+      'the first request, then the latest of those that waited behind it',
+    );
+    pending = true;
+    saved.answerWhenStored(ana, 4);
+    await nextTurn();
+    assert.equal(ana.writes.length, 2, 'no answer while an edit waits for a missing dependency');
+  });
+});
+
+describe('DocSize', () => {
+  test('counts what is applied, and measures again when a quarter or more was added since', () => {
+    const doc = new Y.Doc();
+    let measures = 0;
+    const size = new DocSize(doc, () => measures++);
+    const text = doc.getText('t');
+    for (let i = 0; i < 50; i++) {
+      const before = Y.encodeStateVector(doc);
+      text.insert(0, 'x'.repeat(100));
+      text.delete(0, 100);
+      size.grew(Y.encodeStateAsUpdate(doc, before).length);
+    }
+    const counted = size.bytes;
+    size.remeasureIfDue();
+    assert.equal(measures, 1);
+    assert.equal(size.bytes, Y.encodeStateAsUpdate(doc).length);
+    assert.ok(
+      size.bytes < counted / 4,
+      `deleted text counts little once measured (${size.bytes} < ${counted} / 4)`,
+    );
+    size.remeasureIfDue();
+    assert.equal(measures, 1, 'nothing added since, and just measured: not again');
+  });
+});
+
+describe('Ingest', () => {
+  function host(doc: Y.Doc, maxDocBytes = 1024 * 1024) {
+    const routed: { update: Uint8Array; origin: TransactionOrigin }[] = [];
+    const rejected: { peer: Peer; code: number }[] = [];
+    const size = new DocSize(doc, () => undefined);
+    doc.on('update', (update: Uint8Array, origin: TransactionOrigin) => routed.push({ update, origin }));
+    const ingestHost: IngestHost = {
+      doc,
+      size,
+      maxDocBytes,
+      instances: () => 1,
+      isClosed: () => false,
+      reject: (peer, code) => rejected.push({ peer, code }),
+      applyQuietly: (apply, changed, origin) => {
+        const muted = routed.length;
+        apply();
+        routed.splice(muted);
+        const update = changed();
+        if (update) routed.push({ update, origin });
+      },
+      requestSync: () => undefined,
+      failed: (peer) => rejected.push({ peer, code: -1 }),
+    };
+    return { ingest: new Ingest(ingestHost), routed, rejected, size };
+  }
+
+  test("one peer's updates of a turn are applied in one transaction, attributed to it", async () => {
+    const doc = new Y.Doc();
+    const { ingest, routed } = host(doc);
+    const ana = new RecordingPeer('ana');
+    const client = new Y.Doc();
+    for (let i = 0; i < 5; i++) ingest.take(ana, shapeUpdate(`s${i}`, client).update);
+    assert.equal(doc.getMap('shapes').size, 0, 'not applied before the microtask');
+    await Promise.resolve();
+    assert.equal(doc.getMap('shapes').size, 5);
+    assert.equal(routed.length, 1, 'one change for five updates');
+    const origin = routed[0]!.origin;
+    assert.equal(origin.kind, 'peer');
+    assert.equal(origin.kind === 'peer' && origin.peer, ana);
+  });
+
+  test("a viewer's new content, an undecodable update and one over the size limit close only that peer", () => {
+    const doc = new Y.Doc();
+    const { ingest, rejected, size } = host(doc, 600);
+    const viewer = new RecordingPeer('vic', 'viewer');
+    ingest.take(viewer, shapeUpdate('v').update);
+    const garbled = new RecordingPeer('gus');
+    ingest.take(garbled, new Uint8Array([1, 2, 3, 250, 250, 250]));
+    const big = new RecordingPeer('bea');
+    const client = new Y.Doc();
+    client.getText('t').insert(0, 'y'.repeat(700));
+    ingest.take(big, Y.encodeStateAsUpdate(client));
+    ingest.applyWaiting();
+    assert.deepEqual(
+      rejected.map(({ peer, code }) => [peer.userId, code]),
+      [
+        ['vic', CloseCode.NO_ACCESS],
+        ['gus', CloseCode.UNDECODABLE],
+        ['bea', CloseCode.BOARD_TOO_LARGE],
+      ],
+    );
+    assert.equal(doc.getMap('shapes').size, 0);
+    assert.equal(doc.getText('t').length, 0, 'nothing of them applied');
+    assert.equal(
+      size.bytes,
+      Y.encodeStateAsUpdate(doc).length,
+      'measured again before refusing: the empty board',
+    );
+  });
+});
+
+describe('Replication', () => {
+  function replica(hub: MemoryHub, instanceId: string, others: () => boolean) {
+    const doc = new Y.Doc();
+    const stored: QueuedUpdate[] = [];
+    let mark = 0;
+    let confirmations = 0;
+    const replication = new Replication({
+      boardId: 'board-parts',
+      doc,
+      presence: new RoomPresence(() => undefined),
+      bus: hub.createBus(),
+      instanceId,
+      instances: { othersAlive: others, othersCount: () => (others() ? 1 : 0), heard: () => undefined },
+      metrics: createMetrics(),
+      log: silent,
+      settleIncoming: () => undefined,
+      store: (item) => stored.push(item),
+      nextMark: () => ++mark,
+      confirmed: () => confirmations++,
+      catchUpFromStore: () => undefined,
+    });
+    return { doc, stored, replication, confirmations: () => confirmations };
+  }
+
+  /** Two instances on one in-process hub, subscribed to the board. */
+  async function twoReplicas(othersAlive: () => boolean) {
+    const hub = new MemoryHub();
+    const a = replica(hub, 'instance-a', othersAlive);
+    const b = replica(hub, 'instance-b', othersAlive);
+    await a.replication.subscribe();
+    await b.replication.subscribe();
+    return { a, b };
+  }
+
+  test('an edit published by one instance is held by the other until confirmed, and adopted when its origin lapses', async () => {
+    const { a, b } = await twoReplicas(() => true);
+
+    const first = shapeUpdate('one').update;
+    applyUpdate(a.doc, first, LOAD);
+    assert.equal(a.replication.publishUpdate(first, 'ana'), 1, 'the first seq');
+    await waitUntil('b applies it', () => b.doc.getMap('shapes').has('one'));
+    assert.equal(b.replication.holding, true, 'b holds it for a');
+    assert.equal(b.replication.lowestHeldMark() < Number.POSITIVE_INFINITY, true);
+
+    a.replication.stored([{ update: first, userId: 'ana', at: Date.now(), seq: 1, mark: 1 }]);
+    await waitUntil('b forgets it once a confirms', () => !b.replication.holding);
+    assert.equal(b.confirmations(), 1);
+    assert.equal(b.stored.length, 0, 'b never stored it: a did');
+
+    const second = shapeUpdate('two').update;
+    applyUpdate(a.doc, second, LOAD);
+    a.replication.publishUpdate(second, 'ana');
+    await waitUntil('b applies the second', () => b.doc.getMap('shapes').has('two'));
+    b.replication.forgetInstance('instance-a');
+    assert.equal(b.replication.holding, false);
+    assert.deepEqual(
+      b.stored.map((item) => [item.userId, item.seq]),
+      [['ana', 0]],
+      'a lapsed before confirming: b stores it as its own, attributed to its author',
+    );
+    await a.replication.close();
+    await b.replication.close();
+  });
+
+  test('alone, nothing is published; when another instance appears, both sides sync', async () => {
+    let othersAlive = false;
+    const { a, b } = await twoReplicas(() => othersAlive);
+    const alone = shapeUpdate('alone').update;
+    applyUpdate(a.doc, alone, LOAD);
+    assert.equal(a.replication.publishUpdate(alone, 'ana'), 0, 'not published');
+    await nextTurn();
+    assert.equal(b.doc.getMap('shapes').has('alone'), false);
+    othersAlive = true;
+    a.replication.shareWhatWasUnpublished();
+    await waitUntil('b gets it by the reciprocated sync', () => b.doc.getMap('shapes').has('alone'));
+    await a.replication.close();
+    await b.replication.close();
+  });
+});
