@@ -32,6 +32,7 @@ import { historyRoutes } from './http/history.ts';
 import { linkRoutes } from './http/links.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
+import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
@@ -53,6 +54,7 @@ const resources: ResourcePlugin[] = [
   timeRoutes,
   historyRoutes,
   thumbnailRoutes,
+  templateRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */

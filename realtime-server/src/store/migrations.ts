@@ -288,6 +288,27 @@ export const migrations: Migration[] = [
       'CREATE INDEX comment_mentions_user ON comment_mentions (user_id, created_at)',
     ],
   },
+  {
+    // docs/api.md §19: saved templates. The content is the §10 JSON form as text, checked by the
+    // shared schema before it is stored; built-in templates are code (shared/src/templates.ts).
+    // 12, not 11: migration 11 (comments, docs/api.md §18) was written at the same time on main.
+    id: 12,
+    name: 'saved templates',
+    statements: (d) => [
+      `CREATE TABLE templates (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        content TEXT NOT NULL,
+        shape_count INTEGER NOT NULL,
+        shared ${d.bool} NOT NULL,
+        created_at ${d.time} NOT NULL
+      )`,
+      'CREATE INDEX templates_owner ON templates (owner_id, created_at)',
+      'CREATE INDEX templates_shared ON templates (shared, created_at)',
+    ],
+  },
 ];
 
 /** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */
