@@ -119,6 +119,11 @@ describe('roles and access', () => {
     assert.equal(await memberDash.getByRole('link', { name: 'Doomed', exact: true }).count(), 0);
     await memberDash.getByLabel('Search boards').fill('doo');
     await memberDash.getByRole('link', { name: 'Doomed', exact: true }).waitFor();
+    // Who is on it now (Ola and Max), side by side: each avatar's initial is seen whole.
+    const here = memberDash.locator('.board-card .here > *');
+    await until(async () => (await here.count()) === 2, 'two people on the board');
+    const [a, b] = [(await here.nth(0).boundingBox())!, (await here.nth(1).boundingBox())!];
+    assert.ok(a.x + a.width <= b.x, `the avatars do not overlap: ${a.x + a.width} > ${b.x}`);
     await memberDash.screenshot({ path: `${artifacts}/dashboard.png` });
 
     await owner.goto('/boards');

@@ -85,7 +85,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   it('frames: two frames with stickies inside; moving a frame moves its stickies for everyone', async () => {
     await twoFramesWithStickies();
     // A new frame goes beneath everything, so the paint order is not the creation order.
-    assert.deepEqual((await fay.locator('[data-shape-type="frame"] .frame-name').allTextContents()).sort(), [
+    assert.deepEqual((await fay.locator('[data-frame-title] .frame-name').allTextContents()).sort(), [
       'Frame 1',
       'Frame 2',
     ]);
@@ -96,18 +96,18 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await names.first().fill('Went well');
     await until(
       async () =>
-        (await ed.locator('[data-shape-type="frame"] .frame-name').allTextContents()).includes('Went well'),
+        (await ed.locator('[data-frame-title] .frame-name').allTextContents()).includes('Went well'),
       'the renamed frame on Ed’s screen',
     );
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();
 
-    // Drag the first frame by its margin (outside the sticky): the sticky inside follows.
+    // Drag the first frame by its border: the sticky inside follows.
     // The frame renamed "Went well" is the one around the first sticky.
     const frameId =
       (await fay
-        .locator('[data-shape-type="frame"]')
+        .locator('[data-frame-title]')
         .filter({ hasText: 'Went well' })
-        .getAttribute('data-shape-id')) ?? '';
+        .getAttribute('data-frame-title')) ?? '';
     const before = {
       frame: await translateOf(fay, frameId),
       inside: await translateOf(fay, stickies[0]!),
@@ -115,7 +115,8 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     };
     const box = await fay.locator(`[data-shape-id="${frameId}"] rect.frame`).boundingBox();
     assert.ok(box);
-    await fay.mouse.move(box.x + 10, box.y + 10);
+    // By its border: a press inside a frame starts a marquee instead (docs/api.md §14).
+    await fay.mouse.move(box.x + 2, box.y + 40);
     await fay.mouse.down();
     await fay.mouse.move(box.x + 60, box.y + 110, { steps: 5 });
     await fay.mouse.up();

@@ -120,10 +120,20 @@ export async function newUser(
   return { context, page };
 }
 
-/** Creates a board from the dashboard and waits until its document connection is live. */
-export async function createBoard(page: Page, title: string): Promise<string> {
+/**
+ * Creates a board from the dashboard, blank or from the named template of the "New board" gallery
+ * (docs/api.md §19), and waits until its document connection is live.
+ */
+export async function createBoard(page: Page, title: string, template?: string): Promise<string> {
   await page.getByLabel('New board title').fill(title);
-  await page.getByRole('button', { name: 'New board' }).click();
+  await page.getByRole('button', { name: 'New board', exact: true }).click();
+  const gallery = page.getByRole('dialog', { name: 'New board' });
+  await gallery
+    .getByRole(
+      'button',
+      template ? { name: `Use template ${template}`, exact: true } : { name: /^Blank board/ },
+    )
+    .click();
   await page.waitForURL('**/b/*');
   await waitStatus(page, 'live');
   return new URL(page.url()).pathname.split('/').pop()!;

@@ -5,10 +5,24 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
+/**
+ * Clicks `button`, answers the confirm() it must open (accept or decline) and resolves to its
+ * question; fails when no confirm() comes.
+ */
+async function confirmOn(page: Page, button: Locator, accept: boolean): Promise<string> {
+  const asked = page.waitForEvent('dialog', { timeout: 15_000 });
+  // The click finishes only once the dialog it opened is answered.
+  const clicked = button.click();
+  const dialog = await asked;
+  const question = dialog.message();
+  await (accept ? dialog.accept() : dialog.dismiss());
+  await clicked;
+  return question;
+}
 /** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
 const stored = (...pages: Page[]) =>
   Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
@@ -23,9 +37,9 @@ describe('version history in the browser', () => {
     bo = (await newUser(app, 'Bo')).page;
   });
   /** Each test on a board of its own, made by Ada and opened by Bo through an edit link. */
-  async function boardForBoth(title: string) {
+  async function boardForBoth(title: string, viewers: Page[] = []) {
     await ada.goto('/boards');
-    await sharedBoard(ada, title, { editors: [bo] });
+    await sharedBoard(ada, title, { editors: [bo], viewers });
   }
 
   it('preview an older version, restore it, and the other person sees it live', async () => {
@@ -68,6 +82,11 @@ describe('version history in the browser', () => {
     await until(async () => (await count(ada)) === 4, 'live again');
     await panel.getByRole('button', { name: /Two shapes/ }).click();
     await banner.waitFor();
+    // Restoring asks first; declining changes nothing.
+    const declined = await confirmOn(ada, ada.getByRole('button', { name: 'Restore this version' }), false);
+    assert.match(declined, /^Restore the board to how it was at /);
+    assert.equal(await count(bo), 4, 'nothing restored when declined');
+    ada.once('dialog', (d) => void d.accept());
     await ada.getByRole('button', { name: 'Restore this version' }).click();
     await banner.waitFor({ state: 'detached' });
     await until(async () => (await count(bo)) === 2, 'Bo sees the restore live');
@@ -77,7 +96,8 @@ describe('version history in the browser', () => {
   });
 
   it("the owner undoes all of Bo's changes since a time", async () => {
-    await boardForBoth('Undo Bo');
+    const vi = (await newUser(app, 'Vi', { guest: true })).page;
+    await boardForBoth('Undo Bo', [vi]);
     // Bo's shape from before `since` stays.
     await place(bo, 'Ellipse', 600, 300);
     await bo.keyboard.press('Escape');
@@ -101,13 +121,16 @@ describe('version history in the browser', () => {
 
     const people = ada.getByRole('region', { name: "Undo one person's changes" });
     await people.getByRole('button', { name: "Undo all of Bo's changes since…" }).click();
+    // A viewer cannot edit, so there is nothing of theirs to undo.
+    assert.equal(await people.getByRole('button', { name: /Vi's changes/ }).count(), 0);
     const p = (n: number) => String(n).padStart(2, '0');
     const local = `${since.getFullYear()}-${p(since.getMonth() + 1)}-${p(since.getDate())}T${p(since.getHours())}:${p(since.getMinutes())}`;
     // datetime-local has minute precision; Bo's earlier shape was made more than a second before
     // `since`, but may share its minute, so give the exact time through the field's seconds.
     await ada.getByLabel('Since').fill(`${local}:${p(since.getSeconds())}`);
     await ada.screenshot({ path: join(artifacts, 'history-undo-person.png') });
-    await ada.getByRole('button', { name: "Undo Bo's changes" }).click();
+    const asked = await confirmOn(ada, ada.getByRole('button', { name: "Undo Bo's changes" }), true);
+    assert.match(asked, /^Undo every change Bo made since /);
     await until(
       async () => (await count(bo)) === 2 && (await count(ada)) === 2,
       'Bo’s two shapes gone for both',

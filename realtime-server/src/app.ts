@@ -35,6 +35,7 @@ import { linkRoutes } from './http/links.ts';
 import { mcpRoutes } from './http/mcp.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
+import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
@@ -60,6 +61,7 @@ const resources: ResourcePlugin[] = [
   integrationRoutes,
   contentRoutes,
   mcpRoutes,
+  templateRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */

@@ -766,6 +766,43 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await store.voteTotals(s2.id), []);
     });
 
+    test('templates: own ones and shared ones are visible; only the owner changes or deletes', async () => {
+      const ada = await user('Ada');
+      const ben = await user('Ben');
+      const tid = id();
+      const stored = '{"version":1,"shapes":[]}';
+      await store.createTemplate({
+        id: tid,
+        ownerId: ada.id,
+        name: 'Retro',
+        description: 'Ours',
+        content: stored,
+        shapeCount: 3,
+        shared: false,
+      });
+      const mine = await store.getTemplate(tid, ada.id);
+      assert.equal(mine?.content, stored);
+      assert.equal(mine?.ownerName, 'Ada');
+      assert.equal(mine?.shared, false);
+      assert.equal(mine?.shapeCount, 3);
+      assert.equal(await store.getTemplate(tid, ben.id), null, 'not shared yet');
+      assert.deepEqual(
+        (await store.listTemplates(ada.id)).map((t) => t.id),
+        [tid],
+      );
+      assert.ok(!(await store.listTemplates(ben.id)).some((t) => t.id === tid));
+      assert.equal(await store.updateTemplate(tid, ben.id, { shared: true }), false, 'not Ben’s to share');
+      assert.equal(await store.updateTemplate(tid, ada.id, { shared: true, name: 'Team retro' }), true);
+      const seen = await store.getTemplate(tid, ben.id);
+      assert.equal(seen?.name, 'Team retro');
+      assert.equal(seen?.description, 'Ours', 'a field not sent is kept');
+      assert.equal(seen?.shared, true);
+      assert.ok((await store.listTemplates(ben.id)).some((t) => t.id === tid && t.shared));
+      assert.equal(await store.deleteTemplate(tid, ben.id), false);
+      assert.equal(await store.deleteTemplate(tid, ada.id), true);
+      assert.equal(await store.getTemplate(tid, ada.id), null);
+    });
+
     test('data survives closing and reopening the store', async () => {
       const ada = await user('Ada');
       const b = await board(ada.id, 'Kept');

@@ -148,6 +148,12 @@ export interface JoinAnswer {
   boardId: string;
   role: Role;
 }
+/** `GET /api/join/:token`: what an invite link leads to, shown before signing in. */
+export interface JoinPreviewAnswer {
+  title: string;
+  role: LinkRole;
+  ownerName: string;
+}
 /** `GET /api/time`: the server's clock in epoch ms, for the client's clock-offset estimate. */
 export interface ServerTime {
   now: number;

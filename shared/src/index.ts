@@ -15,5 +15,6 @@ export * from './protocol.ts';
 export * from './random.ts';
 export * from './savedProtocol.ts';
 export * from './shapes.ts';
+export * from './templates.ts';
 export * from './thumbnails.ts';
 export * from './votes.ts';

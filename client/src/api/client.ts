@@ -14,6 +14,7 @@ import {
   type ErrorCode,
   type IntegrationsAnswer,
   type JoinAnswer,
+  type JoinPreviewAnswer,
   type LinkAnswer,
   type LinkRole,
   type LinksAnswer,
@@ -21,6 +22,9 @@ import {
   type MentionsAnswer,
   type Role,
   type ServerTime,
+  type TemplateAnswer,
+  type TemplateCreateBody,
+  type TemplatesAnswer,
   type ThreadAnchor,
   type ThreadAnswer,
   type ThreadCreatedAnswer,
@@ -111,6 +115,7 @@ export const api = {
     call<void>('DELETE', apiPaths.integration(id, integrationId)),
   /** The board's frames (the content API, with the session), for an integration's scope. */
   boardContent: (id: string) => call<BoardContentAnswer>('GET', contentPaths.board(id)),
+  joinPreview: (token: string) => call<JoinPreviewAnswer>('GET', apiPaths.join(token)),
   /** The server's clock, for the clock-offset estimate of timers. */
   time: () => call<ServerTime>('GET', apiPaths.time()),
   votesCurrent: (id: string) => call<VotesCurrentAnswer>('GET', apiPaths.votesCurrent(id)),
@@ -119,6 +124,12 @@ export const api = {
   closeVote: (id: string, sessionId: string) => call<unknown>('POST', apiPaths.voteClose(id, sessionId)),
   castBallot: (id: string, sessionId: string, votes: Record<string, number>) =>
     call<unknown>('PUT', apiPaths.voteBallot(id, sessionId), { votes }),
+  templates: () => call<TemplatesAnswer>('GET', apiPaths.templates()),
+  template: (id: string) => call<TemplateAnswer>('GET', apiPaths.template(id)),
+  saveTemplate: (body: TemplateCreateBody) => call<TemplateAnswer>('POST', apiPaths.templates(), body),
+  shareTemplate: (id: string, shared: boolean) =>
+    call<TemplateAnswer>('PATCH', apiPaths.template(id), { shared }),
+  deleteTemplate: (id: string) => call<void>('DELETE', apiPaths.template(id)),
   threads: (id: string) => call<ThreadsAnswer>('GET', apiPaths.threads(id)),
   createThread: (id: string, anchor: ThreadAnchor, body: string) =>
     call<ThreadCreatedAnswer>('POST', apiPaths.threads(id), { anchor, body }),

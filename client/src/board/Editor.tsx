@@ -2,6 +2,7 @@
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
 import { type Board, CloseCode, canComment, canEditBoard, type Role, type User } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { api, errorSentence } from '../api/client.ts';
 import { Link } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
@@ -21,6 +22,8 @@ import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
+import { insertTemplate } from './templates/insert.ts';
+import { TemplatesMenu } from './templates/TemplatesMenu.tsx';
 import { keepThumbnail } from './thumbnail.ts';
 import { ToolController } from './tools/controller.ts';
 import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
@@ -29,7 +32,7 @@ import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
-import { Notice, Progress } from './ui/Notice.tsx';
+import { NOTICE_MS, Notice, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
@@ -70,6 +73,14 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const connection = useSyncExternalStore(session.onConnection, session.getConnection);
   const saved = useSyncExternalStore(session.onSaved, session.getSaved);
   const accessLost = connection.status === 'access-lost';
+  // A message leaves by itself after a while, and one about reaching the server as soon as the
+  // board is live again (it would otherwise contradict the status beside it).
+  useEffect(() => {
+    if (!message) return;
+    if (connection.status === 'live' && message.startsWith(NETWORK_SENTENCE_START)) return setMessage(null);
+    const timer = setTimeout(() => setMessage(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [message, connection.status]);
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 
   const index = useMemo(() => new ShapeIndex(session.doc), [session]);
@@ -78,6 +89,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
   useEffect(() => () => presence.stop(), [presence]);
+  // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
+  const pointerRef = useRef<{ x: number; y: number } | null>(null);
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
   lockedRef.current = locked || previewIndex !== null;
@@ -125,6 +138,35 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
     };
   }, [session, index, actions]);
 
+  // A board started from a template on the dashboard opens with `?template=`: insert it once,
+  // after the local copy loaded, then drop the parameter so a reload does not insert it again.
+  useEffect(() => {
+    const templateId = new URLSearchParams(location.search).get('template');
+    if (!templateId || lockedRef.current) return;
+    history.replaceState(history.state, '', location.pathname);
+    let live = true;
+    void (async () => {
+      try {
+        const [{ template }] = await Promise.all([api.template(templateId), session.whenLocal]);
+        // Inserted even if this effect was cleaned up meanwhile: the parameter is already gone.
+        const sentence = await insertTemplate(session, index, template, user.id);
+        if (live) setMessage(sentence);
+      } catch (e) {
+        if (live) setMessage(errorSentence(e));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [session, index, user.id]);
+
+  // The tab says which board this is (several boards open in tabs are told apart by it).
+  useEffect(() => {
+    document.title = `${title} · Tandem`;
+    return () => {
+      document.title = 'Tandem';
+    };
+  }, [title]);
   const comments = useComments(board.id, membersVersion, setMessage);
   useOpenThreadFromLink(comments, index);
 
@@ -140,7 +182,10 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         controller={controller}
         awareness={session.awareness}
         readOnly={locked || previewIndex !== null}
-        onPointer={presence.pointer}
+        onPointer={(p) => {
+          pointerRef.current = p;
+          presence.pointer(p);
+        }}
         onEditRequest={actions.editText}
         onEmptyDoubleClick={actions.addTextAt}
       />
@@ -148,6 +193,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       {!previewIndex && <TextEditor doc={session.doc} index={index} />}
       <Cursors awareness={session.awareness} />
       <ImageInput
+        pointer={() => pointerRef.current}
         boardId={board.id}
         userId={user.id}
         session={session}
@@ -170,6 +216,14 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           <Avatars awareness={session.awareness} me={me} />
           <CommentsButton boardId={board.id} comments={comments} />
           <HistoryButton />
+          <TemplatesMenu
+            session={session}
+            index={index}
+            title={title}
+            userId={user.id}
+            readOnly={locked || previewIndex !== null}
+            onMessage={setMessage}
+          />
           <ExportMenu
             boardId={board.id}
             session={session}
@@ -285,6 +339,9 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
     </p>
   );
 }
+
+/** How the client's network failure sentence starts (api/client.ts). */
+const NETWORK_SENTENCE_START = 'Cannot reach the server';
 
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.
  * Its own component, so a remote cursor move re-renders only this, not the editor around it. */

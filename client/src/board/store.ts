@@ -20,6 +20,8 @@ export type Tool =
   | 'eraser'
   /** docs/api.md §14: draws nothing, leaves a fading trail that the others see (presence only). */
   | 'laser'
+  /** docs/api.md §14: a frame, drawn by dragging (a click places one of the default size). */
+  | 'frame'
   /** docs/api.md §18: places a comment thread on a shape or a point (stored on the server, not in the doc). */
   | 'comment';
 

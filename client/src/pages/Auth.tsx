@@ -1,7 +1,14 @@
 // Sign in, sign up and "Continue as guest" (docs/api.md §2), validated with the shared schemas before
 // anything is sent; server answers (wrong password, email taken, rate limited) shown as sentences.
-import { fieldMessages, GuestBody, LoginBody, SignupBody, type User } from '@tandem/shared';
-import { type FormEvent, useState } from 'react';
+import {
+  fieldMessages,
+  GuestBody,
+  type JoinPreviewAnswer,
+  LoginBody,
+  SignupBody,
+  type User,
+} from '@tandem/shared';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api } from '../api/client.ts';
 import { safeNext } from '../nextPath.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
@@ -87,6 +94,33 @@ function FormError({ message }: { message: string | undefined }) {
 const withNext = (path: string, next: string) =>
   next === '/boards' ? path : `${path}?next=${encodeURIComponent(next)}`;
 
+/** Arriving from an invite link: which board it opens, so the sign-in page is not a dead end. */
+function Invite({ next }: { next: string }) {
+  const token = /^\/join\/([^/?#]+)$/.exec(next)?.[1];
+  const [invite, setInvite] = useState<JoinPreviewAnswer | null>(null);
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    api.joinPreview(decodeURIComponent(token)).then(
+      (a) => live && setInvite(a),
+      () => {
+        // An unknown or revoked link: the join page says so after signing in.
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
+  if (!invite) return null;
+  return (
+    <p className="invite" role="note">
+      {invite.ownerName ? `${invite.ownerName} invited you` : 'You are invited'} to{' '}
+      {invite.role === 'editor' ? 'edit' : 'view'} <strong>“{invite.title}”</strong>. Sign in, create an
+      account or continue as a guest to open it.
+    </p>
+  );
+}
+
 function Shell({
   title,
   subtitle,
@@ -133,6 +167,7 @@ function AccountPage<T>(props: {
   const onSubmit = s.onSubmitWith(props.schema, props.send, props.scope);
   return (
     <Shell title={props.title} subtitle={props.subtitle}>
+      <Invite next={s.next} />
       <form onSubmit={onSubmit} noValidate aria-label={props.form}>
         {props.askName && <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />}
         <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />

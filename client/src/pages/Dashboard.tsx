@@ -1,11 +1,18 @@
 // My boards and boards shared with me, with who is on each right now (live through the
 // workspace channel); create, rename, delete, search by title.
-import { type BoardListItem, canEditBoard, thumbnailUrl, titleField } from '@tandem/shared';
+import {
+  type BoardListItem,
+  canEditBoard,
+  type TemplateSummary,
+  thumbnailUrl,
+  titleField,
+} from '@tandem/shared';
 import { type FormEvent, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
+import { TemplateGallery } from '../templates/TemplateGallery.tsx';
 import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
 import { dashboardReducer, initialDashboardList, visibleBoards } from './dashboardList.ts';
 import { SignOutButton } from './GuestAccount.tsx';
@@ -91,18 +98,28 @@ export function Dashboard() {
   });
 
   const [createError, setCreateError] = useState<string | null>(null);
-  const create = async (e: FormEvent<HTMLFormElement>) => {
+  /** The title typed when "New board" was pressed: the gallery then asks what to start from. */
+  const [starting, setStarting] = useState<{ title: string | null; form: HTMLFormElement } | null>(null);
+  const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const raw = String(new FormData(form).get('title') ?? '');
-    const parsed = titleField.safeParse(raw.trim() === '' ? 'Untitled board' : raw);
+    if (raw.trim() === '') return setStarting({ title: null, form });
+    const parsed = titleField.safeParse(raw);
     if (!parsed.success) return setCreateError(parsed.error.issues[0]?.message ?? 'Enter a title.');
     setCreateError(null);
+    setStarting({ title: parsed.data, form });
+  };
+  /** Creates the board; one started from a template opens with it to insert (Editor.tsx). */
+  const startFrom = async (template: TemplateSummary | null) => {
+    if (!starting) return;
+    const title = starting.title ?? template?.name ?? 'Untitled board';
     try {
-      const { board } = await api.createBoard(parsed.data);
-      form.reset();
-      navigate(`/b/${board.id}`);
+      const { board } = await api.createBoard(title);
+      starting.form.reset();
+      navigate(`/b/${board.id}${template ? `?template=${encodeURIComponent(template.id)}` : ''}`);
     } catch (err) {
+      setStarting(null);
       setError(errorSentence(err));
     }
   };
@@ -255,6 +272,15 @@ export function Dashboard() {
           <SignOutButton />
         </div>
       </header>
+      {starting && (
+        <TemplateGallery
+          heading="New board"
+          meId={user.id}
+          blank="Blank board"
+          onChoose={(t) => void startFrom(t)}
+          onClose={() => setStarting(null)}
+        />
+      )}
       <section className="dash-body">
         <form className="create" onSubmit={create}>
           <input

@@ -1,6 +1,6 @@
 // Share links (docs/api.md §6, §7): the owner creates, lists and revokes them; a signed-in person joins
 // a board through one, never losing a role they already have.
-import { isLinkToken, LinkBody, type Role } from '@tandem/shared';
+import { isLinkToken, type JoinPreviewAnswer, LinkBody, type Role } from '@tandem/shared';
 import { newLinkToken } from '../auth/tokens.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
@@ -38,6 +38,17 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live }) =
       return reply.code(204).send();
     },
   );
+
+  // What a link leads to, for the page a signed-out visitor lands on ("You were invited to …").
+  // No session needed: holding the link (192 random bits) is what lets one see the board's title.
+  app.get<{ Params: { token: string } }>('/api/join/:token', async (request): Promise<JoinPreviewAnswer> => {
+    const { token } = request.params;
+    const link = isLinkToken(token) ? await store.getLink(token) : null;
+    const board = link && !link.revokedAt ? await store.getBoard(link.boardId) : null;
+    if (!link || !board) throw notFound('link');
+    const [owner] = await store.userBadges([board.ownerId]);
+    return { title: board.title, role: link.role, ownerName: owner?.name ?? '' };
+  });
 
   app.post<{ Params: { token: string } }>('/api/join/:token', async (request) => {
     const me = signedIn(request);

@@ -15,6 +15,7 @@ import { MemberRepository } from './members.ts';
 import { SessionRepository } from './sessions.ts';
 import type { Sql } from './sql.ts';
 import type { DocStore, Store } from './store.ts';
+import { TemplateRepository } from './templates.ts';
 import { ThumbnailRepository } from './thumbnails.ts';
 import type {
   BoardRow,
@@ -26,6 +27,7 @@ import type {
   SessionRow,
   StoredDoc,
   StoredVersion,
+  TemplateRow,
   ThumbnailRow,
   UserBadge,
   UserRow,
@@ -53,6 +55,7 @@ export class SqlStore implements Store {
   readonly votes: VoteRepository;
   readonly history: HistoryRepository;
   readonly integrations: IntegrationRepository;
+  readonly templates: TemplateRepository;
   readonly comments: CommentRepository;
 
   constructor(
@@ -68,6 +71,7 @@ export class SqlStore implements Store {
     this.votes = new VoteRepository(sql);
     this.history = new HistoryRepository(sql);
     this.integrations = new IntegrationRepository(sql);
+    this.templates = new TemplateRepository(sql);
     this.comments = new CommentRepository(sql);
   }
 
@@ -211,6 +215,27 @@ export class SqlStore implements Store {
   }
   voteTotals(sessionId: string): Promise<{ shapeId: string; votes: number }[]> {
     return this.votes.totals(sessionId);
+  }
+
+  // Saved templates.
+  createTemplate(template: Omit<TemplateRow, 'createdAt' | 'ownerName'>): Promise<void> {
+    return this.templates.create(template);
+  }
+  listTemplates(userId: string): Promise<Omit<TemplateRow, 'content'>[]> {
+    return this.templates.listVisible(userId);
+  }
+  getTemplate(id: string, userId: string): Promise<TemplateRow | null> {
+    return this.templates.getVisible(id, userId);
+  }
+  updateTemplate(
+    id: string,
+    ownerId: string,
+    change: { name?: string | undefined; description?: string | undefined; shared?: boolean | undefined },
+  ): Promise<boolean> {
+    return this.templates.update(id, ownerId, change);
+  }
+  deleteTemplate(id: string, ownerId: string): Promise<boolean> {
+    return this.templates.delete(id, ownerId);
   }
 
   // Version history.

@@ -289,13 +289,34 @@ export const migrations: Migration[] = [
     ],
   },
   {
+    // docs/api.md §19: saved templates. The content is the §10 JSON form as text, checked by the
+    // shared schema before it is stored; built-in templates are code (shared/src/templates.ts).
+    // 12, not 11: migration 11 (comments, docs/api.md §18) was written at the same time on main.
+    id: 12,
+    name: 'saved templates',
+    statements: (d) => [
+      `CREATE TABLE templates (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        content TEXT NOT NULL,
+        shape_count INTEGER NOT NULL,
+        shared ${d.bool} NOT NULL,
+        created_at ${d.time} NOT NULL
+      )`,
+      'CREATE INDEX templates_owner ON templates (owner_id, created_at)',
+      'CREATE INDEX templates_shared ON templates (shared, created_at)',
+    ],
+  },
+  {
     // docs/api.md §15: integrations. Each is a member-like identity: its own users row (no email,
     // no password: it cannot sign in) and a membership carrying its role, so the one access rule,
     // revocation, history attribution and revert hold for it unchanged. Only the key's SHA-256 is
     // kept. Idempotency-Key answers are rows too, so a retry reaching another instance is answered
     // the same; an answer still being made has a null status.
-    // 12, not 11: migration 11 (comments, docs/api.md §18) was written at the same time.
-    id: 12,
+    // 13: migrations 11 (comments, §18) and 12 (templates, §19) were written at the same time.
+    id: 13,
     name: 'integrations and idempotent answers',
     statements: (d) => [
       `CREATE TABLE integrations (

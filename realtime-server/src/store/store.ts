@@ -18,6 +18,7 @@ import type {
   SessionRow,
   StoredDoc,
   StoredVersion,
+  TemplateRow,
   ThreadRow,
   ThumbnailRow,
   UserBadge,
@@ -104,7 +105,24 @@ export interface DocStore {
   compact(boardId: string, merge: MergeParts): Promise<void>;
 }
 
-export interface Store extends DocStore, HistoryStore {
+/** Saved templates (docs/api.md §19): a person sees their own and every shared one. */
+export interface TemplateStore {
+  createTemplate(template: Omit<TemplateRow, 'createdAt' | 'ownerName'>): Promise<void>;
+  /** The user's own templates and every shared one, newest first, without their content. */
+  listTemplates(userId: string): Promise<Omit<TemplateRow, 'content'>[]>;
+  /** A template the user may see, with its content; else null. */
+  getTemplate(id: string, userId: string): Promise<TemplateRow | null>;
+  /** Changes the owner's template; false when `ownerId` owns none of that id. */
+  updateTemplate(
+    id: string,
+    ownerId: string,
+    change: { name?: string | undefined; description?: string | undefined; shared?: boolean | undefined },
+  ): Promise<boolean>;
+  /** Deletes the owner's template; false when `ownerId` owns none of that id. */
+  deleteTemplate(id: string, ownerId: string): Promise<boolean>;
+}
+
+export interface Store extends DocStore, HistoryStore, TemplateStore {
   /** Integrations and the answers kept for Idempotency-Key (docs/api.md §15). */
   readonly integrations: IntegrationRepository;
   /** Comments (docs/api.md §18), reached as `store.comments.…`: a resource of its own. */

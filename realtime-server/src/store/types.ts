@@ -228,3 +228,16 @@ export class BoardGoneError extends Error {
     this.name = 'BoardGoneError';
   }
 }
+
+/** A saved template (docs/api.md §19); `content` is the §10 JSON as stored text. */
+export interface TemplateRow {
+  id: string;
+  ownerId: string;
+  ownerName: string;
+  name: string;
+  description: string;
+  content: string;
+  shapeCount: number;
+  shared: boolean;
+  createdAt: Date;
+}

@@ -22,6 +22,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
+import { clippingFrames } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { intersects, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
@@ -152,6 +153,8 @@ export function Canvas({
 
   const lastVisible = useRef<IndexedShape[]>([]);
   const detail = base.view.zoom >= 0.3;
+  // Frames clip the shapes they hold (docs/api.md §14).
+  const clips = useMemo(() => clippingFrames(snap.list.map((e) => e.rec)), [snap]);
   const visible = useMemo(() => {
     const win = drawnArea(base);
     const next = snap.list.filter((e) => intersects(e.bounds, win));
@@ -286,7 +289,9 @@ export function Canvas({
         </>
       )}
       <g className="viewport" transform={baseTransform}>
-        <ShapeLayer visible={visible} byId={snap.byId} editingId={editingId} detail={detail} />
+        <FrameClips list={snap.list} />
+        <ShapeLayer visible={visible} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
+        <FrameTitles visible={visible} />
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
         <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         <Draft />
@@ -297,24 +302,69 @@ export function Canvas({
   );
 }
 
+const clipId = (frameId: string) => `frame-clip-${frameId}`;
+
+/** One clip path per frame, in board units, for the shapes it holds. */
+const FrameClips = memo(function FrameClips({ list }: { list: IndexedShape[] }) {
+  const frames = list.filter((e) => e.rec.type === 'frame');
+  if (frames.length === 0) return null;
+  return (
+    <defs>
+      {frames.map(({ rec: f }) => (
+        <clipPath key={f.id} id={clipId(f.id)} clipPathUnits="userSpaceOnUse">
+          <rect x={f.x} y={f.y} width={f.w} height={f.h} rx={4} />
+        </clipPath>
+      ))}
+    </defs>
+  );
+});
+
 const ShapeLayer = memo(function ShapeLayer({
   visible,
   byId,
+  clips,
   editingId,
   detail,
 }: {
   visible: IndexedShape[];
   byId: Map<string, ShapeRecord>;
+  clips: Map<string, ShapeRecord>;
   editingId: string | null;
   detail: boolean;
 }) {
-  return visible.map(({ rec }) =>
-    rec.type === 'arrow' ? (
-      <ArrowFor key={rec.id} rec={rec} byId={byId} editing={rec.id === editingId} detail={detail} />
+  return visible.map(({ rec }) => {
+    const frame = clips.get(rec.id);
+    const view =
+      rec.type === 'arrow' ? (
+        <ArrowFor key={rec.id} rec={rec} byId={byId} editing={rec.id === editingId} detail={detail} />
+      ) : (
+        <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
+      );
+    // Only a shape in a frame gets the clipping group, so a board without frames has no extra nodes.
+    return frame ? (
+      <g key={rec.id} clipPath={`url(#${clipId(frame.id)})`}>
+        {view}
+      </g>
     ) : (
-      <ShapeView key={rec.id} s={rec} editing={rec.id === editingId} detail={detail} />
-    ),
-  );
+      view
+    );
+  });
+});
+
+/**
+ * Frame titles, drawn after every shape so a note never covers the name of the frame it is in
+ * (the frame itself stays beneath what it holds).
+ */
+const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedShape[] }) {
+  return visible
+    .filter((e) => e.rec.type === 'frame')
+    .map(({ rec: f }) => (
+      <g key={f.id} data-frame-title={f.id} transform={`translate(${f.x} ${f.y})`} pointerEvents="none">
+        <text className="frame-name" x={0} y={-10}>
+          {f.name || 'Frame'}
+        </text>
+      </g>
+    ));
 });
 
 function ArrowFor({
@@ -414,6 +464,7 @@ function Selection({
         return (
           <rect
             key={r.id}
+            data-selected-id={r.id}
             x={o.x}
             y={o.y}
             width={o.w}
@@ -528,7 +579,8 @@ function RemoteSelections({
   return (
     <g className="remote-selections" pointerEvents="none">
       {remotes.flatMap(({ clientId, state }) =>
-        state.selection.slice(0, 500).map((id) => {
+        // A viewer's selection changes nothing (they cannot edit), so it is not shown to others.
+        (state.role === 'viewer' ? [] : state.selection.slice(0, 500)).map((id) => {
           const r = byId.get(id);
           if (!r) return null;
           const o = outline(r, byId, pad);

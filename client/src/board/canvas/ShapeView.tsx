@@ -38,15 +38,9 @@ function Body({ s, detail }: { s: ShapeRecord; detail: boolean }) {
     case 'image':
       return <ImageBody s={s} />;
     case 'frame':
-      // A named area (docs/api.md §14): a light backdrop and a border, its name above it.
-      return (
-        <>
-          <rect className="frame" width={s.w} height={s.h} rx={4} />
-          <text className="frame-name" x={0} y={-10}>
-            {s.name || 'Frame'}
-          </text>
-        </>
-      );
+      // A named area (docs/api.md §14): a light backdrop and a border. Its name is drawn above
+      // every shape, by the canvas (FrameTitles).
+      return <rect className="frame" width={s.w} height={s.h} rx={4} />;
     default:
       return <Parts parts={bodyOf(s, detail)} />;
   }

@@ -8,6 +8,7 @@ import { fontStacks } from '../drawing/fonts.ts';
 import { connectorLabel, labelAttrs } from '../drawing/label.ts';
 import { attrsMarkup, markup } from '../drawing/primitives.ts';
 import { resolveStyle } from '../drawing/style.ts';
+import { clippingFrames } from '../facilitation/frames.ts';
 import { connectorPath, pathBounds } from '../model/connectors.ts';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { linePositions } from '../model/textLayout.ts';
@@ -44,7 +45,8 @@ function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<st
   const rot = s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : '';
   let body = markup(bodyOf(s));
   if (s.type === 'frame')
-    body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/><text x="0" y="-10" font-family="Inter, system-ui, sans-serif" font-size="16" fill="#57606a">${esc(s.name ?? '')}</text>`;
+    // Its name is drawn after every shape (frameTitleSvg), as on the canvas.
+    body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/>`;
   else if (s.type === 'image') {
     // Embedded as a data URL, so the file stands alone and a canvas can rasterise it untainted.
     const href = s.assetId ? images.get(s.assetId) : undefined;
@@ -54,6 +56,9 @@ function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<st
   }
   return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s)}</g>`;
 }
+
+const frameTitleSvg = (f: ShapeRecord): string =>
+  `<text x="${f.x}" y="${f.y - 10}" font-family="Inter, system-ui, sans-serif" font-size="16" font-weight="600" fill="#57606a">${esc(f.name || 'Frame')}</text>`;
 
 /** The SVG document of `shapes` (paint order), cropped to their bounds with a margin. */
 export function toSvg(
@@ -70,8 +75,26 @@ export function toSvg(
   ) ?? { x: 0, y: 0, w: 0, h: 0 };
   const width = Math.ceil(box.w + 2 * margin);
   const height = Math.ceil(box.h + 2 * margin);
-  const body = shapes.map((s) => shapeSvg(s, all, images)).join('');
-  const defs = style ? `<defs><style>${style}</style></defs>` : '';
+  // Frames clip the shapes they hold and their names sit above everything, as on the canvas
+  // (docs/api.md §14).
+  const clips = clippingFrames(shapes);
+  const frames = shapes.filter((s) => s.type === 'frame');
+  const clipIds = new Map(frames.map((f, i) => [f.id, `frame-clip-${i}`]));
+  const clipDefs = frames
+    .map(
+      (f) =>
+        `<clipPath id="${clipIds.get(f.id)}" clipPathUnits="userSpaceOnUse"><rect x="${f.x}" y="${f.y}" width="${f.w}" height="${f.h}" rx="4"/></clipPath>`,
+    )
+    .join('');
+  const defs = style || clipDefs ? `<defs>${style ? `<style>${style}</style>` : ''}${clipDefs}</defs>` : '';
+  const body =
+    shapes
+      .map((s) => {
+        const svg = shapeSvg(s, all, images);
+        const frame = clips.get(s.id);
+        return frame ? `<g clip-path="url(#${clipIds.get(frame.id)})">${svg}</g>` : svg;
+      })
+      .join('') + frames.map(frameTitleSvg).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
   return { svg, width, height };
 }

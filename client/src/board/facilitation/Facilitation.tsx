@@ -7,7 +7,7 @@ import { canEditBoard, type ShapeRecord } from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
-import { useEditor, visibleRect } from '../store.ts';
+import { useEditor } from '../store.ts';
 import { EphemeralLayer, ReactionPicker } from './Ephemeral.tsx';
 import { EphemeralSender } from './ephemeralSender.ts';
 import { FrameNameEditor } from './FrameNameEditor.tsx';
@@ -41,22 +41,19 @@ export function Facilitation(props: FacilitationProps) {
   useEffect(() => () => sender.stop(), [sender]);
   const me = useMemo(() => ({ name: user.name, color: user.color }), [user.name, user.color]);
 
+  /** With a selection, a frame around it at once; without, the Frame tool, to draw one by dragging. */
   const addFrame = useCallback(() => {
     if (!canEdit) return;
     const st = useEditor.getState();
     const snap = index.getSnapshot();
     const chosen = st.selection.map((id) => snap.byId.get(id)).filter((s): s is ShapeRecord => !!s);
     const around = unionRect(chosen.map(boundsOf));
-    const view = visibleRect(st.viewport, st.screen);
-    const box = around
-      ? { x: around.x - 40, y: around.y - 40, w: around.w + 80, h: around.h + 80 }
-      : {
-          x: view.x + view.w / 2 - Math.min(800, view.w * 0.6) / 2,
-          y: view.y + view.h / 2 - Math.min(500, view.h * 0.6) / 2,
-          w: Math.min(800, view.w * 0.6),
-          h: Math.min(500, view.h * 0.6),
-        };
-    const id = createFrame(session.doc, box, user.id);
+    if (!around) return st.setTool(st.tool === 'frame' ? 'select' : 'frame');
+    const id = createFrame(
+      session.doc,
+      { x: around.x - 40, y: around.y - 40, w: around.w + 80, h: around.h + 80 },
+      user.id,
+    );
     st.select([id]);
   }, [canEdit, index, session, user.id]);
 
@@ -83,7 +80,14 @@ export function Facilitation(props: FacilitationProps) {
     <>
       <div className="panel facilitation-bar" role="toolbar" aria-label="Facilitation">
         {canEdit && (
-          <button type="button" className="tool" aria-label="Frame" title="Frame (F)" onClick={addFrame}>
+          <button
+            type="button"
+            className={`tool ${tool === 'frame' ? 'active' : ''}`}
+            aria-label="Frame"
+            aria-pressed={tool === 'frame'}
+            title="Frame (F): drag to draw one, or frame the selection"
+            onClick={addFrame}
+          >
             <span aria-hidden="true">▭</span>
             <span className="label">Frame</span>
           </button>

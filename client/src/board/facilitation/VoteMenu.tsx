@@ -3,6 +3,7 @@ import type { VotesCurrentAnswer } from '@tandem/shared';
 import { useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { setResultsHidden, useResultsHidden } from './hiddenResults.ts';
 import { useShapes } from './hooks.ts';
 import type { FacilitationProps } from './props.ts';
 import { type Votes, votesUsed } from './useVotes.ts';
@@ -73,8 +74,23 @@ export function VoteMenu(props: FacilitationProps & { canEdit: boolean; votes: V
         </>
       )}
       {!open && !canEdit && !cur?.results && <p className="hint">No vote is running.</p>}
-      {!open && cur?.results && <Results results={cur.results} snap={snap} />}
+      {!open && cur?.results && session && (
+        <>
+          <Results results={cur.results} snap={snap} />
+          <ResultsOnBoard sessionId={session.id} />
+        </>
+      )}
     </section>
+  );
+}
+
+/** Takes the totals off the stickies (for this person; the results stay listed here). */
+function ResultsOnBoard({ sessionId }: { sessionId: string }) {
+  const hidden = useResultsHidden(sessionId);
+  return (
+    <button type="button" className="btn small" onClick={() => setResultsHidden(sessionId, !hidden)}>
+      {hidden ? 'Show results on the stickies' : 'Clear results from the stickies'}
+    </button>
   );
 }
 

@@ -1,6 +1,7 @@
 // Dots on the stickies while a vote runs, totals once it is closed.
 import { api, errorSentence } from '../../api/client.ts';
 import { toScreen, useEditor, visibleRect } from '../store.ts';
+import { useResultsHidden } from './hiddenResults.ts';
 import { useShapes } from './hooks.ts';
 import type { FacilitationProps } from './props.ts';
 import { type Votes, votesUsed } from './useVotes.ts';
@@ -17,10 +18,11 @@ export function VoteOverlay(props: FacilitationProps & { canEdit: boolean; votes
   const snap = useShapes(index);
   const cur = votes.current;
   const session = cur?.session;
+  const hidden = useResultsHidden(session?.id);
   if (!cur || !session) return null;
   const open = session.open;
   const totals = new Map((cur.results ?? []).map((r) => [r.shapeId, r.votes]));
-  if (!open && totals.size === 0) return null;
+  if (!open && (totals.size === 0 || hidden)) return null;
   const view = visibleRect(viewport, screen);
   const stickies = snap.list
     .map((e) => e.rec)
@@ -54,7 +56,9 @@ export function VoteOverlay(props: FacilitationProps & { canEdit: boolean; votes
         const style = { left: a.x, top: a.y, width: s.w * viewport.zoom, height: s.h * viewport.zoom };
         const label = (s.text || 'sticky').slice(0, 40);
         if (!open) {
-          const n = totals.get(s.id) ?? 0;
+          // Only the stickies that got votes carry a total: a note made after the vote has none.
+          const n = totals.get(s.id);
+          if (n === undefined) return null;
           return (
             <div key={s.id} className="vote-spot closed" style={style}>
               <span className="vote-total" data-shape-id={s.id} title={`${n} votes for ${label}`}>

@@ -101,3 +101,50 @@ export function renameFrame(doc: Y.Doc, frameId: string, next: string): void {
     text.insert(0, next.slice(0, 200));
   });
 }
+
+/** How far above a frame its title strip reaches, in board units (the title is drawn at y − 10). */
+export const FRAME_TITLE_ROOM = 30;
+
+/**
+ * Whether `p` holds the frame itself rather than the board inside it: its title strip or its
+ * border (within `tolerance`). Only these move a frame; a press anywhere else inside it starts a
+ * marquee, as in Figma and Miro (docs/api.md §14).
+ */
+export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): boolean {
+  const name = frame.name || 'Frame';
+  // The title's width, estimated from its length: 16-unit semibold text is about 9 units a letter.
+  const titleW = Math.min(Math.max(frame.w, 60), name.length * 9 + 24);
+  if (p.x >= frame.x && p.x <= frame.x + titleW && p.y >= frame.y - FRAME_TITLE_ROOM && p.y <= frame.y)
+    return true;
+  const outer = {
+    x: frame.x - tolerance,
+    y: frame.y - tolerance,
+    w: frame.w + 2 * tolerance,
+    h: frame.h + 2 * tolerance,
+  };
+  const inner = {
+    x: frame.x + tolerance,
+    y: frame.y + tolerance,
+    w: frame.w - 2 * tolerance,
+    h: frame.h - 2 * tolerance,
+  };
+  return inside(outer, p) && !(inner.w > 0 && inner.h > 0 && inside(inner, p));
+}
+
+/**
+ * Which frame clips each shape: the smallest frame holding the shape's centre (a frame drawn
+ * inside another is the one its notes belong to). Frames clip what they hold on the canvas and
+ * in exports, so a note half out of its column does not spill over the next one.
+ */
+export function clippingFrames(list: readonly ShapeRecord[]): Map<string, ShapeRecord> {
+  const frames = list.filter(isFrame).sort((a, b) => b.w * b.h - a.w * a.h);
+  const out = new Map<string, ShapeRecord>();
+  if (frames.length === 0) return out;
+  for (const s of list) {
+    if (isFrame(s)) continue;
+    const c = center(boundsOf(s));
+    // Largest first, so the last frame that holds the centre is the smallest.
+    for (const f of frames) if (inside(f, c)) out.set(s.id, f);
+  }
+  return out;
+}

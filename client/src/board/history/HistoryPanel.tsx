@@ -141,6 +141,13 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
 
   const restore = async () => {
     if (!selected) return;
+    // It changes the board for everyone at once: ask first, and say how to take it back.
+    if (
+      !confirm(
+        `Restore the board to how it was at ${clockTime(selected.createdAt)}? Everyone's board changes at once; the current board is kept as a version, so you can go back.`,
+      )
+    )
+      return;
     setBusy(true);
     try {
       await historyApi.restore(boardId, selected.id);
@@ -271,12 +278,19 @@ export function UndoPerson({
   useEffect(() => {
     api
       .members(boardId)
-      .then(({ members: m }) => setMembers(m.filter((x) => x.userId !== meId)))
+      // Viewers cannot edit, so they have no changes to undo.
+      .then(({ members: m }) => setMembers(m.filter((x) => x.userId !== meId && x.role !== 'viewer')))
       .catch(() => setMembers([]));
   }, [boardId, meId]);
 
   const run = async () => {
     if (!target) return;
+    if (
+      !confirm(
+        `Undo every change ${target.name} made since ${clockTime(new Date(since).toISOString())}? Everyone else's changes stay.`,
+      )
+    )
+      return;
     setBusy(true);
     try {
       await historyApi.revert(boardId, target.userId, new Date(since).toISOString());

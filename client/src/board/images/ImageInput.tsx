@@ -23,6 +23,8 @@ interface Props {
   /** Viewers (and a board whose access was lost) cannot add images. */
   readOnly: boolean;
   onMessage(sentence: string): void;
+  /** Where the pointer is over the board (board units), or null when it is not: a paste lands there. */
+  pointer(): { x: number; y: number } | null;
 }
 
 let openPicker: (() => void) | null = null;
@@ -51,11 +53,11 @@ async function naturalSize(blob: Blob): Promise<{ width: number; height: number 
   }
 }
 
-export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Props) {
+export function ImageInput({ boardId, userId, session, readOnly, onMessage, pointer }: Props) {
   const input = useRef<HTMLInputElement>(null);
   // Read at call time by listeners that live as long as the board.
-  const live = useRef({ readOnly, onMessage });
-  live.current = { readOnly, onMessage };
+  const live = useRef({ readOnly, onMessage, pointer });
+  live.current = { readOnly, onMessage, pointer };
 
   useEffect(() => {
     let stopped = false;
@@ -163,7 +165,8 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage }: Pr
       if (files.length === 0) return; // shapes or text: the editor's own paste handles it
       e.preventDefault();
       e.stopImmediatePropagation();
-      void add(files);
+      // At the pointer, as a drop lands where it is dropped; the middle of the view otherwise.
+      void add(files, live.current.pointer() ?? undefined);
     };
     const canvasPoint = (e: DragEvent) => {
       // The canvas's parent: the canvas itself is drawn larger and moved while panning.

@@ -2,7 +2,7 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
-import { withFrameMembers } from '../facilitation/frames.ts';
+import { createFrame, isFrame, onFrameGrip, withFrameMembers } from '../facilitation/frames.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
@@ -93,6 +93,28 @@ export class ToolController {
     return topmostAt(filter ? list.filter(filter) : list, p, this.tolerance());
   }
 
+  /**
+   * What a press of the Select tool takes hold of: the topmost shape under the pointer, where a
+   * frame counts only by its title or border, so a drag inside a frame selects (a marquee)
+   * instead of moving the frame (docs/api.md §14).
+   */
+  private selectHit(p: Point): ShapeRecord | null {
+    const tolerance = this.tolerance();
+    const list = this.ctx.shapes().list.map((e) => e.rec);
+    const shape = topmostAt(
+      list.filter((s) => !isFrame(s)),
+      p,
+      tolerance,
+    );
+    if (shape) return shape;
+    // A border is easier to catch with a few more pixels than a shape's edge needs.
+    for (let i = list.length - 1; i >= 0; i--) {
+      const s = list[i]!;
+      if (isFrame(s) && onFrameGrip(s, p, tolerance * 2)) return s;
+    }
+    return null;
+  }
+
   down(e: {
     x: number;
     y: number;
@@ -178,7 +200,7 @@ export class ToolController {
           });
         return;
       }
-      const hit = this.hit(p);
+      const hit = this.selectHit(p);
       if (hit) {
         const records = this.ctx.shapes().list.map((x) => x.rec);
         // A shape in a group stands for its whole group.
@@ -205,6 +227,11 @@ export class ToolController {
       }
       if (!e.shift) st.select([]);
       this.gesture = marqueeGesture(p, e.shift ? st.selection : []);
+      return;
+    }
+    if (tool === 'frame') {
+      const id = createFrame(this.ctx.doc, { x: p.x, y: p.y, w: 1, h: 1 }, this.ctx.userId);
+      this.gesture = createGesture(id, p, 'frame', this.snapTargets(new Set([id])));
       return;
     }
     const type = creators[tool];
@@ -249,10 +276,33 @@ export class ToolController {
     }
     const g = this.gesture;
     if (!g) return;
-    g.move(
-      { screen: { x: e.x, y: e.y }, p: this.board(e.x, e.y), shift: e.shift, noSnap: e.noSnap },
-      this.env,
-    );
+    const apply = () =>
+      g.move(
+        { screen: { x: e.x, y: e.y }, p: this.board(e.x, e.y), shift: e.shift, noSnap: e.noSnap },
+        this.env,
+      );
+    if (!g.latestOnly || typeof requestAnimationFrame !== 'function') {
+      apply();
+      return;
+    }
+    // Once per frame, at the newest position (docs/benchmarks-client.md: dragging 2,000 shapes).
+    const first = this.pendingMove === null;
+    this.pendingMove = apply;
+    if (first)
+      requestAnimationFrame(() => {
+        const run = this.pendingMove;
+        this.pendingMove = null;
+        if (this.gesture === g) run?.();
+      });
+  }
+
+  /** The newest move of a `latestOnly` gesture, waiting for the next frame. */
+  private pendingMove: (() => void) | null = null;
+
+  private flushMove(): void {
+    const run = this.pendingMove;
+    this.pendingMove = null;
+    run?.();
   }
 
   up(e: { x: number; y: number; pointerId: number }): void {
@@ -261,6 +311,8 @@ export class ToolController {
       if (this.pointers.size < 2) this.pinch = null;
       return;
     }
+    // The release lands where the last move was, even if its frame has not come yet.
+    this.flushMove();
     const g = this.gesture;
     this.gesture = null;
     if (!g) return;
@@ -274,6 +326,7 @@ export class ToolController {
   }
 
   private cancelGesture(): void {
+    this.pendingMove = null;
     const g = this.gesture;
     this.gesture = null;
     g?.cancel?.(this.env);

@@ -3,7 +3,7 @@
 // which gesture starts (tools/controller.ts) and forwards the rest to it.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { resizeKeepingAspect } from '../images/placement.ts';
-import { intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
+import { contains, intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
 import {
   applyPatches,
   dragCorner,
@@ -54,6 +54,12 @@ export interface GestureMove {
 
 export interface Gesture {
   move(e: GestureMove, env: GestureEnv): void;
+  /**
+   * Only the latest position matters (a move of the selection): moves arriving faster than frames
+   * are drawn are applied once per frame, at the newest position, instead of queueing behind each
+   * other while a large selection is rewritten.
+   */
+  latestOnly?: boolean;
   /** The pointer released at board point `p` (the controller then ends the undo step). */
   up?(p: Point, env: GestureEnv): void;
   /** Interrupted (a second finger, a lost pointer): undo what is only on screen. */
@@ -88,6 +94,7 @@ export function moveGesture(
   /** The offset already applied to the shapes. */
   let applied: Point = { x: 0, y: 0 };
   return {
+    latestOnly: true,
     move({ p, noSnap }, env) {
       const st = env.state();
       let dx = p.x - start.x;
@@ -208,8 +215,14 @@ export function marqueeGesture(start: Point, base: string[]): Gesture {
       const r = rectFromCorners(start, p);
       st.setMarquee(r);
       const list = env.ctx.shapes().list;
-      // Locked shapes are background: a marquee passes over them (a click still selects one).
-      const inside = list.filter((s) => !s.rec.locked && intersects(s.bounds, r)).map((s) => s.rec.id);
+      // Locked shapes are background: a marquee passes over them (a click still selects one). A
+      // frame is taken only when the marquee holds all of it, so one drawn inside a frame selects
+      // the notes there and not the frame around them.
+      const inside = list
+        .filter(
+          (s) => !s.rec.locked && (s.rec.type === 'frame' ? contains(r, s.bounds) : intersects(s.bounds, r)),
+        )
+        .map((s) => s.rec.id);
       const grown = expandToGroups(
         list.map((s) => s.rec),
         inside,

@@ -1,11 +1,22 @@
 // A one-line notice from the editor store (e.g. "Someone else deleted the note you were typing in."),
-// shown as a dismissible toast.
+// shown as a toast that leaves by itself after NOTICE_MS or when dismissed.
+import { useEffect } from 'react';
 import { useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
+
+/** How long a notice stays before it leaves by itself (it can be dismissed sooner). */
+export const NOTICE_MS = 8000;
 
 export function Notice() {
   const notice = useEditor((s) => s.notice);
   const setNotice = useEditor((s) => s.setNotice);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => {
+      if (useEditor.getState().notice === notice) setNotice(null);
+    }, NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice, setNotice]);
   if (!notice) return null;
   return (
     <div className="toast panel notice-toast" role="status">

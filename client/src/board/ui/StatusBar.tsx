@@ -20,7 +20,9 @@ export function StatusBar({ state, saved }: { state: ConnectionState; saved: Sav
       <strong>{statusLabel[state.status]}</strong>
       {saved && (
         <span className={`saved saved-${saved}`} data-saved={saved}>
-          {saved === 'saving' && !state.retrying ? 'Not saved: kept on this device' : savedLabel[saved]}
+          {saved === 'saving' && (state.status !== 'live' || !state.retrying)
+            ? 'Not saved yet: kept on this device'
+            : savedLabel[saved]}
         </span>
       )}
       <span className="sentence">{state.sentence}</span>

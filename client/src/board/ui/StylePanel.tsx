@@ -10,6 +10,7 @@ import {
   FillStyle,
   FontFamily,
   type FontSize,
+  fontSizes,
   Route,
   type ShapeRecord,
   Sloppiness,
@@ -20,6 +21,7 @@ import {
 } from '@tandem/shared';
 import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
+import { layoutOf } from '../canvas/measure.ts';
 import { ink } from '../canvas/palette.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { strokeWidthOf } from '../canvas/strokes.ts';
@@ -304,7 +306,17 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
               body: sizeLabels[v],
               chip: true,
             }))}
-            onPick={(fontSize) => actions.restyle({ fontSize })}
+            onPick={(fontSize) => {
+              actions.restyle({ fontSize });
+              // A note keeps its size and its text shrinks to fit: say so when the size picked
+              // does not show, rather than appear to do nothing.
+              if (textRecs.some((r) => layoutOf({ ...r, fontSize }).size < fontSizes[fontSize]))
+                useEditor
+                  .getState()
+                  .setNotice(
+                    `The text is too long to show at ${sizeLabels[fontSize]} in this size, so it shrinks to fit. Make the shape larger to see it bigger.`,
+                  );
+            }}
           />
           <Choices
             label="Text alignment"

@@ -3,6 +3,7 @@
 // still one step for Undo.
 import type { ShapeRecord } from '@tandem/shared';
 import { IMPORT_PIECE, insertRecordsInPieces } from '../model/clipboard.ts';
+import type { Point } from '../model/geometry.ts';
 import { useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 
@@ -21,6 +22,7 @@ export async function importInPieces(
   session: BoardSession,
   records: ShapeRecord[],
   userId: string,
+  offset: Point = { x: 0, y: 0 },
 ): Promise<string[]> {
   const { undo } = session;
   const st = useEditor.getState();
@@ -32,6 +34,7 @@ export async function importInPieces(
   try {
     if (big) st.setProgress({ label: 'Importing shapes', done: 0, total: records.length });
     return await insertRecordsInPieces(session.doc, records, userId, {
+      offset,
       pause: nextFrame,
       onProgress: (done, total) => big && st.setProgress({ label: 'Importing shapes', done, total }),
     });

@@ -1,0 +1,181 @@
+// The board's Templates menu (docs/api.md §19): insert one from the gallery where the user is
+// looking, or save the selected frame or the whole board as a template of one's own.
+import type { TemplateSummary } from '@tandem/shared';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { api, errorSentence } from '../../api/client.ts';
+import { TemplateGallery } from '../../templates/TemplateGallery.tsx';
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { useEditor } from '../store.ts';
+import type { BoardSession } from '../sync/provider.ts';
+import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
+import { insertTemplate } from './insert.ts';
+import { boardTemplate, frameTemplate, type TemplateDraft } from './templates.ts';
+
+interface Props {
+  session: BoardSession;
+  index: ShapeIndex;
+  title: string;
+  userId: string;
+  readOnly: boolean;
+  onMessage(sentence: string): void;
+}
+
+type Saving = { draft: TemplateDraft; suggested: string; what: 'frame' | 'board' };
+
+export function TemplatesMenu({ session, index, title, userId, readOnly, onMessage }: Props) {
+  const [open, setOpen] = useState(false);
+  const [gallery, setGallery] = useState(false);
+  const [saving, setSaving] = useState<Saving | null>(null);
+  const wrap = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useMenuDismiss(open, wrap, close);
+  const frameId = useEditor((s) => {
+    const snap = index.getSnapshot();
+    return s.selection.find((id) => snap.byId.get(id)?.type === 'frame') ?? null;
+  });
+
+  const insert = async (t: TemplateSummary | null) => {
+    setGallery(false);
+    if (!t) return;
+    try {
+      const { template } = await api.template(t.id);
+      onMessage(await insertTemplate(session, index, template, userId));
+    } catch (e) {
+      onMessage(errorSentence(e));
+    }
+  };
+  const startSave = (what: 'frame' | 'board') => {
+    setOpen(false);
+    const draft =
+      what === 'frame' && frameId ? frameTemplate(session.doc, frameId) : boardTemplate(session.doc);
+    if (!draft.content) return onMessage(draft.problem ?? 'There is nothing to keep yet.');
+    const frameName = frameId ? index.getSnapshot().byId.get(frameId)?.name : undefined;
+    setSaving({ draft, what, suggested: (what === 'frame' ? frameName : title) || title });
+  };
+
+  return (
+    <div className="menu-wrap" ref={wrap}>
+      <button
+        type="button"
+        className="btn ghost"
+        aria-label="Templates"
+        title="Templates"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">⊞</span> <span className="label">Templates</span>
+      </button>
+      {open && (
+        <div className="menu panel" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            disabled={readOnly}
+            onClick={() => {
+              setOpen(false);
+              setGallery(true);
+            }}
+          >
+            Insert template…
+          </button>
+          <button type="button" role="menuitem" disabled={!frameId} onClick={() => startSave('frame')}>
+            Save frame as template…
+          </button>
+          <button type="button" role="menuitem" onClick={() => startSave('board')}>
+            Save board as template…
+          </button>
+        </div>
+      )}
+      {gallery && (
+        <TemplateGallery
+          heading="Insert template"
+          meId={userId}
+          onChoose={(t) => void insert(t)}
+          onClose={() => setGallery(false)}
+        />
+      )}
+      {saving && (
+        <SaveTemplateDialog
+          saving={saving}
+          onDone={(sentence) => {
+            setSaving(null);
+            if (sentence) onMessage(sentence);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function SaveTemplateDialog({ saving, onDone }: { saving: Saving; onDone(sentence: string | null): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    const content = saving.draft.content;
+    if (!content) return;
+    setBusy(true);
+    try {
+      const { template } = await api.saveTemplate({
+        name: String(data.get('name') ?? ''),
+        content,
+        shared: data.get('shared') === 'on',
+      });
+      onDone(
+        `Saved the template “${template.name}”${template.shared ? ', shared with everyone on this server' : ''}.`,
+      );
+    } catch (err) {
+      setError(errorSentence(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog save-template"
+      aria-label={saving.what === 'frame' ? 'Save frame as template' : 'Save board as template'}
+      onCancel={() => onDone(null)}
+    >
+      <header>
+        <h2>{saving.what === 'frame' ? 'Save frame as template' : 'Save board as template'}</h2>
+      </header>
+      <section>
+        <form onSubmit={(e) => void submit(e)}>
+          <label className="field">
+            Template name
+            <input type="text" name="name" defaultValue={saving.suggested} maxLength={80} required />
+          </label>
+          <label>
+            <input type="checkbox" name="shared" /> Share with everyone on this server
+          </label>
+          <p className="hint">
+            {saving.draft.content?.shapes.length} shapes
+            {saving.draft.imagesLeftOut
+              ? `; ${saving.draft.imagesLeftOut} image${saving.draft.imagesLeftOut === 1 ? '' : 's'} left out (templates hold no images)`
+              : ''}
+            .
+          </p>
+          {error && (
+            <p className="warning" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="row">
+            <button type="submit" className="btn primary" disabled={busy}>
+              Save template
+            </button>
+            <button type="button" className="btn" onClick={() => onDone(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </section>
+    </dialog>
+  );
+}

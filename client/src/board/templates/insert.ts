@@ -1,0 +1,32 @@
+// Inserting a template (docs/api.md §19): its JSON is read as an import is (each record checked
+// by the shared schema, bad ones skipped), centred where the user is looking, and goes in as
+// one Undo step (importInPieces). The view widens when the template is larger than the screen.
+import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { parseShapes } from '../model/clipboard.ts';
+import { contains, unionRect } from '../model/geometry.ts';
+import { fitRect, useEditor, visibleRect } from '../store.ts';
+import type { BoardSession } from '../sync/provider.ts';
+import { importInPieces } from '../ui/importInPieces.ts';
+import { offsetToCentre } from './templates.ts';
+
+/** Answers a sentence saying what happened, for the board's notice. */
+export async function insertTemplate(
+  session: BoardSession,
+  index: ShapeIndex,
+  template: { name: string; content: unknown },
+  userId: string,
+): Promise<string> {
+  const parsed = parseShapes(template.content);
+  if (!parsed || parsed.shapes.length === 0)
+    return `The template “${template.name}” has no shapes to insert.`;
+  const st = useEditor.getState();
+  const view = visibleRect(st.viewport, st.screen);
+  const at = { x: view.x + view.w / 2, y: view.y + view.h / 2 };
+  const ids = await importInPieces(session, parsed.shapes, userId, offsetToCentre(parsed.shapes, at));
+  const set = new Set(ids);
+  const inserted = index.getSnapshot().list.filter((e) => set.has(e.rec.id));
+  const box = unionRect(inserted.map((e) => e.bounds));
+  if (box && !contains(visibleRect(st.viewport, st.screen), box)) st.setViewport(fitRect(box, st.screen));
+  st.select([]);
+  return `Inserted “${template.name}”${parsed.skipped ? `; skipped ${parsed.skipped} shapes that did not match the format` : ''}. Undo removes it.`;
+}

@@ -1,0 +1,182 @@
+// Frames that behave (docs/api.md §14) and templates on the board (§19), in Node over a real
+// Y.Doc: the Frame tool draws by dragging, a drag inside a frame is a marquee that leaves the
+// frame where it is, only the title or border moves it, frames clip what they hold, and a
+// template is kept from a frame or a board and inserted centred as one Undo step.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { builtInTemplate, TemplateContent } from '@tandem/shared';
+import * as Y from 'yjs';
+import { ShapeIndex } from '../src/board/canvas/shapeIndex.ts';
+import { clippingFrames, createFrame, onFrameGrip } from '../src/board/facilitation/frames.ts';
+import { insertRecordsInPieces, parseShapes } from '../src/board/model/clipboard.ts';
+import { createShape, createUndoManager, readAll } from '../src/board/model/index.ts';
+import { createEditorStore, toScreen } from '../src/board/store.ts';
+import { boardTemplate, frameTemplate, offsetToCentre } from '../src/board/templates/templates.ts';
+import { ToolController } from '../src/board/tools/controller.ts';
+
+function setup() {
+  const doc = new Y.Doc();
+  const store = createEditorStore();
+  const index = new ShapeIndex(doc);
+  const undo = createUndoManager(doc);
+  const controller = new ToolController({
+    doc,
+    store,
+    userId: 'u1',
+    readOnly: () => false,
+    shapes: index.getSnapshot,
+    stopCapturing: () => undo.stopCapturing(),
+  });
+  const screen = (x: number, y: number) => {
+    const s = store.getState();
+    return toScreen(s.viewport, s.screen, x, y);
+  };
+  const drag = (a: [number, number], path: [number, number][]) => {
+    controller.down({ ...screen(...a), button: 0, shift: false, pointerId: 1, handle: null });
+    for (const p of path) controller.move({ ...screen(...p), pointerId: 1, shift: false });
+    controller.up({ ...screen(...(path.at(-1) ?? a)), pointerId: 1 });
+  };
+  const rec = (id: string) => index.getSnapshot().byId.get(id)!;
+  return { doc, store, index, undo, drag, rec };
+}
+
+describe('frames that behave', () => {
+  it('the Frame tool draws a frame the size of the drag, then hands back the Select tool', () => {
+    const t = setup();
+    t.store.getState().setTool('frame');
+    t.drag(
+      [100, 100],
+      [
+        [300, 200],
+        [700, 450],
+      ],
+    );
+    const frames = readAll(t.doc).filter((s) => s.type === 'frame');
+    assert.equal(frames.length, 1);
+    assert.deepEqual([frames[0]!.x, frames[0]!.y, frames[0]!.w, frames[0]!.h], [100, 100, 600, 350]);
+    assert.equal(frames[0]!.name, 'Frame 1');
+    assert.equal(t.store.getState().tool, 'select');
+    assert.deepEqual(t.store.getState().selection, [frames[0]!.id]);
+  });
+
+  it('a drag on empty space inside a frame is a marquee: it selects the notes there and the frame stays', () => {
+    const t = setup();
+    const frame = createFrame(t.doc, { x: 0, y: 0, w: 1000, h: 600 }, 'u1', 'Mad');
+    const a = createShape(t.doc, { type: 'sticky', x: 100, y: 100, w: 100, h: 100 }, 'u1');
+    const b = createShape(t.doc, { type: 'sticky', x: 300, y: 100, w: 100, h: 100 }, 'u1');
+    createShape(t.doc, { type: 'sticky', x: 700, y: 300, w: 100, h: 100 }, 'u1');
+    t.drag(
+      [50, 50],
+      [
+        [200, 150],
+        [450, 250],
+      ],
+    );
+    assert.deepEqual([...t.store.getState().selection].sort(), [a, b].sort());
+    assert.deepEqual([t.rec(frame).x, t.rec(frame).y], [0, 0], 'the frame did not move');
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [100, 100], 'nor did its notes');
+  });
+
+  it('only the title or the border moves a frame, with what it holds', () => {
+    const t = setup();
+    const frame = createFrame(t.doc, { x: 0, y: 0, w: 1000, h: 600 }, 'u1', 'Glad');
+    const a = createShape(t.doc, { type: 'sticky', x: 100, y: 100, w: 100, h: 100 }, 'u1');
+    // The title strip above the frame's top-left corner.
+    t.drag(
+      [20, -15],
+      [
+        [40, 0],
+        [120, 35],
+      ],
+    );
+    assert.deepEqual([t.rec(frame).x, t.rec(frame).y], [100, 50]);
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [200, 150], 'its note came along');
+    // Its right border.
+    t.store.getState().select([]);
+    t.drag([1100, 400], [[1150, 400]]);
+    assert.equal(t.rec(frame).x, 150);
+  });
+
+  it('the grip is the title strip and the border, not the inside', () => {
+    const f = {
+      id: 'f',
+      type: 'frame',
+      x: 0,
+      y: 0,
+      w: 400,
+      h: 300,
+      rotation: 0,
+      color: 'grey',
+      z: 'a',
+      createdBy: '',
+      name: 'Sad',
+    } as const;
+    assert.ok(onFrameGrip(f, { x: 10, y: -12 }, 4), 'title');
+    assert.ok(onFrameGrip(f, { x: 398, y: 150 }, 4), 'right border');
+    assert.ok(!onFrameGrip(f, { x: 200, y: 150 }, 4), 'inside');
+    assert.ok(!onFrameGrip(f, { x: 380, y: -12 }, 4), 'above the frame, past its short title');
+  });
+
+  it('each shape is clipped by the smallest frame holding its centre', () => {
+    const doc = new Y.Doc();
+    const outer = createFrame(doc, { x: 0, y: 0, w: 1000, h: 1000 }, 'u1', 'Outer');
+    const inner = createFrame(doc, { x: 100, y: 100, w: 300, h: 300 }, 'u1', 'Inner');
+    const inInner = createShape(doc, { type: 'sticky', x: 150, y: 150, w: 100, h: 100 }, 'u1');
+    // Its centre is inside Outer, though it reaches past Outer's edge.
+    const spilling = createShape(doc, { type: 'sticky', x: 900, y: 500, w: 200, h: 100 }, 'u1');
+    const outside = createShape(doc, { type: 'sticky', x: 2000, y: 0, w: 100, h: 100 }, 'u1');
+    const clips = clippingFrames(readAll(doc));
+    assert.equal(clips.get(inInner)?.id, inner);
+    assert.equal(clips.get(spilling)?.id, outer);
+    assert.equal(clips.has(outside), false);
+  });
+});
+
+describe('templates on the board', () => {
+  it('a frame is kept as a template with what it holds; images and outside shapes are left out', () => {
+    const doc = new Y.Doc();
+    const frame = createFrame(doc, { x: 0, y: 0, w: 800, h: 500 }, 'u1', 'Wins');
+    createShape(doc, { type: 'sticky', x: 100, y: 100, w: 200, h: 200, text: 'Shipped' }, 'u1');
+    createShape(doc, { type: 'image', x: 400, y: 100, w: 100, h: 100, assetId: 'a'.repeat(64) }, 'u1');
+    createShape(doc, { type: 'sticky', x: 2000, y: 100, w: 200, h: 200 }, 'u1');
+    const draft = frameTemplate(doc, frame);
+    assert.equal(draft.problem, null);
+    assert.equal(draft.imagesLeftOut, 1);
+    assert.deepEqual(
+      draft.content!.shapes.map((s) => [s.type, s.name ?? s.text]),
+      [
+        ['frame', 'Wins'],
+        ['sticky', 'Shipped'],
+      ],
+    );
+    // What the server will check (docs/api.md §19) accepts it.
+    assert.ok(TemplateContent.safeParse(draft.content).success);
+    assert.equal(boardTemplate(new Y.Doc()).problem, 'There is nothing to keep yet.');
+  });
+
+  it('Mad/Sad/Glad goes in centred on the view as one Undo step', async () => {
+    const doc = new Y.Doc();
+    const undo = createUndoManager(doc);
+    createShape(doc, { type: 'rect', x: 0, y: 0, w: 10, h: 10 }, 'u1');
+    undo.stopCapturing();
+    const template = builtInTemplate('mad-sad-glad')!;
+    const parsed = parseShapes(template.content)!;
+    const at = { x: 5000, y: -3000 };
+    undo.captureTimeout = Number.POSITIVE_INFINITY;
+    const ids = await insertRecordsInPieces(doc, parsed.shapes, 'u1', {
+      offset: offsetToCentre(parsed.shapes, at),
+    });
+    undo.stopCapturing();
+    const inserted = readAll(doc).filter((s) => ids.includes(s.id));
+    const frames = inserted.filter((s) => s.type === 'frame');
+    assert.deepEqual(
+      frames.map((f) => f.name),
+      ['Mad', 'Sad', 'Glad'],
+    );
+    const minX = Math.min(...frames.map((f) => f.x));
+    const maxX = Math.max(...frames.map((f) => f.x + f.w));
+    assert.ok(Math.abs((minX + maxX) / 2 - at.x) <= 1, 'centred across');
+    undo.undo();
+    assert.equal(readAll(doc).length, 1, 'one Undo takes the whole template away');
+  });
+});

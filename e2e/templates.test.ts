@@ -1,0 +1,215 @@
+// Templates (docs/api.md §19) and frames that behave (§14) in Chromium, as a facilitator runs a
+// retro: a board started from Mad/Sad/Glad, two people adding notes in its frames, a frame saved
+// as a shared template and inserted on another board (one Undo takes it away), a frame drawn by
+// dragging, and a marquee inside a frame that leaves the frame where it is. Screenshots at
+// 1280×800 and 390×844 go to test-artifacts/templates-*.png.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import {
+  artifacts,
+  boardArea,
+  createBoard,
+  joinByLink,
+  newUser,
+  place,
+  shapes,
+  shareLink,
+  until,
+  waitStatus,
+  withApp,
+} from './helpers.ts';
+
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `templates-${name}.png`) });
+
+/** The centre of `target`, relative to the board area (what `place` and clicks on it take). */
+async function centreIn(page: Page, target: Locator, dx = 0, dy = 0): Promise<{ x: number; y: number }> {
+  const area = (await boardArea(page).boundingBox())!;
+  const box = (await target.boundingBox())!;
+  return { x: box.x - area.x + box.width / 2 + dx, y: box.y - area.y + box.height / 2 + dy };
+}
+
+/** A drag with the mouse between two board-area points, in steps, as a person drags. */
+async function dragOnBoard(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const area = (await boardArea(page).boundingBox())!;
+  await page.mouse.move(area.x + from.x, area.y + from.y);
+  await page.mouse.down();
+  await page.mouse.move(area.x + to.x, area.y + to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+const frameNamed = (page: Page, name: string) =>
+  page.locator('[data-frame-title]').filter({ has: page.locator('.frame-name', { hasText: name }) });
+const frameBody = async (page: Page, name: string) => {
+  const id = await frameNamed(page, name).getAttribute('data-frame-title');
+  return page.locator(`[data-shape-id="${id}"]`);
+};
+
+async function addSticky(page: Page, at: { x: number; y: number }, text: string) {
+  await place(page, 'Sticky note', at.x, at.y);
+  await page.keyboard.type(text);
+  await page.keyboard.press('Escape');
+  await page.locator('[data-shape-type="sticky"] .shape-text', { hasText: text }).first().waitFor();
+}
+
+async function toast(page: Page, text: RegExp) {
+  await page.locator('.toast[role="alert"]', { hasText: text }).waitFor();
+  await page.locator('.toast[role="alert"]').getByRole('button', { name: 'Dismiss' }).click();
+}
+
+describe('templates and frames in a retro', () => {
+  const app = withApp();
+  let fay: Page;
+  let ed: Page;
+  before(async () => {
+    fay = (await newUser(app, 'Fay')).page;
+    ed = (await newUser(app, 'Ed')).page;
+  });
+
+  it('a facilitator starts from Mad/Sad/Glad, two people add notes, a frame becomes a shared template used on another board', async () => {
+    // The "New board" gallery, at both sizes a person uses.
+    await fay.getByLabel('New board title').fill('Sprint 12 retro');
+    await fay.getByRole('button', { name: 'New board', exact: true }).click();
+    const gallery = fay.getByRole('dialog', { name: 'New board' });
+    await gallery.getByRole('button', { name: 'Use template Mad, Sad, Glad' }).waitFor();
+    await shot(fay, 'gallery-1280');
+    await fay.setViewportSize({ width: 390, height: 844 });
+    await shot(fay, 'gallery-390');
+    await fay.setViewportSize({ width: 1280, height: 800 });
+    await gallery.getByRole('button', { name: 'Close' }).click();
+    await gallery.waitFor({ state: 'detached' });
+    assert.match(fay.url(), /\/boards$/, 'closing the gallery makes no board');
+
+    const boardId = await createBoard(fay, 'Sprint 12 retro', 'Mad, Sad, Glad');
+    await until(async () => (await shapes(fay, 'frame').count()) === 3, 'three frames');
+    assert.deepEqual(await fay.locator('[data-frame-title] .frame-name').allTextContents(), [
+      'Mad',
+      'Sad',
+      'Glad',
+    ]);
+    assert.equal(
+      new URL(fay.url()).search,
+      '',
+      'the template parameter is gone, so a reload does not insert it again',
+    );
+
+    // Ed joins; each adds a note in the Mad frame, Ed one in Glad too.
+    await joinByLink(ed, await shareLink(fay, 'can edit'), boardId);
+    await until(async () => (await shapes(ed, 'frame').count()) === 3, 'Ed sees the three frames');
+    await addSticky(fay, await centreIn(fay, await frameBody(fay, 'Mad'), 0, 60), 'Standups ran long');
+    await addSticky(ed, await centreIn(ed, await frameBody(ed, 'Mad'), 0, 260), 'Flaky CI');
+    await addSticky(ed, await centreIn(ed, await frameBody(ed, 'Glad'), 0, 60), 'Shipped search');
+    await until(
+      async () => (await fay.locator('.shape-text', { hasText: 'Flaky CI' }).count()) === 1,
+      'Ed’s note reaches Fay',
+    );
+    await shot(fay, 'retro-1280');
+    await fay.setViewportSize({ width: 390, height: 844 });
+    await fay.getByRole('button', { name: 'Zoom to fit', exact: true }).click();
+    await shot(fay, 'retro-390');
+    await fay.getByRole('button', { name: 'Templates' }).click();
+    await fay.getByRole('menuitem', { name: 'Insert template…' }).waitFor();
+    await shot(fay, 'menu-390');
+    await fay.keyboard.press('Escape');
+    await fay.setViewportSize({ width: 1280, height: 800 });
+
+    // Fay takes hold of the Mad frame by its title and saves it as a shared template.
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    const madId = await frameNamed(fay, 'Mad').getAttribute('data-frame-title');
+    const title = (await frameNamed(fay, 'Mad').locator('.frame-name').boundingBox())!;
+    await fay.mouse.click(title.x + title.width / 2, title.y + title.height / 2);
+    await fay.locator(`[data-selected-id="${madId}"]`).waitFor();
+    await fay.getByRole('button', { name: 'Templates' }).click();
+    await fay.getByRole('menuitem', { name: 'Save frame as template…' }).click();
+    const save = fay.getByRole('dialog', { name: 'Save frame as template' });
+    await save.getByLabel('Template name').fill('Our Mad column');
+    await save.getByLabel('Share with everyone on this server').check();
+    await save.getByText(/^5 shapes/).waitFor();
+    await save.getByRole('button', { name: 'Save template' }).click();
+    await toast(fay, /Saved the template “Our Mad column”, shared with everyone/);
+
+    // Ed sees it in his gallery, by Fay.
+    await ed.getByRole('button', { name: 'Templates' }).click();
+    await ed.getByRole('menuitem', { name: 'Insert template…' }).click();
+    const edGallery = ed.getByRole('dialog', { name: 'Insert template' });
+    await edGallery
+      .getByRole('button', { name: /Use template Our Mad column/ })
+      .getByText('By Fay')
+      .waitFor();
+    await ed.keyboard.press('Escape');
+    await edGallery.waitFor({ state: 'detached' });
+
+    // On another board, Fay inserts it where she is looking; one Undo takes it all away.
+    await fay.getByRole('link', { name: 'All boards' }).click();
+    await createBoard(fay, 'Design review');
+    await fay.getByRole('button', { name: 'Templates' }).click();
+    await fay.getByRole('menuitem', { name: 'Insert template…' }).click();
+    await fay
+      .getByRole('dialog', { name: 'Insert template' })
+      .getByRole('button', { name: /Use template Our Mad column/ })
+      .click();
+    await until(async () => (await shapes(fay).count()) === 5, 'the frame and its four shapes');
+    assert.deepEqual(await fay.locator('[data-frame-title] .frame-name').allTextContents(), ['Mad']);
+    for (const text of ['Standups ran long', 'Flaky CI'])
+      assert.equal(await fay.locator('.shape-text', { hasText: text }).count(), 1, text);
+    assert.equal(
+      await fay.locator('.shape-text', { hasText: 'Shipped search' }).count(),
+      0,
+      'Glad stayed behind',
+    );
+    // Where she is looking: the frame is on screen.
+    const frame = (await shapes(fay, 'frame').boundingBox())!;
+    const area = (await boardArea(fay).boundingBox())!;
+    assert.ok(frame.x >= area.x && frame.x + frame.width <= area.x + area.width, 'inside the view across');
+    await toast(fay, /Inserted “Our Mad column”/);
+    await fay.keyboard.press('Control+z');
+    await until(async () => (await shapes(fay).count()) === 0, 'one Undo removes the whole template');
+  });
+
+  it('a frame is drawn by dragging, and a marquee inside it selects without moving the frame', async () => {
+    await fay.goto('/boards');
+    await createBoard(fay, 'Frames');
+    await fay.keyboard.press('f');
+    const frameButton = fay.getByRole('button', { name: 'Frame', exact: true });
+    assert.equal(
+      await frameButton.getAttribute('aria-pressed'),
+      'true',
+      'F with nothing selected picks the Frame tool',
+    );
+    await dragOnBoard(fay, { x: 250, y: 220 }, { x: 850, y: 620 });
+    await until(async () => (await shapes(fay, 'frame').count()) === 1, 'a frame');
+    const drawn = (await shapes(fay, 'frame').boundingBox())!;
+    assert.ok(
+      Math.abs(drawn.width - 600) < 4 && Math.abs(drawn.height - 400) < 4,
+      `the size of the drag: ${drawn.width}×${drawn.height}`,
+    );
+    assert.equal(await frameButton.getAttribute('aria-pressed'), 'false', 'back to Select');
+
+    await addSticky(fay, { x: 420, y: 400 }, 'Inside');
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    const frameId = await shapes(fay, 'frame').getAttribute('data-shape-id');
+    const stickyId = await shapes(fay, 'sticky').getAttribute('data-shape-id');
+    const before = await shapes(fay, 'frame').getAttribute('transform');
+    await fay.keyboard.press('Escape');
+    await dragOnBoard(fay, { x: 290, y: 270 }, { x: 600, y: 560 });
+    await fay.locator(`[data-selected-id="${stickyId}"]`).waitFor();
+    assert.equal(
+      await fay.locator(`[data-selected-id="${frameId}"]`).count(),
+      0,
+      'the frame is not selected',
+    );
+    assert.equal(await shapes(fay, 'frame').getAttribute('transform'), before, 'the frame did not move');
+    await shot(fay, 'marquee-1280');
+
+    // Its border moves it.
+    await fay.keyboard.press('Escape');
+    await dragOnBoard(fay, { x: 850, y: 420 }, { x: 900, y: 420 });
+    await until(
+      async () => (await shapes(fay, 'frame').getAttribute('transform')) !== before,
+      'the border moves the frame',
+    );
+    await waitStatus(fay, 'live');
+  });
+});
