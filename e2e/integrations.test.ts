@@ -79,7 +79,13 @@ describe('integrations in the browser', () => {
       .fill(
         `${since.getFullYear()}-${p(since.getMonth() + 1)}-${p(since.getDate())}T${p(since.getHours())}:${p(since.getMinutes())}:${p(since.getSeconds())}`,
       );
-    await ada.getByRole('button', { name: "Undo Sorter's changes" }).click();
+    // The History panel asks before undoing someone's changes (a confirm() naming them).
+    const asked = ada.waitForEvent('dialog', { timeout: 15_000 });
+    const clicked = ada.getByRole('button', { name: "Undo Sorter's changes" }).click();
+    const question = await asked;
+    assert.match(question.message(), /Sorter/, question.message());
+    await question.accept();
+    await clicked;
     await until(async () => (await count(ada)) === 1, 'the bot stickies are gone');
     assert.equal(await shapes(ada, 'ellipse').count(), 1, 'Ada’s ellipse kept');
     await ada.keyboard.press('Control+Alt+KeyH');
