@@ -25,17 +25,21 @@ import { authRoutes } from './http/auth.ts';
 import { boardRoutes } from './http/boards.ts';
 import { serveClient } from './http/client.ts';
 import { commentRoutes } from './http/comments.ts';
+import { contentRoutes } from './http/content.ts';
 import type { HttpDeps, ResourcePlugin } from './http/deps.ts';
 import { exportRoutes } from './http/export.ts';
 import { healthRoutes } from './http/health.ts';
 import { historyRoutes } from './http/history.ts';
+import { integrationRoutes } from './http/integrations.ts';
 import { linkRoutes } from './http/links.ts';
+import { mcpRoutes } from './http/mcp.ts';
 import { memberRoutes } from './http/members.ts';
 import { createHttpServer } from './http/server.ts';
 import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
+import { Integrations } from './integrations/integrations.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
 import { Workspace } from './workspace/workspace.ts';
@@ -54,6 +58,9 @@ const resources: ResourcePlugin[] = [
   timeRoutes,
   historyRoutes,
   thumbnailRoutes,
+  integrationRoutes,
+  contentRoutes,
+  mcpRoutes,
   templateRoutes,
 ];
 
@@ -108,7 +115,9 @@ export async function createApp({
   const sessions = new Sessions(store);
   const assets = givenAssets ?? openAssetStore(store, config.dataDir);
 
-  const http = await createHttpServer(config, log, sessions);
+  // `integrations` is defined below, once the rooms and the workspace exist; keys are resolved
+  // only once requests arrive.
+  const http = await createHttpServer(config, log, sessions, (key) => integrations.resolve(key));
   const versions = new Versions(store, { historyDays: config.historyDays });
   const recorder: HistoryRecorder = new HistoryRecorder(
     versions,
@@ -153,6 +162,12 @@ export async function createApp({
     log,
     onBoardUsersChanged: (boardId) => workspace.boardUsersChanged(boardId),
   });
+  const integrations: Integrations = new Integrations({
+    store,
+    rooms,
+    live: workspace,
+    maxDocBytes: config.maxDocBytes,
+  });
   // Revocations and logouts published while the bus was down were lost: check every connection
   // and every dashboard socket now.
   bus.onReconnect(() => {
@@ -173,6 +188,7 @@ export async function createApp({
     metrics,
     live: workspace,
     history,
+    integrations,
     comments,
   };
   for (const resource of resources) await http.register(resource, deps);

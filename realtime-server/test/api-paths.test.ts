@@ -3,7 +3,7 @@
 // "No such API call." answer every unclaimed /api/ path gets.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { apiPaths } from '@tandem/shared';
+import { apiPaths, contentPaths } from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 
@@ -61,6 +61,13 @@ describe('apiPaths', () => {
     ['GET', apiPaths.votesCurrent(boardId)],
     ['PUT', apiPaths.voteBallot(boardId, 'no-such-session')],
     ['POST', apiPaths.voteClose(boardId, 'no-such-session')],
+    ['GET', apiPaths.integrations(boardId)],
+    ['POST', apiPaths.integrations(other)],
+    ['DELETE', apiPaths.integration(boardId, 'no-such-integration')],
+    ['GET', contentPaths.board(boardId)],
+    ['POST', contentPaths.shapes(other)],
+    ['PATCH', contentPaths.shapes(other)],
+    ['DELETE', contentPaths.shapes(other)],
     ['GET', apiPaths.templates()],
     ['POST', apiPaths.templates()],
     ['GET', apiPaths.template('mad-sad-glad')],

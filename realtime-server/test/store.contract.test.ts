@@ -385,6 +385,128 @@ function storeContract(fixture: StoreFixture): void {
       assert.equal(await store.getLink(id(24)), null);
     });
 
+    test('integrations: created with an identity and membership, found by key hash while it works, revoked with its membership', async () => {
+      const ada = await user();
+      const b = await board(ada.id);
+      const other = await board(ada.id);
+      const access = async () => (await store.accessVersions([b.id])).get(b.id);
+      const make = (name: string, role: 'editor' | 'viewer', frameId: string | null = null) =>
+        store.integrations.create({
+          id: id(),
+          boardId: b.id,
+          userId: id(),
+          name,
+          color: 'violet',
+          role,
+          keyHash: `hash-${name}-${b.id}`,
+          frameId,
+          createdBy: ada.id,
+        });
+      const sorter = await make('Sorter', 'editor', 'frame-1');
+      const reader = await make('Reader', 'viewer');
+      assert.equal(sorter.role, 'editor');
+      assert.equal(sorter.frameId, 'frame-1');
+      // A member-like identity: its user row (no email, cannot sign in) and its membership.
+      assert.equal((await store.getUser(sorter.userId))?.name, 'Sorter');
+      assert.equal((await store.getUser(sorter.userId))?.email, null);
+      assert.equal(await store.getRole(b.id, sorter.userId), 'editor');
+      assert.equal(await store.getRole(other.id, sorter.userId), null);
+      // Oldest first; two made in the same millisecond may come in either order.
+      assert.deepEqual((await store.integrations.list(b.id)).map((i) => [i.name, i.role]).sort(), [
+        ['Reader', 'viewer'],
+        ['Sorter', 'editor'],
+      ]);
+      assert.deepEqual(await store.integrations.list(other.id), []);
+      // Listed among the members, marked as a bot; a person's record carries no such field.
+      const members = await store.listMembers(b.id);
+      assert.equal(members.find((m) => m.userId === sorter.userId)?.isBot, true);
+      assert.equal('isBot' in (members.find((m) => m.userId === ada.id) ?? {}), false);
+
+      const keyed = await store.integrations.create({
+        id: id(),
+        boardId: b.id,
+        userId: id(),
+        name: 'Keyed',
+        color: 'blue',
+        role: 'editor',
+        keyHash: 'the-hash',
+        frameId: null,
+        createdBy: ada.id,
+      });
+      const found = await store.integrations.byKey('the-hash');
+      assert.equal(found?.id, keyed.id);
+      assert.equal(found?.name, 'Keyed');
+      assert.equal(found?.role, 'editor');
+      assert.equal(await store.integrations.byKey('another-hash'), null);
+
+      const at = new Date(Date.now() - 5000);
+      await store.integrations.touch(sorter.id, at);
+      const listed = await store.integrations.list(b.id);
+      assert.equal(listed.find((i) => i.id === sorter.id)?.lastUsedAt?.getTime(), at.getTime());
+      assert.equal(listed.find((i) => i.id === reader.id)?.lastUsedAt, null);
+
+      // Revoked: gone from the list, its key finds nothing, its membership is gone and the
+      // access version moved (as for any removal).
+      const before = await access();
+      assert.equal(await store.integrations.revoke(other.id, keyed.id), null, 'not of that board');
+      assert.equal(await store.integrations.revoke(b.id, keyed.id), keyed.userId);
+      assert.equal(await store.integrations.revoke(b.id, keyed.id), null, 'already revoked');
+      assert.equal(await store.integrations.byKey('the-hash'), null);
+      assert.equal(await store.getRole(b.id, keyed.userId), null);
+      assert.ok((await access())! > before!);
+      assert.deepEqual((await store.integrations.list(b.id)).map((i) => i.name).sort(), ['Reader', 'Sorter']);
+
+      // Removed as a member (the member list's way): the key stops working too.
+      const removedUser = id();
+      await store.integrations.create({
+        id: id(),
+        boardId: b.id,
+        userId: removedUser,
+        name: 'Removed',
+        color: 'blue',
+        role: 'editor',
+        keyHash: 'removed-hash',
+        frameId: null,
+        createdBy: ada.id,
+      });
+      assert.equal((await store.integrations.byKey('removed-hash'))?.name, 'Removed');
+      await store.removeMember(b.id, removedUser);
+      assert.equal(await store.integrations.byKey('removed-hash'), null);
+      assert.equal(reader.role, 'viewer');
+
+      // A deleted board's keys find nothing.
+      assert.equal((await store.integrations.byKey(`hash-Sorter-${b.id}`))?.id, sorter.id);
+      await store.deleteBoard(b.id);
+      assert.equal(await store.integrations.byKey(`hash-Sorter-${b.id}`), null);
+      assert.deepEqual(await store.integrations.list(other.id), []);
+    });
+
+    test('idempotent answers: the first claim goes ahead, a retry sees it running and then its answer, old keys are forgotten', async () => {
+      const ada = await user();
+      const key = id();
+      const week = new Date(Date.now() - 7 * 86_400_000);
+      assert.equal(await store.integrations.claimIdempotency(ada.id, key, week), null);
+      assert.deepEqual(await store.integrations.claimIdempotency(ada.id, key, week), {
+        status: null,
+        body: null,
+      });
+      await store.integrations.answerIdempotency(ada.id, key, { status: 201, body: '{"shapes":[]}' });
+      assert.deepEqual(await store.integrations.claimIdempotency(ada.id, key, week), {
+        status: 201,
+        body: '{"shapes":[]}',
+      });
+      // Another caller's same key is its own.
+      const eve = await user('Eve');
+      assert.equal(await store.integrations.claimIdempotency(eve.id, key, week), null);
+      // A failed call releases its key: the retry goes ahead.
+      await store.integrations.answerIdempotency(eve.id, key, { status: null, body: null });
+      assert.equal(await store.integrations.claimIdempotency(eve.id, key, week), null);
+      // Past the window the key is new again.
+      assert.equal(await store.integrations.claimIdempotency(ada.id, key, new Date(Date.now() + 1000)), null);
+      assert.ok((await store.integrations.sweepIdempotency(new Date(Date.now() + 1000))) >= 2);
+      assert.equal(await store.integrations.claimIdempotency(eve.id, key, week), null);
+    });
+
     test('content: an unknown board loads empty; appends keep their order; LogSize adds up', async () => {
       const ada = await user();
       const b = await board(ada.id);

@@ -111,6 +111,8 @@ export interface Member {
   isGuest: boolean;
   role: Role;
   createdAt: string;
+  /** Set (true) when the member is an integration's identity (docs/api.md §15). */
+  isBot?: true;
 }
 export interface ShareLink {
   token: string;

@@ -7,6 +7,7 @@ export * from './events.ts';
 export * from './facilitation.ts';
 export * from './history.ts';
 export * from './ids.ts';
+export * from './integrations.ts';
 export * from './limits.ts';
 export * from './paths.ts';
 export * from './presence.ts';

@@ -9,6 +9,13 @@ export const API_PREFIX = '/api';
 
 const board = (id: string) => `${API_PREFIX}/boards/${enc(id)}`;
 
+/** The content API for scripts, bots and agents (docs/api.md §15), versioned apart from the app's own calls. */
+export const CONTENT_API_PREFIX = `${API_PREFIX}/v1`;
+const contentBoard = (id: string) => `${CONTENT_API_PREFIX}/boards/${enc(id)}`;
+
+/** The MCP endpoint (docs/api.md §15): Streamable HTTP, the same bearer key as the content API. */
+export const MCP_PATH = '/mcp';
+
 export const apiPaths = {
   me: () => `${API_PREFIX}/me`,
   time: () => `${API_PREFIX}/time`,
@@ -49,4 +56,14 @@ export const apiPaths = {
     `${board(id)}/threads/${enc(threadId)}/comments/${enc(commentId)}`,
   mentions: () => `${API_PREFIX}/me/mentions`,
   mentionsRead: () => `${API_PREFIX}/me/mentions/read`,
+  integrations: (id: string) => `${board(id)}/integrations`,
+  integration: (id: string, integrationId: string) => `${board(id)}/integrations/${enc(integrationId)}`,
+} as const;
+
+/** The content API's paths (docs/api.md §15). */
+export const contentPaths = {
+  board: contentBoard,
+  shapes: (id: string) => `${contentBoard(id)}/shapes`,
+  events: (id: string, since?: string) =>
+    `${contentBoard(id)}/events${since === undefined ? '' : `?since=${enc(since)}`}`,
 } as const;

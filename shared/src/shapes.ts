@@ -41,6 +41,30 @@ export const colorNames = Object.keys(colors) as (keyof typeof colors)[];
 export const ColorName = z.enum(colorNames as [keyof typeof colors, ...(keyof typeof colors)[]]);
 export type ColorName = z.infer<typeof ColorName>;
 
+/** A new shape's size and colour when its creator gives none (the editor's tools and the content API). */
+export const defaultShapeSize: Record<ShapeType, { w: number; h: number }> = {
+  sticky: { w: 200, h: 200 },
+  rect: { w: 200, h: 120 },
+  ellipse: { w: 200, h: 120 },
+  diamond: { w: 180, h: 140 },
+  text: { w: 240, h: 40 },
+  arrow: { w: 0, h: 0 },
+  freehand: { w: 0, h: 0 },
+  image: { w: 320, h: 240 },
+  frame: { w: 800, h: 500 },
+};
+export const defaultShapeColor: Record<ShapeType, ColorName> = {
+  sticky: 'yellow',
+  rect: 'blue',
+  ellipse: 'green',
+  diamond: 'violet',
+  text: 'grey',
+  arrow: 'grey',
+  freehand: 'grey',
+  image: 'grey',
+  frame: 'grey',
+};
+
 const finite = z.number().finite();
 /** Text size of text-bearing shapes (a sticky shrinks below it, to a floor, before it grows). */
 export const fontSizes = { s: 12, m: 16, l: 24, xl: 36 } as const;

@@ -3,11 +3,16 @@
 import {
   apiPaths,
   type BoardAnswer,
+  type BoardContentAnswer,
   type BoardsAnswer,
   type BoardWithRoleAnswer,
   type CommentAnswer,
+  type CreatedIntegrationAnswer,
+  type CreateIntegrationBody,
+  contentPaths,
   type ErrorBody,
   type ErrorCode,
+  type IntegrationsAnswer,
   type JoinAnswer,
   type JoinPreviewAnswer,
   type LinkAnswer,
@@ -103,6 +108,13 @@ export const api = {
   createLink: (id: string, role: LinkRole) => call<LinkAnswer>('POST', apiPaths.links(id), { role }),
   revokeLink: (id: string, token: string) => call<void>('DELETE', apiPaths.link(id, token)),
   join: (token: string) => call<JoinAnswer>('POST', apiPaths.join(token)),
+  integrations: (id: string) => call<IntegrationsAnswer>('GET', apiPaths.integrations(id)),
+  createIntegration: (id: string, body: CreateIntegrationBody) =>
+    call<CreatedIntegrationAnswer>('POST', apiPaths.integrations(id), body),
+  revokeIntegration: (id: string, integrationId: string) =>
+    call<void>('DELETE', apiPaths.integration(id, integrationId)),
+  /** The board's frames (the content API, with the session), for an integration's scope. */
+  boardContent: (id: string) => call<BoardContentAnswer>('GET', contentPaths.board(id)),
   joinPreview: (token: string) => call<JoinPreviewAnswer>('GET', apiPaths.join(token)),
   /** The server's clock, for the clock-offset estimate of timers. */
   time: () => call<ServerTime>('GET', apiPaths.time()),

@@ -1,7 +1,13 @@
 // Secrets handed to clients: session ids (stored only as their hash) and signed, board-scoped
 // access tokens for non-browser Yjs clients.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BOARD_ID_LENGTH, LINK_TOKEN_LENGTH, ROLES_BY_RANK, type Role } from '@tandem/shared';
+import {
+  BOARD_ID_LENGTH,
+  INTEGRATION_KEY_PREFIX,
+  LINK_TOKEN_LENGTH,
+  ROLES_BY_RANK,
+  type Role,
+} from '@tandem/shared';
 
 export const randomId = (bytes: number): string => randomBytes(bytes).toString('base64url');
 /** 21 base64url characters: 126 random bits. */
@@ -57,3 +63,9 @@ export function verifyAccessToken(secret: string, token: string, now = Date.now(
   if (expiresAt <= now) return { ok: false, reason: 'expired' };
   return { ok: true, claims: { boardId, userId, role: role as Role, expiresAt } };
 }
+
+/** An integration's key (docs/api.md §15): `tdm_` and 256 random bits. */
+export const newIntegrationKey = (): string => `${INTEGRATION_KEY_PREFIX}${randomId(32)}`;
+/** Keys carry 256 random bits, so a fast hash is enough: nobody can guess one from its hash. */
+export const hashIntegrationKey = (key: string): string =>
+  createHash('sha256').update(key).digest('base64url');

@@ -1,7 +1,13 @@
 // A room's presence (Yjs awareness): who owns which client id, the latest state of each, and
 // which ones changed since the last tick. States are merged per tick and sent as one message,
 // instead of one message per cursor move per peer.
-import { checkPresenceInput, limits, type PresenceUser, type Role } from '@tandem/shared';
+import {
+  checkPresenceInput,
+  limits,
+  type PresenceFields,
+  type PresenceUser,
+  type Role,
+} from '@tandem/shared';
 import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
 
 /** What presence needs to know of a connection. */
@@ -98,6 +104,35 @@ export class RoomPresence {
       this.onDropped(owner, reason);
     }
     return null;
+  }
+
+  /**
+   * Sets a presence the server itself owns (a bot's cursor where it last wrote, docs/api.md §15):
+   * already complete, never checked, stamped like a connection's. No connection can overwrite
+   * it, since the owner is no connection; it reaches the other instances like a local one.
+   */
+  setOwned(owner: PresenceOwner, clientId: number, fields: PresenceFields): void {
+    const existing = this.entries.get(clientId);
+    if (existing && existing.owner !== owner) return;
+    owner.clientIds.add(clientId);
+    const state = JSON.stringify({ user: owner.user, ...fields, role: owner.role });
+    this.entries.set(clientId, { clientId, clock: (existing?.clock ?? 0) + 1, state, owner, instance: null });
+    this.markDirty(clientId);
+  }
+
+  /** Everyone with a live presence here (from any instance), once each, bots included. */
+  users(): PresenceUser[] {
+    const seen = new Map<string, PresenceUser>();
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'null') continue;
+      try {
+        const user = (JSON.parse(entry.state) as { user?: PresenceUser }).user;
+        if (user?.id && !seen.has(user.id)) seen.set(user.id, user);
+      } catch {
+        // A state is JSON when it is stored (checked here or on its instance); nothing to show otherwise.
+      }
+    }
+    return [...seen.values()];
   }
 
   /** Removes every state a closing connection owned. */

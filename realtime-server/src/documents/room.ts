@@ -10,7 +10,7 @@
 // with DocSize (size.ts, the board's size for MAX_DOC_BYTES), StoreCatchUp (catchUp.ts, what the
 // Store has and the bus never brought) and RoomPresence (presence.ts). It knows nothing of
 // WebSockets: a Peer (peer.ts) is anything that can send bytes and be closed.
-import { CloseCode, type Role } from '@tandem/shared';
+import { CloseCode, integrationLimits, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import { connectionRole } from '../auth/access.ts';
@@ -19,6 +19,7 @@ import type { Config } from '../config.ts';
 import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
 import { type DocStore, partsOf } from '../store/store.ts';
+import { BotPresence } from './botPresence.ts';
 import { StoreCatchUp } from './catchUp.ts';
 import { Fanout } from './fanout.ts';
 import { Ingest } from './ingest.ts';
@@ -59,6 +60,8 @@ export class Room {
   readonly doc: Y.Doc;
   readonly peers = new Set<Peer>();
   readonly presence: RoomPresence;
+  /** The cursors of writers that are not connections (integrations, docs/api.md §15). */
+  readonly bots: BotPresence;
   readonly size: DocSize;
   private readonly ingest: Ingest;
   private readonly fanout: Fanout;
@@ -90,6 +93,7 @@ export class Room {
           'presence state dropped (logged once per connection and reason)',
         ),
     );
+    this.bots = new BotPresence(this.presence, integrationLimits.presenceMs);
     const isClosed = () => this.closed;
     this.catchUp = new StoreCatchUp(boardId, doc, deps.store, metrics, log, isClosed);
     this.replication = new Replication({
@@ -379,6 +383,7 @@ export class Room {
    * viewer token stays a viewer token when its user is promoted.
    */
   setRole(userId: string, membership: Role | null, closeCode: number = CloseCode.NO_ACCESS): void {
+    if (membership === null) this.bots.hide(userId);
     for (const peer of this.peers) {
       if (peer.userId !== userId) continue;
       const role = connectionRole(membership, peer.credentialRole);
@@ -446,6 +451,7 @@ export class Room {
     await this.flush();
     await this.deps.history?.closing(this.boardId);
     this.closed = true;
+    this.bots.close();
     const leaving = this.replication.close();
     this.fanout.close();
     this.persister.close();

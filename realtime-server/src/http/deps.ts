@@ -8,6 +8,7 @@ import type { CommentEvents } from '../comments/events.ts';
 import type { Config } from '../config.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { LiveHistory } from '../history/live.ts';
+import type { Integrations } from '../integrations/integrations.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { LiveEvents } from '../workspace/live.ts';
@@ -24,6 +25,8 @@ export interface HttpDeps {
   live: LiveEvents;
   /** Version history: versions, and restore and revert on the live board (docs/api.md §12). */
   history: LiveHistory;
+  /** Integrations: keys, and writes through the board's Room (docs/api.md §15). */
+  integrations: Integrations;
   /** New comments, for whatever reacts to them besides the live events (webhooks, docs/api.md §15). */
   comments: CommentEvents;
 }

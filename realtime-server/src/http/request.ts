@@ -4,13 +4,15 @@ import { ErrorCode, fieldMessages } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { WindowLimiter } from '../auth/rateLimit.ts';
-import type { UserRow } from '../store/store.ts';
+import type { IntegrationRow, UserRow } from '../store/store.ts';
 import { ApiError, authRequired } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Resolved from the session cookie for every /api/ request (server.ts). */
     user: UserRow | null;
+    /** Set when the caller authenticated with an integration's key (docs/api.md §15). */
+    integration: IntegrationRow | null;
   }
 }
 

@@ -3,7 +3,7 @@
 // and the one error mapper (errors.ts) for everything thrown anywhere, framework errors included.
 import { randomBytes } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import { ErrorCode, limits } from '@tandem/shared';
+import { CONTENT_API_PREFIX, ErrorCode, limits } from '@tandem/shared';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -14,7 +14,28 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
+import type { KeyCaller } from '../integrations/integrations.ts';
 import { ApiError, toErrorBody } from './errors.ts';
+
+/** Resolves an integration's key (docs/api.md §15) to its caller; null for a wrong or revoked key. */
+export type ResolveKey = (key: string) => Promise<KeyCaller | null>;
+
+/** The key of `Authorization: Bearer <key>`, or undefined when the header is absent or another scheme. */
+export function bearerKey(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Where an integration's key is accepted: the content API, and the access token for a document
+ * connection (a script with WebsocketProvider). Anywhere else a key is no credential: a bot cannot
+ * rename the board or list its members with it.
+ */
+const acceptsKey = (path: string): boolean =>
+  path.startsWith(`${CONTENT_API_PREFIX}/`) || /^\/api\/boards\/[^/]+\/token$/.test(path);
+
+export const badKey = (): ApiError =>
+  new ApiError(ErrorCode.AUTH_REQUIRED, 'This key is not valid, or it was revoked.');
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -88,6 +109,7 @@ export async function createHttpServer(
   config: Config,
   log: Logger,
   sessions: Sessions,
+  resolveKey: ResolveKey = async () => null,
 ): Promise<FastifyInstance> {
   const http = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -130,12 +152,23 @@ export async function createHttpServer(
   await http.register(fastifyCookie);
 
   http.decorateRequest('user', null);
+  http.decorateRequest('integration', null);
   http.addHook('onRequest', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'same-origin');
     if (!request.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
+    const key = bearerKey(request.headers.authorization);
+    if (key !== undefined && acceptsKey(request.url.split('?')[0] ?? '')) {
+      // A key is sent by a script, never attached by a browser on its own: no cross-site write is
+      // possible with it, so neither the Origin check nor the cookie applies.
+      const caller = await resolveKey(key);
+      if (!caller) throw badKey();
+      request.user = caller.user;
+      request.integration = caller.integration;
+      return;
+    }
     const origin = request.headers.origin;
     if (STATE_CHANGING.has(request.method) && origin !== undefined && origin !== config.publicOrigin) {
       throw new ApiError(ErrorCode.FORBIDDEN, 'Requests from another site are not allowed.');

@@ -9,6 +9,7 @@ import type { BoardListItem, Member, Role } from '@tandem/shared';
 import { BoardRepository } from './boards.ts';
 import { CommentRepository } from './comments.ts';
 import { HistoryRepository } from './history.ts';
+import { IntegrationRepository } from './integrations.ts';
 import { LinkRepository } from './links.ts';
 import { MemberRepository } from './members.ts';
 import { SessionRepository } from './sessions.ts';
@@ -53,6 +54,7 @@ export class SqlStore implements Store {
   readonly thumbnails: ThumbnailRepository;
   readonly votes: VoteRepository;
   readonly history: HistoryRepository;
+  readonly integrations: IntegrationRepository;
   readonly templates: TemplateRepository;
   readonly comments: CommentRepository;
 
@@ -68,6 +70,7 @@ export class SqlStore implements Store {
     this.thumbnails = new ThumbnailRepository(sql);
     this.votes = new VoteRepository(sql);
     this.history = new HistoryRepository(sql);
+    this.integrations = new IntegrationRepository(sql);
     this.templates = new TemplateRepository(sql);
     this.comments = new CommentRepository(sql);
   }

@@ -19,7 +19,8 @@ export class MemberRepository {
 
   async list(boardId: string): Promise<Member[]> {
     const rows = await this.sql.all(
-      sql`SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at
+      sql`SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at,
+            EXISTS (SELECT 1 FROM integrations i WHERE i.user_id = u.id) AS is_bot
           FROM memberships m JOIN users u ON u.id = m.user_id
           WHERE m.board_id = ${boardId}
           ORDER BY ${raw(memberOrder)}`,

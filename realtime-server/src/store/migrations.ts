@@ -309,6 +309,40 @@ export const migrations: Migration[] = [
       'CREATE INDEX templates_shared ON templates (shared, created_at)',
     ],
   },
+  {
+    // docs/api.md §15: integrations. Each is a member-like identity: its own users row (no email,
+    // no password: it cannot sign in) and a membership carrying its role, so the one access rule,
+    // revocation, history attribution and revert hold for it unchanged. Only the key's SHA-256 is
+    // kept. Idempotency-Key answers are rows too, so a retry reaching another instance is answered
+    // the same; an answer still being made has a null status.
+    // 13: migrations 11 (comments, §18) and 12 (templates, §19) were written at the same time.
+    id: 13,
+    name: 'integrations and idempotent answers',
+    statements: (d) => [
+      `CREATE TABLE integrations (
+        id TEXT PRIMARY KEY,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        key_hash TEXT NOT NULL,
+        frame_id TEXT,
+        created_by TEXT NOT NULL REFERENCES users (id),
+        created_at ${d.time} NOT NULL,
+        last_used_at ${d.time},
+        revoked_at ${d.time}
+      )`,
+      'CREATE UNIQUE INDEX integrations_key ON integrations (key_hash)',
+      'CREATE INDEX integrations_board ON integrations (board_id, created_at)',
+      `CREATE TABLE idempotent_answers (
+        user_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        status INTEGER,
+        body TEXT,
+        created_at ${d.time} NOT NULL,
+        PRIMARY KEY (user_id, idempotency_key)
+      )`,
+      'CREATE INDEX idempotent_answers_age ON idempotent_answers (created_at)',
+    ],
+  },
 ];
 
 /** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */

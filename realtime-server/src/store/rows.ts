@@ -4,6 +4,7 @@ import type { BoardListItem, Member, Role } from '@tandem/shared';
 import type {
   BoardRow,
   CommentRow,
+  IntegrationRow,
   LinkRow,
   MentionRow,
   SessionRow,
@@ -66,7 +67,7 @@ export const toBoardListItem = (r: Row): BoardListItem => ({
   thumbnailAt: r.thumbnail_at === null || r.thumbnail_at === undefined ? null : iso(r.thumbnail_at),
 });
 
-/** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at`. */
+/** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at[, is_bot]`. */
 export const toMember = (r: Row): Member => ({
   userId: str(r.id),
   name: str(r.name),
@@ -75,6 +76,8 @@ export const toMember = (r: Row): Member => ({
   isGuest: bool(r.is_guest),
   role: r.role as Role,
   createdAt: iso(r.created_at),
+  // Only on an integration's identity, so a person's member record is as it always was.
+  ...(bool(r.is_bot) ? { isBot: true as const } : {}),
 });
 
 /** Owner first, then in the order people joined. */
@@ -87,6 +90,21 @@ export const toVoteSession = (r: Row): VoteSessionRow => ({
   startedBy: str(r.started_by),
   createdAt: time(r.created_at),
   closedAt: timeOrNull(r.closed_at),
+});
+
+/** From `SELECT i.*, u.name, u.color, m.role` (integrations joined with its user and membership). */
+export const toIntegration = (r: Row): IntegrationRow => ({
+  id: str(r.id),
+  boardId: str(r.board_id),
+  userId: str(r.user_id),
+  name: str(r.name),
+  color: str(r.color),
+  role: (r.role as Role | null | undefined) ?? null,
+  frameId: strOrNull(r.frame_id),
+  createdBy: str(r.created_by),
+  createdAt: time(r.created_at),
+  lastUsedAt: timeOrNull(r.last_used_at),
+  revokedAt: timeOrNull(r.revoked_at),
 });
 
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));

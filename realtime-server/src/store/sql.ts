@@ -158,7 +158,9 @@ export class SqliteSql implements Sql {
   }
 
   isUniqueViolation(err: unknown): boolean {
-    return (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+    // A composite primary key's clash has its own code; it is a unique violation all the same.
+    const code = (err as { code?: string }).code;
+    return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   }
 }
 

@@ -3,6 +3,7 @@
 // SQLite (embedded default) and PostgreSQL implement it and pass one shared contract suite. The
 // document path (documents/) sees only the DocStore part.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
+import type { IntegrationRepository } from './integrations.ts';
 import type {
   BoardRow,
   CommentRow,
@@ -122,6 +123,8 @@ export interface TemplateStore {
 }
 
 export interface Store extends DocStore, HistoryStore, TemplateStore {
+  /** Integrations and the answers kept for Idempotency-Key (docs/api.md §15). */
+  readonly integrations: IntegrationRepository;
   /** Comments (docs/api.md §18), reached as `store.comments.…`: a resource of its own. */
   readonly comments: CommentStore;
   /** Creates or upgrades the schema. Safe to call from several instances at once. */

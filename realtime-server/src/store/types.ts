@@ -1,7 +1,7 @@
 // The Store's row types and errors, in one module that imports nothing of the store's: the
 // Store interface (store.ts), the repositories and the engines all import from here, so no
 // import ever points back at an implementation (the lint's noImportCycles rule keeps it so).
-import type { LinkRole, VersionStats } from '@tandem/shared';
+import type { LinkRole, Role, VersionStats } from '@tandem/shared';
 
 export interface UserRow {
   id: string;
@@ -45,6 +45,29 @@ export interface ThumbnailRow {
   height: number;
   data: Uint8Array;
   updatedAt: Date;
+}
+
+/** An integration (docs/api.md §15) with the name, colour and role of its identity. */
+export interface IntegrationRow {
+  id: string;
+  boardId: string;
+  /** Its identity: a users row and a membership of the board. */
+  userId: string;
+  name: string;
+  color: string;
+  /** Its membership's role; null once the membership is gone (revoked, or removed as a member). */
+  role: Role | null;
+  frameId: string | null;
+  createdBy: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** What a retried write with the same Idempotency-Key is answered (status null: still being made). */
+export interface IdempotentAnswer {
+  status: number | null;
+  body: string | null;
 }
 
 /** A comment thread (docs/api.md §18): anchored to a shape, or to a point when shapeId is null. */

@@ -3,6 +3,8 @@
 import {
   type ArrowEnd,
   type ColorName,
+  defaultShapeColor,
+  defaultShapeSize,
   type ShapeRecord,
   type ShapeType,
   textShapeTypes,
@@ -56,28 +58,8 @@ export interface NewShape extends ShapeExtras {
   z?: string;
 }
 
-export const defaultSize: Record<ShapeType, { w: number; h: number }> = {
-  sticky: { w: 200, h: 200 },
-  rect: { w: 200, h: 120 },
-  ellipse: { w: 200, h: 120 },
-  diamond: { w: 180, h: 140 },
-  text: { w: 240, h: 40 },
-  arrow: { w: 0, h: 0 },
-  freehand: { w: 0, h: 0 },
-  image: { w: 320, h: 240 },
-  frame: { w: 800, h: 500 },
-};
-const defaultColor: Record<ShapeType, ColorName> = {
-  sticky: 'yellow',
-  rect: 'blue',
-  ellipse: 'green',
-  diamond: 'violet',
-  text: 'grey',
-  arrow: 'grey',
-  freehand: 'grey',
-  image: 'grey',
-  frame: 'grey',
-};
+export const defaultSize = defaultShapeSize;
+const defaultColor = defaultShapeColor;
 
 /** Builds the Y.Map of a shape without inserting it (used by create, paste and import). */
 export function buildShapeMap(s: NewShape, createdBy: string, z: string): ShapeMap {

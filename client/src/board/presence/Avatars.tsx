@@ -7,10 +7,11 @@ import { Icon } from '../ui/icons.tsx';
 import { useRemotes } from './remote.ts';
 import './avatars.css';
 
+// Words that start with a letter or digit only: "Sorter (bot)" is "S", not "S(".
 const initials = (name: string) =>
   name
     .split(/\s+/)
-    .filter(Boolean)
+    .filter((w) => /^[\p{L}\p{N}]/u.test(w))
     .slice(0, 2)
     .map((w) => w[0]!.toUpperCase())
     .join('');

@@ -5,6 +5,7 @@ import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
+import { IntegrationsSection } from './IntegrationsSection.tsx';
 import { Icon } from './icons.tsx';
 
 interface Props {
@@ -153,7 +154,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
               <span className="member-name">
                 {m.name}
                 {m.userId === meId ? ' (you)' : ''}
-                {m.isGuest ? <em> guest</em> : null}
+                {m.isBot ? <em> bot</em> : m.isGuest ? <em> guest</em> : null}
               </span>
               {isOwner && m.role !== 'owner' ? (
                 <>
@@ -188,6 +189,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
           ))}
         </ul>
       </section>
+      {isOwner && <IntegrationsSection boardId={boardId} membersVersion={membersVersion} />}
     </dialog>
   );
 }

@@ -1,0 +1,178 @@
+// The Share dialog's "Integrations" section (docs/api.md §15, docs/integrations.md), for the owner:
+// create a key for a script, bot or agent (name, role, optionally the one frame it may change),
+// copy the key once (the server keeps only its hash), revoke one. Revoking asks first.
+import {
+  CreateIntegrationBody,
+  fieldMessages,
+  type Integration,
+  type IntegrationRole,
+  textLimits,
+} from '@tandem/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { api, errorSentence } from '../../api/client.ts';
+
+interface Props {
+  boardId: string;
+  /** Bumped when the server says members changed (an integration is a member). */
+  membersVersion: number;
+}
+
+const roleText: Record<IntegrationRole, string> = { editor: 'Can edit', viewer: 'Can view' };
+
+export function IntegrationsSection({ boardId, membersVersion }: Props) {
+  const [integrations, setIntegrations] = useState<Integration[]>([]);
+  const [frames, setFrames] = useState<{ id: string; name: string }[]>([]);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<IntegrationRole>('editor');
+  const [frameId, setFrameId] = useState('');
+  const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const [list, content] = await Promise.all([api.integrations(boardId), api.boardContent(boardId)]);
+      setIntegrations(list.integrations);
+      setFrames(content.frames.map((f) => ({ id: f.id, name: f.name || 'Untitled frame' })));
+    } catch (e) {
+      setError(errorSentence(e));
+    }
+  }, [boardId]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: membersVersion is the reload trigger
+  useEffect(() => {
+    void load();
+  }, [load, membersVersion]);
+
+  const create = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const body = { name, role, ...(frameId ? { frameId } : {}) };
+    const checked = CreateIntegrationBody.safeParse(body);
+    if (!checked.success) {
+      setError(Object.values(fieldMessages(checked.error))[0] ?? 'Check the name.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await api.createIntegration(boardId, checked.data);
+      setCreated({ name: answer.integration.name, key: answer.key });
+      setCopied(false);
+      setName('');
+      setError(null);
+      await load();
+    } catch (e) {
+      setError(errorSentence(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const revoke = async (integration: Integration) => {
+    if (
+      !confirm(
+        `Revoke ${integration.name}’s key? It stops working at once; its changes stay on the board (undo them from History).`,
+      )
+    )
+      return;
+    try {
+      await api.revokeIntegration(boardId, integration.id);
+      if (created?.name === integration.name) setCreated(null);
+      await load();
+    } catch (e) {
+      setError(errorSentence(e));
+    }
+  };
+  const copy = async (key: string) => {
+    try {
+      await navigator.clipboard.writeText(key);
+    } catch {
+      // Without clipboard permission the key stays visible in the field to copy by hand.
+    }
+    setCopied(true);
+  };
+  const frameName = (id: string | undefined) =>
+    id === undefined ? 'Whole board' : `Frame “${frames.find((f) => f.id === id)?.name ?? 'deleted'}”`;
+
+  return (
+    <section aria-label="Integrations">
+      <h3>Integrations</h3>
+      <p className="hint">
+        Give a script, bot or AI agent a key to work on this board through the API or MCP. Its edits show
+        under its name, and you can undo them from History.
+      </p>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <form className="integration-form" onSubmit={(e) => void create(e)}>
+        <input
+          aria-label="Integration name"
+          placeholder="Name, e.g. Retro sorter"
+          maxLength={textLimits.nameMax}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <select
+          aria-label="Integration role"
+          value={role}
+          onChange={(e) => setRole(e.target.value as IntegrationRole)}
+        >
+          <option value="editor">Can edit</option>
+          <option value="viewer">Can view</option>
+        </select>
+        <select aria-label="Integration scope" value={frameId} onChange={(e) => setFrameId(e.target.value)}>
+          <option value="">Whole board</option>
+          {frames.map((f) => (
+            <option key={f.id} value={f.id}>
+              Only frame “{f.name}”
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="btn" disabled={busy}>
+          Create key
+        </button>
+      </form>
+      {created && (
+        <div className="integration-key" role="status">
+          <p>Copy {created.name}’s key now: it is not shown again.</p>
+          <div className="row">
+            <input
+              readOnly
+              value={created.key}
+              aria-label={`${created.name} key`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button type="button" className="btn small" onClick={() => void copy(created.key)}>
+              {copied ? 'Copied' : 'Copy key'}
+            </button>
+          </div>
+        </div>
+      )}
+      <ul className="links integrations">
+        {integrations.map((i) => (
+          <li key={i.id}>
+            <span className="integration-dot" style={{ background: i.color }} aria-hidden="true" />
+            <span className="member-name">
+              {i.name}
+              <em>
+                {' '}
+                {frameName(i.scope.frameId)}
+                {i.lastUsedAt ? ` · used ${new Date(i.lastUsedAt).toLocaleString()}` : ' · not used yet'}
+              </em>
+            </span>
+            <span className={`pill pill-${i.role}`}>{roleText[i.role]}</span>
+            <button
+              type="button"
+              className="btn small danger"
+              aria-label={`Revoke ${i.name}`}
+              onClick={() => void revoke(i)}
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+        {integrations.length === 0 && <li className="hint">No integrations.</li>}
+      </ul>
+    </section>
+  );
+}

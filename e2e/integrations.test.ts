@@ -1,0 +1,127 @@
+// Integrations in Chromium (docs/api.md §15): the owner creates a key in the Share dialog and
+// copies it; a bot uses it over REST; the owner sees the bot's cursor "Sorter (bot)" and its
+// stickies appear live; a person's edit made in between stays when the owner undoes all of the
+// bot's changes since a time in the History panel; revoking the key in the dialog stops it.
+// Screenshots of the dialog and of the bot at work go to test-artifacts/.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { contentPaths } from '@tandem/shared';
+import type { Page } from 'playwright-core';
+import { artifacts, createBoard, newUser, place, shapes, until, withApp } from './helpers.ts';
+
+const count = async (page: Page) => shapes(page).count();
+
+describe('integrations in the browser', () => {
+  let ada: Page;
+  const app = withApp();
+  before(async () => {
+    ada = (await newUser(app, 'Ada')).page;
+  });
+
+  const botWrite = (key: string, boardId: string, method: string, body: unknown) =>
+    fetch(app.server.url + contentPaths.shapes(boardId), {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('a key made in the Share dialog writes live as "<name> (bot)", and the owner undoes the bot alone', async () => {
+    const boardId = await createBoard(ada, 'Retro');
+    await ada.getByRole('button', { name: 'Share' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'Share board' });
+    const section = dialog.getByRole('region', { name: 'Integrations' });
+    await section.getByText('No integrations.').waitFor();
+    await section.getByLabel('Integration name').fill('Sorter');
+    await section.getByRole('button', { name: 'Create key' }).click();
+    const keyField = section.getByLabel('Sorter key');
+    await keyField.waitFor();
+    const key = await keyField.inputValue();
+    assert.match(key, /^tdm_[A-Za-z0-9_-]{43}$/);
+    await section.getByRole('button', { name: 'Copy key' }).click();
+    await section.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await ada.evaluate(() => navigator.clipboard.readText()), key);
+    await section.getByRole('button', { name: 'Revoke Sorter' }).waitFor();
+    // Also a member (its role and removal work as for a person), marked as a bot.
+    await dialog.locator('.members li', { hasText: 'Sorter' }).getByText('bot').waitFor();
+    await dialog.screenshot({ path: join(artifacts, 'integrations-share-dialog.png') });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // A time before the bot's edits, with real time on each side of it (the revert works to the second).
+    await new Promise((r) => setTimeout(r, 1100));
+    const since = new Date();
+    await new Promise((r) => setTimeout(r, 1100));
+    const added = await botWrite(key, boardId, 'POST', {
+      shapes: [
+        { type: 'sticky', x: 200, y: 200, text: 'From the bot' },
+        { type: 'sticky', x: 450, y: 200, text: 'Also the bot' },
+      ],
+    });
+    assert.equal(added.status, 201);
+    await until(async () => (await count(ada)) === 2, 'the bot stickies appear live');
+    await ada.getByText('Sorter (bot)').first().waitFor();
+    await ada.screenshot({ path: join(artifacts, 'integrations-bot-cursor.png') });
+
+    // A person's edit in between stays.
+    await place(ada, 'Ellipse', 300, 550);
+    await ada.keyboard.press('Escape');
+    await until(async () => (await count(ada)) === 3, 'Ada’s ellipse added');
+    await ada.locator('[data-saved="saved"]').waitFor();
+
+    await ada.keyboard.press('Control+Alt+KeyH');
+    await ada.getByRole('complementary', { name: 'Version history' }).waitFor();
+    const people = ada.getByRole('region', { name: "Undo one person's changes" });
+    await people.getByRole('button', { name: "Undo all of Sorter's changes since…" }).click();
+    const p = (n: number) => String(n).padStart(2, '0');
+    await ada
+      .getByLabel('Since')
+      .fill(
+        `${since.getFullYear()}-${p(since.getMonth() + 1)}-${p(since.getDate())}T${p(since.getHours())}:${p(since.getMinutes())}:${p(since.getSeconds())}`,
+      );
+    // The History panel asks before undoing someone's changes (a confirm() naming them).
+    const asked = ada.waitForEvent('dialog', { timeout: 15_000 });
+    const clicked = ada.getByRole('button', { name: "Undo Sorter's changes" }).click();
+    const question = await asked;
+    assert.match(question.message(), /Sorter/, question.message());
+    await question.accept();
+    await clicked;
+    await until(async () => (await count(ada)) === 1, 'the bot stickies are gone');
+    assert.equal(await shapes(ada, 'ellipse').count(), 1, 'Ada’s ellipse kept');
+    await ada.keyboard.press('Control+Alt+KeyH');
+
+    // Revoked in the dialog: the key stops working.
+    await ada.getByRole('button', { name: 'Share' }).click();
+    ada.once('dialog', (d) => void d.accept());
+    await section.getByRole('button', { name: 'Revoke Sorter' }).click();
+    await section.getByText('No integrations.').waitFor();
+    const refused = await botWrite(key, boardId, 'POST', { shapes: [{ type: 'sticky', x: 0, y: 0 }] });
+    assert.equal(refused.status, 401);
+    assert.equal(await count(ada), 1);
+  });
+
+  it('the dialog fits a phone', async () => {
+    const context = await app.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      baseURL: app.server.url,
+    });
+    const phone = await context.newPage();
+    try {
+      // Same account: the session cookie from Ada's context.
+      await context.addCookies(await ada.context().cookies());
+      await phone.goto('/boards');
+      await createBoard(phone, 'Phone');
+      await phone.getByRole('button', { name: 'Share' }).click();
+      const section = phone.getByRole('region', { name: 'Integrations' });
+      await section.getByLabel('Integration name').fill('Importer with a long name');
+      await section.getByRole('button', { name: 'Create key' }).click();
+      await section.getByLabel('Importer with a long name key').waitFor();
+      await section.scrollIntoViewIfNeeded();
+      const box = await section.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+      await phone.screenshot({ path: join(artifacts, 'integrations-share-dialog-phone.png') });
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+// The content API (docs/api.md §15): a board's shapes read and written by scripts, bots and agents
+// with an integration's key (or a member's session). Every write is one change through the board's
+// Room (integrations/integrations.ts), checked whole first: a malformed shape is a 422 naming its
+// index and field, a frame-scoped key's change outside its frame a 422 OUT_OF_SCOPE, and neither
+// changes anything. Writes take an Idempotency-Key and count against the key's rate limit.
+import { DeleteShapesBody, ErrorCode, integrationLimits } from '@tandem/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { WindowLimiter } from '../auth/rateLimit.ts';
+import { ContentError, readContent } from '../integrations/content.ts';
+import { BoardFullError, writerOf } from '../integrations/integrations.ts';
+import {
+  type Actor,
+  addShapes,
+  deleteShapes,
+  refuseOverLimit,
+  updateShapes,
+} from '../integrations/writes.ts';
+import { requireRole } from './access.ts';
+import type { ResourcePlugin } from './deps.ts';
+import { ApiError } from './errors.ts';
+import { parseBody, rateLimit, signedIn } from './request.ts';
+import { toBoard } from './serialize.ts';
+
+type BoardParams = { Params: { id: string } };
+
+/** What a write answers, kept for a retry with the same Idempotency-Key. */
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** The list a write body carries under `field` (a body that is no object is BAD_REQUEST). */
+function listIn(body: unknown, field: 'shapes' | 'ids'): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'Send a JSON object in the request body.');
+  }
+  return (body as Record<string, unknown>)[field];
+}
+
+/** Awaits a write, turning the board's refusals into the catalogue's errors. */
+async function mapped<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    throw asApiError(error);
+  }
+}
+
+/** Maps the board's refusals to the catalogue (docs/api.md §8). */
+function asApiError(error: unknown): unknown {
+  if (error instanceof ContentError) {
+    if (error.code === 'TOO_MANY') return new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, error.message);
+    const hasFields = Object.keys(error.fields).length > 0;
+    return new ApiError(
+      error.code === 'OUT_OF_SCOPE' ? ErrorCode.OUT_OF_SCOPE : ErrorCode.VALIDATION,
+      error.message,
+      hasFields ? error.fields : undefined,
+    );
+  }
+  if (error instanceof BoardFullError) return new ApiError(ErrorCode.PAYLOAD_TOO_LARGE, error.message);
+  return error;
+}
+
+export const contentRoutes: ResourcePlugin = async (app, deps) => {
+  const { store, integrations } = deps;
+  const writes = new WindowLimiter(integrationLimits.writesPerMinute, 60_000);
+  let sweptAt = 0;
+
+  /**
+   * Runs a write once per Idempotency-Key (docs/api.md §15): a retry within 24 h gets the first
+   * answer and changes nothing. The key is claimed in the Store, so a retry that reaches another
+   * instance is answered the same; a write that failed releases its key.
+   */
+  const idempotent = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    write: () => Promise<Answer>,
+  ): Promise<FastifyReply> => {
+    const userId = signedIn(request).id;
+    const header = request.headers['idempotency-key'];
+    const key = typeof header === 'string' ? header.trim() : undefined;
+    const send = (answer: Answer) =>
+      answer.status === 204 ? reply.code(204).send() : reply.code(answer.status).send(answer.body);
+    const counted = () => rateLimit(writes, userId, reply);
+    if (!key) {
+      counted();
+      return send(await write());
+    }
+    if (key.length > integrationLimits.idempotencyKeyMax) {
+      throw new ApiError(
+        ErrorCode.BAD_REQUEST,
+        `An Idempotency-Key has at most ${integrationLimits.idempotencyKeyMax} characters.`,
+      );
+    }
+    const now = Date.now();
+    const since = new Date(now - integrationLimits.idempotencyMs);
+    if (now - sweptAt > 3_600_000) {
+      sweptAt = now;
+      void store.integrations.sweepIdempotency(since).catch(() => undefined);
+    }
+    const earlier = await store.integrations.claimIdempotency(userId, key, since);
+    if (earlier) {
+      if (earlier.status === null) {
+        throw new ApiError(
+          ErrorCode.CONFLICT,
+          'A call with this Idempotency-Key is still running. Try again in a moment.',
+        );
+      }
+      reply.header('Idempotent-Replayed', 'true');
+      return send({ status: earlier.status, body: earlier.body ? JSON.parse(earlier.body) : null });
+    }
+    try {
+      counted();
+      const answer = await write();
+      await store.integrations.answerIdempotency(userId, key, {
+        status: answer.status,
+        body: answer.body === undefined ? null : JSON.stringify(answer.body),
+      });
+      return send(answer);
+    } catch (error) {
+      await store.integrations
+        .answerIdempotency(userId, key, { status: null, body: null })
+        .catch(() => undefined);
+      throw error;
+    }
+  };
+
+  /** The board, for a caller with at least `need`; a key only reaches its own board. */
+  const boardFor = async (request: FastifyRequest<BoardParams>, need: 'viewer' | 'editor') =>
+    (await requireRole(store, request.params.id, signedIn(request).id, need)).board;
+
+  /** Who writes, for an editor or better: a key's writes are limited to its frame. */
+  const actorFor = async (request: FastifyRequest<BoardParams>): Promise<Actor> => {
+    const board = await boardFor(request, 'editor');
+    return {
+      boardId: board.id,
+      writer: writerOf(signedIn(request), request.integration),
+      frameId: request.integration?.frameId ?? null,
+    };
+  };
+
+  app.get<BoardParams>('/api/v1/boards/:id', async (request) => {
+    const board = await boardFor(request, 'viewer');
+    const content = await integrations.read(board.id, readContent);
+    return { board: toBoard(board), ...content };
+  });
+
+  app.post<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
+    const actor = await actorFor(request);
+    return idempotent(request, reply, async () => ({
+      status: 201,
+      body: { shapes: await mapped(addShapes(integrations, actor, listIn(request.body, 'shapes'))) },
+    }));
+  });
+
+  app.patch<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
+    const actor = await actorFor(request);
+    return idempotent(request, reply, async () => ({
+      status: 200,
+      body: { shapes: await mapped(updateShapes(integrations, actor, listIn(request.body, 'shapes'))) },
+    }));
+  });
+
+  app.delete<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
+    const actor = await actorFor(request);
+    return idempotent(request, reply, async () => {
+      const list = listIn(request.body, 'ids');
+      await mapped(
+        (async () => {
+          refuseOverLimit(list);
+          await deleteShapes(integrations, actor, parseBody(DeleteShapesBody, request.body).ids);
+        })(),
+      );
+      return { status: 204, body: undefined };
+    });
+  });
+};

@@ -1,0 +1,315 @@
+// The MCP endpoint (docs/api.md §15): `POST /mcp` speaks the Model Context Protocol's Streamable
+// HTTP transport (the official SDK's server), authenticated by an integration's key like the
+// content API. It runs stateless: each request is authenticated again and served by a fresh
+// server, so a revoked key is refused on its very next call on every instance, and any instance
+// can answer any call. The tools are the content API's writes (integrations/writes.ts): one tool
+// call is one change, attributed to the integration and limited to its frame; a refusal is an MCP
+// tool error with the same sentence as REST.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ColorName, ErrorCode, MCP_PATH, roleAtLeast, sortResults } from '@tandem/shared';
+import type * as Y from 'yjs';
+import { z } from 'zod';
+import { ContentError, readContent } from '../integrations/content.ts';
+import { BoardFullError, type KeyCaller, writerOf } from '../integrations/integrations.ts';
+import {
+  type Actor,
+  addShapes,
+  addStickyGrid,
+  connectShapes,
+  deleteShapes,
+  updateShapes,
+} from '../integrations/writes.ts';
+import type { HttpDeps, ResourcePlugin } from './deps.ts';
+import { ApiError, toErrorBody } from './errors.ts';
+import { badKey, bearerKey } from './server.ts';
+
+const SERVER_INFO = { name: 'tandem', version: '1.0.0' };
+
+/** A tool's refusal: the same sentence (and fields) as the content API's answer. */
+class ToolRefusal extends Error {}
+
+const text = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }],
+});
+
+function refusal(error: unknown): CallToolResult {
+  let message: string;
+  if (error instanceof ContentError) {
+    const fields = Object.entries(error.fields).map(([field, why]) => `${field}: ${why}`);
+    message = [error.message, ...fields].join('\n');
+  } else if (error instanceof BoardFullError || error instanceof ToolRefusal || error instanceof ApiError) {
+    message = error.message;
+  } else throw error;
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** The compact board an agent reasons about: short keys, rounded numbers, arrows as connections. */
+export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]) {
+  const { shapes, frames } = readContent(doc);
+  const round = (n: number) => Math.round(n);
+  const frameOf = (s: { x: number; y: number; w: number; h: number }) =>
+    frames.find((f) => {
+      const cx = s.x + s.w / 2;
+      const cy = s.y + s.h / 2;
+      return cx >= f.x && cx <= f.x + f.w && cy >= f.y && cy <= f.y + f.h;
+    })?.id;
+  const connections: { id: string; from?: string; to?: string }[] = [];
+  const items: Record<string, unknown>[] = [];
+  for (const s of shapes) {
+    if (s.type === 'frame') continue;
+    if (s.type === 'arrow') {
+      connections.push({ id: s.id, from: s.from?.shapeId, to: s.to?.shapeId });
+      continue;
+    }
+    const item: Record<string, unknown> = {
+      id: s.id,
+      type: s.type,
+      x: round(s.x),
+      y: round(s.y),
+      w: round(s.w),
+      h: round(s.h),
+    };
+    if (s.text) item.text = s.text;
+    if (s.color) item.color = s.color;
+    const frame = frameOf(s);
+    if (frame) item.frame = frame;
+    items.push(item);
+  }
+  return {
+    title,
+    frames: frames.map((f) => ({
+      id: f.id,
+      name: f.name,
+      x: round(f.x),
+      y: round(f.y),
+      w: round(f.w),
+      h: round(f.h),
+    })),
+    shapes: items,
+    connections,
+    here: here.map((u) => u.name),
+  };
+}
+
+const boardId = z.string().describe('The board id (list_boards gives it).');
+const shapeList = z
+  .array(z.record(z.string(), z.unknown()))
+  .describe(
+    'Shapes as in the content API: {type: sticky|rect|ellipse|diamond|text|arrow|freehand|image|frame, x, y, w?, h?, text?, color?: yellow|orange|red|pink|violet|blue|green|grey, name? (frames), id?}. At most 1,000.',
+  );
+
+/**
+ * The SDK, loaded on the first MCP call: it brings a JSON-schema validator (ajv) with it, which a
+ * deployment whose agents never call /mcp should not load at start (realtime-server/test/bundle.test.ts).
+ */
+type Sdk = {
+  McpServer: typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+};
+const loadSdk = async (): Promise<Sdk> => {
+  const [mcp, http] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { McpServer: mcp.McpServer, StreamableHTTPServerTransport: http.StreamableHTTPServerTransport };
+};
+
+/** One MCP server per request, with the tools bound to the caller. */
+function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps): McpServer {
+  const { store, integrations, rooms } = deps;
+  const { integration, user } = caller;
+  const server = new McpServer(SERVER_INFO, {
+    instructions:
+      'Tandem is a collaborative whiteboard. Your key opens one board: call list_boards for its id, read_board to see it, then add, update, connect or delete shapes. Each call is one change that everyone on the board sees live, attributed to you.',
+  });
+
+  /** The caller's board, checked: a key reaches only its own, with its role. */
+  const boardFor = async (id: string, need: 'viewer' | 'editor') => {
+    if (id !== integration.boardId) throw new ToolRefusal('No such board, or you do not have access to it.');
+    const board = await store.getBoard(id);
+    const role = await store.getRole(id, user.id);
+    if (!board || !role) throw new ToolRefusal('No such board, or you do not have access to it.');
+    if (!roleAtLeast(role, need)) throw new ToolRefusal('Your role does not allow this.');
+    return board;
+  };
+  const actorFor = async (id: string): Promise<Actor> => {
+    const board = await boardFor(id, 'editor');
+    return { boardId: board.id, writer: writerOf(user, integration), frameId: integration.frameId };
+  };
+  const guarded =
+    <A>(run: (args: A) => Promise<CallToolResult>) =>
+    async (args: A): Promise<CallToolResult> => {
+      try {
+        return await run(args);
+      } catch (error) {
+        return refusal(error);
+      }
+    };
+
+  server.registerTool(
+    'list_boards',
+    {
+      description: 'Lists the boards this key can open (one: keys are board-scoped), with your role on each.',
+      inputSchema: {},
+    },
+    guarded(async () => {
+      const board = await store.getBoard(integration.boardId);
+      const role = await store.getRole(integration.boardId, user.id);
+      return text({ boards: board && role ? [{ id: board.id, title: board.title, role }] : [] });
+    }),
+  );
+
+  server.registerTool(
+    'read_board',
+    {
+      description:
+        'Reads a board compactly: frames (id, name, box), shapes (id, type, box, text, colour, the frame holding them), connections (arrows between shape ids) and who is on the board now.',
+      inputSchema: { boardId },
+    },
+    guarded(async (args: { boardId: string }) => {
+      const board = await boardFor(args.boardId, 'viewer');
+      return text(
+        await integrations.read(board.id, (doc) =>
+          compactBoard(doc, board.title, rooms.get(board.id)?.presence.users() ?? []),
+        ),
+      );
+    }),
+  );
+
+  server.registerTool(
+    'add_shapes',
+    {
+      description: 'Adds shapes in one change; answers the created shapes with their ids.',
+      inputSchema: { boardId, shapes: shapeList },
+    },
+    guarded(async (args: { boardId: string; shapes: unknown[] }) =>
+      text({ shapes: await addShapes(integrations, await actorFor(args.boardId), args.shapes) }),
+    ),
+  );
+
+  server.registerTool(
+    'update_shapes',
+    {
+      description: 'Changes shapes in one change: each {id, ...fields to set}; text replaces the text.',
+      inputSchema: { boardId, shapes: shapeList },
+    },
+    guarded(async (args: { boardId: string; shapes: unknown[] }) =>
+      text({ shapes: await updateShapes(integrations, await actorFor(args.boardId), args.shapes) }),
+    ),
+  );
+
+  server.registerTool(
+    'delete_shapes',
+    {
+      description: 'Deletes shapes by id in one change (ids that are already gone are ignored).',
+      inputSchema: { boardId, ids: z.array(z.string().min(1).max(64)).min(1).describe('The shape ids.') },
+    },
+    guarded(async (args: { boardId: string; ids: string[] }) => {
+      await deleteShapes(integrations, await actorFor(args.boardId), args.ids);
+      return text({ deleted: args.ids.length });
+    }),
+  );
+
+  server.registerTool(
+    'connect',
+    {
+      description: 'Draws an arrow from one shape to another; its ends stay attached when the shapes move.',
+      inputSchema: {
+        boardId,
+        from: z.string().describe('The id of the shape the arrow starts at.'),
+        to: z.string().describe('The id of the shape the arrow points to.'),
+        color: ColorName.optional(),
+      },
+    },
+    guarded(async (args: { boardId: string; from: string; to: string; color?: ColorName | undefined }) =>
+      text({ arrow: await connectShapes(integrations, await actorFor(args.boardId), args) }),
+    ),
+  );
+
+  server.registerTool(
+    'add_sticky_grid',
+    {
+      description:
+        'Adds sticky notes laid out in a grid, in one change: inside a frame (from its top-left corner, as many columns as fit) or from a point. Use it to cluster ideas.',
+      inputSchema: {
+        boardId,
+        texts: z.array(z.string().max(10_000)).min(1).describe('One sticky per text, in reading order.'),
+        frameId: z.string().optional().describe('The frame to fill (read_board lists frames).'),
+        x: z.number().optional().describe('Top-left corner when no frame is given.'),
+        y: z.number().optional(),
+        columns: z.number().int().min(1).max(100).optional(),
+        color: ColorName.optional(),
+      },
+    },
+    guarded(
+      async (args: {
+        boardId: string;
+        texts: string[];
+        frameId?: string | undefined;
+        x?: number | undefined;
+        y?: number | undefined;
+        columns?: number | undefined;
+        color?: ColorName | undefined;
+      }) => text({ shapes: await addStickyGrid(integrations, await actorFor(args.boardId), args) }),
+    ),
+  );
+
+  server.registerTool(
+    'read_votes',
+    {
+      description:
+        'Reads the board’s dot-voting session: whether one is open, and once it is closed the votes per shape, most-voted first.',
+      inputSchema: { boardId },
+    },
+    guarded(async (args: { boardId: string }) => {
+      const board = await boardFor(args.boardId, 'viewer');
+      const session = await store.currentVoteSession(board.id);
+      if (!session) return text({ session: null });
+      const closed = session.closedAt !== null;
+      return text({
+        session: { id: session.id, open: !closed, votesPerPerson: session.votesPerPerson },
+        voters: await store.countVoters(session.id),
+        ...(closed ? { results: sortResults(await store.voteTotals(session.id)) } : {}),
+      });
+    }),
+  );
+  return server;
+}
+
+export const mcpRoutes: ResourcePlugin = async (app, deps) => {
+  let sdk: Promise<Sdk> | null = null;
+  app.post(MCP_PATH, async (request, reply) => {
+    const key = bearerKey(request.headers.authorization);
+    const caller = key === undefined ? null : await deps.integrations.resolve(key);
+    if (!caller) {
+      const { status, body } = toErrorBody(badKey(), request.id);
+      return reply.code(status).header('WWW-Authenticate', 'Bearer').send(body);
+    }
+    // A failed load is not kept: the next call tries again.
+    sdk ??= loadSdk().catch((error: unknown) => {
+      sdk = null;
+      throw error;
+    });
+    const { McpServer, StreamableHTTPServerTransport } = await sdk;
+    const server = toolsFor(McpServer, caller, deps);
+    // Stateless: no session id, JSON answers; the SDK writes the answer on the raw response.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  // Streams and sessions are not offered (stateless server): say so in the catalogue's shape.
+  const notHere = async () => {
+    throw new ApiError(ErrorCode.BAD_REQUEST, 'This MCP endpoint is stateless: send each request with POST.');
+  };
+  app.get(MCP_PATH, notHere);
+  app.delete(MCP_PATH, notHere);
+};

@@ -1,0 +1,306 @@
+// The board operations of the content API and the MCP tools (docs/api.md §15), as pure functions
+// over a board's Y.Doc: `plan…` checks a whole write against the board as it is (every shape, the
+// frame scope) without touching it, and `apply…` makes it. The caller runs both inside one
+// Room.change, so a write is one change, all or nothing.
+import {
+  type ArrowEnd,
+  defaultShapeColor,
+  defaultShapeSize,
+  exportBoard,
+  SHAPES_KEY,
+  type ShapeInput,
+  type ShapePatch,
+  type ShapeRecord,
+  textShapeTypes,
+} from '@tandem/shared';
+import { generateKeyBetween } from 'fractional-indexing';
+import * as Y from 'yjs';
+import { randomId } from '../auth/tokens.ts';
+
+type ShapeMap = Y.Map<unknown>;
+const shapesOf = (doc: Y.Doc) => doc.getMap<ShapeMap>(SHAPES_KEY);
+
+/** A write the board refuses: which shapes and why, with the catalogue code the route answers. */
+export class ContentError extends Error {
+  constructor(
+    readonly code: 'VALIDATION' | 'OUT_OF_SCOPE' | 'TOO_MANY',
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ContentError';
+  }
+}
+
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const boxOf = (m: ShapeMap): Box => ({
+  x: num(m.get('x')),
+  y: num(m.get('y')),
+  w: num(m.get('w')),
+  h: num(m.get('h')),
+});
+/** A frame holds the shapes whose centre lies inside it (docs/api.md §10). */
+const centreInside = (shape: Box, frame: Box): boolean => {
+  const cx = shape.x + shape.w / 2;
+  const cy = shape.y + shape.h / 2;
+  return cx >= frame.x && cx <= frame.x + frame.w && cy >= frame.y && cy <= frame.y + frame.h;
+};
+
+/** The frame a scoped key may work in; null when it has no scope. Missing: every write is out of scope. */
+function scopeBox(doc: Y.Doc, frameId: string | null): Box | null | 'missing' {
+  if (frameId === null) return null;
+  const frame = shapesOf(doc).get(frameId);
+  if (!(frame instanceof Y.Map) || frame.get('type') !== 'frame') return 'missing';
+  return boxOf(frame);
+}
+
+function checkScope(
+  doc: Y.Doc,
+  frameId: string | null,
+  boxes: { index: number; box: Box; id?: string }[],
+): void {
+  const frame = scopeBox(doc, frameId);
+  if (frame === null) return;
+  const fields: Record<string, string> = {};
+  for (const { index, box, id } of boxes) {
+    if (frame === 'missing' || id === frameId || !centreInside(box, frame))
+      fields[`shapes[${index}]`] = 'Outside the frame this key is limited to.';
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new ContentError(
+      'OUT_OF_SCOPE',
+      frame === 'missing'
+        ? 'The frame this key is limited to is gone, so it can change nothing.'
+        : 'This key may only change shapes inside its frame; nothing was changed.',
+      fields,
+    );
+  }
+}
+
+/** The box a new shape will have (an arrow's is that of its two ends). */
+function boxOfInput(s: ShapeInput): Box {
+  if (s.type === 'arrow') {
+    const from = s.from ?? { x: s.x, y: s.y };
+    const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };
+    return {
+      x: Math.min(from.x, to.x),
+      y: Math.min(from.y, to.y),
+      w: Math.abs(to.x - from.x),
+      h: Math.abs(to.y - from.y),
+    };
+  }
+  const size = defaultShapeSize[s.type];
+  return { x: s.x, y: s.y, w: s.w ?? size.w, h: s.h ?? size.h };
+}
+
+function topKey(doc: Y.Doc): string | null {
+  let top: string | null = null;
+  for (const m of shapesOf(doc).values()) {
+    const z = m instanceof Y.Map ? m.get('z') : undefined;
+    if (typeof z === 'string' && (top === null || z > top)) top = z;
+  }
+  return top;
+}
+
+/** Next paint-order key above `below`; a stored key we cannot parse is stepped over. */
+function keyAbove(below: string | null): string {
+  try {
+    return generateKeyBetween(below, null);
+  } catch {
+    return generateKeyBetween(null, null);
+  }
+}
+
+const extraKeys = [
+  'fontSize',
+  'align',
+  'strokeWidth',
+  'dash',
+  'startHead',
+  'endHead',
+  'groupId',
+  'locked',
+] as const;
+
+function buildShape(s: ShapeInput, createdBy: string, z: string): ShapeMap {
+  const m = new Y.Map<unknown>();
+  const box = boxOfInput(s);
+  m.set('type', s.type);
+  m.set('x', box.x);
+  m.set('y', box.y);
+  m.set('w', Math.max(0, box.w));
+  m.set('h', Math.max(0, box.h));
+  m.set('rotation', s.rotation ?? 0);
+  m.set('color', s.color ?? defaultShapeColor[s.type]);
+  m.set('z', z);
+  m.set('createdBy', createdBy);
+  for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
+  if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
+  if (s.type === 'freehand') m.set('points', s.points ?? []);
+  if (s.type === 'image') m.set('assetId', s.assetId ?? '');
+  if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
+  if (s.type === 'arrow') {
+    m.set('from', s.from ?? ({ x: box.x, y: box.y } satisfies ArrowEnd));
+    m.set('to', s.to ?? ({ x: box.x + box.w, y: box.y + box.h } satisfies ArrowEnd));
+  }
+  return m;
+}
+
+/** Checks an add against the board: ids free and unique, every shape inside the key's frame. */
+export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null): void {
+  const shapesMap = shapesOf(doc);
+  const seen = new Set<string>();
+  const fields: Record<string, string> = {};
+  shapes.forEach((s, index) => {
+    if (s.id === undefined) return;
+    if (shapesMap.has(s.id) || seen.has(s.id)) fields[`shapes[${index}].id`] = 'A shape with this id exists.';
+    seen.add(s.id);
+  });
+  if (Object.keys(fields).length > 0)
+    throw new ContentError('VALIDATION', 'Some shapes need attention.', fields);
+  checkScope(
+    doc,
+    frameId,
+    shapes.map((s, index) => ({ index, box: boxOfInput(s) })),
+  );
+}
+
+/** Adds the shapes on top of the others; answers them as stored (§10 records). */
+export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): ShapeRecord[] {
+  const map = shapesOf(doc);
+  let z = topKey(doc);
+  const ids: string[] = [];
+  for (const s of shapes) {
+    const id = s.id ?? randomId(12);
+    z = s.z ?? keyAbove(z);
+    map.set(id, buildShape(s, createdBy, z));
+    ids.push(id);
+  }
+  return recordsOf(doc, ids);
+}
+
+/** Checks a change: every id exists, and each shape is inside the key's frame before and after. */
+export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | null): void {
+  const map = shapesOf(doc);
+  const fields: Record<string, string> = {};
+  const boxes: { index: number; box: Box; id: string }[] = [];
+  patches.forEach((p, index) => {
+    const m = map.get(p.id);
+    if (!(m instanceof Y.Map)) {
+      fields[`shapes[${index}].id`] = 'No such shape.';
+      return;
+    }
+    if (p.points !== undefined && m.get('type') !== 'freehand')
+      fields[`shapes[${index}].points`] = 'Only a freehand shape has points.';
+    if (p.text !== undefined && !textShapeTypes.has(m.get('type') as never))
+      fields[`shapes[${index}].text`] = 'This shape has no text.';
+    const before = boxOf(m);
+    boxes.push({ index, box: before, id: p.id });
+    boxes.push({
+      index,
+      box: { x: p.x ?? before.x, y: p.y ?? before.y, w: p.w ?? before.w, h: p.h ?? before.h },
+      id: p.id,
+    });
+  });
+  if (Object.keys(fields).length > 0)
+    throw new ContentError('VALIDATION', 'Some shapes need attention.', fields);
+  checkScope(doc, frameId, boxes);
+}
+
+/** Sets the given fields; a text field replaces the text. */
+export function applyPatch(doc: Y.Doc, patches: ShapePatch[]): ShapeRecord[] {
+  const map = shapesOf(doc);
+  for (const p of patches) {
+    const m = map.get(p.id) as ShapeMap;
+    for (const [key, value] of Object.entries(p)) {
+      if (key === 'id' || value === undefined) continue;
+      if (key === 'text' || key === 'name') {
+        const text = m.get(key);
+        if (text instanceof Y.Text) {
+          text.delete(0, text.length);
+          text.insert(0, value as string);
+        } else m.set(key, new Y.Text(value as string));
+        continue;
+      }
+      m.set(key, value);
+    }
+  }
+  return recordsOf(
+    doc,
+    patches.map((p) => p.id),
+  );
+}
+
+/** Checks a deletion: unknown ids are ignored (already gone); the rest must be inside the key's frame. */
+export function planDelete(doc: Y.Doc, ids: string[], frameId: string | null): void {
+  const map = shapesOf(doc);
+  const boxes: { index: number; box: Box; id: string }[] = [];
+  ids.forEach((id, index) => {
+    const m = map.get(id);
+    if (m instanceof Y.Map) boxes.push({ index, box: boxOf(m), id });
+  });
+  checkScope(doc, frameId, boxes);
+}
+
+export function applyDelete(doc: Y.Doc, ids: string[]): number {
+  const map = shapesOf(doc);
+  let deleted = 0;
+  for (const id of ids) {
+    if (!map.has(id)) continue;
+    map.delete(id);
+    deleted += 1;
+  }
+  return deleted;
+}
+
+/**
+ * Where a writer last worked: the centre of these shapes' bounding box (those that exist), for
+ * its cursor; null when none does.
+ */
+export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | null {
+  const map = shapesOf(doc);
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (const id of ids) {
+    const m = map.get(id);
+    if (!(m instanceof Y.Map)) continue;
+    const b = boxOf(m);
+    minX = Math.min(minX, b.x);
+    minY = Math.min(minY, b.y);
+    maxX = Math.max(maxX, b.x + b.w);
+    maxY = Math.max(maxY, b.y + b.h);
+  }
+  return Number.isFinite(minX) ? { x: (minX + maxX) / 2, y: (minY + maxY) / 2 } : null;
+}
+
+/** The records of these shapes as they are now (§10 JSON). */
+function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
+  const map = shapesOf(doc);
+  return ids.map((id) => {
+    const record: Record<string, unknown> = { id };
+    (map.get(id) as ShapeMap).forEach((value, key) => {
+      record[key] = value instanceof Y.AbstractType ? value.toJSON() : value;
+    });
+    return record as ShapeRecord;
+  });
+}
+
+/** The board as the content API answers it: every shape (§10 JSON, paint order) and its frames. */
+export function readContent(doc: Y.Doc): {
+  shapes: ShapeRecord[];
+  frames: { id: string; name: string; x: number; y: number; w: number; h: number }[];
+} {
+  const { shapes } = exportBoard(doc, { keepInvalid: true }).board;
+  const frames = shapes
+    .filter((s) => s.type === 'frame')
+    .map((f) => ({ id: f.id, name: f.name ?? '', x: f.x, y: f.y, w: f.w, h: f.h }));
+  return { shapes, frames };
+}

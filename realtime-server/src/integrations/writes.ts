@@ -1,0 +1,176 @@
+// The writes of the content API and the MCP tools (docs/api.md §15), one function each, shared by
+// both doors: the body is checked shape by shape with the shared schema, then the whole write is
+// checked against the board and made as one change (Integrations.write). Refusals are
+// ContentError / BoardFullError; each door turns them into its own answer with the same sentence.
+import {
+  type ArrowEnd,
+  type ColorName,
+  checkShapes,
+  integrationLimits,
+  SHAPES_KEY,
+  ShapeInput,
+  ShapePatch,
+  type ShapeRecord,
+} from '@tandem/shared';
+import * as Y from 'yjs';
+import type { z } from 'zod';
+import {
+  applyAdd,
+  applyDelete,
+  applyPatch,
+  ContentError,
+  focusOf,
+  planAdd,
+  planDelete,
+  planPatch,
+} from './content.ts';
+import type { Integrations, Writer } from './integrations.ts';
+
+/** Who writes where: the board, the writer's identity, and the frame its key is limited to. */
+export interface Actor {
+  boardId: string;
+  writer: Writer;
+  frameId: string | null;
+}
+
+/** Over the per-call limit: refused whatever else is wrong with the write. */
+export function refuseOverLimit(list: unknown): void {
+  if (Array.isArray(list) && list.length > integrationLimits.shapesPerCall) {
+    throw new ContentError(
+      'TOO_MANY',
+      `At most ${integrationLimits.shapesPerCall.toLocaleString('en')} shapes in one call. Split the write into several.`,
+    );
+  }
+}
+
+function checked<S>(schema: z.ZodType<S>, list: unknown): S[] {
+  refuseOverLimit(list);
+  if (!Array.isArray(list) || list.length === 0)
+    throw new ContentError('VALIDATION', 'Some fields need attention.', {
+      shapes: 'Send at least one shape.',
+    });
+  const result = checkShapes(schema, list);
+  if (!result.ok) throw new ContentError('VALIDATION', 'Some shapes need attention.', result.fields);
+  return result.shapes;
+}
+
+export async function addShapes(
+  integrations: Integrations,
+  actor: Actor,
+  list: unknown,
+): Promise<ShapeRecord[]> {
+  const shapes = checked(ShapeInput, list);
+  return integrations.write(actor.boardId, actor.writer, JSON.stringify(shapes).length, (doc) => {
+    planAdd(doc, shapes, actor.frameId);
+    const records = applyAdd(doc, shapes, actor.writer.userId);
+    return { result: records, touched: records.map((r) => r.id) };
+  });
+}
+
+export async function updateShapes(
+  integrations: Integrations,
+  actor: Actor,
+  list: unknown,
+): Promise<ShapeRecord[]> {
+  const shapes = checked(ShapePatch, list);
+  return integrations.write(actor.boardId, actor.writer, JSON.stringify(shapes).length, (doc) => {
+    planPatch(doc, shapes, actor.frameId);
+    const records = applyPatch(doc, shapes);
+    return { result: records, touched: records.map((r) => r.id) };
+  });
+}
+
+export async function deleteShapes(integrations: Integrations, actor: Actor, ids: string[]): Promise<void> {
+  refuseOverLimit(ids);
+  await integrations.write(actor.boardId, actor.writer, 0, (doc) => {
+    planDelete(doc, ids, actor.frameId);
+    // Where the bot worked, read before the shapes are gone.
+    const focus = focusOf(doc, ids);
+    applyDelete(doc, ids);
+    return { result: undefined, touched: [], focus };
+  });
+}
+
+/** An arrow from one shape to another, its ends bound to them (they follow when the shapes move). */
+export async function connectShapes(
+  integrations: Integrations,
+  actor: Actor,
+  link: { from: string; to: string; color?: ColorName | undefined },
+): Promise<ShapeRecord> {
+  const [arrow] = await integrations.write(actor.boardId, actor.writer, 400, (doc) => {
+    const shapes = doc.getMap<Y.Map<unknown>>(SHAPES_KEY);
+    const end = (id: string, field: 'from' | 'to'): ArrowEnd => {
+      const centre = shapes.get(id) instanceof Y.Map ? focusOf(doc, [id]) : null;
+      if (!centre)
+        throw new ContentError('VALIDATION', 'Some fields need attention.', { [field]: 'No such shape.' });
+      return { shapeId: id, ...centre };
+    };
+    const from = end(link.from, 'from');
+    const to = end(link.to, 'to');
+    const input: ShapeInput = {
+      type: 'arrow',
+      x: from.x,
+      y: from.y,
+      from,
+      to,
+      ...(link.color ? { color: link.color } : {}),
+    };
+    planAdd(doc, [input], actor.frameId);
+    const records = applyAdd(doc, [input], actor.writer.userId);
+    return { result: records, touched: records.map((r) => r.id) };
+  });
+  return arrow as ShapeRecord;
+}
+
+const GRID_STEP = 220;
+const GRID_MARGIN = 40;
+
+/**
+ * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, as many
+ * columns as fit unless given) or from a point.
+ */
+export async function addStickyGrid(
+  integrations: Integrations,
+  actor: Actor,
+  grid: {
+    texts: string[];
+    frameId?: string | undefined;
+    x?: number | undefined;
+    y?: number | undefined;
+    columns?: number | undefined;
+    color?: ColorName | undefined;
+  },
+): Promise<ShapeRecord[]> {
+  refuseOverLimit(grid.texts);
+  return integrations.write(
+    actor.boardId,
+    actor.writer,
+    JSON.stringify(grid.texts).length + grid.texts.length * 200,
+    (doc) => {
+      let originX = grid.x ?? 0;
+      let originY = grid.y ?? 0;
+      let columns = grid.columns ?? Math.ceil(Math.sqrt(grid.texts.length));
+      if (grid.frameId !== undefined) {
+        const frame = doc.getMap<Y.Map<unknown>>(SHAPES_KEY).get(grid.frameId);
+        if (!(frame instanceof Y.Map) || frame.get('type') !== 'frame')
+          throw new ContentError('VALIDATION', 'Some fields need attention.', {
+            frameId: 'No such frame on this board.',
+          });
+        originX = Number(frame.get('x')) + GRID_MARGIN;
+        originY = Number(frame.get('y')) + GRID_MARGIN;
+        if (grid.columns === undefined)
+          columns = Math.max(1, Math.floor((Number(frame.get('w')) - GRID_MARGIN) / GRID_STEP));
+      }
+      const inputs: ShapeInput[] = grid.texts.map((text, i) => ({
+        type: 'sticky',
+        x: originX + (i % columns) * GRID_STEP,
+        y: originY + Math.floor(i / columns) * GRID_STEP,
+        text,
+        ...(grid.color ? { color: grid.color } : {}),
+      }));
+      planAdd(doc, inputs, actor.frameId);
+      const records = applyAdd(doc, inputs, actor.writer.userId);
+      return { result: records, touched: records.map((r) => r.id) };
+    },
+  );
+}

@@ -1,0 +1,129 @@
+// Integrations (docs/api.md §15): board-scoped keys for scripts, bots and agents, the bodies of the
+// owner's calls, and the shapes the content API takes. The server checks every body with these,
+// and the Share dialog's form uses the same ones.
+import { z } from 'zod';
+import { type Board, nameField } from './api.ts';
+import { ShapeRecord, shapeTypes } from './shapes.ts';
+
+/** A key is `tdm_` and 43 base64url characters: 256 random bits (docs/api.md §15: ≥ 160). */
+export const INTEGRATION_KEY_PREFIX = 'tdm_';
+export const integrationKeyPattern = /^tdm_[A-Za-z0-9_-]{43}$/;
+
+export const integrationLimits = {
+  /** Shapes (or ids) in one content-API write. */
+  shapesPerCall: 1000,
+  /** Writes a minute per key; past it 429 with Retry-After. */
+  writesPerMinute: 60,
+  /** How long a write's Idempotency-Key is remembered. */
+  idempotencyMs: 24 * 60 * 60 * 1000,
+  /** Idempotency-Key: what a client may send. */
+  idempotencyKeyMax: 200,
+  /** The bot's cursor is shown this long after its last write. */
+  presenceMs: 60_000,
+} as const;
+
+export const IntegrationRole = z.enum(['editor', 'viewer'], { error: 'Choose editor or viewer.' });
+export type IntegrationRole = z.infer<typeof IntegrationRole>;
+
+export const CreateIntegrationBody = z.object({
+  name: nameField,
+  role: IntegrationRole,
+  frameId: z.string().min(1).max(64).optional(),
+});
+export type CreateIntegrationBody = z.infer<typeof CreateIntegrationBody>;
+
+export interface Integration {
+  id: string;
+  /** The identity its edits carry in history: `POST /api/boards/:id/revert {userId, since}` undoes them. */
+  userId: string;
+  name: string;
+  color: string;
+  role: IntegrationRole;
+  scope: { frameId?: string };
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+export interface IntegrationsAnswer {
+  integrations: Integration[];
+}
+/** `GET /api/v1/boards/:id`: the board's shapes (§10 JSON) and its frames. */
+export interface BoardContentAnswer {
+  board: Board;
+  shapes: ShapeRecord[];
+  frames: { id: string; name: string; x: number; y: number; w: number; h: number }[];
+}
+/** `POST …/integrations`: the key is in this answer only. */
+export interface CreatedIntegrationAnswer {
+  integration: Integration;
+  key: string;
+}
+
+/**
+ * The name an integration's presence carries, "<name> (bot)", within a presence name's 40
+ * characters (a long name is shortened, so the " (bot)" always shows).
+ */
+export function botLabel(name: string): string {
+  const suffix = ' (bot)';
+  const room = 40 - suffix.length;
+  return `${name.length > room ? `${name.slice(0, room - 1)}…` : name}${suffix}`;
+}
+/** The `tool` of a bot's presence: what a client may show differently. */
+export const BOT_PRESENCE_TOOL = 'bot';
+
+/**
+ * A shape as a content-API write gives it: a §10 record whose id, size, rotation, colour and
+ * paint order may be left out (the server assigns them); `createdBy` is always the caller. Unknown
+ * fields are refused, so a typo is a 422 rather than a field silently dropped.
+ */
+export const ShapeInput = ShapeRecord.omit({ createdBy: true })
+  .partial({ id: true, w: true, h: true, rotation: true, color: true, z: true })
+  .strict();
+export type ShapeInput = z.infer<typeof ShapeInput>;
+
+/** A change to an existing shape: its id and the fields to set (its type cannot change). */
+export const ShapePatch = ShapeRecord.omit({ createdBy: true, type: true })
+  .partial()
+  .required({ id: true })
+  .strict();
+export type ShapePatch = z.infer<typeof ShapePatch>;
+
+export const DeleteShapesBody = z.object({
+  ids: z
+    .array(z.string().min(1).max(64))
+    .min(1, { error: 'Send at least one id.' })
+    .max(integrationLimits.shapesPerCall, {
+      error: `At most ${integrationLimits.shapesPerCall} ids in one call.`,
+    }),
+});
+
+/**
+ * Checks each shape of a write against `schema`: the valid ones, or the fields of the first
+ * invalid one named by index and field (`shapes[3].x`), for a 422 that says which to fix.
+ */
+export function checkShapes<S>(
+  schema: z.ZodType<S>,
+  shapes: readonly unknown[],
+): { ok: true; shapes: S[] } | { ok: false; fields: Record<string, string> } {
+  const valid: S[] = [];
+  for (const [index, shape] of shapes.entries()) {
+    const result = schema.safeParse(shape);
+    if (result.success) {
+      valid.push(result.data);
+      continue;
+    }
+    const fields: Record<string, string> = {};
+    for (const issue of result.error.issues) {
+      const path = issue.path.map(String).join('.');
+      const key = `shapes[${index}]${path ? `.${path}` : ''}`;
+      if (key in fields) continue;
+      fields[key] =
+        issue.code === 'unrecognized_keys'
+          ? `Unknown field ${issue.keys.map((k) => `"${k}"`).join(', ')}.`
+          : path === 'type'
+            ? `The type is one of ${shapeTypes.join(', ')}.`
+            : issue.message;
+    }
+    return { ok: false, fields };
+  }
+  return { ok: true, shapes: valid };
+}
