@@ -1,11 +1,13 @@
 // Several real instances in one test process, sharing a real PostgreSQL schema and a real Redis
 // prefix of their own (both removed afterwards).
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import { pino } from 'pino';
 import { openBus } from '../realtime-server/src/bus/index.ts';
 import { openStore } from '../realtime-server/src/store/index.ts';
 import { startServer, type TestServer } from './server.ts';
 import { dropSchema, postgresUrl, redisUrl } from './services.ts';
+import type { Client } from './workspace.ts';
 
 export interface ClusterOptions {
   /** Redis to use (a private one for fault tests). */
@@ -61,4 +63,23 @@ export class TestCluster {
     this.instances.length = 0;
     await dropSchema(this.schema);
   }
+}
+
+/**
+ * Two instances on the shared PostgreSQL and Redis for the tests of one describe block (call it in
+ * the block's body), and a list for the workspace sockets those tests open: all closed after the
+ * block's last test.
+ */
+export function withTwoInstances(): { cluster: TestCluster; sockets: Client[] } {
+  const cluster = new TestCluster();
+  const sockets: Client[] = [];
+  before(async () => {
+    await cluster.start();
+    await cluster.start();
+  });
+  after(async () => {
+    for (const socket of sockets) socket.disconnect();
+    await cluster.close();
+  });
+  return { cluster, sockets };
 }

@@ -20,7 +20,7 @@ import {
   type ThreadsAnswer,
 } from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
-import { TestCluster } from '../../testing/cluster.ts';
+import { withTwoInstances } from '../../testing/cluster.ts';
 import { assertError } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
@@ -432,16 +432,7 @@ describe('REST: comments and mentions', () => {
 const clusterSkip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
 describe('comments on two instances (PostgreSQL + Redis)', { skip: clusterSkip }, () => {
-  const cluster = new TestCluster();
-  const sockets: Client[] = [];
-  before(async () => {
-    await cluster.start();
-    await cluster.start();
-  });
-  after(async () => {
-    for (const socket of sockets) socket.disconnect();
-    await cluster.close();
-  });
+  const { cluster, sockets } = withTwoInstances();
 
   test('a comment posted on A reaches a socket on B; a mention reaches the user on either instance', async () => {
     const [a, b] = cluster.instances as [TestServer, TestServer];

@@ -10,7 +10,7 @@ import {
   type VotesCurrentAnswer,
 } from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
-import { TestCluster } from '../../testing/cluster.ts';
+import { withTwoInstances } from '../../testing/cluster.ts';
 import { assertError } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
@@ -255,16 +255,7 @@ describe('REST: dot voting', () => {
 const clusterSkip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
 describe('dot voting on two instances (PostgreSQL + Redis)', { skip: clusterSkip }, () => {
-  const cluster = new TestCluster();
-  const sockets: Client[] = [];
-  before(async () => {
-    await cluster.start();
-    await cluster.start();
-  });
-  after(async () => {
-    for (const socket of sockets) socket.disconnect();
-    await cluster.close();
-  });
+  const { cluster, sockets } = withTwoInstances();
 
   test('votes:changed reaches a member on the other instance; the store is shared', async () => {
     const [a, b] = cluster.instances as [TestServer, TestServer];

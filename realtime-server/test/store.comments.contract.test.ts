@@ -4,58 +4,13 @@
 // the commenter role ranking between viewer and editor.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { dropSchema, postgresUrl, skipUnless } from '../../testing/services.ts';
-import { PostgresStore } from '../src/store/postgres.ts';
-import { SqliteStore } from '../src/store/sqlite.ts';
+import { postgresFixture, type StoreFixture, sqliteFixture } from '../../testing/storeFixtures.ts';
 import type { NewComment, Store, UserRow } from '../src/store/store.ts';
 
 const id = (bytes = 16) => randomBytes(bytes).toString('base64url');
 
-interface Fixture {
-  name: string;
-  skip?: string | undefined;
-  open(): Promise<Store>;
-  tearDown(): Promise<void>;
-}
-
-function sqlite(): Fixture {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-comments-'));
-  return {
-    name: 'SqliteStore',
-    async open() {
-      const store = new SqliteStore({ dataDir: dir });
-      await store.migrate();
-      return store;
-    },
-    async tearDown() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-const pgSkip = await skipUnless('postgres');
-
-function postgres(): Fixture {
-  const schema = `test_comments_${randomBytes(6).toString('hex')}`;
-  return {
-    name: 'PostgresStore',
-    skip: pgSkip,
-    async open() {
-      const store = new PostgresStore({ connectionString: postgresUrl(), schema, max: 4 });
-      await store.migrate();
-      return store;
-    },
-    async tearDown() {
-      await dropSchema(schema);
-    },
-  };
-}
-
-function commentsContract(fixture: Fixture): void {
+function commentsContract(fixture: StoreFixture): void {
   describe(`Store comments contract: ${fixture.name}`, { skip: fixture.skip }, () => {
     let store: Store;
     const user = (name: string) =>
@@ -239,5 +194,5 @@ function commentsContract(fixture: Fixture): void {
   });
 }
 
-commentsContract(sqlite());
-commentsContract(postgres());
+commentsContract(sqliteFixture('comments'));
+commentsContract(postgresFixture('comments'));

@@ -3,16 +3,11 @@
 // kept through compaction for replays, and thinning past the history window.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BoardExport } from '@tandem/shared';
 import * as Y from 'yjs';
-import { dropSchema, postgresUrl, skipUnless } from '../../testing/services.ts';
+import { postgresFixture, type StoreFixture, sqliteFixture } from '../../testing/storeFixtures.ts';
 import { Versions } from '../src/history/versions.ts';
-import { PostgresStore } from '../src/store/postgres.ts';
-import { SqliteStore } from '../src/store/sqlite.ts';
 import type { Store } from '../src/store/store.ts';
 
 const id = (bytes = 16) => randomBytes(bytes).toString('base64url');
@@ -20,46 +15,6 @@ const DAY = 86_400_000;
 /** A version's export.json text, parsed. */
 const exported = (answer: { json: string } | null) =>
   answer ? (JSON.parse(answer.json) as BoardExport) : null;
-
-interface Fixture {
-  name: string;
-  skip?: string | undefined;
-  open(): Promise<Store>;
-  tearDown(): Promise<void>;
-}
-
-function sqlite(): Fixture {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-history-'));
-  return {
-    name: 'SqliteStore',
-    async open() {
-      const store = new SqliteStore({ dataDir: dir });
-      await store.migrate();
-      return store;
-    },
-    async tearDown() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-const pgSkip = await skipUnless('postgres');
-
-function postgres(): Fixture {
-  const schema = `test_history_${randomBytes(6).toString('hex')}`;
-  return {
-    name: 'PostgresStore',
-    skip: pgSkip,
-    async open() {
-      const store = new PostgresStore({ connectionString: postgresUrl(), schema, max: 4 });
-      await store.migrate();
-      return store;
-    },
-    async tearDown() {
-      await dropSchema(schema);
-    },
-  };
-}
 
 /** A client doc whose edits are captured as attributed entries. */
 class Author {
@@ -95,7 +50,7 @@ class Author {
   }
 }
 
-function contract(fixture: Fixture) {
+function contract(fixture: StoreFixture) {
   describe(`Store history contract: ${fixture.name}`, { skip: fixture.skip }, () => {
     let store: Store;
     before(async () => {
@@ -281,5 +236,5 @@ function contract(fixture: Fixture) {
   });
 }
 
-contract(sqlite());
-contract(postgres());
+contract(sqliteFixture('history'));
+contract(postgresFixture('history'));

@@ -18,6 +18,7 @@ import {
   addStickyGrid,
   connectShapes,
   deleteShapes,
+  type StickyGrid,
   updateShapes,
 } from '../integrations/writes.ts';
 import type { HttpDeps, ResourcePlugin } from './deps.ts';
@@ -242,16 +243,8 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
         color: ColorName.optional(),
       },
     },
-    guarded(
-      async (args: {
-        boardId: string;
-        texts: string[];
-        frameId?: string | undefined;
-        x?: number | undefined;
-        y?: number | undefined;
-        columns?: number | undefined;
-        color?: ColorName | undefined;
-      }) => text({ shapes: await addStickyGrid(integrations, await actorFor(args.boardId), args) }),
+    guarded(async (args: StickyGrid & { boardId: string }) =>
+      text({ shapes: await addStickyGrid(integrations, await actorFor(args.boardId), args) }),
     ),
   );
 

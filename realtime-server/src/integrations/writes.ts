@@ -129,17 +129,20 @@ const GRID_MARGIN = 40;
  * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, as many
  * columns as fit unless given) or from a point.
  */
+/** A grid of stickies to add (the MCP tool add_sticky_grid): their texts, and where. */
+export interface StickyGrid {
+  texts: string[];
+  frameId?: string | undefined;
+  x?: number | undefined;
+  y?: number | undefined;
+  columns?: number | undefined;
+  color?: ColorName | undefined;
+}
+
 export async function addStickyGrid(
   integrations: Integrations,
   actor: Actor,
-  grid: {
-    texts: string[];
-    frameId?: string | undefined;
-    x?: number | undefined;
-    y?: number | undefined;
-    columns?: number | undefined;
-    color?: ColorName | undefined;
-  },
+  grid: StickyGrid,
 ): Promise<ShapeRecord[]> {
   refuseOverLimit(grid.texts);
   return integrations.write(

@@ -389,8 +389,8 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
     if (at) st.setViewport({ ...st.viewport, x: at.x, y: at.y });
   };
   return (
-    <aside className="comments-panel panel" aria-label="Comments panel">
-      <header className="comments-head">
+    <aside className="panel side-panel comments-panel" aria-label="Comments panel">
+      <header className="side-panel-head">
         <h2>Comments</h2>
         <button
           type="button"

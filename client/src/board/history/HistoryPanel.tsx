@@ -192,8 +192,8 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
           </button>
         </div>
       )}
-      <aside className="panel history-panel" aria-label="Version history">
-        <div className="history-head">
+      <aside className="panel side-panel history-panel" aria-label="Version history">
+        <div className="side-panel-head">
           <h2>History</h2>
           <button type="button" className="tool" aria-label="Close history" onClick={close}>
             <Icon name="close" size={16} />
