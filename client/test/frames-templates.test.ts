@@ -6,39 +6,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { builtInTemplate, TemplateContent } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ShapeIndex } from '../src/board/canvas/shapeIndex.ts';
 import { clippingFrames, createFrame, onFrameGrip } from '../src/board/facilitation/frames.ts';
 import { insertRecordsInPieces, parseShapes } from '../src/board/model/clipboard.ts';
 import { createShape, createUndoManager, readAll } from '../src/board/model/index.ts';
-import { createEditorStore, toScreen } from '../src/board/store.ts';
 import { boardTemplate, frameTemplate, offsetToCentre } from '../src/board/templates/templates.ts';
-import { ToolController } from '../src/board/tools/controller.ts';
-
-function setup() {
-  const doc = new Y.Doc();
-  const store = createEditorStore();
-  const index = new ShapeIndex(doc);
-  const undo = createUndoManager(doc);
-  const controller = new ToolController({
-    doc,
-    store,
-    userId: 'u1',
-    readOnly: () => false,
-    shapes: index.getSnapshot,
-    stopCapturing: () => undo.stopCapturing(),
-  });
-  const screen = (x: number, y: number) => {
-    const s = store.getState();
-    return toScreen(s.viewport, s.screen, x, y);
-  };
-  const drag = (a: [number, number], path: [number, number][]) => {
-    controller.down({ ...screen(...a), button: 0, shift: false, pointerId: 1, handle: null });
-    for (const p of path) controller.move({ ...screen(...p), pointerId: 1, shift: false });
-    controller.up({ ...screen(...(path.at(-1) ?? a)), pointerId: 1 });
-  };
-  const rec = (id: string) => index.getSnapshot().byId.get(id)!;
-  return { doc, store, index, undo, drag, rec };
-}
+import { setup } from './gestureHarness.ts';
 
 describe('frames that behave', () => {
   it('the Frame tool draws a frame the size of the drag, then hands back the Select tool', () => {
