@@ -35,7 +35,18 @@ export const BUS_RESOLVING: TransactionOrigin = { kind: 'bus-resolving' };
 export const SYNC_REPLY: TransactionOrigin = { kind: 'sync-reply' };
 export const CATCH_UP: TransactionOrigin = { kind: 'catch-up' };
 
-export const fromPeer = (peer: Peer): TransactionOrigin => ({ kind: 'peer', peer });
+/** One origin and one route per connection, made once: they are used for every update it sends. */
+const peerOrigins = new WeakMap<Peer, TransactionOrigin>();
+const peerRoutes = new WeakMap<Peer, Route>();
+
+export function fromPeer(peer: Peer): TransactionOrigin {
+  let origin = peerOrigins.get(peer);
+  if (!origin) {
+    origin = { kind: 'peer', peer };
+    peerOrigins.set(peer, origin);
+  }
+  return origin;
+}
 export const onBehalfOf = (userId: string): TransactionOrigin => ({ kind: 'server', userId });
 
 /** What a room does with a change, by where it came from. */
@@ -69,8 +80,14 @@ const ROUTES = {
 
 export function routeOf(origin: TransactionOrigin): Route {
   switch (origin.kind) {
-    case 'peer':
-      return { sender: origin.peer, storage: 'here', publish: true, userId: origin.peer.userId };
+    case 'peer': {
+      let route = peerRoutes.get(origin.peer);
+      if (!route) {
+        route = { sender: origin.peer, storage: 'here', publish: true, userId: origin.peer.userId };
+        peerRoutes.set(origin.peer, route);
+      }
+      return route;
+    }
     case 'server':
       return { sender: null, storage: 'here', publish: true, userId: origin.userId };
     default:
