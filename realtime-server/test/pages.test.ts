@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CloseCode, docKey, MAIN_PAGE_ID, META_KEY, PAGES_KEY, readPages } from '@tandem/shared';
+import { apiPaths, CloseCode, docKey, MAIN_PAGE_ID, META_KEY, PAGES_KEY, readPages } from '@tandem/shared';
 import * as Y from 'yjs';
 import {
   ApiClient,
@@ -248,6 +248,53 @@ describe('a board stored before pages', () => {
         saved.shapes,
         'page 1 is untouched by page 2',
       );
+    } finally {
+      for (const client of clients) client.destroy();
+      await server.close();
+    }
+  });
+});
+
+describe('history per page', () => {
+  test('a page’s versions are its own: saved, listed and exported with ?page=, not on the first page', async () => {
+    const server = await startServer();
+    const clients: DocClient[] = [];
+    try {
+      const owner = await new ApiClient(server.url).signup('Owner');
+      const board = await owner.createBoard();
+      const page2 = connectDoc(server.wsUrl, docKey(board, 'p2'), { cookie: owner.cookie });
+      clients.push(page2);
+      await waitSynced(page2);
+      addShape(page2.doc, 'on-page-2', { type: 'rect', x: 0, y: 0 });
+      await whenStored(page2);
+      const saved = await owner.call<{ version: { id: string } }>(
+        'POST',
+        apiPaths.versions(board, undefined, 'p2'),
+        { label: 'Page two' },
+      );
+      assert.equal(saved.status, 201);
+      type Listed = { versions: { id: string; label: string | null }[] };
+      const onPage2 = await owner.call<Listed>('GET', apiPaths.versions(board, { limit: 50 }, 'p2'));
+      assert.ok(onPage2.body.versions.some((v) => v.label === 'Page two'));
+      const onFirst = await owner.call<Listed>('GET', apiPaths.versions(board));
+      assert.equal(
+        onFirst.body.versions.some((v) => v.label === 'Page two'),
+        false,
+        'not in page 1’s history',
+      );
+      const exported = await owner.call<{ shapes: { id: string }[] }>(
+        'GET',
+        apiPaths.versionExport(board, saved.body.version.id, 'p2'),
+      );
+      assert.deepEqual(
+        exported.body.shapes.map((s) => s.id),
+        ['on-page-2'],
+      );
+      assert.equal(
+        (await owner.call('GET', apiPaths.versionExport(board, saved.body.version.id))).status,
+        404,
+      );
+      assert.equal((await owner.call('GET', `/api/boards/${board}/versions?page=not%20one`)).status, 422);
     } finally {
       for (const client of clients) client.destroy();
       await server.close();

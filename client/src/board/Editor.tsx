@@ -323,7 +323,7 @@ function EditorView({
       <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
       <Minimap index={previewIndex ?? index} />
       <HistoryLayer
-        boardId={board.id}
+        boardId={docKey(board.id, pageId)}
         role={role}
         meId={user.id}
         onPreview={setPreviewIndex}
