@@ -79,6 +79,22 @@ describe('pages on two instances (Redis + PostgreSQL)', { skip, concurrency: fal
     const store = a.store as unknown as PostgresStore;
     assert.deepEqual(await storedIds(store, board), ['on-main']);
     assert.deepEqual(await storedIds(store, page2), ['on-page-2']);
+    // The board's JSON export carries every page: the first as `shapes`, all of them in `pages`.
+    const exported = await owner.call<{
+      shapes: { id: string }[];
+      pages: { id: string; name: string; shapes: { id: string }[] }[];
+    }>('GET', apiPaths.boardExport(board));
+    assert.deepEqual(
+      exported.body.shapes.map((shape) => shape.id),
+      ['on-main'],
+    );
+    assert.deepEqual(
+      exported.body.pages.map((page) => [page.id, page.name, page.shapes.map((shape) => shape.id)]),
+      [
+        [MAIN_PAGE_ID, 'Retro', ['on-main']],
+        ['p2', 'Planning', ['on-page-2']],
+      ],
+    );
   });
 
   test('a removed member is cut off from every page at once, on every instance; deletion closes every page', async () => {
