@@ -340,6 +340,7 @@ function EditorView({
         role={role}
         user={user}
         session={session}
+        boardDoc={boardSession.doc}
         index={index}
         locked={locked || previewIndex !== null}
         presence={presence}
