@@ -10,10 +10,10 @@ import {
   place,
   sharedBoard,
   stickyText,
-  storedUpdates,
   until,
   waitStatus,
   withApp,
+  writeOfflineAndReload,
 } from './helpers.ts';
 
 const pageNames = async (page: Page) =>
@@ -103,21 +103,7 @@ describe('pages, two people', () => {
     await waitStatus(ben, 'live');
     const planning = pathOf(ben);
     const key = `${boardId}/${planning.split('/').pop()}`;
-    await ben.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await benContext.setOffline(true);
-    await waitStatus(ben, 'offline');
-    const before = await storedUpdates(ben, key);
-    await place(ben, 'Sticky note', 700, 400);
-    await ben.keyboard.type('Offline on page 2');
-    await ben.keyboard.press('Escape');
-    await until(async () => (await storedUpdates(ben, key)) > before, 'the offline edit in IndexedDB');
-    await ben.reload();
-    await until(
-      async () => (await stickyText(ben).allTextContents()).includes('Offline on page 2'),
-      'the edit after reload',
-    );
+    await writeOfflineAndReload(ben, benContext, key, 'Offline on page 2', { x: 700, y: 400 });
     assert.equal(pathOf(ben), planning, 'still on page 2');
     await benContext.setOffline(false);
     await waitStatus(ben, 'live');
