@@ -12,10 +12,10 @@ import {
   shapes,
   sharedBoard,
   stickyText,
-  storedUpdates,
   until,
   waitStatus,
   withApp,
+  writeOfflineAndReload,
 } from './helpers.ts';
 
 describe('two people on one board', () => {
@@ -151,22 +151,7 @@ describe('two people on one board', () => {
   });
 
   it('edits made offline survive a reload and converge when back online', async () => {
-    await bo.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-    await boContext.setOffline(true);
-    await waitStatus(bo, 'offline');
-    const before = await storedUpdates(bo, boardId);
-    await place(bo, 'Sticky note', 250, 200);
-    await bo.keyboard.type('Written offline');
-    await bo.keyboard.press('Escape');
-    await until(async () => (await storedUpdates(bo, boardId)) > before, 'the offline edit in IndexedDB');
-
-    await bo.reload();
-    await until(
-      async () => (await stickyText(bo).allTextContents()).includes('Written offline'),
-      'the edit after reload',
-    );
+    await writeOfflineAndReload(bo, boContext, boardId, 'Written offline', { x: 250, y: 200 });
     await waitStatus(bo, 'offline');
     assert.equal(
       (await stickyText(ada).allTextContents()).includes('Written offline'),

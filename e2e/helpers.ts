@@ -251,6 +251,33 @@ export const until = (fn: () => Promise<boolean>, what: string, timeoutMs = 15_0
 export const stickyText = (page: Page) => page.locator('[data-shape-type="sticky"] .shape-text');
 
 /**
+ * Takes `page` offline (once its service worker is ready), writes a sticky note saying `text` at
+ * canvas (x, y), waits until the edit is in the IndexedDB copy of `docKey` (a board id, or
+ * `boardId/pageId` for another page, docs/api.md §17) and reloads, still offline, until the note
+ * shows again.
+ */
+export async function writeOfflineAndReload(
+  page: Page,
+  context: BrowserContext,
+  docKey: string,
+  text: string,
+  at: { x: number; y: number },
+): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await context.setOffline(true);
+  await waitStatus(page, 'offline');
+  const before = await storedUpdates(page, docKey);
+  await place(page, 'Sticky note', at.x, at.y);
+  await page.keyboard.type(text);
+  await page.keyboard.press('Escape');
+  await until(async () => (await storedUpdates(page, docKey)) > before, 'the offline edit in IndexedDB');
+  await page.reload();
+  await until(async () => (await stickyText(page).allTextContents()).includes(text), 'the edit after reload');
+}
+
+/**
  * Writes a board export of `count` shapes laid out in a grid (`perRow` across, 260 units apart)
  * to a temp file, for the Import JSON field; answers its path.
  */

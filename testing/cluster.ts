@@ -68,10 +68,10 @@ export class TestCluster {
 /**
  * Two instances on the shared PostgreSQL and Redis for the tests of one describe block (call it in
  * the block's body), and a list for the workspace sockets those tests open: all closed after the
- * block's last test.
+ * block's last test. `env` adds to both instances' settings.
  */
-export function withTwoInstances(): { cluster: TestCluster; sockets: Client[] } {
-  const cluster = new TestCluster();
+export function withTwoInstances(env?: Record<string, string>): { cluster: TestCluster; sockets: Client[] } {
+  const cluster = new TestCluster(env ? { env } : {});
   const sockets: Client[] = [];
   before(async () => {
     await cluster.start();

@@ -36,7 +36,7 @@ export function App() {
     case 'boards':
       return user ? <Dashboard /> : signIn;
     case 'board':
-      return user ? <BoardPage boardId={route.boardId} /> : signIn;
+      return user ? <BoardPage boardId={route.boardId} pageId={route.pageId} /> : signIn;
     case 'join':
       return user ? <Join token={route.token} /> : signIn;
     default:

@@ -1,4 +1,6 @@
 // A tiny history router: the app has six routes (docs/api.md §2), which do not need a library.
+
+import { MAIN_PAGE_ID } from '@tandem/shared';
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
 import { safeNext } from './nextPath.ts';
 
@@ -33,7 +35,7 @@ export type Route =
   | { name: 'signin' }
   | { name: 'signup' }
   | { name: 'boards' }
-  | { name: 'board'; boardId: string }
+  | { name: 'board'; boardId: string; pageId: string }
   | { name: 'join'; token: string }
   | { name: 'not-found' };
 
@@ -43,8 +45,14 @@ export function matchRoute(path: string): Route {
   if (p === '/signin') return { name: 'signin' };
   if (p === '/signup') return { name: 'signup' };
   if (p === '/boards') return { name: 'boards' };
-  let m = /^\/b\/([^/]+)$/.exec(p);
-  if (m) return { name: 'board', boardId: decodeURIComponent(m[1]!) };
+  // `/b/:boardId` is the board's first page, `/b/:boardId/p/:pageId` another (docs/api.md §17).
+  let m = /^\/b\/([^/]+)(?:\/p\/([^/]+))?$/.exec(p);
+  if (m)
+    return {
+      name: 'board',
+      boardId: decodeURIComponent(m[1]!),
+      pageId: m[2] ? decodeURIComponent(m[2]) : MAIN_PAGE_ID,
+    };
   m = /^\/join\/([^/]+)$/.exec(p);
   if (m) return { name: 'join', token: decodeURIComponent(m[1]!) };
   return { name: 'not-found' };

@@ -4,9 +4,7 @@
 // document: they have authors, edits, resolution and notifications to authorize.
 import { z } from 'zod';
 import { limits } from './limits.ts';
-
-/** The first page's id (docs/api.md §17): a thread placed on a board without pages is on it. */
-export const MAIN_PAGE_ID = 'main';
+import { MAIN_PAGE_ID, pageIdPattern } from './pages.ts';
 
 const finite = z.number({ error: 'A position is a number.' }).finite({ error: 'A position is a number.' });
 /** A shape id as the board document spells it (docs/api.md §10: at most 64 characters). */
@@ -29,10 +27,7 @@ export const commentBodyField = z
 export const ThreadCreateBody = z.object({
   anchor: ThreadAnchor,
   body: commentBodyField,
-  pageId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Not a page of this board.' })
-    .default(MAIN_PAGE_ID),
+  pageId: z.string().regex(pageIdPattern, { error: 'Not a page of this board.' }).default(MAIN_PAGE_ID),
 });
 export type ThreadCreateBody = z.infer<typeof ThreadCreateBody>;
 export const ThreadPatchBody = z.object({ resolved: z.boolean({ error: 'Say whether it is resolved.' }) });

@@ -1,6 +1,7 @@
 // Version history (docs/api.md §3 Version, §9, §12): the REST shapes and defaults, shared by the server
 // and the History panel.
 import { z } from 'zod';
+import { MAIN_PAGE_ID, pageIdPattern } from './pages.ts';
 
 export const historyDefaults = {
   /** A version is recorded after each this many seconds of editing (HISTORY_INTERVAL_S). */
@@ -43,7 +44,12 @@ export const CreateVersionBody = z.object({
     }),
 });
 
-export const VersionListQuery = z.object({
+/** Which page's history (docs/api.md §17): the first page unless given. */
+export const PageQuery = z.object({
+  page: z.string().regex(pageIdPattern, { error: 'Not a page of this board.' }).default(MAIN_PAGE_ID),
+});
+
+export const VersionListQuery = PageQuery.extend({
   before: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(historyDefaults.pageSizeMax).default(historyDefaults.pageSize),
 });

@@ -9,6 +9,7 @@ export * from './history.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './limits.ts';
+export * from './pages.ts';
 export * from './paths.ts';
 export * from './presence.ts';
 export * from './protocol.ts';

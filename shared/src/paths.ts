@@ -2,12 +2,17 @@
 // Each builder answers the whole path, `/api` included, with every id encoded: ids have their own
 // alphabets today, but a path built from user input must not be able to reach another route.
 
+import { MAIN_PAGE_ID } from './pages.ts';
+
 const enc = encodeURIComponent;
 
 /** Every REST route lives under this prefix; the server answers anything else with the client. */
 export const API_PREFIX = '/api';
 
 const board = (id: string) => `${API_PREFIX}/boards/${enc(id)}`;
+const query = (parts: string[]) => (parts.length > 0 ? `?${parts.join('&')}` : '');
+const pageParam = (pageId: string | undefined) =>
+  pageId === undefined || pageId === MAIN_PAGE_ID ? [] : [`page=${enc(pageId)}`];
 
 /** The content API for scripts, bots and agents (docs/api.md §15), versioned apart from the app's own calls. */
 export const CONTENT_API_PREFIX = `${API_PREFIX}/v1`;
@@ -36,13 +41,17 @@ export const apiPaths = {
   boardAssets: (id: string) => `${board(id)}/assets`,
   asset: (id: string, assetId: string) => `${board(id)}/assets/${enc(assetId)}`,
   thumbnail: (id: string) => `${board(id)}/thumbnail`,
-  versions: (id: string, page?: { limit: number; before?: string }) =>
-    `${board(id)}/versions${
-      page ? `?limit=${page.limit}${page.before ? `&before=${enc(page.before)}` : ''}` : ''
-    }`,
-  versionExport: (id: string, versionId: string) => `${board(id)}/versions/${enc(versionId)}/export.json`,
-  versionRestore: (id: string, versionId: string) => `${board(id)}/versions/${enc(versionId)}/restore`,
-  revert: (id: string) => `${board(id)}/revert`,
+  // Version history is per page (docs/api.md §17): `pageId` other than the first adds `page=`.
+  versions: (id: string, page?: { limit: number; before?: string }, pageId?: string) =>
+    `${board(id)}/versions${query([
+      ...(page ? [`limit=${page.limit}`, ...(page.before ? [`before=${enc(page.before)}`] : [])] : []),
+      ...pageParam(pageId),
+    ])}`,
+  versionExport: (id: string, versionId: string, pageId?: string) =>
+    `${board(id)}/versions/${enc(versionId)}/export.json${query(pageParam(pageId))}`,
+  versionRestore: (id: string, versionId: string, pageId?: string) =>
+    `${board(id)}/versions/${enc(versionId)}/restore${query(pageParam(pageId))}`,
+  revert: (id: string, pageId?: string) => `${board(id)}/revert${query(pageParam(pageId))}`,
   votes: (id: string) => `${board(id)}/votes`,
   votesCurrent: (id: string) => `${board(id)}/votes/current`,
   voteBallot: (id: string, sessionId: string) => `${board(id)}/votes/${enc(sessionId)}/ballot`,

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { Role } from './api.ts';
 import { limits } from './limits.ts';
+import { pageIdPattern } from './pages.ts';
 
 const finite = z.number().finite();
 export const PresenceUser = z.object({
@@ -25,6 +26,8 @@ const Chat = z.string().max(MAX_CHAT_CHARS).nullable();
 const Reaction = z.object({ emoji: z.string().min(1).max(MAX_REACTION_CHARS), at: finite }).nullable();
 const Cursor = z.object({ x: finite, y: finite }).nullable();
 const Selection = z.array(z.string().max(64)).max(5000);
+/** §17: the page this person is on (absent: the first page). */
+const Page = z.string().regex(pageIdPattern);
 const Viewport = z.object({ x: finite, y: finite, zoom: finite.min(limits.zoomMin).max(limits.zoomMax) });
 
 /** What every client is shown of a presence: a complete state, `user` and `role` from the server. */
@@ -41,6 +44,7 @@ export const PresenceState = z.object({
   laser: Laser.optional(),
   chat: Chat.optional(),
   reaction: Reaction.optional(),
+  page: Page.optional(),
 });
 export type PresenceState = z.infer<typeof PresenceState>;
 
@@ -69,6 +73,7 @@ export const PresenceInput = z.object({
   laser: Laser.optional(),
   chat: Chat.optional(),
   reaction: Reaction.optional(),
+  page: Page.optional(),
 });
 
 /** A client's presence, completed: everything but what the server stamps. */
@@ -90,7 +95,7 @@ const bad = (reason: string): PresenceCheck => ({ ok: false, reason });
  */
 export function checkPresenceInput(value: unknown): PresenceCheck {
   if (!isObject(value)) return bad('not an object');
-  const { cursor, selection, viewport, tool, idle, laser, chat, reaction } = value;
+  const { cursor, selection, viewport, tool, idle, laser, chat, reaction, page } = value;
   const state: PresenceFields = {
     cursor: null,
     selection: [],
@@ -162,6 +167,10 @@ export function checkPresenceInput(value: unknown): PresenceCheck {
         return bad('reaction');
       state.reaction = { emoji: reaction.emoji, at: reaction.at };
     }
+  }
+  if (page !== undefined) {
+    if (typeof page !== 'string' || !pageIdPattern.test(page)) return bad('page');
+    state.page = page;
   }
   return { ok: true, state };
 }

@@ -173,5 +173,19 @@ export const BoardExport = z.object({
    * them: carried by the server's export.json for the record; an import does not recreate them.
    */
   threads: z.array(z.record(z.string(), z.unknown())).optional(),
+  /**
+   * Every page of a board of several (docs/api.md §17), in order, the first page's shapes being
+   * `shapes` above too: `{id, name, shapes}` each. Absent for a board of one page.
+   */
+  pages: z
+    .array(
+      z.object({
+        id: z.string().max(64),
+        name: z.string().max(100),
+        shapes: z.array(ShapeRecord).max(100_000),
+      }),
+    )
+    .max(100)
+    .optional(),
 });
 export type BoardExport = z.infer<typeof BoardExport>;

@@ -1,9 +1,19 @@
 // Wires one open board together: the session (doc, provider, IndexedDB), the shape index, the
 // tool controller, presence and the UI around the canvas. It renders and dispatches only.
-import { type Board, CloseCode, canComment, canEditBoard, type Role, type User } from '@tandem/shared';
+import {
+  type Board,
+  CloseCode,
+  canComment,
+  canEditBoard,
+  docKey,
+  MAIN_PAGE_ID,
+  type Role,
+  type User,
+} from '@tandem/shared';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import * as Y from 'yjs';
 import { api, errorSentence } from '../api/client.ts';
-import { Link } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { useWorkspace } from '../workspace/socket.ts';
 import { createActions } from './actions.ts';
@@ -16,6 +26,9 @@ import { useComments } from './comments/useComments.ts';
 import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
 import { ImageInput } from './images/ImageInput.tsx';
+import { createPagesUndo, pagePath, pendingSeeds } from './pages/model.ts';
+import { PagesButton, PagesPanel, usePages } from './pages/PagesPanel.tsx';
+import { usePagesPanel } from './pages/state.ts';
 import { Avatars } from './presence/Avatars.tsx';
 import { Cursors } from './presence/Cursors.tsx';
 import { startLocalPresence } from './presence/localPresence.ts';
@@ -47,22 +60,58 @@ interface Props {
   board: Board;
   role: Role;
   user: User;
+  /** The page shown (docs/api.md §17); MAIN_PAGE_ID is the board's own document. */
+  pageId: string;
 }
 
+/**
+ * The board's first document is always open (it holds the page list, and everyone on the board
+ * is present on it); another page is its own document, opened while it is shown.
+ */
 export function Editor(props: Props) {
   const [session, setSession] = useState<BoardSession | null>(null);
+  const [pageSession, setPageSession] = useState<BoardSession | null>(null);
   const readOnly = !canEditBoard(props.role);
+  const { pageId } = props;
   useEffect(() => {
     useEditor.getState().reset();
+    usePagesPanel.getState().close();
     const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly });
     setSession(s);
     return () => s.destroy();
   }, [props.board.id, props.user.id, readOnly]);
-  if (!session) return null;
-  return <EditorView {...props} session={session} />;
+  useEffect(() => {
+    if (pageId === MAIN_PAGE_ID) return setPageSession(null);
+    const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly, pageId });
+    // A page just made by Duplicate starts as a copy of the page it was made from.
+    const seed = pendingSeeds.get(pageId);
+    if (seed) {
+      pendingSeeds.delete(pageId);
+      Y.applyUpdate(s.doc, seed);
+    }
+    setPageSession(s);
+    return () => s.destroy();
+  }, [props.board.id, props.user.id, readOnly, pageId]);
+  const pagesUndo = useMemo(() => (session ? createPagesUndo(session.doc) : null), [session]);
+  useEffect(() => () => pagesUndo?.destroy(), [pagesUndo]);
+  if (!session || !pagesUndo) return null;
+  const view = pageId === MAIN_PAGE_ID ? session : pageSession;
+  // For one render after a page change, the state still holds the page left (already destroyed).
+  if (!view || view.provider.roomname !== docKey(props.board.id, pageId)) return null;
+  return <EditorView key={pageId} {...props} session={view} boardSession={session} pagesUndo={pagesUndo} />;
 }
 
-function EditorView({ board, role, user, session }: Props & { session: BoardSession }) {
+function EditorView({
+  board,
+  role,
+  user,
+  session,
+  boardSession,
+  pagesUndo,
+  pageId,
+}: Props & { session: BoardSession; boardSession: BoardSession; pagesUndo: Y.UndoManager }) {
+  const pagesOpen = usePagesPanel((s) => s.open);
+  const pages = usePages(boardSession.doc);
   const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
   const [sharing, setSharing] = useState(false);
@@ -89,6 +138,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
   useEffect(() => () => presence.stop(), [presence]);
+  useBoardPresence(boardSession, session, pageId, me);
   // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
   const pointerRef = useRef<{ x: number; y: number } | null>(null);
   // Read at call time by the controller and actions, which live as long as the session.
@@ -116,15 +166,21 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   useBoardShortcuts(actions, isLocked, presence.activity);
 
   // The dashboard's picture of this board, refreshed after this person's edits.
+  // The board's picture is its first page's.
   useEffect(
-    () => keepThumbnail(board.id, session.doc, index, () => !lockedRef.current),
-    [board.id, session, index],
+    () =>
+      pageId === MAIN_PAGE_ID
+        ? keepThumbnail(board.id, session.doc, index, () => !lockedRef.current)
+        : undefined,
+    [board.id, session, index, pageId],
   );
 
   // Fit the content once the local copy has loaded, so a board opens showing its shapes.
   useEffect(() => {
     let done = false;
     const fit = () => {
+      // Someone followed onto this page keeps their viewport.
+      if (useEditor.getState().followClientId !== null) return;
       if (done || index.getSnapshot().list.length === 0) return;
       done = true;
       actions.zoomToFit();
@@ -211,9 +267,10 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
             canRename={!readOnly && !accessLost}
             onRenamed={setTitle}
           />
+          <PagesButton count={pages.length} />
         </div>
         <div className="panel right-panel">
-          <Avatars awareness={session.awareness} me={me} />
+          <Avatars awareness={boardSession.awareness} me={me} />
           <CommentsButton boardId={board.id} comments={comments} />
           <HistoryButton />
           <TemplatesMenu
@@ -246,7 +303,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
               : 'You are viewing this board. Only editors can change it.'}
           </div>
         )}
-        <Following awareness={session.awareness} />
+        <Following
+          boardAwareness={boardSession.awareness}
+          awareness={session.awareness}
+          boardId={board.id}
+          pageId={pageId}
+        />
       </div>
       {!previewIndex && (
         <CommentsLayer
@@ -261,7 +323,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
       <Minimap index={previewIndex ?? index} />
       <HistoryLayer
-        boardId={board.id}
+        boardId={docKey(board.id, pageId)}
         role={role}
         meId={user.id}
         onPreview={setPreviewIndex}
@@ -278,6 +340,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
         role={role}
         user={user}
         session={session}
+        boardDoc={boardSession.doc}
         index={index}
         locked={locked || previewIndex !== null}
         presence={presence}
@@ -286,6 +349,18 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
       {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
       <ZoomControls actions={actions} />
+      {pagesOpen && (
+        <PagesPanel
+          boardId={board.id}
+          doc={boardSession.doc}
+          awareness={boardSession.awareness}
+          pageId={pageId}
+          pageDoc={session.doc}
+          undo={pagesUndo}
+          readOnly={locked}
+          me={me}
+        />
+      )}
       <StatusBar state={connection} saved={readOnly ? null : saved} />
       <Notice />
       <Progress />
@@ -343,17 +418,78 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
 /** How the client's network failure sentence starts (api/client.ts). */
 const NETWORK_SENTENCE_START = 'Cannot reach the server';
 
+/**
+ * On another page than the first, this person is present on the board's first document too, with
+ * the page they are on and their viewport (docs/api.md §17): the Pages panel shows who is where,
+ * and following someone follows them across pages.
+ */
+function useBoardPresence(
+  boardSession: BoardSession,
+  session: BoardSession,
+  pageId: string,
+  me: { id: string; name: string; color: string },
+): void {
+  useEffect(() => {
+    if (session === boardSession) return;
+    const { awareness } = boardSession;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const put = () => {
+      timer = null;
+      const { x, y, zoom } = useEditor.getState().viewport;
+      awareness.setLocalState({
+        user: me,
+        page: pageId,
+        viewport: { x, y, zoom },
+        cursor: null,
+        selection: [],
+        tool: 'select',
+        idle: false,
+      });
+    };
+    put();
+    const stop = useEditor.subscribe((state, previous) => {
+      if (state.viewport !== previous.viewport) timer ??= setTimeout(put, 50);
+    });
+    return () => {
+      stop();
+      if (timer) clearTimeout(timer);
+    };
+  }, [boardSession, session, pageId, me]);
+}
+
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.
- * Its own component, so a remote cursor move re-renders only this, not the editor around it. */
-function Following({ awareness }: { awareness: BoardSession['awareness'] }) {
+ * Its own component, so a remote cursor move re-renders only this, not the editor around it.
+ * The person followed is found on the board's first document (where everyone is, with their
+ * page: following crosses pages) or on this page's (a presenter found there). */
+function Following({
+  boardAwareness,
+  awareness,
+  boardId,
+  pageId,
+}: {
+  boardAwareness: BoardSession['awareness'];
+  awareness: BoardSession['awareness'];
+  boardId: string;
+  pageId: string;
+}) {
+  const boardRemotes = useRemotes(boardAwareness);
   const remotes = useRemotes(awareness);
   const followId = useEditor((s) => s.followClientId);
-  const them = followId === null ? undefined : remotes.find((r) => r.clientId === followId);
+  const them =
+    followId === null
+      ? undefined
+      : (boardRemotes.find((r) => r.clientId === followId) ?? remotes.find((r) => r.clientId === followId));
+  const theirPage = them
+    ? awareness === boardAwareness || boardRemotes.includes(them)
+      ? (them.state.page ?? MAIN_PAGE_ID)
+      : pageId
+    : pageId;
   useEffect(() => {
     if (followId === null) return;
     if (!them) useEditor.getState().follow(null);
+    else if (theirPage !== pageId) navigate(pagePath(boardId, theirPage));
     else useEditor.getState().setViewport(them.state.viewport, { keepFollow: true });
-  }, [followId, them]);
+  }, [followId, them, theirPage, pageId, boardId]);
   if (!them) return null;
   const { name, color } = them.state.user;
   return (

@@ -11,7 +11,7 @@ import { NotFound } from './NotFound.tsx';
 
 const cacheKey = (id: string) => `tandem:board:${id}`;
 
-export function BoardPage({ boardId }: { boardId: string }) {
+export function BoardPage({ boardId, pageId }: { boardId: string; pageId: string }) {
   const user = useSession((s) => s.user)!;
   const [info, setInfo] = useState<BoardWithRoleAnswer | null>(null);
   const [error, setError] = useState<{ code: string; message: string } | null>(null);
@@ -74,5 +74,5 @@ export function BoardPage({ boardId }: { boardId: string }) {
       </main>
     );
   if (!info) return <main className="center-page hint">Opening the board…</main>;
-  return <Editor key={boardId} board={info.board} role={info.role} user={user} />;
+  return <Editor key={boardId} board={info.board} role={info.role} user={user} pageId={pageId} />;
 }

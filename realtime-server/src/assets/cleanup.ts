@@ -4,7 +4,7 @@
 // clock restarts. A deleted board references nothing, so its images go the same way.
 // The images that kept versions show count as referenced (`keptReferences`, from version
 // history's store), so restoring a version always brings its images back.
-import { SHAPES_KEY } from '@tandem/shared';
+import { docKey, MAIN_PAGE_ID, readPages, SHAPES_KEY } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import type { Rooms } from '../documents/rooms.ts';
@@ -53,18 +53,35 @@ export class AssetCleanup {
     this.now = deps.now ?? Date.now;
   }
 
-  /** What the live board (open or stored) references; nothing for a deleted board. */
+  /**
+   * What the live board (open or stored) references, on every page it lists (docs/api.md §17:
+   * images are the board's, any page may show them); nothing for a deleted board.
+   */
   private async liveReferences(boardId: string): Promise<Set<string>> {
-    const open = this.deps.rooms?.get(boardId);
-    if (open) return referencedAssets(open.doc);
-    if (!(await this.deps.store.getBoard(boardId))) return new Set();
-    const stored = await this.deps.store.loadDoc(boardId);
+    if (!this.deps.rooms?.get(boardId) && !(await this.deps.store.getBoard(boardId))) return new Set();
+    const used = new Set<string>();
+    const pages = await this.withDoc(boardId, (doc) => {
+      for (const id of referencedAssets(doc)) used.add(id);
+      return readPages(doc);
+    });
+    for (const page of pages) {
+      if (page.id === MAIN_PAGE_ID) continue;
+      await this.withDoc(docKey(boardId, page.id), (doc) => {
+        for (const id of referencedAssets(doc)) used.add(id);
+      });
+    }
+    return used;
+  }
+
+  /** Reads a document as it is now: from its open room, else from the Store. */
+  private async withDoc<T>(key: string, read: (doc: Y.Doc) => T): Promise<T> {
+    const open = this.deps.rooms?.get(key);
+    if (open) return read(open.doc);
+    const stored = await this.deps.store.loadDoc(key);
     const doc = new Y.Doc();
     try {
-      for (const part of partsOf(stored)) {
-        Y.applyUpdate(doc, part);
-      }
-      return referencedAssets(doc);
+      for (const part of partsOf(stored)) Y.applyUpdate(doc, part);
+      return read(doc);
     } finally {
       doc.destroy();
     }

@@ -69,11 +69,12 @@ export class ControlChannel {
       this.targets?.disconnectSessionSockets(message.sessionHash);
       return;
     }
-    const room = this.deps.rooms.get(message.boardId);
-    if (!room) return;
-    if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
-    // The membership as it now is; each connection's role follows by the one rule (auth/access.ts).
-    else room.setRole(message.userId, message.role);
+    // Access is the board's: every open page of it hears the change at once.
+    for (const room of this.deps.rooms.ofBoard(message.boardId)) {
+      if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
+      // The membership as it now is; each connection's role follows by the one rule (auth/access.ts).
+      else room.setRole(message.userId, message.role);
+    }
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@
 // and dead connections, and the bookkeeping of which connections exist.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode, closeReason, limits, type PresenceUser } from '@tandem/shared';
+import { CloseCode, closeReason, docKey, isPageId, limits, type PresenceUser, pageOf } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Sessions } from '../auth/sessions.ts';
@@ -116,13 +116,19 @@ export class DocumentGateway {
       return true;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      void this.accept(ws, request, target.boardId, target.token);
+      void this.accept(ws, request, target.boardId, target.pageId, target.token);
     });
     return true;
   }
 
   /** authorize → admit → attach; whatever fails closes the socket with the code for it. */
-  private async accept(ws: WebSocket, request: IncomingMessage, boardId: string, token: string | null) {
+  private async accept(
+    ws: WebSocket,
+    request: IncomingMessage,
+    boardId: string,
+    pageId: string,
+    token: string | null,
+  ) {
     const { config, log, metrics, store, sessions } = this.deps;
     ws.on('error', (error) => log.debug({ err: error }, 'websocket error'));
     const early = new EarlyMessages(ws);
@@ -132,6 +138,8 @@ export class DocumentGateway {
       closeSocket(ws, code, reason);
     };
 
+    // Access is the board's, whichever page is asked for (docs/api.md §17).
+    if (!isPageId(pageId)) return refuse({ code: CloseCode.NO_SUCH_BOARD, reason: 'no such page' });
     let grant: Grant;
     try {
       const authorization = await authorize({ secret: config.secret, store, sessions }, boardId, {
@@ -149,15 +157,16 @@ export class DocumentGateway {
     const refusal = this.limits.check(boardId, grant.user.id);
     if (refusal) return refuse(refusal);
 
-    await this.attach(ws, boardId, grant, early);
+    await this.attach(ws, docKey(boardId, pageId), grant, early);
   }
 
   /** Step 3: a Peer counted against the limits, in its Room, with the messages it sent so far. */
-  private async attach(ws: WebSocket, boardId: string, grant: Grant, early: EarlyMessages): Promise<void> {
+  private async attach(ws: WebSocket, key: string, grant: Grant, early: EarlyMessages): Promise<void> {
     const { config, metrics } = this.deps;
+    const { boardId } = pageOf(key);
     const peer = new SocketPeer(
       this.nextPeerId++,
-      boardId,
+      key,
       grant,
       ws,
       metrics,
@@ -188,12 +197,12 @@ export class DocumentGateway {
   /** Loads the board, checks access once more, and joins; null (the peer closed) if any fails. */
   private async joinRoom(peer: SocketPeer, early: EarlyMessages): Promise<Room | null> {
     const { log } = this.deps;
-    const { boardId } = peer;
+    const { boardId, key } = peer;
     let room: Room;
     // Held open from the load to the join (or to giving up): it cannot unload in between.
     let release: () => void;
     try {
-      ({ room, release } = await this.deps.rooms.acquire(boardId));
+      ({ room, release } = await this.deps.rooms.acquire(key));
     } catch (error) {
       if (error instanceof ShuttingDownError) {
         peer.close(CloseCode.GOING_AWAY, 'server going away');

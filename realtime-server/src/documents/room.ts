@@ -10,7 +10,7 @@
 // with DocSize (size.ts, the board's size for MAX_DOC_BYTES), StoreCatchUp (catchUp.ts, what the
 // Store has and the bus never brought) and RoomPresence (presence.ts). It knows nothing of
 // WebSockets: a Peer (peer.ts) is anything that can send bytes and be closed.
-import { CloseCode, integrationLimits, type Role } from '@tandem/shared';
+import { CloseCode, integrationLimits, pageOf, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
 import * as Y from 'yjs';
 import { connectionRole } from '../auth/access.ts';
@@ -76,13 +76,24 @@ export class Room {
   private closed = false;
   private closing: Promise<void> | null = null;
 
+  /** The board this document is a page of: access, membership and deletion are the board's. */
+  readonly boardId: string;
+  readonly pageId: string;
+
   private constructor(
-    readonly boardId: string,
+    /**
+     * The document's key (shared/pages.ts docKey): the board id for its first page. The Store, the
+     * bus channel, history and everything below the Room name the document by it; its parts call
+     * it `boardId`, which it is for every board's first page.
+     */
+    readonly key: string,
     private readonly deps: RoomDeps,
     instances: InstanceView,
   ) {
     const { config, log, metrics } = deps;
-    const doc = new Y.Doc({ guid: boardId });
+    ({ boardId: this.boardId, pageId: this.pageId } = pageOf(key));
+    const boardId = key;
+    const doc = new Y.Doc({ guid: key });
     this.doc = doc;
     this.size = new DocSize(doc, () => metrics.docSizeMeasures.inc());
     this.presence = new RoomPresence(
@@ -172,10 +183,10 @@ export class Room {
    * for what the Store does not have yet. Rejects (leaving the stored board untouched) when the
    * stored content cannot be read or applied.
    */
-  static async load(boardId: string, deps: RoomDeps, instances: InstanceView): Promise<Room> {
-    const room = new Room(boardId, deps, instances);
+  static async load(key: string, deps: RoomDeps, instances: InstanceView): Promise<Room> {
+    const room = new Room(key, deps, instances);
     const started = performance.now();
-    const stored = await deps.store.loadDoc(boardId);
+    const stored = await deps.store.loadDoc(key);
     deps.metrics.storeLatency.observe({ op: 'load' }, (performance.now() - started) / 1000);
     for (const part of partsOf(stored)) {
       // A stored update that does not decode means the stored board is damaged: refuse to open
@@ -187,7 +198,7 @@ export class Room {
     if (hasPendingUpdates(room.doc)) {
       // Served anyway: a client that holds the missing part sends it on sync. Refusing would
       // make the board unusable forever.
-      deps.log.warn({ boardId }, 'stored board has updates whose dependencies are missing');
+      deps.log.warn({ boardId: key }, 'stored board has updates whose dependencies are missing');
     }
     await room.replication.subscribe();
     return room;
@@ -211,7 +222,7 @@ export class Room {
     // other instances ask for what they lack themselves.
     const seq = route.publish ? this.replication.publishUpdate(update, route.userId) : 0;
     this.persister.enqueue({ update, userId: route.userId, at: Date.now(), seq, mark: this.saved.next() });
-    this.deps.history?.edited(this.boardId);
+    this.deps.history?.edited(this.key);
   }
 
   /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
@@ -449,7 +460,7 @@ export class Room {
     // What the others relayed and have not confirmed is in no Store yet as far as this room
     // knows: storing it (again, perhaps) is the price of forgetting it safely. flush() does that.
     await this.flush();
-    await this.deps.history?.closing(this.boardId);
+    await this.deps.history?.closing(this.key);
     this.closed = true;
     this.bots.close();
     const leaving = this.replication.close();

@@ -1,4 +1,6 @@
-// The rooms of this instance: a board is loaded once even when several clients arrive at the
+// The rooms of this instance, one per open document (a board's page), keyed by the document key
+// (shared/pages.ts: the board id for its first page, so every board from before pages keeps its
+// room, channel and stored rows). Only pages someone has open are loaded. A document is loaded once even when several clients arrive at the
 // same moment (they share one pending load), and unloaded after its edits are stored when the
 // last connection leaves. Rooms react to what Instances learns of the others: a lapsed instance's
 // presences vanish and its unconfirmed updates are stored here; a returned one is resynced with.
@@ -70,8 +72,8 @@ export class Rooms {
       const due = now - config.persistMaxDelayMs - HOLD_GRACE_MS;
       for (const room of this.rooms.values()) room.adopt(null, 'held too long', due);
       if (bus.isHealthy())
-        for (const [boardId, at] of this.recentlyClosed)
-          if (now - at > RECENTLY_CLOSED_MS) this.recentlyClosed.delete(boardId);
+        for (const [key, at] of this.recentlyClosed)
+          if (now - at > RECENTLY_CLOSED_MS) this.recentlyClosed.delete(key);
     });
     bus.onReconnect(() => {
       // Messages may have been lost while the bus was down, both ways: every open board resyncs
@@ -89,10 +91,10 @@ export class Rooms {
           // Once per board, from the second round on (the others have resubscribed by then, or
           // read the Store after their own reconnect).
           if (delay === 0) return;
-          for (const boardId of touched) {
-            if (this.rooms.has(boardId)) continue;
-            touched.delete(boardId);
-            this.hintCatchUp(boardId);
+          for (const key of touched) {
+            if (this.rooms.has(key)) continue;
+            touched.delete(key);
+            this.hintCatchUp(key);
           }
         }, delay);
         timer.unref();
@@ -109,8 +111,14 @@ export class Rooms {
     return this.rooms.size;
   }
 
-  get(boardId: string): Room | undefined {
-    return this.rooms.get(boardId);
+  /** The open room of a document (a board id is its first page's key). */
+  get(key: string): Room | undefined {
+    return this.rooms.get(key);
+  }
+
+  /** Every open room of a board, one per open page: access and deletion apply to all of them. */
+  ofBoard(boardId: string): Room[] {
+    return [...this.rooms.values()].filter((room) => room.boardId === boardId);
   }
 
   values(): IterableIterator<Room> {
@@ -123,11 +131,11 @@ export class Rooms {
    * connection left could unload between the load and the join, and a connection would join a
    * closed room whose edits reach no Store and no other instance (harness seed 77000144).
    */
-  async acquire(boardId: string): Promise<{ room: Room; release: () => void }> {
+  async acquire(key: string): Promise<{ room: Room; release: () => void }> {
     for (;;) {
       if (this.stopping) throw new ShuttingDownError();
       // Looked up and held in one synchronous step: an unload checks emptiness synchronously too.
-      const room = this.rooms.get(boardId);
+      const room = this.rooms.get(key);
       if (room) {
         const unhold = room.keepOpen();
         return {
@@ -138,7 +146,7 @@ export class Rooms {
           },
         };
       }
-      await this.open(boardId);
+      await this.open(key);
     }
   }
 
@@ -146,34 +154,34 @@ export class Rooms {
    * The open room of a board, loading it first if needed (one load for concurrent callers). Not
    * held: it may be unloaded by the time the caller runs. Use acquire() to join or change it.
    */
-  async open(boardId: string): Promise<Room> {
+  async open(key: string): Promise<Room> {
     if (this.stopping) throw new ShuttingDownError();
-    const open = this.rooms.get(boardId);
+    const open = this.rooms.get(key);
     if (open) return open;
-    const pending = this.loading.get(boardId);
+    const pending = this.loading.get(key);
     if (pending) return pending;
     const load = (async () => {
       // A room still storing its last edits must finish before the board is read again.
-      await this.unloading.get(boardId);
-      const room = await Room.load(boardId, this.deps, this.instanceView);
-      this.rooms.set(boardId, room);
+      await this.unloading.get(key);
+      const room = await Room.load(key, this.deps, this.instanceView);
+      this.rooms.set(key, room);
       this.deps.metrics.rooms.set(this.rooms.size);
       return room;
     })();
-    this.loading.set(boardId, load);
+    this.loading.set(key, load);
     try {
       return await load;
     } finally {
-      this.loading.delete(boardId);
+      this.loading.delete(key);
     }
   }
 
   /** Unloads a room whose last connection left. */
   release(room: Room): void {
-    if (!room.isEmpty || this.rooms.get(room.boardId) !== room || this.unloading.has(room.boardId)) return;
+    if (!room.isEmpty || this.rooms.get(room.key) !== room || this.unloading.has(room.key)) return;
     const unload = this.unload(room);
-    this.unloading.set(room.boardId, unload);
-    void unload.finally(() => this.unloading.delete(room.boardId));
+    this.unloading.set(room.key, unload);
+    void unload.finally(() => this.unloading.delete(room.key));
   }
 
   private async unload(room: Room): Promise<void> {
@@ -191,10 +199,10 @@ export class Rooms {
       }
     }
     if (!room.isEmpty || this.stopping) return;
-    this.rooms.delete(room.boardId);
+    this.rooms.delete(room.key);
     this.deps.metrics.rooms.set(this.rooms.size);
     await room.close();
-    this.recentlyClosed.set(room.boardId, Date.now());
+    this.recentlyClosed.set(room.key, Date.now());
   }
 
   /**
@@ -206,31 +214,31 @@ export class Rooms {
    * as a board unloaded here is. A room here (opened meanwhile, or still loading: it may have
    * read the Store before the write) reads them back from the Store.
    */
-  async changedInStore(boardId: string, updates: readonly Uint8Array[], reason: string): Promise<void> {
-    this.recentlyClosed.set(boardId, Date.now());
+  async changedInStore(key: string, updates: readonly Uint8Array[], reason: string): Promise<void> {
+    this.recentlyClosed.set(key, Date.now());
     for (const [index, update] of updates.entries()) {
       if (index > 0) await new Promise((resolve) => setImmediate(resolve));
-      this.publishBoard(boardId, BusMessageType.storedUpdate, update);
+      this.publishBoard(key, BusMessageType.storedUpdate, update);
     }
-    const room = this.rooms.get(boardId);
+    const room = this.rooms.get(key);
     if (room) room.catchUpFromStore(reason);
     else
       void this.loading
-        .get(boardId)
+        .get(key)
         ?.then((loaded) => loaded.catchUpFromStore(reason))
         .catch(() => undefined);
   }
 
   /** Tells the instances with a board open to read it from the Store (see RECENTLY_CLOSED_MS). */
-  private hintCatchUp(boardId: string): void {
-    this.publishBoard(boardId, BusMessageType.catchUp, new Uint8Array(0));
+  private hintCatchUp(key: string): void {
+    this.publishBoard(key, BusMessageType.catchUp, new Uint8Array(0));
   }
 
   /** A message on a board's channel from this instance, about a board it may not have open. */
-  private publishBoard(boardId: string, type: BusMessageType, payload: Uint8Array): void {
+  private publishBoard(key: string, type: BusMessageType, payload: Uint8Array): void {
     this.deps.metrics.busMessagesOut.inc();
     this.deps.bus.publish(
-      boardChannel(boardId),
+      boardChannel(key),
       encodeBusMessage({ type, instance: this.deps.instanceId, seq: 0, target: '', payload }),
     );
   }
@@ -252,7 +260,7 @@ export class Rooms {
     const rooms = [...this.rooms.values()];
     for (const room of rooms) room.closeAll(code, reason);
     const stored = await Promise.all(rooms.map((room) => this.closeWithin(room, deadline)));
-    const unstored = rooms.filter((_room, i) => !stored[i]).map((room) => room.boardId);
+    const unstored = rooms.filter((_room, i) => !stored[i]).map((room) => room.key);
     this.rooms.clear();
     await this.instances.stop();
     return unstored;
@@ -277,7 +285,7 @@ export class Rooms {
         // The edits may be stored while leaving the bus hangs (Redis down): that is not a loss.
         if (room.stored) return true;
         this.deps.log.error(
-          { boardId: room.boardId, pending: room.pendingWrites },
+          { boardId: room.key, pending: room.pendingWrites },
           'edits could not be stored within the shutdown budget',
         );
         return false;
@@ -285,13 +293,13 @@ export class Rooms {
       const wait = Math.min(2000, 100 * 2 ** attempt);
       if (Date.now() + wait >= deadline) {
         this.deps.log.error(
-          { err: outcome, boardId: room.boardId, pending: room.pendingWrites },
+          { err: outcome, boardId: room.key, pending: room.pendingWrites },
           'edits could not be stored within the shutdown budget',
         );
         return false;
       }
       this.deps.log.warn(
-        { err: outcome, boardId: room.boardId, attempt: attempt + 1 },
+        { err: outcome, boardId: room.key, attempt: attempt + 1 },
         'storing edits at shutdown failed; retrying',
       );
       await new Promise((resolve) => setTimeout(resolve, wait));

@@ -1,6 +1,6 @@
 // One document connection over ws, as a Room sees it (a Peer): what it may do (role, from the
 // access rule), and how messages reach it without letting a slow reader hold unbounded memory.
-import { CloseCode, type PresenceUser, type Role } from '@tandem/shared';
+import { CloseCode, type PresenceUser, pageOf, type Role } from '@tandem/shared';
 import type { WebSocket } from 'ws';
 import type { Metrics } from '../metrics.ts';
 import type { CheckedConnection } from './accessCheck.ts';
@@ -20,6 +20,8 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
   pacer: Pacer | null = null;
   private closed = false;
 
+  /** The board whose page this connection edits: access and limits are the board's. */
+  readonly boardId: string;
   readonly userId: string;
   role: Role;
   readonly credentialRole: Role;
@@ -35,7 +37,8 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
 
   constructor(
     readonly id: number,
-    readonly boardId: string,
+    /** The document (shared/pages.ts docKey): a page of `boardId`, whose access it has. */
+    readonly key: string,
     readonly grant: Grant,
     readonly ws: WebSocket,
     private readonly metrics: Metrics,
@@ -43,6 +46,7 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
     private readonly maxBufferedBytes: number,
     private readonly queues: SendQueues,
   ) {
+    this.boardId = pageOf(key).boardId;
     this.userId = grant.user.id;
     this.role = grant.role;
     this.credentialRole = grant.credentialRole;

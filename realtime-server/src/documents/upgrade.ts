@@ -1,7 +1,7 @@
 // The HTTP side of a document connection: what an upgrade request asks for, and how one is refused
 // before the WebSocket handshake.
 import type { Duplex } from 'node:stream';
-import { DOCUMENT_PATH } from '@tandem/shared';
+import { DOCUMENT_PATH, MAIN_PAGE_ID } from '@tandem/shared';
 
 const DOC_PATH_PREFIX = `${DOCUMENT_PATH}/`;
 
@@ -13,7 +13,10 @@ export function refuseUpgrade(socket: Duplex, status: number, statusText: string
   } else socket.destroy();
 }
 
-export type DocumentTarget = { boardId: string; token: string | null } | 'not-ours' | 'malformed';
+export type DocumentTarget =
+  | { boardId: string; pageId: string; token: string | null }
+  | 'not-ours'
+  | 'malformed';
 
 /**
  * What an upgrade's request target asks for. Never throws: a target that `URL` or percent-decoding
@@ -28,8 +31,12 @@ export function parseDocumentTarget(rawUrl: string | undefined): DocumentTarget 
   }
   if (!url.pathname.startsWith(DOC_PATH_PREFIX)) return 'not-ours';
   try {
-    const boardId = decodeURIComponent(url.pathname.slice(DOC_PATH_PREFIX.length));
-    return { boardId, token: url.searchParams.get('token') };
+    // `/yjs/:boardId` is the board's first page, `/yjs/:boardId/:pageId` another (docs/api.md §17).
+    const [board = '', page, ...rest] = url.pathname.slice(DOC_PATH_PREFIX.length).split('/');
+    if (rest.length > 0) return 'malformed';
+    const boardId = decodeURIComponent(board);
+    const pageId = page === undefined ? MAIN_PAGE_ID : decodeURIComponent(page);
+    return { boardId, pageId, token: url.searchParams.get('token') };
   } catch {
     return 'malformed';
   }

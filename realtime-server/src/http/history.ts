@@ -1,7 +1,14 @@
 // Version history over REST (docs/api.md §12), one fastify plugin: list versions (any member), save a
 // named one and restore one (owners and editors), a version's export.json (any member), and
 // revert one person's edits since a time (owners).
-import { CreateVersionBody, RevertBody, type Version, VersionListQuery } from '@tandem/shared';
+import {
+  CreateVersionBody,
+  docKey,
+  PageQuery,
+  RevertBody,
+  type Version,
+  VersionListQuery,
+} from '@tandem/shared';
 import type { StoredVersion } from '../store/store.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
@@ -11,6 +18,9 @@ import { parseBody, signedIn } from './request.ts';
 type Params = { id: string; versionId: string };
 
 const userOf = (request: Parameters<typeof signedIn>[0]): string => signedIn(request).id;
+/** The page whose history a call is about (`?page=`, docs/api.md §17): its document's key. */
+const pageKey = (boardId: string, request: { query?: unknown }): string =>
+  docKey(boardId, parseBody(PageQuery, request.query ?? {}).page);
 
 export const historyRoutes: ResourcePlugin = async (app, { store, history }) => {
   const shown = async (v: StoredVersion): Promise<Version> => (await history.versions.present([v]))[0]!;
@@ -18,21 +28,23 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
   app.get<{ Params: Params }>('/api/boards/:id/versions', async (request) => {
     const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
     const query = parseBody(VersionListQuery, request.query ?? {});
-    return { versions: await history.versions.list(board.id, query.before ?? null, query.limit) };
+    return {
+      versions: await history.versions.list(docKey(board.id, query.page), query.before ?? null, query.limit),
+    };
   });
 
   app.post<{ Params: Params }>('/api/boards/:id/versions', async (request, reply) => {
     const userId = userOf(request);
     const { board } = await requireRole(store, request.params.id, userId, 'editor');
     const body = parseBody(CreateVersionBody, request.body);
-    const version = await history.save(board.id, body.label, userId);
+    const version = await history.save(pageKey(board.id, request), body.label, userId);
     reply.code(201);
     return { version: await shown(version) };
   });
 
   app.get<{ Params: Params }>('/api/boards/:id/versions/:versionId/export.json', async (request, reply) => {
     const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
-    const exported = await history.versions.exportAt(board.id, request.params.versionId);
+    const exported = await history.versions.exportAt(pageKey(board.id, request), request.params.versionId);
     if (!exported) throw notFound('version');
     if (exported.invalid.length > 0)
       request.log.warn(
@@ -48,7 +60,7 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
   app.post<{ Params: Params }>('/api/boards/:id/versions/:versionId/restore', async (request) => {
     const userId = userOf(request);
     const { board } = await requireRole(store, request.params.id, userId, 'editor');
-    const version = await history.restore(board.id, request.params.versionId, userId);
+    const version = await history.restore(pageKey(board.id, request), request.params.versionId, userId);
     if (!version) throw notFound('version');
     return { version: await shown(version) };
   });
@@ -59,7 +71,13 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
     const body = parseBody(RevertBody, request.body);
     const target = await store.getUser(body.userId);
     if (!target) throw notFound('user');
-    const version = await history.revert(board.id, target.id, target.name, new Date(body.since), userId);
+    const version = await history.revert(
+      pageKey(board.id, request),
+      target.id,
+      target.name,
+      new Date(body.since),
+      userId,
+    );
     return { version: await shown(version) };
   });
 };

@@ -6,9 +6,19 @@
 //   these statements with its synchronous executor, and merges between two transactions.
 // - PostgreSQL takes row and advisory locks that two instances need (sqlite.ts and postgres.ts
 //   say which), and holds its compaction transaction across the merge.
+import { pageOf } from '@tandem/shared';
 import type { Row } from './rows.ts';
 import { inLists, join, type Query, raw, sql } from './sql.ts';
 import type { DocEntry, LogSize, StoredDoc } from './types.ts';
+
+/**
+ * The rows of one document: a document key (shared/pages.ts) names a board's page, its rows are
+ * keyed (board_id, page_id). The board's own checks (liveBoard, updated_at) use the board id.
+ */
+export const ofDoc = (key: string): Query => {
+  const { boardId, pageId } = pageOf(key);
+  return sql`board_id = ${boardId} AND page_id = ${pageId}`;
+};
 
 /** Rows per INSERT when appending, well under both databases' parameter limits. */
 const APPEND_CHUNK = 1000;
@@ -17,10 +27,10 @@ const APPEND_CHUNK = 1000;
  * The board's snapshot (part 0) and log (part 1, in order) in one statement: one statement sees
  * one state of the database, never an old snapshot with a log a compaction has since emptied.
  */
-export const loadDoc = (boardId: string): Query =>
-  sql`SELECT 0 AS part, CAST(NULL AS BIGINT) AS seq, data FROM doc_snapshots WHERE board_id = ${boardId}
+export const loadDoc = (key: string): Query =>
+  sql`SELECT 0 AS part, CAST(NULL AS BIGINT) AS seq, data FROM doc_snapshots WHERE ${ofDoc(key)}
       UNION ALL
-      SELECT 1 AS part, seq, data FROM doc_updates WHERE board_id = ${boardId}
+      SELECT 1 AS part, seq, data FROM doc_updates WHERE ${ofDoc(key)}
       ORDER BY part, seq`;
 
 export function toStoredDoc(rows: Row[]): StoredDoc {
@@ -32,38 +42,41 @@ export function toStoredDoc(rows: Row[]): StoredDoc {
   return doc;
 }
 
-/** The board exists and is not deleted; `lock` is a row-locking clause where the engine needs one. */
-export const liveBoard = (boardId: string, lock = ''): Query =>
-  sql`SELECT 1 AS live FROM boards WHERE id = ${boardId} AND deleted_at IS NULL ${raw(lock)}`;
+/** The document's board exists and is not deleted; `lock` is a row-locking clause where the engine needs one. */
+export const liveBoard = (key: string, lock = ''): Query =>
+  sql`SELECT 1 AS live FROM boards WHERE id = ${pageOf(key).boardId} AND deleted_at IS NULL ${raw(lock)}`;
 
 /**
  * Appends `entries` in order and moves the board's updatedAt forward to the latest (never back).
  * PostgreSQL does both in one statement per chunk (one round trip); SQLite has no INSERT inside
  * WITH, so there it is an INSERT per chunk and one UPDATE.
  */
-export function appendEntries(boardId: string, entries: DocEntry[], oneStatement: boolean): Query[] {
+export function appendEntries(key: string, entries: DocEntry[], oneStatement: boolean): Query[] {
   if (entries.length === 0) return [];
+  const { boardId, pageId } = pageOf(key);
   const latest = new Date(Math.max(...entries.map((e) => e.at.getTime())));
   const touch = sql`UPDATE boards SET updated_at = ${latest} WHERE id = ${boardId} AND updated_at < ${latest}`;
   const inserts: Query[] = [];
   for (let i = 0; i < entries.length; i += APPEND_CHUNK) {
     // Rows of one VALUES list take their sequence numbers in order.
     const rows = join(
-      entries.slice(i, i + APPEND_CHUNK).map((e) => sql`(${boardId}, ${e.update}, ${e.userId}, ${e.at})`),
+      entries
+        .slice(i, i + APPEND_CHUNK)
+        .map((e) => sql`(${boardId}, ${pageId}, ${e.update}, ${e.userId}, ${e.at})`),
       ', ',
     );
-    inserts.push(sql`INSERT INTO doc_updates (board_id, data, user_id, created_at) VALUES ${rows}`);
+    inserts.push(sql`INSERT INTO doc_updates (board_id, page_id, data, user_id, created_at) VALUES ${rows}`);
   }
   if (!oneStatement) return [...inserts, touch];
   return inserts.map((insert) => sql`WITH inserted AS (${insert}) ${touch}`);
 }
 
 /** Entries and bytes in the log, and snapshot plus log in bytes. */
-export const logSize = (boardId: string): Query =>
+export const logSize = (key: string): Query =>
   sql`SELECT
-        (SELECT count(*) FROM doc_updates WHERE board_id = ${boardId}) AS entries,
-        (SELECT coalesce(sum(length(data)), 0) FROM doc_updates WHERE board_id = ${boardId}) AS bytes,
-        coalesce((SELECT length(data) FROM doc_snapshots WHERE board_id = ${boardId}), 0) AS snapshot`;
+        (SELECT count(*) FROM doc_updates WHERE ${ofDoc(key)}) AS entries,
+        (SELECT coalesce(sum(length(data)), 0) FROM doc_updates WHERE ${ofDoc(key)}) AS bytes,
+        coalesce((SELECT length(data) FROM doc_snapshots WHERE ${ofDoc(key)}), 0) AS snapshot`;
 
 export function toLogSize(r: Row | null): LogSize {
   const bytes = Number(r?.bytes ?? 0);
@@ -71,10 +84,9 @@ export function toLogSize(r: Row | null): LogSize {
 }
 
 /** What compaction reads: the snapshot, then the log with its positions. */
-export const readSnapshot = (boardId: string): Query =>
-  sql`SELECT data FROM doc_snapshots WHERE board_id = ${boardId}`;
-export const readLog = (boardId: string): Query =>
-  sql`SELECT seq, data FROM doc_updates WHERE board_id = ${boardId} ORDER BY seq`;
+export const readSnapshot = (key: string): Query => sql`SELECT data FROM doc_snapshots WHERE ${ofDoc(key)}`;
+export const readLog = (key: string): Query =>
+  sql`SELECT seq, data FROM doc_updates WHERE ${ofDoc(key)} ORDER BY seq`;
 
 /**
  * Moves the entries at `seqs` out of the log: kept in doc_history with their attribution (version
@@ -86,13 +98,15 @@ export function retireEntries(seqs: readonly unknown[]): { keep: Query[]; remove
   return {
     keep: lists.map(
       (list) =>
-        sql`INSERT INTO doc_history (seq, board_id, user_id, created_at, data)
-            SELECT seq, board_id, user_id, created_at, data FROM doc_updates WHERE seq IN (${list})`,
+        sql`INSERT INTO doc_history (seq, board_id, page_id, user_id, created_at, data)
+            SELECT seq, board_id, page_id, user_id, created_at, data FROM doc_updates WHERE seq IN (${list})`,
     ),
     remove: lists.map((list) => sql`DELETE FROM doc_updates WHERE seq IN (${list})`),
   };
 }
 
-export const putSnapshot = (boardId: string, data: Uint8Array): Query =>
-  sql`INSERT INTO doc_snapshots (board_id, data) VALUES (${boardId}, ${data})
-      ON CONFLICT (board_id) DO UPDATE SET data = excluded.data`;
+export const putSnapshot = (key: string, data: Uint8Array): Query => {
+  const { boardId, pageId } = pageOf(key);
+  return sql`INSERT INTO doc_snapshots (board_id, page_id, data) VALUES (${boardId}, ${pageId}, ${data})
+      ON CONFLICT (board_id, page_id) DO UPDATE SET data = excluded.data`;
+};

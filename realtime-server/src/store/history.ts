@@ -2,13 +2,16 @@
 // executor: versions (a board's whole content at a log position, with its authors and stats) and
 // the attributed log entries history reads (doc_history, what compaction merged away, plus
 // doc_updates, what it has not).
+import { docKey, pageOf } from '@tandem/shared';
+import { ofDoc } from './doclog.ts';
 import { type Row, time } from './rows.ts';
 import { join, type Sql, sql } from './sql.ts';
 import type { LogEntry, StoredVersion, VersionKind, VersionRow } from './types.ts';
 
 const toVersion = (r: Row): VersionRow => ({
   id: r.id as string,
-  boardId: r.board_id as string,
+  // One history per page: a version names its document by key (shared/pages.ts).
+  boardId: docKey(r.board_id as string, r.page_id as string),
   seq: Number(r.seq),
   createdAt: time(r.created_at),
   label: (r.label as string | null) ?? null,
@@ -24,7 +27,7 @@ const toStored = (r: Row): StoredVersion => ({
   assets: JSON.parse(r.assets as string) as string[],
 });
 
-const VERSION_COLUMNS = sql`id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed`;
+const VERSION_COLUMNS = sql`id, board_id, page_id, seq, created_at, label, kind, authors, created_by, added, changed, removed`;
 
 export class HistoryRepository {
   constructor(private readonly sql: Sql) {}
@@ -32,9 +35,9 @@ export class HistoryRepository {
   /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
   async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
     const rows = await this.sql.all(
-      sql`SELECT seq, user_id, created_at, data FROM doc_history WHERE board_id = ${boardId} AND seq > ${afterSeq}
+      sql`SELECT seq, user_id, created_at, data FROM doc_history WHERE ${ofDoc(boardId)} AND seq > ${afterSeq}
           UNION ALL
-          SELECT seq, user_id, created_at, data FROM doc_updates WHERE board_id = ${boardId} AND seq > ${afterSeq}
+          SELECT seq, user_id, created_at, data FROM doc_updates WHERE ${ofDoc(boardId)} AND seq > ${afterSeq}
           ORDER BY seq`,
     );
     const out: LogEntry[] = [];
@@ -60,13 +63,13 @@ export class HistoryRepository {
   async insertVersion(version: StoredVersion, ifNewerThan = false): Promise<boolean> {
     if (ifNewerThan) {
       const covered = await this.sql.one(
-        sql`SELECT 1 AS x FROM doc_versions WHERE board_id = ${version.boardId} AND seq >= ${version.seq} LIMIT 1`,
+        sql`SELECT 1 AS x FROM doc_versions WHERE ${ofDoc(version.boardId)} AND seq >= ${version.seq} LIMIT 1`,
       );
       if (covered) return false;
     }
     await this.sql.run(
-      sql`INSERT INTO doc_versions (id, board_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data)
-          VALUES (${version.id}, ${version.boardId}, ${version.seq}, ${version.createdAt}, ${version.label},
+      sql`INSERT INTO doc_versions (id, board_id, page_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data)
+          VALUES (${version.id}, ${pageOf(version.boardId).boardId}, ${pageOf(version.boardId).pageId}, ${version.seq}, ${version.createdAt}, ${version.label},
             ${version.kind}, ${JSON.stringify(version.authors)}, ${version.createdBy}, ${version.stats.added}, ${version.stats.changed},
             ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data})`,
     );
@@ -75,14 +78,14 @@ export class HistoryRepository {
 
   async latestVersion(boardId: string): Promise<StoredVersion | null> {
     const r = await this.sql.one(
-      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} ORDER BY n DESC LIMIT 1`,
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE ${ofDoc(boardId)} ORDER BY n DESC LIMIT 1`,
     );
     return r ? toStored(r) : null;
   }
 
   async getVersion(boardId: string, id: string): Promise<StoredVersion | null> {
     const r = await this.sql.one(
-      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`,
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE ${ofDoc(boardId)} AND id = ${id}`,
     );
     return r ? toStored(r) : null;
   }
@@ -90,7 +93,7 @@ export class HistoryRepository {
   /** The last version recorded at or before `at`: where a replay from `at` starts. */
   async versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null> {
     const r = await this.sql.one(
-      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE board_id = ${boardId} AND created_at <= ${at}
+      sql`SELECT ${VERSION_COLUMNS}, assets, data FROM doc_versions WHERE ${ofDoc(boardId)} AND created_at <= ${at}
           ORDER BY n DESC LIMIT 1`,
     );
     return r ? toStored(r) : null;
@@ -99,22 +102,24 @@ export class HistoryRepository {
   /** Newest first; `before` is a version id (the last one of the previous page). */
   async listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]> {
     const after = before
-      ? sql`AND n < (SELECT n FROM doc_versions WHERE board_id = ${boardId} AND id = ${before})`
+      ? sql`AND n < (SELECT n FROM doc_versions WHERE ${ofDoc(boardId)} AND id = ${before})`
       : sql``;
     const rows = await this.sql.all(
-      sql`SELECT ${VERSION_COLUMNS} FROM doc_versions WHERE board_id = ${boardId} ${after}
+      sql`SELECT ${VERSION_COLUMNS} FROM doc_versions WHERE ${ofDoc(boardId)} ${after}
           ORDER BY n DESC LIMIT ${limit}`,
     );
     return rows.map(toVersion);
   }
 
   async deleteVersion(boardId: string, id: string): Promise<boolean> {
-    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id = ${id}`)) > 0;
+    return (await this.sql.run(sql`DELETE FROM doc_versions WHERE ${ofDoc(boardId)} AND id = ${id}`)) > 0;
   }
 
-  /** Every image id that a kept version of the board shows. */
+  /** Every image id that a kept version of any page of the board shows: images are the board's. */
   async versionAssets(boardId: string): Promise<string[]> {
-    const rows = await this.sql.all(sql`SELECT assets FROM doc_versions WHERE board_id = ${boardId}`);
+    const rows = await this.sql.all(
+      sql`SELECT assets FROM doc_versions WHERE board_id = ${pageOf(boardId).boardId}`,
+    );
     return [...new Set(rows.flatMap((r) => JSON.parse(r.assets as string) as string[]))];
   }
 
@@ -125,7 +130,7 @@ export class HistoryRepository {
    */
   async thin(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }> {
     const old = await this.sql.all(
-      sql`SELECT id, created_at, kind, seq FROM doc_versions WHERE board_id = ${boardId} AND created_at < ${cutoff}
+      sql`SELECT id, created_at, kind, seq FROM doc_versions WHERE ${ofDoc(boardId)} AND created_at < ${cutoff}
           ORDER BY n DESC`,
     );
     const keptDays = new Set<string>();
@@ -138,7 +143,7 @@ export class HistoryRepository {
     let versions = 0;
     if (drop.length > 0) {
       versions = await this.sql.run(
-        sql`DELETE FROM doc_versions WHERE board_id = ${boardId} AND id IN (${join(
+        sql`DELETE FROM doc_versions WHERE ${ofDoc(boardId)} AND id IN (${join(
           drop.map((id) => sql`${id}`),
           ', ',
         )})`,
@@ -148,7 +153,7 @@ export class HistoryRepository {
     const entries =
       floor > 0
         ? await this.sql.run(
-            sql`DELETE FROM doc_history WHERE board_id = ${boardId} AND seq <= ${floor} AND created_at < ${cutoff}`,
+            sql`DELETE FROM doc_history WHERE ${ofDoc(boardId)} AND seq <= ${floor} AND created_at < ${cutoff}`,
           )
         : 0;
     return { versions, entries };

@@ -343,6 +343,34 @@ export const migrations: Migration[] = [
       'CREATE INDEX idempotent_answers_age ON idempotent_answers (created_at)',
     ],
   },
+  {
+    // docs/api.md §17: pages. Each page is its own document, its rows keyed (board_id, page_id);
+    // every row stored before pages is the first page's ('main'), so nothing stored moves. The
+    // board's deletion still drops every page (board_id). doc_snapshots is rebuilt for its new
+    // primary key (SQLite cannot alter one); the same statements run on both engines.
+    id: 14,
+    name: 'pages: documents keyed by board and page',
+    statements: (d) => [
+      `ALTER TABLE doc_updates ADD COLUMN page_id TEXT NOT NULL DEFAULT 'main'`,
+      `ALTER TABLE doc_history ADD COLUMN page_id TEXT NOT NULL DEFAULT 'main'`,
+      `ALTER TABLE doc_versions ADD COLUMN page_id TEXT NOT NULL DEFAULT 'main'`,
+      'DROP INDEX doc_updates_board',
+      'CREATE INDEX doc_updates_board ON doc_updates (board_id, page_id, seq)',
+      'DROP INDEX doc_history_board',
+      'CREATE INDEX doc_history_board ON doc_history (board_id, page_id, seq)',
+      'DROP INDEX doc_versions_board',
+      'CREATE INDEX doc_versions_board ON doc_versions (board_id, page_id, n)',
+      `CREATE TABLE doc_page_snapshots (
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        page_id TEXT NOT NULL,
+        data ${d.bytes} NOT NULL,
+        PRIMARY KEY (board_id, page_id)
+      )`,
+      `INSERT INTO doc_page_snapshots (board_id, page_id, data) SELECT board_id, 'main', data FROM doc_snapshots`,
+      'DROP TABLE doc_snapshots',
+      'ALTER TABLE doc_page_snapshots RENAME TO doc_snapshots',
+    ],
+  },
 ];
 
 /** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */

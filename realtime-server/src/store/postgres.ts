@@ -169,11 +169,11 @@ class PostgresEngine implements Engine {
     await this.pool.end();
   }
 
-  async loadDoc(boardId: string): Promise<StoredDoc> {
-    return doc.toStoredDoc(await this.sql.all(doc.loadDoc(boardId)));
+  async loadDoc(key: string): Promise<StoredDoc> {
+    return doc.toStoredDoc(await this.sql.all(doc.loadDoc(key)));
   }
 
-  async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
+  async append(key: string, entries: DocEntry[]): Promise<LogSize> {
     if (entries.length > 0) {
       await this.sql.transaction(async (tx) => {
         // A lock on the board row: a deletion (which updates that row) waits for this append and
@@ -181,25 +181,25 @@ class PostgresEngine implements Engine {
         // board deleted. Either way no content outlives a deleted board. Not FOR SHARE: the insert
         // below updates the row too (updatedAt), and two appends each holding a share lock and
         // then asking to update would deadlock; this lock makes them take turns instead.
-        if (!(await tx.one(doc.liveBoard(boardId, 'FOR NO KEY UPDATE')))) throw new BoardGoneError(boardId);
-        for (const q of doc.appendEntries(boardId, entries, true)) await tx.run(q);
+        if (!(await tx.one(doc.liveBoard(key, 'FOR NO KEY UPDATE')))) throw new BoardGoneError(key);
+        for (const q of doc.appendEntries(key, entries, true)) await tx.run(q);
       });
     }
-    return doc.toLogSize(await this.sql.one(doc.logSize(boardId)));
+    return doc.toLogSize(await this.sql.one(doc.logSize(key)));
   }
 
-  async compact(boardId: string, merge: MergeParts): Promise<void> {
+  async compact(key: string, merge: MergeParts): Promise<void> {
     await this.sql.transaction(async (tx) => {
       // Held to the end of the transaction: a second compactor waits, then reads our result.
-      await tx.run(sql`SELECT pg_advisory_xact_lock(${COMPACT_LOCK}, hashtext(${boardId}))`);
-      if (!(await tx.one(doc.liveBoard(boardId, 'FOR SHARE')))) return;
-      const snapshot = await tx.one(doc.readSnapshot(boardId));
-      const log = await tx.all(doc.readLog(boardId));
+      await tx.run(sql`SELECT pg_advisory_xact_lock(${COMPACT_LOCK}, hashtext(${key}))`);
+      if (!(await tx.one(doc.liveBoard(key, 'FOR SHARE')))) return;
+      const snapshot = await tx.one(doc.readSnapshot(key));
+      const log = await tx.all(doc.readLog(key));
       if (log.length === 0) return;
       const parts = log.map((r) => r.data as Uint8Array);
       if (snapshot) parts.unshift(snapshot.data as Uint8Array);
       const merged = await merge(parts);
-      await tx.run(doc.putSnapshot(boardId, merged));
+      await tx.run(doc.putSnapshot(key, merged));
       // Exactly the entries merged above: anything appended since stays in the log.
       const { keep, remove } = doc.retireEntries(log.map((r) => r.seq));
       for (const q of [...keep, ...remove]) await tx.run(q);

@@ -93,23 +93,23 @@ class SqliteEngine implements Engine {
     if (this.db.open) this.db.close();
   }
 
-  async loadDoc(boardId: string): Promise<StoredDoc> {
-    return doc.toStoredDoc(this.sql.allSync(doc.loadDoc(boardId)));
+  async loadDoc(key: string): Promise<StoredDoc> {
+    return doc.toStoredDoc(this.sql.allSync(doc.loadDoc(key)));
   }
 
-  async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
+  async append(key: string, entries: DocEntry[]): Promise<LogSize> {
     return this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
-      if (!this.sql.oneSync(doc.liveBoard(boardId))) throw new BoardGoneError(boardId);
-      for (const q of doc.appendEntries(boardId, entries, false)) this.sql.runSync(q);
-      return doc.toLogSize(this.sql.oneSync(doc.logSize(boardId)));
+      if (!this.sql.oneSync(doc.liveBoard(key))) throw new BoardGoneError(key);
+      for (const q of doc.appendEntries(key, entries, false)) this.sql.runSync(q);
+      return doc.toLogSize(this.sql.oneSync(doc.logSize(key)));
     })();
   }
 
-  async compact(boardId: string, merge: MergeParts): Promise<void> {
+  async compact(key: string, merge: MergeParts): Promise<void> {
     const read = this.db.transaction(() => ({
-      snapshot: (this.sql.oneSync(doc.readSnapshot(boardId))?.data as Uint8Array | undefined) ?? null,
-      log: this.sql.allSync(doc.readLog(boardId)),
+      snapshot: (this.sql.oneSync(doc.readSnapshot(key))?.data as Uint8Array | undefined) ?? null,
+      log: this.sql.allSync(doc.readLog(key)),
     }))();
     if (read.log.length === 0) return;
     const parts = read.log.map((r) => r.data as Uint8Array);
@@ -120,14 +120,14 @@ class SqliteEngine implements Engine {
     const merged = await merge(parts);
     const seqs = read.log.map((r) => r.seq);
     const write = this.db.transaction(() => {
-      if (!this.sql.oneSync(doc.liveBoard(boardId))) return;
+      if (!this.sql.oneSync(doc.liveBoard(key))) return;
       const { keep, remove } = doc.retireEntries(seqs);
       for (const q of keep) this.sql.runSync(q);
       let deleted = 0;
       for (const q of remove) deleted += this.sql.runSync(q);
       // Another process compacted these entries first; then its snapshot holds them.
       if (deleted !== seqs.length) throw new CompactionRaced();
-      this.sql.runSync(doc.putSnapshot(boardId, merged));
+      this.sql.runSync(doc.putSnapshot(key, merged));
     });
     try {
       write.immediate();

@@ -31,7 +31,10 @@ import type {
 export type * from './types.ts';
 export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from './types.ts';
 
-/** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
+/**
+ * Version history (docs/api.md §12): versions and the attributed log they are computed from, per
+ * document: `boardId` here is a document key (shared/pages.ts), one history per page.
+ */
 export interface HistoryStore {
   /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
   logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
@@ -46,7 +49,7 @@ export interface HistoryStore {
   /** Newest first, without their content; `before` is the id of the last one already seen. */
   listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]>;
   userBadges(ids: string[]): Promise<UserBadge[]>;
-  /** Every image id that a kept version of the board shows. */
+  /** Every image id that a kept version of any page of the board shows (a board id, not a key). */
   versionAssets(boardId: string): Promise<string[]>;
   /** Thins versions recorded before `cutoff` to one a day and drops log entries no replay needs. */
   thinHistory(boardId: string, cutoff: Date): Promise<{ versions: number; entries: number }>;
@@ -89,20 +92,22 @@ export interface CommentStore {
  * SQLite and PostgreSQL implement it as part of the Store; tests have an in-memory one.
  */
 export interface DocStore {
-  /** The board's stored content. Rejects (never returns empty) when it cannot be read. */
-  loadDoc(boardId: string): Promise<StoredDoc>;
+  // Each call names one document by its key (shared/pages.ts docKey): the board id for a board's
+  // first page, `boardId/pageId` for the others. The board's deletion and liveness are the board's.
+  /** The document's stored content. Rejects (never returns empty) when it cannot be read. */
+  loadDoc(key: string): Promise<StoredDoc>;
   /**
    * Appends entries to the log in one transaction, in order, and moves the board's updatedAt
    * forward to the latest entry's time (never back). Rejects with BoardGoneError (storing
    * nothing) when the board is deleted, even when the deletion commits at the same moment.
    */
-  append(boardId: string, entries: DocEntry[]): Promise<LogSize>;
+  append(key: string, entries: DocEntry[]): Promise<LogSize>;
   /**
    * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
    * under a per-board lock so two instances never compact one board at once. Entries appended
    * while merging (which may run off the main thread: `merge` may return a promise) are kept.
    */
-  compact(boardId: string, merge: MergeParts): Promise<void>;
+  compact(key: string, merge: MergeParts): Promise<void>;
 }
 
 /** Saved templates (docs/api.md §19): a person sees their own and every shared one. */

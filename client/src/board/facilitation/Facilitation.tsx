@@ -32,7 +32,7 @@ export function Facilitation(props: FacilitationProps) {
   const canEdit = canEditBoard(role) && !locked;
   const [menu, setMenu] = useState<Menu>(null);
   const toggle = (m: Menu) => setMenu((open) => (open === m ? null : m));
-  const timer = useMeta(session.doc, readTimer);
+  const timer = useMeta(props.boardDoc ?? session.doc, readTimer);
   const presentation = useMeta(session.doc, readPresentation);
   const offset = useServerOffset();
   const votes = useVotes(props.boardId, props.onMessage);

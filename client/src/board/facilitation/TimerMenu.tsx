@@ -8,10 +8,10 @@ import { addMinute, isPaused, pauseTimer, resumeTimer, startTimer, writeTimer } 
 export function TimerMenu(
   props: FacilitationProps & { canEdit: boolean; timer: TimerState | null; offset: number },
 ) {
-  const { canEdit, timer, offset, session, user } = props;
+  const { canEdit, timer, offset, session, boardDoc, user } = props;
   const serverNow = () => Date.now() + offset;
   const [muted, setMuted] = useState(() => localStorage.getItem(MUTE_KEY) === '1');
-  const set = (next: TimerState | null) => writeTimer(session.doc, next);
+  const set = (next: TimerState | null) => writeTimer(boardDoc ?? session.doc, next);
   return (
     <section className="panel facilitation-menu" aria-label="Timer controls">
       <h2>Timer</h2>

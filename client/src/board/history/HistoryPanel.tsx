@@ -2,7 +2,7 @@
 // loaded page by page; "Save version"; selecting one previews it read-only on the canvas with a
 // banner offering "Restore this version" and "Back to live"; the owner can undo everything one
 // person did since a time. The panel renders and dispatches; the calls are in api.ts.
-import { canEditBoard, type Member, type Role, type Version } from '@tandem/shared';
+import { canEditBoard, type Member, pageOf, type Role, type Version } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -73,6 +73,7 @@ export function HistoryButton() {
 }
 
 interface LayerProps {
+  /** The shown page's document key (docs/api.md §17: the board id for its first page): one history per page. */
   boardId: string;
   role: Role;
   meId: string;
@@ -277,7 +278,7 @@ export function UndoPerson({
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     api
-      .members(boardId)
+      .members(pageOf(boardId).boardId)
       // Viewers cannot edit, so they have no changes to undo.
       .then(({ members: m }) => setMembers(m.filter((x) => x.userId !== meId && x.role !== 'viewer')))
       .catch(() => setMembers([]));

@@ -1,4 +1,5 @@
-// Opens one board: the y-websocket provider on /yjs/:boardId, IndexedDB for offline edits, and
+// Opens one board's page: the y-websocket provider on /yjs/:boardId (the first page) or
+// /yjs/:boardId/:pageId (docs/api.md §17), IndexedDB per page for offline edits, and
 // the connection state machine. Two deliberate departures from the stock provider:
 //  - it sends only this client's own awareness changes (the stock one re-sends every remote change
 //    it receives, N² messages on a busy board);
@@ -6,7 +7,7 @@
 //  - it asks the server to confirm when its edits are stored ("All changes saved", saved.ts), and
 //    the page asks before it is left with edits not yet confirmed.
 
-import { CloseCode, DOCUMENT_PATH, SAVED_MESSAGE_TYPE } from '@tandem/shared';
+import { CloseCode, DOCUMENT_PATH, docKey, MAIN_PAGE_ID, SAVED_MESSAGE_TYPE } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import { Awareness } from 'y-protocols/awareness';
@@ -52,11 +53,16 @@ export function wsOrigin(): string {
 /** Local copies are per person: another account signing in on this browser must never send them. */
 export const localStoreName = (userId: string, boardId: string): string => `tandem:${userId}:${boardId}`;
 
-export function openBoard(boardId: string, opts: { userId: string; readOnly: () => boolean }): BoardSession {
+export function openBoard(
+  boardId: string,
+  opts: { userId: string; readOnly: () => boolean; pageId?: string },
+): BoardSession {
+  // The first page keeps the board's own room and local copy, so nothing kept before pages moves.
+  const key = docKey(boardId, opts.pageId ?? MAIN_PAGE_ID);
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
-  const idb = new IndexeddbPersistence(localStoreName(opts.userId, boardId), doc);
-  const provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, boardId, doc, {
+  const idb = new IndexeddbPersistence(localStoreName(opts.userId, key), doc);
+  const provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, key, doc, {
     awareness,
     disableBc: true,
     shouldReconnect: (event) => shouldReconnect(event.code),

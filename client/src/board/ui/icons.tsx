@@ -48,6 +48,9 @@ const paths: Record<string, string> = {
   comment: 'M4 5h16v11H9l-5 4z',
   bell: 'M6 17V11a6 6 0 0 1 12 0v6l2 2H4zM10 21h4',
   check: 'M5 12l5 5 9-10',
+  pages: 'M7 3h10v14H7zM4 7v14h10',
+  pencil: 'M4 20l4-1 11-11-3-3L5 16zM14 6l3 3',
+  plus: 'M12 5v14M5 12h14',
 };
 
 export type IconName = keyof typeof paths;

@@ -1,0 +1,263 @@
+// The Pages panel (docs/api.md §17): the board's pages in order, who is on each, and add, rename
+// (double-click or the pencil), reorder (drag), duplicate and delete (with Undo). Choosing a page
+// navigates to its URL; Editor opens that page's document. It renders and dispatches; the list's
+// changes are model.ts.
+import { MAIN_PAGE_ID, type PresenceUser } from '@tandem/shared';
+import { type DragEvent, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Awareness } from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { navigate } from '../../router.tsx';
+import { Avatar } from '../presence/Avatars.tsx';
+import { useRemotes } from '../presence/remote.ts';
+import { Icon } from '../ui/icons.tsx';
+import {
+  addPage,
+  deletePage,
+  movePage,
+  type PageEntry,
+  pageLabel,
+  pagePath,
+  pendingSeeds,
+  readPages,
+  renamePage,
+} from './model.ts';
+import './pages.css';
+import { usePagesPanel } from './state.ts';
+
+/** The board's pages, live. */
+export function usePages(doc: Y.Doc): PageEntry[] {
+  const [pages, setPages] = useState(() => readPages(doc));
+  useEffect(() => {
+    const update = () =>
+      setPages((previous) => {
+        const next = readPages(doc);
+        return JSON.stringify(next) === JSON.stringify(previous) ? previous : next;
+      });
+    update();
+    doc.on('update', update);
+    return () => doc.off('update', update);
+  }, [doc]);
+  return pages;
+}
+
+interface Props {
+  boardId: string;
+  /** The board's first document, which holds the list. */
+  doc: Y.Doc;
+  /** Presence on the first document: everyone on the board, with the page they are on. */
+  awareness: Awareness;
+  pageId: string;
+  /** The open page's document (what Duplicate copies). */
+  pageDoc: Y.Doc;
+  undo: Y.UndoManager;
+  readOnly: boolean;
+  me: PresenceUser;
+}
+
+export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, readOnly, me }: Props) {
+  const onClose = usePagesPanel((s) => s.close);
+  const pages = usePages(doc);
+  const remotes = useRemotes(awareness);
+  const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
+  const [dragging, setDragging] = useState<string | null>(null);
+  const canUndo = useSyncExternalStore(
+    (fn) => {
+      undo.on('stack-item-added', fn);
+      undo.on('stack-item-popped', fn);
+      return () => {
+        undo.off('stack-item-added', fn);
+        undo.off('stack-item-popped', fn);
+      };
+    },
+    () => undo.undoStack.length > 0,
+  );
+  const go = (id: string) => navigate(pagePath(boardId, id));
+  const peopleOn = (id: string): PresenceUser[] => [
+    ...(id === pageId ? [me] : []),
+    ...remotes.filter((r) => (r.state.page ?? MAIN_PAGE_ID) === id).map((r) => r.state.user),
+  ];
+
+  const add = () => {
+    const id = addPage(doc, '', pageId);
+    if (id) {
+      setRenaming(id);
+      go(id);
+    }
+  };
+  const duplicate = (page: PageEntry, position: number) => {
+    const id = addPage(doc, `${pageLabel(page, position)} copy`, page.id);
+    if (!id) return;
+    // Only the open page's content is at hand; another page is opened first, then duplicated.
+    if (page.id === pageId) pendingSeeds.set(id, Y.encodeStateAsUpdate(pageDoc));
+    go(id);
+  };
+  const remove = (page: PageEntry, position: number) => {
+    if (!deletePage(doc, page.id)) return;
+    undo.stopCapturing();
+    setDeleted(pageLabel(page, position));
+    if (page.id === pageId) go(MAIN_PAGE_ID);
+  };
+  const drop = (e: DragEvent, to: number) => {
+    e.preventDefault();
+    if (dragging) movePage(doc, dragging, to);
+    setDragging(null);
+  };
+
+  return (
+    <section className="panel pages-panel" aria-label="Pages">
+      <div className="side-panel-head">
+        <h2>Pages</h2>
+        <button type="button" className="tool" aria-label="Close pages" onClick={onClose}>
+          <Icon name="close" size={16} />
+        </button>
+      </div>
+      <ol className="pages-list">
+        {pages.map((page, position) => {
+          const label = pageLabel(page, position);
+          const people = peopleOn(page.id);
+          return (
+            <li
+              key={page.id}
+              className={`page-row ${page.id === pageId ? 'current' : ''} ${dragging === page.id ? 'dragging' : ''}`}
+              draggable={!readOnly && renaming !== page.id}
+              onDragStart={(e) => {
+                e.dataTransfer.effectAllowed = 'move';
+                e.dataTransfer.setData('text/plain', page.id);
+                setDragging(page.id);
+              }}
+              onDragEnd={() => setDragging(null)}
+              onDragOver={(e) => {
+                if (dragging) e.preventDefault();
+              }}
+              onDrop={(e) => drop(e, position)}
+            >
+              {renaming === page.id ? (
+                <RenameField
+                  initial={page.name}
+                  placeholder={label}
+                  onDone={(name) => {
+                    if (name !== null && name !== page.name) renamePage(doc, page.id, name);
+                    setRenaming(null);
+                  }}
+                />
+              ) : (
+                <button
+                  type="button"
+                  className="page-name"
+                  aria-current={page.id === pageId ? 'page' : undefined}
+                  onClick={() => go(page.id)}
+                  onDoubleClick={() => !readOnly && setRenaming(page.id)}
+                >
+                  {label}
+                </button>
+              )}
+              <span className="page-people" title={`On ${label}: ${people.map((u) => u.name).join(', ')}`}>
+                {people.slice(0, 3).map((user) => (
+                  <Avatar key={user.id} user={user} size={20} />
+                ))}
+              </span>
+              {!readOnly && (
+                <span className="page-actions">
+                  <button
+                    type="button"
+                    className="tool"
+                    aria-label={`Rename ${label}`}
+                    title="Rename"
+                    onClick={() => setRenaming(page.id)}
+                  >
+                    <Icon name="pencil" size={14} />
+                  </button>
+                  <button
+                    type="button"
+                    className="tool"
+                    aria-label={`Duplicate ${label}`}
+                    title="Duplicate"
+                    onClick={() => duplicate(page, position)}
+                  >
+                    <Icon name="copy" size={14} />
+                  </button>
+                  {page.id === MAIN_PAGE_ID ? (
+                    // The first page cannot be deleted: its place is kept so the buttons line up.
+                    <span className="page-action-gap" aria-hidden="true" />
+                  ) : (
+                    <button
+                      type="button"
+                      className="tool"
+                      aria-label={`Delete ${label}`}
+                      title="Delete"
+                      onClick={() => remove(page, position)}
+                    >
+                      <Icon name="trash" size={14} />
+                    </button>
+                  )}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      {!readOnly && (
+        <button type="button" className="btn" onClick={add}>
+          <Icon name="plus" size={16} /> Add page
+        </button>
+      )}
+      {deleted && canUndo && (
+        <p className="pages-deleted" role="status">
+          <span>“{deleted}” deleted.</span>
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Undo page deletion"
+            onClick={() => {
+              undo.undo();
+              setDeleted(null);
+            }}
+          >
+            Undo
+          </button>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function RenameField({
+  initial,
+  placeholder,
+  onDone,
+}: {
+  initial: string;
+  placeholder: string;
+  onDone(name: string | null): void;
+}) {
+  const [value, setValue] = useState(initial);
+  return (
+    <input
+      className="page-rename"
+      aria-label="Page name"
+      // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked to rename.
+      autoFocus
+      value={value}
+      placeholder={placeholder}
+      maxLength={100}
+      onChange={(e) => setValue(e.target.value)}
+      onBlur={() => onDone(value)}
+      onKeyDown={(e) => {
+        e.stopPropagation();
+        if (e.key === 'Enter') onDone(value);
+        if (e.key === 'Escape') onDone(null);
+      }}
+    />
+  );
+}
+
+/** The top bar's Pages button. */
+export function PagesButton({ count }: { count: number }) {
+  const onClick = usePagesPanel((s) => s.toggle);
+  return (
+    <button type="button" className="btn pages-button" aria-label="Pages" title="Pages" onClick={onClick}>
+      <Icon name="pages" size={18} />{' '}
+      <span className="label">{count > 1 ? `Pages (${count})` : 'Pages'}</span>
+    </button>
+  );
+}

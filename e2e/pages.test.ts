@@ -1,0 +1,118 @@
+// Pages (docs/api.md §17) in Chromium, two people on a three-page board: Ana adds and renames
+// pages and Ben sees them appear; Ana follows Ben across pages; undoing a page's deletion brings
+// it back for both; an edit made offline on page 2 survives a reload.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  artifacts,
+  newUser,
+  place,
+  sharedBoard,
+  stickyText,
+  until,
+  waitStatus,
+  withApp,
+  writeOfflineAndReload,
+} from './helpers.ts';
+
+const pageNames = async (page: Page) =>
+  (await page.locator('.pages-panel .page-name').allTextContents()).map((s) => s.trim());
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+describe('pages, two people', () => {
+  let ana: Page;
+  let ben: Page;
+  let benContext: BrowserContext;
+  let boardId: string;
+  const app = withApp();
+
+  before(async () => {
+    ana = (await newUser(app, 'Ana')).page;
+    const b = await newUser(app, 'Ben', { guest: true });
+    ben = b.page;
+    benContext = b.context;
+    boardId = await sharedBoard(ana, 'Quarter', { editors: [ben] });
+  });
+
+  async function addPage(name: string) {
+    await ana.getByRole('button', { name: 'Add page' }).click();
+    const field = ana.getByLabel('Page name');
+    await field.fill(name);
+    await field.press('Enter');
+    await until(async () => (await pageNames(ana)).includes(name), `${name} in Ana’s list`);
+  }
+
+  it('Ana adds and renames pages; Ben sees them appear', async () => {
+    await ana.getByRole('button', { name: 'Pages' }).click();
+    await ben.getByRole('button', { name: 'Pages' }).click();
+    await addPage('Planning');
+    await waitStatus(ana, 'live');
+    assert.match(pathOf(ana), new RegExp(`^/b/${boardId}/p/[A-Za-z0-9_-]+$`), 'the URL follows the page');
+    await addPage('Architecture');
+    // Renamed afterwards, from the pencil.
+    await ana.getByRole('button', { name: 'Rename Page 1' }).click();
+    await ana.getByLabel('Page name').fill('Retro');
+    await ana.getByLabel('Page name').press('Enter');
+    await until(
+      async () => (await pageNames(ben)).join(',') === 'Retro,Planning,Architecture',
+      'the three pages in Ben’s list',
+    );
+    await ana.screenshot({ path: `${artifacts}/pages-panel.png` });
+  });
+
+  it('each page has its own content, and Ana follows Ben across pages', async () => {
+    await ben.locator('.pages-panel .page-name', { hasText: 'Planning' }).click();
+    await waitStatus(ben, 'live');
+    await place(ben, 'Sticky note', 400, 300);
+    await ben.keyboard.type('On planning');
+    await ben.keyboard.press('Escape');
+
+    await ana.locator('.pages-panel .page-name', { hasText: 'Retro' }).click();
+    await waitStatus(ana, 'live');
+    assert.equal(await stickyText(ana).count(), 0, 'the first page does not show page 2’s note');
+
+    await ana.getByRole('button', { name: /^Follow Ben/ }).click();
+    await until(async () => pathOf(ana) === pathOf(ben), 'Ana is taken to Ben’s page');
+    await until(
+      async () => (await stickyText(ana).allTextContents()).includes('On planning'),
+      'Ben’s note on Ana’s screen',
+    );
+    await ben.locator('.pages-panel .page-name', { hasText: 'Architecture' }).click();
+    await until(async () => pathOf(ana) === pathOf(ben), 'Ana follows Ben to Architecture');
+    await ana.locator('.follow-banner').waitFor();
+    await ana.screenshot({ path: `${artifacts}/pages-following.png` });
+    await ana.getByRole('button', { name: 'Stop following' }).click();
+  });
+
+  it('undoing a page deletion brings it back for both', async () => {
+    await ben.locator('.pages-panel .page-name', { hasText: 'Planning' }).click();
+    await ana.locator('.pages-panel .page-name', { hasText: 'Retro' }).click();
+    await ana.getByRole('button', { name: 'Delete Architecture' }).click();
+    await until(async () => !(await pageNames(ben)).includes('Architecture'), 'deleted on Ben’s screen');
+    await ana.getByRole('button', { name: 'Undo page deletion' }).click();
+    await ana.screenshot({ path: `${artifacts}/pages-undone.png` });
+    await until(
+      async () => (await pageNames(ben)).join(',') === 'Retro,Planning,Architecture',
+      'back on Ben’s screen, in its place',
+    );
+    assert.deepEqual(await pageNames(ana), ['Retro', 'Planning', 'Architecture']);
+  });
+
+  it('an edit made offline on page 2 survives a reload', async () => {
+    await waitStatus(ben, 'live');
+    const planning = pathOf(ben);
+    const key = `${boardId}/${planning.split('/').pop()}`;
+    await writeOfflineAndReload(ben, benContext, key, 'Offline on page 2', { x: 700, y: 400 });
+    assert.equal(pathOf(ben), planning, 'still on page 2');
+    await benContext.setOffline(false);
+    await waitStatus(ben, 'live');
+    await ana.locator('.pages-panel .page-name', { hasText: 'Planning' }).click();
+    await until(
+      async () => (await stickyText(ana).allTextContents()).includes('Offline on page 2'),
+      'the offline edit on Ana’s screen',
+    );
+    await ana.setViewportSize({ width: 390, height: 844 });
+    await ana.screenshot({ path: `${artifacts}/pages-phone.png` });
+  });
+});
