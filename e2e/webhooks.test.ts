@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { apiPaths } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import { Receiver, verifySignature } from '../testing/receiver.ts';
-import { artifacts, createBoard, newUser, until, withApp } from './helpers.ts';
+import { artifacts, createBoard, newUser, onPhone, until, withApp } from './helpers.ts';
 
 describe('webhooks in the browser', () => {
   let ada: Page;
@@ -71,15 +71,7 @@ describe('webhooks in the browser', () => {
   });
 
   it('the section fits a phone', async () => {
-    const context = await app.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      baseURL: app.server.url,
-    });
-    const phone = await context.newPage();
-    try {
-      await context.addCookies(await ada.context().cookies());
-      await phone.goto('/boards');
-      await createBoard(phone, 'Phone');
+    await onPhone(app, ada, async (phone) => {
       await phone.getByRole('button', { name: 'Share' }).click();
       const section = phone.getByRole('region', { name: 'Webhooks' });
       await section.getByLabel('Webhook URL').fill(receiver.url('phone-with-a-rather-long-path-name'));
@@ -93,8 +85,6 @@ describe('webhooks in the browser', () => {
       const box = await section.boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
       await phone.screenshot({ path: join(artifacts, 'webhooks-share-dialog-phone.png') });
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

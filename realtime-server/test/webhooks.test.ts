@@ -11,11 +11,11 @@ import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { apiPaths, type BoardUpdatedData, type WebhookDelivery, type WebhookPayload } from '@tandem/shared';
 import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
-import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { clusterEnv, type ServerProcess, startProcess } from '../../testing/process.ts';
 import { Receiver, verifySignature } from '../../testing/receiver.ts';
 import { assertError } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
-import { dropSchema, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { PRIVATE_ADDRESS_SENTENCE } from '../src/webhooks/addresses.ts';
 
@@ -218,12 +218,7 @@ describe('webhooks on two server processes (PostgreSQL + Redis)', async () => {
   const schema = `test_webhooks_${randomBytes(5).toString('hex')}`;
   const WINDOW_MS = 1500;
   const env = {
-    DATABASE_URL: postgresUrl(),
-    DATABASE_SCHEMA: schema,
-    REDIS_URL: redisUrl(),
-    REDIS_PREFIX: `test:${randomBytes(5).toString('hex')}:`,
-    SECRET: randomBytes(32).toString('base64url'),
-    DATA_DIR: '/tmp',
+    ...clusterEnv(schema),
     PERSIST_DEBOUNCE_MS: '50',
     PERSIST_MAX_DELAY_MS: '200',
     WEBHOOK_ALLOW_PRIVATE: '1',

@@ -4,11 +4,10 @@
 // and another instance sends it; every write after a send checks that the claim is still its own.
 import type { WebhookEvent } from '@tandem/shared';
 import type { Dialect } from './migrations.ts';
-import { type Row, time } from './rows.ts';
+import { type Row, time, timeOrNull } from './rows.ts';
 import { inLists, join, raw, type Sql, sql } from './sql.ts';
 import type { DeliveryRow, WebhookRow } from './types.ts';
 
-const timeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : time(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Events are kept as `,a,b,` so that one LIKE finds the webhooks of an event. */
@@ -43,15 +42,10 @@ const toDelivery = (r: Row): DeliveryRow => ({
   durationMs: numOrNull(r.duration_ms),
 });
 
-export interface NewDelivery {
-  id: string;
-  webhookId: string;
-  boardId: string;
-  eventId: string;
-  type: WebhookEvent;
-  body: string;
+/** A delivery to queue: what it sends, and when its event happened (`at`). */
+export type NewDelivery = Pick<DeliveryRow, 'id' | 'webhookId' | 'boardId' | 'eventId' | 'type' | 'body'> & {
   at: Date;
-}
+};
 
 /** What one attempt came to. `nextAt` null: no more attempts (delivered, or given up). */
 export interface AttemptResult {
