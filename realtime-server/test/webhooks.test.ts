@@ -2,12 +2,15 @@
 // the signature verifies; a receiver that answers 500 three times gets the event on the fourth
 // try; board.updated comes at most once per window per board under a stream of edits from two
 // instances and names who changed what; a delivery whose instance is killed (SIGKILL) mid-send is
-// delivered by the other instance (two real server processes on PostgreSQL and Redis); private
-// and loopback addresses are refused at creation and again at delivery.
+// delivered by the other instance (two real server processes on PostgreSQL and Redis); one waiting
+// for its retry survives a restart (SQLite); private and loopback addresses are refused at creation
+// and again at delivery.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
-import { hostname } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { apiPaths, type BoardUpdatedData, type WebhookDelivery, type WebhookPayload } from '@tandem/shared';
 import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
@@ -210,6 +213,52 @@ describe('webhooks on one instance (SQLite)', () => {
     });
     assert.equal((await receiver.received('rebound')).length, 0, 'the receiver was never called');
     assert.equal((await receiver.received('never')).length, 0);
+  });
+});
+
+describe('webhooks across a restart (SQLite)', () => {
+  let receiver: Receiver;
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-webhooks-'));
+  const env = {
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_BASE_MS: '1500',
+    WEBHOOK_POLL_MS: '50',
+    WEBHOOK_TIMEOUT_MS: '2000',
+  };
+  before(async () => {
+    receiver = await Receiver.start();
+  });
+  after(() => {
+    receiver?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a delivery waiting for its retry when the server stops is sent by the server started again', async () => {
+    const first = await startServer({ dataDir, env });
+    const owner = await new ApiClient(first.url).signup('Olive');
+    const boardId = await owner.createBoard('Restart');
+    await receiver.plan('restart', [503]);
+    const { webhook } = await createWebhook(owner, boardId, receiver.url('restart'), ['comment.created']);
+    await addComment(owner, boardId, 'Before the restart');
+    await waitUntil('the first attempt failed and a retry is due', async () => {
+      const [d] = await deliveriesOf(owner, boardId, webhook.id);
+      return d?.status === 'pending' && d.attempts === 1;
+    });
+    await first.close({ keepData: true });
+    assert.equal((await receiver.received('restart')).length, 1);
+
+    const second = await startServer({ dataDir, env, port: Number(new URL(first.url).port) });
+    try {
+      await waitUntil(
+        'the restarted server delivers it',
+        async () => (await receiver.received('restart')).length === 2,
+      );
+      const [one, two] = await receiver.received('restart');
+      assert.equal(two!.headers['tandem-delivery'], one!.headers['tandem-delivery']);
+      assert.equal(two!.answer, 200);
+    } finally {
+      await second.close({ keepData: true });
+    }
   });
 });
 
