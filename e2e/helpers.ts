@@ -121,6 +121,27 @@ export async function newUser(
 }
 
 /**
+ * Runs `check` on a phone-sized page (390×844) signed in as `as` (its session cookie), on a new
+ * board of its own; the phone's context is closed afterwards.
+ */
+export async function onPhone(
+  { browser, server }: { browser: Browser; server: Pick<TestServer, 'url'> },
+  as: Page,
+  check: (phone: Page) => Promise<void>,
+): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: server.url });
+  try {
+    await context.addCookies(await as.context().cookies());
+    const phone = await context.newPage();
+    await phone.goto('/boards');
+    await createBoard(phone, 'Phone');
+    await check(phone);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * Creates a board from the dashboard, blank or from the named template of the "New board" gallery
  * (docs/api.md §19), and waits until its document connection is live.
  */

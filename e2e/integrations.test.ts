@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { contentPaths } from '@tandem/shared';
 import type { Page } from 'playwright-core';
-import { artifacts, createBoard, newUser, place, shapes, until, withApp } from './helpers.ts';
+import { artifacts, createBoard, newUser, onPhone, place, shapes, until, withApp } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
 
@@ -101,16 +101,8 @@ describe('integrations in the browser', () => {
   });
 
   it('the dialog fits a phone', async () => {
-    const context = await app.browser.newContext({
-      viewport: { width: 390, height: 844 },
-      baseURL: app.server.url,
-    });
-    const phone = await context.newPage();
-    try {
-      // Same account: the session cookie from Ada's context.
-      await context.addCookies(await ada.context().cookies());
-      await phone.goto('/boards');
-      await createBoard(phone, 'Phone');
+    // Same account: the session cookie from Ada's context.
+    await onPhone(app, ada, async (phone) => {
       await phone.getByRole('button', { name: 'Share' }).click();
       const section = phone.getByRole('region', { name: 'Integrations' });
       await section.getByLabel('Integration name').fill('Importer with a long name');
@@ -120,8 +112,6 @@ describe('integrations in the browser', () => {
       const box = await section.boundingBox();
       assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
       await phone.screenshot({ path: join(artifacts, 'integrations-share-dialog-phone.png') });
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -1,8 +1,24 @@
 // The real server as a child process (`node --import tsx src/main.ts`), for tests that send it
 // signals: SIGTERM, or SIGKILL to simulate a crash.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { waitUntil } from './services.ts';
+import { postgresUrl, redisUrl, waitUntil } from './services.ts';
+
+/**
+ * The environment of server processes that form one cluster: the shared PostgreSQL in `schema`,
+ * the shared Redis under a prefix of their own, one SECRET.
+ */
+export function clusterEnv(schema: string): Record<string, string> {
+  return {
+    DATABASE_URL: postgresUrl(),
+    DATABASE_SCHEMA: schema,
+    REDIS_URL: redisUrl(),
+    REDIS_PREFIX: `test:${randomBytes(5).toString('hex')}:`,
+    SECRET: randomBytes(32).toString('base64url'),
+    DATA_DIR: '/tmp',
+  };
+}
 
 export interface ServerProcess {
   child: ChildProcess;

@@ -39,9 +39,11 @@ import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
+import { webhookRoutes } from './http/webhooks.ts';
 import { Integrations } from './integrations/integrations.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
+import { Webhooks } from './webhooks/webhooks.ts';
 import { Workspace } from './workspace/workspace.ts';
 
 /** The REST API, one plugin per resource (docs/api.md §7). A new resource is a new entry here. */
@@ -62,6 +64,7 @@ const resources: ResourcePlugin[] = [
   contentRoutes,
   mcpRoutes,
   templateRoutes,
+  webhookRoutes,
 ];
 
 /** A graceful stop ended with edits of these boards only in memory (now lost). */
@@ -91,6 +94,8 @@ export interface TandemApp {
   assets: AssetStore;
   assetCleanup: AssetCleanup;
   metrics: Metrics;
+  /** Webhooks: events queued as deliveries in the Store, sent from whichever instance is alive. */
+  webhooks: Webhooks;
   instanceId: string;
   /** Listens on config.port (0 picks a free one); resolves to the base URL. */
   listen(): Promise<string>;
@@ -118,7 +123,19 @@ export async function createApp({
   // `integrations` is defined below, once the rooms and the workspace exist; keys are resolved
   // only once requests arrive.
   const http = await createHttpServer(config, log, sessions, (key) => integrations.resolve(key));
-  const versions = new Versions(store, { historyDays: config.historyDays });
+  const webhooks = new Webhooks({ store, config, log, instanceId });
+  const versions = new Versions(store, {
+    historyDays: config.historyDays,
+    onRecorded: (version) =>
+      webhooks.emit(version.boardId, 'version.created', {
+        versionId: version.id,
+        kind: version.kind,
+        label: version.label,
+        createdAt: version.createdAt.toISOString(),
+        createdBy: version.createdBy,
+        authors: version.authors,
+      }),
+  });
   const recorder: HistoryRecorder = new HistoryRecorder(
     versions,
     config.historyIntervalMs,
@@ -140,6 +157,7 @@ export async function createApp({
     instanceId,
     history: recorder,
     mergeOffThread: (parts) => merges.merge(parts),
+    changes: (boardId, userId, shapeIds) => webhooks.changed(boardId, userId, shapeIds),
   });
   const history = new LiveHistory(rooms, versions);
   const control = new ControlChannel({ bus, rooms, instanceId });
@@ -178,6 +196,18 @@ export async function createApp({
   });
 
   const comments = new CommentEvents(log);
+  comments.onCreated(({ boardId, thread, comment }) =>
+    webhooks.emit(boardId, 'comment.created', {
+      threadId: thread.id,
+      anchor: thread.anchor,
+      comment: {
+        id: comment.id,
+        body: comment.body,
+        createdBy: comment.createdBy,
+        createdAt: comment.createdAt,
+      },
+    }),
+  );
   const deps: HttpDeps = {
     config,
     store,
@@ -190,6 +220,7 @@ export async function createApp({
     history,
     integrations,
     comments,
+    webhooks,
   };
   for (const resource of resources) await http.register(resource, deps);
   await serveClient(http, config.clientDir);
@@ -228,6 +259,7 @@ export async function createApp({
     disconnectSessionSockets: (sessionHash) => workspace.disconnectSession(sessionHash),
   });
   await workspace.start(gateway);
+  webhooks.start();
 
   let closing: Promise<void> | null = null;
   return {
@@ -239,6 +271,7 @@ export async function createApp({
     assets,
     assetCleanup,
     metrics,
+    webhooks,
     instanceId,
     async listen() {
       await http.listen({ port: config.port, host: config.host });
@@ -256,6 +289,8 @@ export async function createApp({
           config.shutdownTimeoutMs,
         );
         gateway.close();
+        // After the rooms: the changes their last edits noted are written for board.updated.
+        await webhooks.stop();
         await control.close();
         await workspace.close();
         await adapter?.close();

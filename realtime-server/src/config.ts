@@ -78,6 +78,16 @@ export interface Config {
   historyDays: number;
   /** A version is recorded after each this long of editing (HISTORY_INTERVAL_S). */
   historyIntervalMs: number;
+  /** Webhooks may call http, loopback and private addresses (development and tests only; docs/api.md §15). */
+  webhookAllowPrivate: boolean;
+  /** The first retry of a failed delivery waits this long; each next one twice as long (capped at an hour). */
+  webhookRetryBaseMs: number;
+  /** A delivery's request is given up after this long (a timeout counts as a failure). */
+  webhookTimeoutMs: number;
+  /** board.updated: at most one per this long per board (the changes in between are coalesced). */
+  webhookUpdateWindowMs: number;
+  /** How often each instance looks for deliveries due (and claims that lapsed). */
+  webhookPollMs: number;
 }
 
 /** Every variable config reads, for docs and the compose-file check. */
@@ -116,6 +126,11 @@ export const configVariables = [
   'MAX_UPLOADS_PER_USER',
   'HISTORY_DAYS',
   'HISTORY_INTERVAL_S',
+  'WEBHOOK_ALLOW_PRIVATE',
+  'WEBHOOK_RETRY_BASE_MS',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_UPDATE_WINDOW_MS',
+  'WEBHOOK_POLL_MS',
 ] as const;
 export type ConfigVariable = (typeof configVariables)[number];
 type Env = Partial<Record<ConfigVariable, string | undefined>>;
@@ -152,6 +167,15 @@ function url(env: Env, name: ConfigVariable, protocols: string[]): string | null
     );
   }
   return raw;
+}
+
+/** A true/false variable: unset is false. */
+function flag(env: Env, name: ConfigVariable): boolean {
+  const raw = env[name] ?? '';
+  if (!['', 'true', 'false', '1', '0'].includes(raw)) {
+    throw new ConfigError(`${name} must be true or false; it is "${raw}".`);
+  }
+  return raw === 'true' || raw === '1';
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -291,10 +315,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${logLevel}".`);
   }
-  const trustProxy = env.TRUST_PROXY ?? '';
-  if (!['', 'true', 'false', '1', '0'].includes(trustProxy)) {
-    throw new ConfigError(`TRUST_PROXY must be true or false; it is "${trustProxy}".`);
-  }
+  const trustProxy = flag(env, 'TRUST_PROXY');
   const MiB = 1024 * 1024;
   const maxDocBytes = integer(env, 'MAX_DOC_BYTES', defaults.maxDocBytes, 1024, 16 * 1024 * MiB);
   // One whole board must fit, with room for several joiners of the largest board at once.
@@ -360,7 +381,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
         : resolve(env.CLIENT_DIR || new URL('../../client/dist', import.meta.url).pathname),
     instanceName: env.INSTANCE_NAME || `${process.pid}-${randomBytes(3).toString('hex')}`,
     secureCookies: publicOrigin.startsWith('https:'),
-    trustProxy: trustProxy === 'true' || trustProxy === '1',
+    trustProxy,
     databaseTimeoutMs: integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 20_000, 0, 600_000),
     maxAssetBytes: integer(env, 'MAX_ASSET_BYTES', assetDefaults.maxAssetBytes, 1024, 1024 * MiB),
@@ -375,5 +396,10 @@ export function loadConfig(env: Env = process.env as Env): Config {
     historyDays: integer(env, 'HISTORY_DAYS', assetDefaults.historyDays, 0, 36_500),
     historyIntervalMs:
       integer(env, 'HISTORY_INTERVAL_S', historyDefaults.intervalSeconds, 1, 7 * 86_400) * 1000,
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookUpdateWindowMs: integer(env, 'WEBHOOK_UPDATE_WINDOW_MS', 10_000, 100, 3_600_000),
+    webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
   };
 }

@@ -15,21 +15,16 @@ import {
   waitSynced,
 } from '../../testing/clients.ts';
 import { randomEdit } from '../../testing/edits.ts';
-import { type ServerProcess, startProcess } from '../../testing/process.ts';
+import { clusterEnv, type ServerProcess, startProcess } from '../../testing/process.ts';
 import { Random, testSeed } from '../../testing/random.ts';
-import { dropSchema, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { dropSchema, skipUnless, waitUntil } from '../../testing/services.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
 describe('instance faults', { skip }, () => {
   const schema = `test_faults_${randomBytes(5).toString('hex')}`;
   const env = {
-    DATABASE_URL: postgresUrl(),
-    DATABASE_SCHEMA: schema,
-    REDIS_URL: redisUrl(),
-    REDIS_PREFIX: `test:${randomBytes(5).toString('hex')}:`,
-    SECRET: randomBytes(32).toString('base64url'),
-    DATA_DIR: '/tmp',
+    ...clusterEnv(schema),
     PERSIST_DEBOUNCE_MS: '100',
     PERSIST_MAX_DELAY_MS: '500',
   };

@@ -19,3 +19,4 @@ export * from './shapes.ts';
 export * from './templates.ts';
 export * from './thumbnails.ts';
 export * from './votes.ts';
+export * from './webhooks.ts';

@@ -67,6 +67,9 @@ export const apiPaths = {
   mentionsRead: () => `${API_PREFIX}/me/mentions/read`,
   integrations: (id: string) => `${board(id)}/integrations`,
   integration: (id: string, integrationId: string) => `${board(id)}/integrations/${enc(integrationId)}`,
+  webhooks: (id: string) => `${board(id)}/webhooks`,
+  webhook: (id: string, webhookId: string) => `${board(id)}/webhooks/${enc(webhookId)}`,
+  webhookDeliveries: (id: string, webhookId: string) => `${board(id)}/webhooks/${enc(webhookId)}/deliveries`,
 } as const;
 
 /** The content API's paths (docs/api.md §15). */

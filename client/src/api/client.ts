@@ -8,7 +8,9 @@ import {
   type BoardWithRoleAnswer,
   type CommentAnswer,
   type CreatedIntegrationAnswer,
+  type CreatedWebhookAnswer,
   type CreateIntegrationBody,
+  type CreateWebhookBody,
   contentPaths,
   type ErrorBody,
   type ErrorCode,
@@ -31,6 +33,8 @@ import {
   type ThreadsAnswer,
   type UserAnswer,
   type VotesCurrentAnswer,
+  type WebhookDeliveriesAnswer,
+  type WebhooksAnswer,
 } from '@tandem/shared';
 
 export type ApiErrorCode = ErrorCode | 'NETWORK';
@@ -113,6 +117,12 @@ export const api = {
     call<CreatedIntegrationAnswer>('POST', apiPaths.integrations(id), body),
   revokeIntegration: (id: string, integrationId: string) =>
     call<void>('DELETE', apiPaths.integration(id, integrationId)),
+  webhooks: (id: string) => call<WebhooksAnswer>('GET', apiPaths.webhooks(id)),
+  createWebhook: (id: string, body: CreateWebhookBody) =>
+    call<CreatedWebhookAnswer>('POST', apiPaths.webhooks(id), body),
+  deleteWebhook: (id: string, webhookId: string) => call<void>('DELETE', apiPaths.webhook(id, webhookId)),
+  webhookDeliveries: (id: string, webhookId: string) =>
+    call<WebhookDeliveriesAnswer>('GET', apiPaths.webhookDeliveries(id, webhookId)),
   /** The board's frames (the content API, with the session), for an integration's scope. */
   boardContent: (id: string) => call<BoardContentAnswer>('GET', contentPaths.board(id)),
   joinPreview: (token: string) => call<JoinPreviewAnswer>('GET', apiPaths.join(token)),

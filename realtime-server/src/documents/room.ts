@@ -19,6 +19,7 @@ import type { Config } from '../config.ts';
 import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
 import { type DocStore, partsOf } from '../store/store.ts';
+import { changedShapeIds } from '../webhooks/boardChanges.ts';
 import { BotPresence } from './botPresence.ts';
 import { StoreCatchUp } from './catchUp.ts';
 import { Fanout } from './fanout.ts';
@@ -53,6 +54,11 @@ export interface RoomDeps {
   history?: HistoryHooks;
   /** Merges a big board's compaction off the main thread (the history worker). */
   mergeOffThread?: (parts: Uint8Array[]) => Promise<Uint8Array>;
+  /**
+   * Told which shapes each change this instance stores changed, and who changed them (webhooks'
+   * board.updated). Only changes stored here: each edit is stored by one instance, so counted once.
+   */
+  changes?: (boardId: string, userId: string, shapeIds: string[]) => void;
 }
 
 export class Room {
@@ -173,6 +179,17 @@ export class Room {
       },
     });
     doc.on('update', this.onUpdate);
+    const changes = deps.changes;
+    if (changes) {
+      const shapes = doc.getMap('shapes');
+      doc.on('afterTransaction', (transaction: Y.Transaction) => {
+        const route = routeOf(transaction.origin as TransactionOrigin);
+        if (route.storage !== 'here' || route.userId === null || transaction.changed.size === 0) return;
+        const ids = changedShapeIds(transaction, shapes);
+        // The board's id, not the document's key: a webhook is the board's, whatever page changed.
+        if (ids.length > 0) changes(this.boardId, route.userId, ids);
+      });
+    }
   }
 
   private readonly onUpdate = (update: Uint8Array, origin: unknown) =>

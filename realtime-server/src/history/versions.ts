@@ -19,6 +19,8 @@ export interface VersionsOptions {
   now?: () => Date;
   /** Where decoding and replaying run; by default a worker thread. */
   compute?: HistoryCompute;
+  /** Told of every version recorded here (webhooks' version.created, docs/api.md §15). */
+  onRecorded?: (version: StoredVersion) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -119,6 +121,7 @@ export class Versions {
     const inserted = await this.store.insertVersion(version, kind === 'auto');
     if (!inserted) return null;
     if (replaces) await this.store.deleteVersion(boardId, replaces.id);
+    this.options.onRecorded?.(version);
     await this.store.thinHistory(boardId, new Date(this.now().getTime() - this.options.historyDays * DAY_MS));
     return version;
   }

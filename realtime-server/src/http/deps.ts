@@ -11,6 +11,7 @@ import type { LiveHistory } from '../history/live.ts';
 import type { Integrations } from '../integrations/integrations.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
+import type { Webhooks } from '../webhooks/webhooks.ts';
 import type { LiveEvents } from '../workspace/live.ts';
 
 export interface HttpDeps {
@@ -29,6 +30,8 @@ export interface HttpDeps {
   integrations: Integrations;
   /** New comments, for whatever reacts to them besides the live events (webhooks, docs/api.md §15). */
   comments: CommentEvents;
+  /** Webhooks: the owner's calls and the events (docs/api.md §15). */
+  webhooks: Webhooks;
 }
 
 /** One resource's routes, as a fastify plugin over the shared deps. */

@@ -10,7 +10,7 @@ import { parseBody, signedIn } from './request.ts';
 type BoardParams = { Params: { id: string } };
 type IntegrationParams = { Params: { id: string; integrationId: string } };
 
-export const integrationRoutes: ResourcePlugin = async (app, { store, integrations }) => {
+export const integrationRoutes: ResourcePlugin = async (app, { store, integrations, webhooks }) => {
   app.post<BoardParams>('/api/boards/:id/integrations', async (request, reply) => {
     const me = signedIn(request);
     const { board } = await requireRole(store, request.params.id, me.id, 'owner');
@@ -27,7 +27,11 @@ export const integrationRoutes: ResourcePlugin = async (app, { store, integratio
         });
       }
     }
-    return reply.code(201).send(await integrations.create(board.id, me.id, body));
+    const created = await integrations.create(board.id, me.id, body);
+    // An integration is a member-like identity (docs/api.md §15): its arrival is a member's.
+    const { userId, name, role } = created.integration;
+    webhooks.emit(board.id, 'member.added', { userId, name, role, isBot: true });
+    return reply.code(201).send(created);
   });
 
   app.get<BoardParams>('/api/boards/:id/integrations', async (request) => {
@@ -38,7 +42,13 @@ export const integrationRoutes: ResourcePlugin = async (app, { store, integratio
   app.delete<IntegrationParams>('/api/boards/:id/integrations/:integrationId', async (request, reply) => {
     const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'owner');
     const id = request.params.integrationId;
-    if (id.length > 64 || !(await integrations.revoke(board.id, id))) throw notFound('integration');
+    const revoked = id.length > 64 ? null : (await integrations.list(board.id)).find((i) => i.id === id);
+    if (!revoked || !(await integrations.revoke(board.id, id))) throw notFound('integration');
+    webhooks.emit(board.id, 'member.removed', {
+      userId: revoked.userId,
+      removedBy: signedIn(request).id,
+      isBot: true,
+    });
     return reply.code(204).send();
   });
 };

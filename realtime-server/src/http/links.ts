@@ -8,7 +8,7 @@ import { notFound } from './errors.ts';
 import { parseBody, signedIn } from './request.ts';
 import { toLink } from './serialize.ts';
 
-export const linkRoutes: ResourcePlugin = async (app, { config, store, live }) => {
+export const linkRoutes: ResourcePlugin = async (app, { config, store, live, webhooks }) => {
   app.post<{ Params: { id: string } }>('/api/boards/:id/links', async (request, reply) => {
     const me = signedIn(request);
     const { board } = await requireRole(store, request.params.id, me.id, 'owner');
@@ -60,8 +60,10 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live }) =
     const before = await store.getRole(board.id, me.id);
     const role: Role = await store.grantAtLeast(board.id, me.id, link.role);
     if (before !== role) {
-      if (before === null) live.membershipAdded(board.id, me.id);
-      else live.accessChanged(board.id, me.id, role);
+      if (before === null) {
+        live.membershipAdded(board.id, me.id);
+        webhooks.emit(board.id, 'member.added', { userId: me.id, name: me.name, role, isBot: false });
+      } else live.accessChanged(board.id, me.id, role);
       live.membersChanged(board.id);
     }
     return { boardId: board.id, role };

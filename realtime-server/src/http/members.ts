@@ -9,7 +9,7 @@ import { parseBody, signedIn } from './request.ts';
 
 type MemberParams = { Params: { id: string; userId: string } };
 
-export const memberRoutes: ResourcePlugin = async (app, { store, live }) => {
+export const memberRoutes: ResourcePlugin = async (app, { store, live, webhooks }) => {
   // Every member sees who else is on the board (the share dialog shows it read-only to editors
   // and viewers); only the owner sees other members' emails.
   app.get<{ Params: { id: string } }>('/api/boards/:id/members', async (request) => {
@@ -50,6 +50,7 @@ export const memberRoutes: ResourcePlugin = async (app, { store, live }) => {
     const { board, target } = await memberTarget(request);
     if (!(await store.removeMember(board.id, target))) throw notFound('member');
     live.accessChanged(board.id, target, null);
+    webhooks.emit(board.id, 'member.removed', { userId: target, removedBy: signedIn(request).id });
     live.membersChanged(board.id);
     return reply.code(204).send();
   });

@@ -14,6 +14,7 @@ import {
 } from '@tandem/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Store, VoteSessionOpenError, type VoteSessionRow } from '../store/store.ts';
+import type { Webhooks } from '../webhooks/webhooks.ts';
 import type { LiveEvents } from '../workspace/live.ts';
 import { requireRole } from './access.ts';
 import { ApiError, forbidden, notFound } from './errors.ts';
@@ -22,6 +23,7 @@ import { parseBody, signedIn } from './request.ts';
 export interface VotesDeps {
   store: Store;
   live: LiveEvents;
+  webhooks?: Pick<Webhooks, 'emit'>;
 }
 
 /** 16 random bytes, base64url: the same alphabet as every other id, so a bad one is a plain 404. */
@@ -38,7 +40,7 @@ const toSession = (row: VoteSessionRow): VoteSession => ({
 type BoardParams = { Params: { id: string } };
 type SessionParams = { Params: { id: string; sessionId: string } };
 
-export async function votesRoutes(app: FastifyInstance, { store, live }: VotesDeps): Promise<void> {
+export async function votesRoutes(app: FastifyInstance, { store, live, webhooks }: VotesDeps): Promise<void> {
   /** The session, only when it belongs to this board: another board's session id is a 404. */
   async function sessionOf(boardId: string, sessionId: string): Promise<VoteSessionRow> {
     const session = voteSessionIdPattern.test(sessionId) ? await store.getVoteSession(sessionId) : null;
@@ -118,6 +120,12 @@ export async function votesRoutes(app: FastifyInstance, { store, live }: VotesDe
     const [sorted, voters] = await Promise.all([results(session.id), store.countVoters(session.id)]);
     if (closedNow) {
       live.votesChanged({ boardId: board.id, sessionId: session.id, open: false, voters, results: sorted });
+      webhooks?.emit(board.id, 'vote.closed', {
+        sessionId: session.id,
+        closedBy: user.id,
+        voters,
+        results: sorted,
+      });
     }
     return { results: sorted };
   });

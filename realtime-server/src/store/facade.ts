@@ -12,6 +12,7 @@ import { HistoryRepository } from './history.ts';
 import { IntegrationRepository } from './integrations.ts';
 import { LinkRepository } from './links.ts';
 import { MemberRepository } from './members.ts';
+import type { Dialect } from './migrations.ts';
 import { SessionRepository } from './sessions.ts';
 import type { Sql } from './sql.ts';
 import type { DocStore, Store } from './store.ts';
@@ -36,9 +37,11 @@ import type {
 } from './types.ts';
 import { UserRepository } from './users.ts';
 import { VoteRepository } from './votes.ts';
+import { WebhookRepository } from './webhooks.ts';
 
 /** What each database does its own way (sqlite.ts, postgres.ts). */
 export interface Engine extends DocStore {
+  readonly dialect: Dialect;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   probeWrite(): Promise<void>;
@@ -57,6 +60,7 @@ export class SqlStore implements Store {
   readonly integrations: IntegrationRepository;
   readonly templates: TemplateRepository;
   readonly comments: CommentRepository;
+  readonly webhooks: WebhookRepository;
 
   constructor(
     sql: Sql,
@@ -73,6 +77,7 @@ export class SqlStore implements Store {
     this.integrations = new IntegrationRepository(sql);
     this.templates = new TemplateRepository(sql);
     this.comments = new CommentRepository(sql);
+    this.webhooks = new WebhookRepository(sql, engine.dialect);
   }
 
   // The engine.

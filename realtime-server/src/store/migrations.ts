@@ -11,6 +11,11 @@ export interface Dialect {
   bytes: string;
   /** An auto-incrementing integer primary key, used where insertion order matters. */
   serialKey: string;
+  /**
+   * Appended to the inner SELECT of a claim (webhook deliveries): PostgreSQL skips rows another
+   * instance is claiming instead of waiting for them; SQLite has one writer, so nothing to skip.
+   */
+  skipLocked: string;
 }
 
 export const sqliteDialect: Dialect = {
@@ -19,6 +24,7 @@ export const sqliteDialect: Dialect = {
   bool: 'INTEGER',
   bytes: 'BLOB',
   serialKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+  skipLocked: '',
 };
 
 export const postgresDialect: Dialect = {
@@ -27,6 +33,7 @@ export const postgresDialect: Dialect = {
   bool: 'BOOLEAN',
   bytes: 'BYTEA',
   serialKey: 'BIGSERIAL PRIMARY KEY',
+  skipLocked: 'FOR UPDATE SKIP LOCKED',
 };
 
 /**
@@ -369,6 +376,67 @@ export const migrations: Migration[] = [
       `INSERT INTO doc_page_snapshots (board_id, page_id, data) SELECT board_id, 'main', data FROM doc_snapshots`,
       'DROP TABLE doc_snapshots',
       'ALTER TABLE doc_page_snapshots RENAME TO doc_snapshots',
+    ],
+  },
+  {
+    // docs/api.md §15: webhooks. A delivery is a row (one event for one webhook), claimed by
+    // whichever instance is alive for `lease_until` (the send's timeout and a margin): a claim
+    // of an instance that died lapses and another sends it, so no delivery dies with the
+    // instance that queued it. board.updated is coalesced in the Store, not in one instance's
+    // memory: every instance adds the changes it stored to webhook_changes, and whichever
+    // instance claims the board's webhook_windows row once the window is due (CAS on `version`)
+    // turns them into one event; `last_sent_at` keeps two events of a board a window apart.
+    // 15: written beside pages (14) in the same session and renumbered when the two were merged.
+    id: 15,
+    name: 'webhooks, their deliveries, and board changes waiting for board.updated',
+    statements: (d) => [
+      `CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        board_id TEXT NOT NULL REFERENCES boards (id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_by TEXT NOT NULL REFERENCES users (id),
+        created_at ${d.time} NOT NULL,
+        failing_since ${d.time},
+        disabled_at ${d.time},
+        deleted_at ${d.time}
+      )`,
+      'CREATE INDEX webhooks_board ON webhooks (board_id, created_at)',
+      `CREATE TABLE webhook_deliveries (
+        id TEXT PRIMARY KEY,
+        webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        board_id TEXT NOT NULL,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        created_at ${d.time} NOT NULL,
+        next_at ${d.time} NOT NULL,
+        lease_owner TEXT,
+        lease_until ${d.time},
+        last_attempt_at ${d.time},
+        response_status INTEGER,
+        error TEXT,
+        duration_ms INTEGER
+      )`,
+      'CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_at)',
+      'CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at)',
+      `CREATE TABLE webhook_changes (
+        id ${d.serialKey},
+        board_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        shape_id TEXT NOT NULL,
+        created_at ${d.time} NOT NULL
+      )`,
+      'CREATE INDEX webhook_changes_board ON webhook_changes (board_id)',
+      `CREATE TABLE webhook_windows (
+        board_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        last_sent_at ${d.time},
+        claim_until ${d.time}
+      )`,
     ],
   },
 ];

@@ -95,6 +95,8 @@ function openPool(options: PostgresStoreOptions): pg.Pool {
 }
 
 class PostgresEngine implements Engine {
+  readonly dialect = postgresDialect;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly sql: PostgresSql,

@@ -16,7 +16,7 @@ import type {
 export type Row = Record<string, unknown>;
 
 export const time = (v: unknown): Date => (v instanceof Date ? v : new Date(Number(v)));
-const timeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : time(v));
+export const timeOrNull = (v: unknown): Date | null => (v === null || v === undefined ? null : time(v));
 const iso = (v: unknown): string => time(v).toISOString();
 const bool = (v: unknown): boolean => v === true || v === 1;
 const str = (v: unknown): string => v as string;

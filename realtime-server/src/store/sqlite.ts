@@ -52,6 +52,8 @@ function openDatabase(dataDir: string): Database.Database {
 }
 
 class SqliteEngine implements Engine {
+  readonly dialect = sqliteDialect;
+
   constructor(
     private readonly db: Database.Database,
     private readonly sql: SqliteSql,

@@ -26,6 +26,7 @@ import type {
   VersionRow,
   VoteSessionRow,
 } from './types.ts';
+import type { WebhookRepository } from './webhooks.ts';
 
 // The row types and errors live in types.ts; re-exported so callers keep importing from here.
 export type * from './types.ts';
@@ -132,6 +133,8 @@ export interface Store extends DocStore, HistoryStore, TemplateStore {
   readonly integrations: IntegrationRepository;
   /** Comments (docs/api.md §18), reached as `store.comments.…`: a resource of its own. */
   readonly comments: CommentStore;
+  /** Webhooks, their deliveries and the changes waiting for board.updated (docs/api.md §15). */
+  readonly webhooks: WebhookRepository;
   /** Creates or upgrades the schema. Safe to call from several instances at once. */
   migrate(): Promise<void>;
   /** Throws when the backing database cannot be reached (for /readyz). */

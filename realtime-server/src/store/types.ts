@@ -1,7 +1,7 @@
 // The Store's row types and errors, in one module that imports nothing of the store's: the
 // Store interface (store.ts), the repositories and the engines all import from here, so no
 // import ever points back at an implementation (the lint's noImportCycles rule keeps it so).
-import type { LinkRole, Role, VersionStats } from '@tandem/shared';
+import type { LinkRole, Role, VersionStats, WebhookEvent } from '@tandem/shared';
 
 export interface UserRow {
   id: string;
@@ -240,4 +240,37 @@ export interface TemplateRow {
   shapeCount: number;
   shared: boolean;
   createdAt: Date;
+}
+
+/** A board's webhook (docs/api.md §15); `events` as the owner chose them. */
+export interface WebhookRow {
+  id: string;
+  boardId: string;
+  url: string;
+  events: WebhookEvent[];
+  /** The HMAC key its deliveries are signed with. */
+  secret: string;
+  createdBy: string;
+  createdAt: Date;
+  /** The first failure since its last success, or null. */
+  failingSince: Date | null;
+  disabledAt: Date | null;
+}
+
+/** One event for one webhook: its body as it is signed and sent, and where its sending stands. */
+export interface DeliveryRow {
+  id: string;
+  webhookId: string;
+  boardId: string;
+  eventId: string;
+  type: WebhookEvent;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  createdAt: Date;
+  nextAt: Date;
+  lastAttemptAt: Date | null;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number | null;
 }

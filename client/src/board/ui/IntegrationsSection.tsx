@@ -10,6 +10,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { SecretOnce } from './SecretOnce.tsx';
 
 interface Props {
   boardId: string;
@@ -26,7 +27,6 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
   const [role, setRole] = useState<IntegrationRole>('editor');
   const [frameId, setFrameId] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -56,7 +56,6 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
     try {
       const answer = await api.createIntegration(boardId, checked.data);
       setCreated({ name: answer.integration.name, key: answer.key });
-      setCopied(false);
       setName('');
       setError(null);
       await load();
@@ -80,14 +79,6 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
     } catch (e) {
       setError(errorSentence(e));
     }
-  };
-  const copy = async (key: string) => {
-    try {
-      await navigator.clipboard.writeText(key);
-    } catch {
-      // Without clipboard permission the key stays visible in the field to copy by hand.
-    }
-    setCopied(true);
   };
   const frameName = (id: string | undefined) =>
     id === undefined ? 'Whole board' : `Frame “${frames.find((f) => f.id === id)?.name ?? 'deleted'}”`;
@@ -133,20 +124,13 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
         </button>
       </form>
       {created && (
-        <div className="integration-key" role="status">
-          <p>Copy {created.name}’s key now: it is not shown again.</p>
-          <div className="row">
-            <input
-              readOnly
-              value={created.key}
-              aria-label={`${created.name} key`}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button type="button" className="btn small" onClick={() => void copy(created.key)}>
-              {copied ? 'Copied' : 'Copy key'}
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          key={created.key}
+          sentence={`Copy ${created.name}’s key now: it is not shown again.`}
+          value={created.key}
+          label={`${created.name} key`}
+          noun="key"
+        />
       )}
       <ul className="links integrations">
         {integrations.map((i) => (

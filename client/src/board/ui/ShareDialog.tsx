@@ -7,6 +7,7 @@ import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { IntegrationsSection } from './IntegrationsSection.tsx';
 import { Icon } from './icons.tsx';
+import { WebhooksSection } from './WebhooksSection.tsx';
 
 interface Props {
   boardId: string;
@@ -190,6 +191,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
         </ul>
       </section>
       {isOwner && <IntegrationsSection boardId={boardId} membersVersion={membersVersion} />}
+      {isOwner && <WebhooksSection boardId={boardId} />}
     </dialog>
   );
 }

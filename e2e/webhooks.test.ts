@@ -1,0 +1,90 @@
+// Webhooks in Chromium (docs/api.md §15): the owner adds a webhook in the Share dialog, copies its
+// signing secret once, and sees its last deliveries, a failing one with the receiver's status and
+// the sentence, then delivered. The receiver is a process of its own (testing/webhook-receiver.mjs).
+// Screenshots of the dialog, wide and on a phone, go to test-artifacts/.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { apiPaths } from '@tandem/shared';
+import type { Page } from 'playwright-core';
+import { Receiver, verifySignature } from '../testing/receiver.ts';
+import { artifacts, createBoard, newUser, onPhone, until, withApp } from './helpers.ts';
+
+describe('webhooks in the browser', () => {
+  let ada: Page;
+  let receiver: Receiver;
+  const app = withApp({ WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_BASE_MS: '6000', WEBHOOK_POLL_MS: '100' });
+  before(async () => {
+    receiver = await Receiver.start();
+    ada = (await newUser(app, 'Ada')).page;
+  });
+  after(() => receiver?.stop());
+
+  it('the owner adds a webhook, copies its secret, and sees each delivery and why one failed', async () => {
+    const boardId = await createBoard(ada, 'Retro');
+    await receiver.plan('browser', [500]);
+    await ada.getByRole('button', { name: 'Share' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'Share board' });
+    const section = dialog.getByRole('region', { name: 'Webhooks' });
+    await section.getByText('No webhooks.').waitFor();
+    await section.getByLabel('Webhook URL').fill(receiver.url('browser'));
+    await section.getByRole('checkbox', { name: 'Board changed' }).uncheck();
+    await section.getByRole('button', { name: 'Add webhook' }).click();
+    const secretField = section.getByLabel('Webhook signing secret');
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    assert.match(secret, /^whsec_/);
+    await section.getByRole('button', { name: 'Copy secret' }).click();
+    await section.getByRole('button', { name: 'Copied' }).waitFor();
+    const deliveries = section.getByRole('list', { name: `Deliveries to ${receiver.url('browser')}` });
+    await deliveries.getByText('Nothing sent yet.').waitFor();
+
+    // A comment (through the API, with Ada's session) is an event the webhook takes.
+    const posted = await ada.evaluate(
+      async ({ path }) =>
+        (
+          await fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ anchor: { x: 0, y: 0 }, body: 'Hello hooks' }),
+          })
+        ).status,
+      { path: apiPaths.threads(boardId) },
+    );
+    assert.equal(posted, 201);
+    // The first attempt gets 500: the dialog says so, with the sentence, while it is retried.
+    await deliveries.getByText('Retrying (1 failed) · 500').waitFor({ timeout: 15_000 });
+    await deliveries.getByText('The receiver answered 500.').waitFor();
+    await dialog.screenshot({ path: join(artifacts, 'webhooks-share-dialog-failing.png') });
+    // Then delivered, signed with the secret the dialog showed.
+    await deliveries.getByText(/^Delivered · 200/).waitFor({ timeout: 30_000 });
+    await section.scrollIntoViewIfNeeded();
+    await dialog.screenshot({ path: join(artifacts, 'webhooks-share-dialog.png') });
+    const got = await receiver.received('browser');
+    assert.equal(got.length, 2);
+    assert.ok(verifySignature(secret, got[1]!.headers['tandem-signature'] ?? '', got[1]!.body));
+
+    ada.once('dialog', (d) => void d.accept());
+    await section.getByRole('button', { name: `Delete webhook ${receiver.url('browser')}` }).click();
+    await section.getByText('No webhooks.').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('the section fits a phone', async () => {
+    await onPhone(app, ada, async (phone) => {
+      await phone.getByRole('button', { name: 'Share' }).click();
+      const section = phone.getByRole('region', { name: 'Webhooks' });
+      await section.getByLabel('Webhook URL').fill(receiver.url('phone-with-a-rather-long-path-name'));
+      await section.getByRole('button', { name: 'Add webhook' }).click();
+      await section.getByLabel('Webhook signing secret').waitFor();
+      await until(
+        async () => (await section.getByText('Nothing sent yet.').count()) === 1,
+        'the webhook is listed',
+      );
+      await section.scrollIntoViewIfNeeded();
+      const box = await section.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+      await phone.screenshot({ path: join(artifacts, 'webhooks-share-dialog-phone.png') });
+    });
+  });
+});
