@@ -35,6 +35,7 @@ export type Route =
   | { name: 'boards' }
   | { name: 'board'; boardId: string }
   | { name: 'join'; token: string }
+  | { name: 'public'; token: string; embed: boolean }
   | { name: 'not-found' };
 
 export function matchRoute(path: string): Route {
@@ -45,6 +46,8 @@ export function matchRoute(path: string): Route {
   if (p === '/boards') return { name: 'boards' };
   let m = /^\/b\/([^/]+)$/.exec(p);
   if (m) return { name: 'board', boardId: decodeURIComponent(m[1]!) };
+  m = /^\/(p|embed)\/([^/]+)$/.exec(p);
+  if (m) return { name: 'public', token: decodeURIComponent(m[2]!), embed: m[1] === 'embed' };
   m = /^\/join\/([^/]+)$/.exec(p);
   if (m) return { name: 'join', token: decodeURIComponent(m[1]!) };
   return { name: 'not-found' };
