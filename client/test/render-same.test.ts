@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exportBoard } from '@tandem/shared';
 import * as Y from 'yjs';
-import { toSvg } from '../../client/src/board/canvas/svgExport.ts';
+import { toSvg } from '../src/board/canvas/svgExport.ts';
 import { addShape } from '../../testing/clients.ts';
-import { WorkerCompute } from '../src/history/compute.ts';
+import { WorkerCompute } from '../../realtime-server/src/history/compute.ts';
 
 const base = { rotation: 0, createdBy: 'u1' };
 
