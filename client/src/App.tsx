@@ -6,6 +6,7 @@ import { BoardPage } from './pages/BoardPage.tsx';
 import { Dashboard } from './pages/Dashboard.tsx';
 import { Join } from './pages/Join.tsx';
 import { NotFound } from './pages/NotFound.tsx';
+import { PublicView } from './pages/PublicView.tsx';
 import { matchRoute, navigate, useLocation } from './router.tsx';
 import { useSession } from './session.ts';
 
@@ -22,9 +23,18 @@ export function App() {
   useEffect(() => {
     void load();
   }, [load]);
+  const route = matchRoute(path);
+  // A public link needs no session at all (docs/api.md §16): no guest name, no sign-in.
+  if (route.name === 'public')
+    return (
+      <PublicView
+        token={route.token}
+        embed={route.embed}
+        frame={new URLSearchParams(location.search).get('frame')}
+      />
+    );
   if (!loaded) return <main className="center-page hint">Loading…</main>;
 
-  const route = matchRoute(path);
   const signIn = <Redirect to={`/signin?next=${encodeURIComponent(path)}`} />;
   switch (route.name) {
     case 'root':

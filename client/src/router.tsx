@@ -37,6 +37,7 @@ export type Route =
   | { name: 'boards' }
   | { name: 'board'; boardId: string; pageId: string }
   | { name: 'join'; token: string }
+  | { name: 'public'; token: string; embed: boolean }
   | { name: 'not-found' };
 
 export function matchRoute(path: string): Route {
@@ -53,6 +54,9 @@ export function matchRoute(path: string): Route {
       boardId: decodeURIComponent(m[1]!),
       pageId: m[2] ? decodeURIComponent(m[2]) : MAIN_PAGE_ID,
     };
+  // `/p/:token` is a public view, `/embed/:token` the same for an iframe (docs/api.md §16).
+  m = /^\/(p|embed)\/([^/]+)$/.exec(p);
+  if (m) return { name: 'public', token: decodeURIComponent(m[2]!), embed: m[1] === 'embed' };
   m = /^\/join\/([^/]+)$/.exec(p);
   if (m) return { name: 'join', token: decodeURIComponent(m[1]!) };
   return { name: 'not-found' };

@@ -34,6 +34,7 @@ import { integrationRoutes } from './http/integrations.ts';
 import { linkRoutes } from './http/links.ts';
 import { mcpRoutes } from './http/mcp.ts';
 import { memberRoutes } from './http/members.ts';
+import { publicRoutes } from './http/public.ts';
 import { createHttpServer } from './http/server.ts';
 import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
@@ -53,6 +54,7 @@ const resources: ResourcePlugin[] = [
   boardRoutes,
   memberRoutes,
   linkRoutes,
+  publicRoutes,
   exportRoutes,
   assetRoutes,
   votesRoutes,

@@ -36,6 +36,11 @@ export interface Config {
   maxMessageBytes: number;
   maxDocBytes: number;
   maxConnectionsPerBoard: number;
+  /**
+   * The `frame-ancestors` sources that may frame `/embed/:token` (docs/api.md §16): `*` (the
+   * default) or origins. Every other page keeps refusing to be framed.
+   */
+  embedOrigins: string;
   messagesPerSecond: number;
   messageBurst: number;
   maxBoardsOpenPerUser: number;
@@ -131,6 +136,7 @@ export const configVariables = [
   'WEBHOOK_TIMEOUT_MS',
   'WEBHOOK_UPDATE_WINDOW_MS',
   'WEBHOOK_POLL_MS',
+  'EMBED_ORIGINS',
 ] as const;
 export type ConfigVariable = (typeof configVariables)[number];
 type Env = Partial<Record<ConfigVariable, string | undefined>>;
@@ -295,6 +301,27 @@ export function loadStorageConfig(env: Env = process.env as Env): StorageConfig 
   };
 }
 
+/** EMBED_ORIGINS: `*`, or origins separated by spaces or commas, as a frame-ancestors source list. */
+function embedOrigins(value: string | undefined): string {
+  const given = (value ?? '').split(/[\s,]+/).filter(Boolean);
+  if (given.length === 0 || given.includes('*')) return '*';
+  for (const origin of given) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (
+      !parsed ||
+      !['http:', 'https:'].includes(parsed.protocol) ||
+      parsed.origin !== origin.replace(/\/$/, '')
+    )
+      throw new ConfigError(
+        `EMBED_ORIGINS must be * or origins (scheme, host, port) like https://wiki.example.com; "${origin}" is not one.`,
+      );
+  }
+  return given.map((o) => o.replace(/\/$/, '')).join(' ');
+}
+
 export function loadConfig(env: Env = process.env as Env): Config {
   const port = integer(env, 'PORT', defaults.port, 0, 65535);
   const { dataDir, databaseUrl, databaseSchema: schema } = loadStorageConfig(env);
@@ -332,6 +359,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     );
   }
   return {
+    embedOrigins: embedOrigins(env.EMBED_ORIGINS),
     port,
     host: env.HOST || '0.0.0.0',
     dataDir,

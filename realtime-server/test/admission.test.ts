@@ -58,6 +58,7 @@ describe('authorize', () => {
         credentialRole: 'owner',
         sessionHash: hashSessionId(ownerCookie.slice(`${SESSION_COOKIE}=`.length)),
         accessVersion: 1,
+        anonymous: false,
       },
     });
   });

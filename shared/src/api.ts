@@ -8,8 +8,27 @@ import { z } from 'zod';
  */
 export const Role = z.enum(['owner', 'editor', 'commenter', 'viewer']);
 export type Role = z.infer<typeof Role>;
-export const LinkRole = z.enum(['editor', 'commenter', 'viewer']);
+/**
+ * A share link's role. `public-viewer` (docs/api.md §16) is not a membership: whoever holds the
+ * link watches the board read-only with no account, as an anonymous viewer.
+ */
+export const LinkRole = z.enum(['editor', 'commenter', 'viewer', 'public-viewer']);
 export type LinkRole = z.infer<typeof LinkRole>;
+/** The link roles that make a membership when a signed-in person joins (every one but public). */
+export type MemberLinkRole = Exclude<LinkRole, 'public-viewer'>;
+export const isPublicLinkRole = (role: LinkRole): role is 'public-viewer' => role === 'public-viewer';
+
+/**
+ * The identity an anonymous viewer's connection carries (docs/api.md §16): the link, not a person.
+ * It has no account row; its "membership" is the link being active, so the one access rule
+ * (realtime-server/src/auth/access.ts) and every path that applies it treat a revocation like a
+ * member's removal.
+ */
+export const PUBLIC_VIEWER_PREFIX = 'public:';
+export const publicViewerId = (linkToken: string): string => `${PUBLIC_VIEWER_PREFIX}${linkToken}`;
+/** The link token behind a public viewer's identity, or null for a person's or a bot's id. */
+export const publicLinkOf = (userId: string): string | null =>
+  userId.startsWith(PUBLIC_VIEWER_PREFIX) ? userId.slice(PUBLIC_VIEWER_PREFIX.length) : null;
 
 /** Every role, highest first (the store's SQL rank is built from this order). */
 export const ROLES_BY_RANK: readonly Role[] = ['owner', 'editor', 'commenter', 'viewer'];
@@ -147,6 +166,15 @@ export interface LinksAnswer {
 export interface JoinAnswer {
   boardId: string;
   role: Role;
+}
+/** `POST /api/public/:token/token` (docs/api.md §16): a read-only access token for `/yjs/:boardId?token=`. */
+export interface PublicTokenAnswer {
+  boardId: string;
+  token: string;
+  /** ISO time. */
+  expiresAt: string;
+  /** The board's title, for the page's heading. */
+  title: string;
 }
 /** `GET /api/join/:token`: what an invite link leads to, shown before signing in. */
 export interface JoinPreviewAnswer {

@@ -21,6 +21,13 @@ const contentBoard = (id: string) => `${CONTENT_API_PREFIX}/boards/${enc(id)}`;
 /** The MCP endpoint (docs/api.md §15): Streamable HTTP, the same bearer key as the content API. */
 export const MCP_PATH = '/mcp';
 
+/** The client's pages a share link leads to (docs/api.md §16: public view and embed). */
+export const linkPages = {
+  join: (token: string) => `/join/${enc(token)}`,
+  publicView: (token: string) => `/p/${enc(token)}`,
+  embed: (token: string) => `/embed/${enc(token)}`,
+};
+
 export const apiPaths = {
   me: () => `${API_PREFIX}/me`,
   time: () => `${API_PREFIX}/time`,
@@ -30,6 +37,9 @@ export const apiPaths = {
   logout: () => `${API_PREFIX}/auth/logout`,
   upgrade: () => `${API_PREFIX}/auth/upgrade`,
   join: (token: string) => `${API_PREFIX}/join/${enc(token)}`,
+  publicToken: (token: string) => `${API_PREFIX}/public/${enc(token)}/token`,
+  publicSvg: (token: string) => `${API_PREFIX}/public/${enc(token)}/board.svg`,
+  publicPng: (token: string) => `${API_PREFIX}/public/${enc(token)}/board.png`,
   boards: () => `${API_PREFIX}/boards`,
   board,
   boardToken: (id: string) => `${board(id)}/token`,

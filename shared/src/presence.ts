@@ -45,8 +45,26 @@ export const PresenceState = z.object({
   chat: Chat.optional(),
   reaction: Reaction.optional(),
   page: Page.optional(),
+  /**
+   * docs/api.md §16: set only on the state the server keeps per instance for a board's anonymous
+   * viewers (their count there); a client's own value is dropped. Such a state is no person: it
+   * draws no cursor and no avatar, and the board shows the sum over instances.
+   */
+  anonymousViewers: z.number().int().min(0).optional(),
 });
 export type PresenceState = z.infer<typeof PresenceState>;
+
+/** The user a board's anonymous-viewer count is shown under, and every anonymous viewer's identity. */
+export const ANONYMOUS_VIEWER = { name: 'Anonymous viewer', color: '#8c959f' } as const;
+/** The tool of the server's anonymous-viewer count state (docs/api.md §16). */
+export const ANONYMOUS_VIEWERS_TOOL = 'anonymous-viewers';
+
+/** How many anonymous viewers watch the board, summed over the presence states of every instance. */
+export const anonymousViewerCount = (states: Iterable<Partial<PresenceState> | null | undefined>): number => {
+  let n = 0;
+  for (const s of states) if (s && typeof s.anonymousViewers === 'number') n += s.anonymousViewers;
+  return n;
+};
 
 /** The defaults a partial state is completed with (docs/api.md §3: a bot that sets only `cursor`). */
 export const presenceDefaults = {

@@ -22,6 +22,7 @@ import {
   type LinksAnswer,
   type MembersAnswer,
   type MentionsAnswer,
+  type PublicTokenAnswer,
   type Role,
   type ServerTime,
   type TemplateAnswer,
@@ -112,6 +113,7 @@ export const api = {
   createLink: (id: string, role: LinkRole) => call<LinkAnswer>('POST', apiPaths.links(id), { role }),
   revokeLink: (id: string, token: string) => call<void>('DELETE', apiPaths.link(id, token)),
   join: (token: string) => call<JoinAnswer>('POST', apiPaths.join(token)),
+  publicToken: (token: string) => call<PublicTokenAnswer>('POST', apiPaths.publicToken(token)),
   integrations: (id: string) => call<IntegrationsAnswer>('GET', apiPaths.integrations(id)),
   createIntegration: (id: string, body: CreateIntegrationBody) =>
     call<CreatedIntegrationAnswer>('POST', apiPaths.integrations(id), body),

@@ -6,7 +6,7 @@
 // (4401), a removed membership its user's (4403).
 import { CloseCode, type Role } from '@tandem/shared';
 import type { Logger } from 'pino';
-import { connectionRole } from '../auth/access.ts';
+import { connectionRole, membershipOf } from '../auth/access.ts';
 import type { Store } from '../store/store.ts';
 
 /** What the re-check reads and sets on a connection. */
@@ -85,7 +85,7 @@ export class AccessCheck {
         const key = `${connection.boardId} ${connection.userId}`;
         let membership = roles.get(key);
         if (!membership) {
-          membership = this.store.getRole(connection.boardId, connection.userId);
+          membership = membershipOf(this.store, connection.boardId, connection.userId);
           roles.set(key, membership);
         }
         const role = connectionRole(await membership, connection.credentialRole);

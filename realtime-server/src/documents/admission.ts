@@ -1,8 +1,16 @@
 // Who may open a board's document, and whether this instance takes one more connection.
 // The first two of the gateway's three steps (authorize → admit → attach), kept apart from
 // `ws` so each is tested alone: `authorize` against a real Store, `ConnectionLimits` in memory.
-import { CloseCode, closeReason, isBoardId, type PresenceUser, type Role } from '@tandem/shared';
-import { connectionRole } from '../auth/access.ts';
+import {
+  ANONYMOUS_VIEWER,
+  CloseCode,
+  closeReason,
+  isBoardId,
+  type PresenceUser,
+  publicLinkOf,
+  type Role,
+} from '@tandem/shared';
+import { connectionRole, membershipOf } from '../auth/access.ts';
 import { readCookie, SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import { hashSessionId, verifyAccessToken } from '../auth/tokens.ts';
 import type { Store } from '../store/store.ts';
@@ -26,6 +34,11 @@ export interface Grant {
   sessionHash: string | null;
   /** The board's access version read before the membership was: a later change shows as a new version. */
   accessVersion: number;
+  /**
+   * An anonymous viewer through a public link (docs/api.md §16): read-only, its presence is not
+   * relayed and it is sent nobody's, it shows only in the board's count of anonymous viewers.
+   */
+  anonymous: boolean;
 }
 
 export type Authorization = { ok: true; grant: Grant } | { ok: false; refusal: Refusal };
@@ -67,16 +80,23 @@ export async function authorize(
   // looks again.
   const accessVersion = (await deps.store.accessVersions([boardId])).get(boardId);
   if (accessVersion === undefined) return refuse(CloseCode.NO_SUCH_BOARD, 'no such board');
-  const [memberRole, userRow] = await Promise.all([
-    deps.store.getRole(boardId, identity.userId),
-    deps.store.getUser(identity.userId),
+  // An anonymous viewer has no account row: its identity is the link (membershipOf).
+  const anonymous = publicLinkOf(identity.userId) !== null;
+  const [memberRole, user] = await Promise.all([
+    membershipOf(deps.store, boardId, identity.userId),
+    anonymous
+      ? { id: identity.userId, ...ANONYMOUS_VIEWER }
+      : deps.store
+          .getUser(identity.userId)
+          .then((row) => row && { id: row.id, name: row.name, color: row.color }),
   ]);
   const role = connectionRole(memberRole, identity.role);
-  if (role === null || !userRow) return refuse(CloseCode.NO_ACCESS, 'no access');
+  if (role === null || !user) return refuse(CloseCode.NO_ACCESS, 'no access');
   return {
     ok: true,
     grant: {
-      user: { id: userRow.id, name: userRow.name, color: userRow.color },
+      anonymous,
+      user,
       role,
       expiresAt: identity.expiresAt,
       credentialRole: identity.role,

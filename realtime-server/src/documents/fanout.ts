@@ -104,15 +104,21 @@ export class Fanout {
       }
     }
     if (!updates && !awareness) return;
+    const updatesOnly: Uint8Array | Uint8Array[] | null = updates
+      ? updates.length === 1
+        ? updates[0]!
+        : updates
+      : null;
     const forEveryone: Uint8Array | Uint8Array[] = updates
       ? awareness
         ? [...updates, awareness]
-        : updates.length === 1
-          ? updates[0]!
-          : updates
+        : updatesOnly!
       : awareness!;
     for (const peer of this.peers) {
-      if (peer !== except) peer.send(forEveryone);
+      // Anonymous viewers (docs/api.md §16) get the board's updates, never presence.
+      if (peer.anonymous) {
+        if (updatesOnly && peer !== except) peer.send(updatesOnly);
+      } else if (peer !== except) peer.send(forEveryone);
       else if (awareness) peer.send(awareness);
     }
   }

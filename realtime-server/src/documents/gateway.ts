@@ -298,7 +298,8 @@ export class DocumentGateway {
     const room = this.deps.rooms.get(boardId);
     if (!room) return [];
     const users = new Map<string, PresenceUser>();
-    for (const peer of room.peers) if (peer instanceof SocketPeer) users.set(peer.user.id, peer.user);
+    for (const peer of room.peers)
+      if (peer instanceof SocketPeer && !peer.anonymous) users.set(peer.user.id, peer.user);
     return [...users.values()];
   }
 

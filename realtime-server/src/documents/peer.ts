@@ -10,6 +10,8 @@ export interface Peer {
   role: Role;
   /** The most this connection's credential allows (a token's role; 'owner' for a session). */
   readonly credentialRole: Role;
+  /** An anonymous viewer (docs/api.md §16): no presence in either direction. */
+  readonly anonymous?: boolean;
   /** Awareness client ids this connection introduced (it may only change those). */
   readonly clientIds: Set<number>;
   /** Sends one message, or several written together. */

@@ -20,6 +20,7 @@ import type { HistoryHooks } from '../history/recorder.ts';
 import type { Metrics } from '../metrics.ts';
 import { type DocStore, partsOf } from '../store/store.ts';
 import { changedShapeIds } from '../webhooks/boardChanges.ts';
+import { AnonymousViewers } from './anonymousViewers.ts';
 import { BotPresence } from './botPresence.ts';
 import { StoreCatchUp } from './catchUp.ts';
 import { Fanout } from './fanout.ts';
@@ -68,6 +69,8 @@ export class Room {
   readonly presence: RoomPresence;
   /** The cursors of writers that are not connections (integrations, docs/api.md §15). */
   readonly bots: BotPresence;
+  /** The count of anonymous viewers here, shown to the others as one presence state (§16). */
+  readonly anonymousViewers: AnonymousViewers;
   readonly size: DocSize;
   private readonly ingest: Ingest;
   private readonly fanout: Fanout;
@@ -111,6 +114,7 @@ export class Room {
         ),
     );
     this.bots = new BotPresence(this.presence, integrationLimits.presenceMs);
+    this.anonymousViewers = new AnonymousViewers(this.presence);
     const isClosed = () => this.closed;
     this.catchUp = new StoreCatchUp(boardId, doc, deps.store, metrics, log, isClosed);
     this.replication = new Replication({
@@ -294,6 +298,11 @@ export class Room {
   join(peer: Peer): void {
     this.peers.add(peer);
     peer.send(encodeSyncStep1(Y.encodeStateVector(this.doc)));
+    // An anonymous viewer is sent nobody's presence (docs/api.md §16); it is counted instead.
+    if (peer.anonymous) {
+      this.anonymousViewers.joined();
+      return;
+    }
     const everyone = this.presence.encodeAll();
     if (everyone) peer.send(encodeAwarenessMessage(everyone));
   }
@@ -302,7 +311,8 @@ export class Room {
     // What it sent before leaving is an edit like any other.
     this.ingest.applyWaiting();
     if (!this.peers.delete(peer)) return;
-    this.presence.removeOwner(peer);
+    if (peer.anonymous) this.anonymousViewers.left();
+    else this.presence.removeOwner(peer);
   }
 
   /** One message from a peer. Malformed input closes only that peer; the doc is never touched. */
@@ -339,6 +349,8 @@ export class Room {
         return;
       }
       case 'awareness':
+        // An anonymous viewer's presence is dropped unread (its client sends one as stock).
+        if (peer.anonymous) return;
         try {
           this.presence.applyFromPeer(peer, message.update);
         } catch (error) {
@@ -346,6 +358,7 @@ export class Room {
         }
         return;
       case 'queryAwareness': {
+        if (peer.anonymous) return;
         const everyone = this.presence.encodeAll();
         if (everyone) peer.send(encodeAwarenessMessage(everyone));
         return;

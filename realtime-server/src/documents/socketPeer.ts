@@ -57,6 +57,10 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
     return this.grant.user;
   }
 
+  get anonymous(): boolean {
+    return this.grant.anonymous;
+  }
+
   get sessionHash(): string | null {
     return this.grant.sessionHash;
   }

@@ -3,6 +3,7 @@
 // forward change, and reverting one user's edits since a time. docs/architecture.md
 // ("Version history") explains the semantics, and who wins when edits overlap.
 import { exportBoard, SHAPES_KEY } from '@tandem/shared';
+import { boardSvg } from '@tandem/shared/render/board.ts';
 import * as Y from 'yjs';
 import { itemOf } from '../documents/internals.ts';
 import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
@@ -101,6 +102,18 @@ export function exportJson(parts: Uint8Array[]): { json: string; invalid: string
   const { board, invalid } = exportBoard(doc, { keepInvalid: true });
   doc.destroy();
   return { json: JSON.stringify(board), invalid };
+}
+
+/**
+ * A board (its parts) drawn as SVG by the shared renderer (docs/api.md §16), the one the client's
+ * export uses: `board.svg`, and `board.png` rasterised from it.
+ */
+export function renderSvg(parts: Uint8Array[], options: { frame?: string | undefined } = {}): string {
+  const doc = new Y.Doc();
+  for (const part of parts) Y.applyUpdate(doc, part);
+  const { board } = exportBoard(doc);
+  doc.destroy();
+  return boardSvg(board, { frame: options.frame }).svg;
 }
 
 // ---------------------------------------------------------------------------------------------

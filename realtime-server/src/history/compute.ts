@@ -12,6 +12,7 @@ import {
   type HistoryEntry,
   IncompleteLogError,
   nextVersion,
+  renderSvg,
   restoreChanges,
   revertChanges,
 } from './board.ts';
@@ -29,6 +30,11 @@ export interface HistoryCompute {
    * (an export must not silently lose a shape) and their ids listed in `invalid`.
    */
   exportJson(parts: Uint8Array[]): Promise<{ json: string; invalid: string[] }>;
+  /**
+   * A board (its parts) as SVG (docs/api.md §16): decoding and drawing a 5,000-shape board takes
+   * far too long for the main thread, which serves every live board.
+   */
+  renderSvg(parts: Uint8Array[], options: { frame?: string | undefined }): Promise<string>;
   /** Rejects with IncompleteLogError when the entries do not follow from the base. */
   revert(
     base: Uint8Array | null,
@@ -46,6 +52,7 @@ export interface HistoryCompute {
 export const inlineCompute: HistoryCompute = {
   nextVersion: async (prev, stored, updates) => nextVersion(prev, stored, updates),
   exportJson: async (parts) => exportJson(parts),
+  renderSvg: async (parts, options) => renderSvg(parts, options),
   revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
   restoreChanges: async (live, target) => restoreChanges(live, target),
   merge: async (parts) => mergeInBulk(parts),
@@ -158,6 +165,10 @@ export class WorkerCompute implements HistoryCompute {
   }
   exportJson(parts: Uint8Array[]) {
     return this.call<{ json: string; invalid: string[] }>('exportJson', [parts]);
+  }
+
+  renderSvg(parts: Uint8Array[], options: { frame?: string | undefined }) {
+    return this.call<string>('renderSvg', [parts, options]);
   }
   revert(base: Uint8Array | null, entries: HistoryEntry[], userId: string, since: Date) {
     return this.call<Uint8Array | null>('revert', [base, entries, userId, since]);

@@ -1,6 +1,13 @@
 // Share links (docs/api.md §6, §7): the owner creates, lists and revokes them; a signed-in person joins
 // a board through one, never losing a role they already have.
-import { isLinkToken, type JoinPreviewAnswer, LinkBody, type Role } from '@tandem/shared';
+import {
+  isLinkToken,
+  isPublicLinkRole,
+  type JoinPreviewAnswer,
+  LinkBody,
+  publicViewerId,
+  type Role,
+} from '@tandem/shared';
 import { newLinkToken } from '../auth/tokens.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
@@ -32,9 +39,12 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
     '/api/boards/:id/links/:token',
     async (request, reply) => {
       const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'owner');
-      if (!isLinkToken(request.params.token) || !(await store.revokeLink(board.id, request.params.token))) {
-        throw notFound('link');
-      }
+      const { token } = request.params;
+      const link = isLinkToken(token) ? await store.getLink(token) : null;
+      if (!link || !(await store.revokeLink(board.id, token))) throw notFound('link');
+      // A public link's viewers are cut off like a removed member, on every instance at once
+      // (the control message; the access re-check where the bus misses it): docs/api.md §16.
+      if (isPublicLinkRole(link.role)) live.accessChanged(board.id, publicViewerId(token), null);
       return reply.code(204).send();
     },
   );
@@ -54,7 +64,8 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
     const me = signedIn(request);
     const { token } = request.params;
     const link = isLinkToken(token) ? await store.getLink(token) : null;
-    if (!link || link.revokedAt) throw notFound('link');
+    // A public link makes no membership: it is watched at /p/:token (docs/api.md §16).
+    if (!link || link.revokedAt || isPublicLinkRole(link.role)) throw notFound('link');
     const board = await store.getBoard(link.boardId);
     if (!board) throw notFound('link');
     const before = await store.getRole(board.id, me.id);

@@ -1,5 +1,5 @@
 // Store rows → the JSON shapes of docs/api.md §7.
-import type { Board, ShareLink, User } from '@tandem/shared';
+import { type Board, linkPages, type ShareLink, type User } from '@tandem/shared';
 import type { BoardRow, LinkRow, UserRow } from '../store/store.ts';
 
 export const toUser = (row: UserRow): User => ({
@@ -22,7 +22,7 @@ export const toBoard = (row: BoardRow): Board => ({
 export const toLink = (row: LinkRow, publicOrigin: string): ShareLink => ({
   token: row.token,
   role: row.role,
-  url: `${publicOrigin}/join/${row.token}`,
+  url: `${publicOrigin}${row.role === 'public-viewer' ? linkPages.publicView(row.token) : linkPages.join(row.token)}`,
   createdAt: row.createdAt.toISOString(),
   createdBy: row.createdBy,
 });

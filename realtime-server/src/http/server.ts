@@ -20,6 +20,9 @@ import { ApiError, toErrorBody } from './errors.ts';
 /** Resolves an integration's key (docs/api.md §15) to its caller; null for a wrong or revoked key. */
 export type ResolveKey = (key: string) => Promise<KeyCaller | null>;
 
+/** `/embed/:token` (with any query): the one page that may be shown in another site's frame. */
+export const isEmbedPage = (url: string): boolean => /^\/embed\/[^/?#]+(?:[?#]|$)/.test(url);
+
 /** The key of `Authorization: Bearer <key>`, or undefined when the header is absent or another scheme. */
 export function bearerKey(header: string | undefined): string | undefined {
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -155,7 +158,10 @@ export async function createHttpServer(
   http.decorateRequest('integration', null);
   http.addHook('onRequest', async (request, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('X-Frame-Options', 'DENY');
+    // Only the embed page may be framed, and only by EMBED_ORIGINS (docs/api.md §16).
+    if (isEmbedPage(request.url))
+      reply.header('Content-Security-Policy', `frame-ancestors ${config.embedOrigins}`);
+    else reply.header('X-Frame-Options', 'DENY');
     reply.header('Referrer-Policy', 'same-origin');
     if (!request.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');

@@ -34,6 +34,10 @@ export class LinkRepository {
       sql`UPDATE links SET revoked_at = ${new Date()}
           WHERE board_id = ${boardId} AND token = ${token} AND revoked_at IS NULL`,
     );
+    // A revocation is a change of access: the periodic re-check (documents/accessCheck.ts) then
+    // reads the link again and closes its anonymous viewers (docs/api.md §16) where the bus missed it.
+    if (changed > 0)
+      await this.sql.run(sql`UPDATE boards SET access_version = access_version + 1 WHERE id = ${boardId}`);
     return changed > 0;
   }
 }

@@ -1,64 +1,10 @@
-// Standalone SVG of shapes, for export (SVG, and PNG and PDF drawn from it). Bodies and arrows come
-// from the same primitives the canvas renders (drawing/body.ts), so the file shows the canvas's
-// exact strokes, hand-drawn ones included. Text is laid out as <tspan> lines (not foreignObject) so
-// the file opens anywhere and can be drawn onto a canvas for PNG without tainting it.
+// The client's export: the shared renderer (docs/api.md §16, the same one the server's board.svg
+// uses), with text measured by the canvas font (measure.ts) so the file wraps as the screen does.
 import type { ShapeRecord } from '@tandem/shared';
-import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
-import { fontStacks } from '../drawing/fonts.ts';
-import { connectorLabel, labelAttrs } from '../drawing/label.ts';
-import { attrsMarkup, markup } from '../drawing/primitives.ts';
-import { resolveStyle } from '../drawing/style.ts';
-import { clippingFrames } from '../facilitation/frames.ts';
-import { connectorPath, pathBounds } from '../model/connectors.ts';
-import { boundsOf, unionRect } from '../model/geometry.ts';
-import { linePositions } from '../model/textLayout.ts';
+import { toSvg as render } from '@tandem/shared/render/svg.ts';
 import { layoutOf } from './measure.ts';
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** The colour text is drawn in: free text takes its stroke colour, text on a shape is near-black. */
-export const textColorOf = (s: ShapeRecord): string =>
-  s.type === 'text' ? resolveStyle(s).stroke : '#1f2328';
-
-function textSvg(s: ShapeRecord): string {
-  if (!s.text) return '';
-  // The same layout as the canvas (model/textLayout.ts), measured by the same canvas font, so the
-  // file wraps exactly as the screen does and long words are broken inside their note.
-  const l = layoutOf(s);
-  const pos = linePositions(s, l);
-  return `<text font-family="${esc(fontStacks[s.fontFamily ?? 'sans'])}" font-size="${l.size}" fill="${textColorOf(s)}" text-anchor="${l.align}" xml:space="preserve">${l.lines
-    .map((line, i) => `<tspan x="${pos.x}" y="${pos.y(i)}">${esc(line)}</tspan>`)
-    .join('')}</text>`;
-}
-
-function shapeSvg(s: ShapeRecord, byId: Map<string, ShapeRecord>, images: Map<string, string>): string {
-  if (s.type === 'arrow') {
-    const path = connectorPath(s, byId);
-    const { group, parts } = arrowDrawing(s, path);
-    const l = connectorLabel(s, path);
-    const label = l
-      ? `<text${attrsMarkup(labelAttrs(l))} xml:space="preserve">${l.lines.map((line, i) => `<tspan x="${l.x}" y="${l.ys[i]}">${esc(line)}</tspan>`).join('')}</text>`
-      : '';
-    return `<g${attrsMarkup(group)}>${markup(parts)}${label}</g>`;
-  }
-  const rot = s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : '';
-  let body = markup(bodyOf(s));
-  if (s.type === 'frame')
-    // Its name is drawn after every shape (frameTitleSvg), as on the canvas.
-    body = `<rect width="${s.w}" height="${s.h}" rx="4" fill="#f6f8fa" stroke="#8c959f" stroke-width="2"/>`;
-  else if (s.type === 'image') {
-    // Embedded as a data URL, so the file stands alone and a canvas can rasterise it untainted.
-    const href = s.assetId ? images.get(s.assetId) : undefined;
-    body = href
-      ? `<image href="${esc(href)}" width="${s.w}" height="${s.h}" preserveAspectRatio="none"/>`
-      : `<rect width="${s.w}" height="${s.h}" fill="#eef0f3"/>`;
-  }
-  return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s)}</g>`;
-}
-
-const frameTitleSvg = (f: ShapeRecord): string =>
-  `<text x="${f.x}" y="${f.y - 10}" font-family="Inter, system-ui, sans-serif" font-size="16" font-weight="600" fill="#57606a">${esc(f.name || 'Frame')}</text>`;
+export { textColorOf } from '@tandem/shared/render/svg.ts';
 
 /** The SVG document of `shapes` (paint order), cropped to their bounds with a margin. */
 export function toSvg(
@@ -70,31 +16,5 @@ export function toSvg(
   /** `<style>` rules to embed (the fonts, as data URLs: drawing/fontEmbed.ts). */
   style = '',
 ): { svg: string; width: number; height: number } {
-  const box = unionRect(
-    shapes.map((s) => (s.type === 'arrow' ? pathBounds(connectorPath(s, all)) : boundsOf(s))),
-  ) ?? { x: 0, y: 0, w: 0, h: 0 };
-  const width = Math.ceil(box.w + 2 * margin);
-  const height = Math.ceil(box.h + 2 * margin);
-  // Frames clip the shapes they hold and their names sit above everything, as on the canvas
-  // (docs/api.md §14).
-  const clips = clippingFrames(shapes);
-  const frames = shapes.filter((s) => s.type === 'frame');
-  const clipIds = new Map(frames.map((f, i) => [f.id, `frame-clip-${i}`]));
-  const clipDefs = frames
-    .map(
-      (f) =>
-        `<clipPath id="${clipIds.get(f.id)}" clipPathUnits="userSpaceOnUse"><rect x="${f.x}" y="${f.y}" width="${f.w}" height="${f.h}" rx="4"/></clipPath>`,
-    )
-    .join('');
-  const defs = style || clipDefs ? `<defs>${style ? `<style>${style}</style>` : ''}${clipDefs}</defs>` : '';
-  const body =
-    shapes
-      .map((s) => {
-        const svg = shapeSvg(s, all, images);
-        const frame = clips.get(s.id);
-        return frame ? `<g clip-path="url(#${clipIds.get(frame.id)})">${svg}</g>` : svg;
-      })
-      .join('') + frames.map(frameTitleSvg).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
-  return { svg, width, height };
+  return render(shapes, all, { margin, images, style, layout: layoutOf });
 }

@@ -3,12 +3,7 @@
 // for everyone. Text is measured only after they have loaded (see loadFonts).
 import type { FontFamily } from '@tandem/shared';
 
-/** CSS font stacks by family; the first name is the bundled face, the rest only a fallback. */
-export const fontStacks: Record<FontFamily, string> = {
-  sans: '"Inter Variable", Inter, ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  hand: '"Caveat Variable", "Comic Sans MS", cursive',
-  mono: '"JetBrains Mono Variable", ui-monospace, Menlo, Consolas, monospace',
-};
+export { fontStacks } from '@tandem/shared/render/fonts.ts';
 
 /** The bundled face of each family, as FontFaceSet.load names it. */
 const bundledFaces: Record<FontFamily, string> = {

@@ -2,28 +2,15 @@
 // the frame; moving a frame moves its members, resizing it does not scale them. Pure functions
 // over a Y.Doc and plain records, tested in Node.
 import type { ShapeRecord } from '@tandem/shared';
+import { frameMembers, inside, isFrame } from '@tandem/shared/render/frames.ts';
 import * as Y from 'yjs';
 import { edit, shapesOf } from '../model/doc.ts';
-import { boundsOf, center, type Point, type Rect } from '../model/geometry.ts';
+import type { Point, Rect } from '../model/geometry.ts';
 import { keyBetween, zOrder } from '../model/order.ts';
 import { readAll, readShape } from '../model/read.ts';
 import { createShape, moveShapes } from '../model/shapes.ts';
 
-export const isFrame = (s: Pick<ShapeRecord, 'type'>): boolean => s.type === 'frame';
-
-const inside = (r: Rect, p: Point): boolean =>
-  p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
-
-/** The ids of the shapes whose centre lies inside the frame (other frames are never members). */
-export function frameMembers(frame: ShapeRecord, shapes: Iterable<ShapeRecord>): string[] {
-  const area: Rect = { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
-  const out: string[] = [];
-  for (const s of shapes) {
-    if (s.id === frame.id || isFrame(s)) continue;
-    if (inside(area, center(boundsOf(s)))) out.push(s.id);
-  }
-  return out;
-}
+export { frameMembers, isFrame };
 
 /**
  * The frames in presentation order: top to bottom, then left to right (rows of frames read like
@@ -131,20 +118,4 @@ export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): bo
   return inside(outer, p) && !(inner.w > 0 && inner.h > 0 && inside(inner, p));
 }
 
-/**
- * Which frame clips each shape: the smallest frame holding the shape's centre (a frame drawn
- * inside another is the one its notes belong to). Frames clip what they hold on the canvas and
- * in exports, so a note half out of its column does not spill over the next one.
- */
-export function clippingFrames(list: readonly ShapeRecord[]): Map<string, ShapeRecord> {
-  const frames = list.filter(isFrame).sort((a, b) => b.w * b.h - a.w * a.h);
-  const out = new Map<string, ShapeRecord>();
-  if (frames.length === 0) return out;
-  for (const s of list) {
-    if (isFrame(s)) continue;
-    const c = center(boundsOf(s));
-    // Largest first, so the last frame that holds the centre is the smallest.
-    for (const f of frames) if (inside(f, c)) out.set(s.id, f);
-  }
-  return out;
-}
+export { clippingFrames } from '@tandem/shared/render/frames.ts';

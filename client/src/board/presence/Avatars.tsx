@@ -4,7 +4,7 @@ import type { PresenceUser } from '@tandem/shared';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
-import { useRemotes } from './remote.ts';
+import { useAnonymousViewers, useRemotes } from './remote.ts';
 import './avatars.css';
 
 // Words that start with a letter or digit only: "Sorter (bot)" is "S", not "S(".
@@ -45,6 +45,7 @@ export function Avatar({ user, size = 32 }: { user: PresenceUser; size?: number 
 
 export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceUser }) {
   const remotes = useRemotes(awareness);
+  const anonymous = useAnonymousViewers(awareness);
   const following = useEditor((s) => s.followClientId);
   const follow = useEditor((s) => s.follow);
   // One avatar per person even when they have the board open in two tabs.
@@ -80,6 +81,16 @@ export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceU
           </button>
         );
       })}
+      {anonymous > 0 && (
+        <span
+          className="anonymous-viewers"
+          role="img"
+          aria-label={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}`}
+          title={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}, watching through a public link`}
+        >
+          <Icon name="eye" size={14} /> {anonymous}
+        </span>
+      )}
       <span className="avatar-me" title={`${me.name} (you)`}>
         <Avatar user={me} />
       </span>

@@ -18,14 +18,18 @@ interface Props {
   onClose(): void;
 }
 
-const roleLabel: Record<Role, string> = {
+const roleLabel: Record<Role | LinkRole, string> = {
   owner: 'Owner',
   editor: 'Can edit',
   commenter: 'Can comment',
   viewer: 'Can view',
+  'public-viewer': 'Public view',
 };
-/** The roles a link can give, and how a sentence names them ("can comment": docs/api.md §18). */
-const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer'];
+/**
+ * The roles a link can give, and how a sentence names them ("can comment": docs/api.md §18). A
+ * public link (§16) lets anyone watch, read-only, with no account: it also gives the embed code.
+ */
+const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer', 'public-viewer'];
 const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
 
 export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }: Props) {
@@ -124,7 +128,9 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
                   className="btn small danger"
                   onClick={() =>
                     confirm(
-                      `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
+                      l.role === 'public-viewer'
+                        ? 'Revoke this public link? Everyone watching through it, and every embed of it, stops at once.'
+                        : `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
                     ) && run(() => api.revokeLink(boardId, l.token))
                   }
                 >

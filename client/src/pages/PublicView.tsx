@@ -1,0 +1,169 @@
+// A board watched through a public link (docs/api.md §16): `/p/:token` full page, `/embed/:token`
+// for another site's iframe (minimal chrome: zoom, fit, "Open in Tandem"; `?frame=` shows one frame).
+// No account, no guest name: the page asks for a read-only access token with the link, opens the
+// document channel with it and draws the board with the shared renderer (the one the export and
+// the server's board.svg use) on every change. It sends no presence and is sent none.
+import { apiPaths, CloseCode, DOCUMENT_PATH, exportBoard, linkPages } from '@tandem/shared';
+import { boardSvg } from '@tandem/shared/render/board.ts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { api } from '../api/client.ts';
+import { layoutOf } from '../board/canvas/measure.ts';
+import { loadFonts } from '../board/drawing/fonts.ts';
+import { wsOrigin } from '../board/sync/provider.ts';
+import './publicView.css';
+
+type Status = 'loading' | 'live' | 'reconnecting' | 'gone';
+
+interface Props {
+  token: string;
+  embed: boolean;
+  frame: string | null;
+}
+
+export function PublicView({ token, embed, frame }: Props) {
+  const [status, setStatus] = useState<Status>('loading');
+  const [title, setTitle] = useState('');
+  const [svg, setSvg] = useState<{ markup: string; width: number; height: number } | null>(null);
+  const [zoom, setZoom] = useState<number | null>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  // The stage's size, so "Fit" follows the window (and the iframe) as it is resized.
+  const [, setStageSize] = useState('');
+  useEffect(() => {
+    const el = stage.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setStageSize(`${el.clientWidth}x${el.clientHeight}`));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const doc = new Y.Doc();
+    let provider: WebsocketProvider | null = null;
+    let stopped = false;
+    let frameRequest = 0;
+    const draw = () => {
+      frameRequest = 0;
+      const { board } = exportBoard(doc);
+      const out = boardSvg(board, { frame: frame ?? undefined, layout: layoutOf });
+      setSvg({ markup: out.svg, width: out.width, height: out.height });
+    };
+    const schedule = () => {
+      if (!frameRequest) frameRequest = requestAnimationFrame(draw);
+    };
+    doc.on('update', schedule);
+    // A fresh token for each connection: an access token lasts 15 minutes, and the server closes
+    // the connection with 4401 when it expires; a revoked link answers 404 (the view ends).
+    const connect = async () => {
+      try {
+        const answer = await api.publicToken(token);
+        if (stopped) return;
+        setTitle(answer.title);
+        if (!provider) {
+          provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, answer.boardId, doc, {
+            disableBc: true,
+            params: { token: answer.token },
+            connect: false,
+          });
+          // Nobody sees an anonymous viewer's presence: send none.
+          provider.awareness.setLocalState(null);
+          provider.on('sync', (synced: boolean) => synced && setStatus('live'));
+          provider.on('connection-close', (event: { code: number } | null) => {
+            if (!event || stopped) return;
+            if (event.code === CloseCode.NO_ACCESS || event.code === CloseCode.NO_SUCH_BOARD) {
+              provider!.shouldConnect = false;
+              setStatus('gone');
+            } else if (event.code === CloseCode.NOT_AUTHENTICATED) {
+              provider!.shouldConnect = false;
+              setStatus('reconnecting');
+              void connect();
+            } else setStatus('reconnecting');
+          });
+        } else provider.params = { token: answer.token };
+        provider.connect();
+      } catch {
+        if (!stopped) setStatus('gone');
+      }
+    };
+    void loadFonts().then(() => {
+      if (!stopped) void connect();
+    });
+    return () => {
+      stopped = true;
+      if (frameRequest) cancelAnimationFrame(frameRequest);
+      provider?.destroy();
+      doc.destroy();
+    };
+  }, [token, frame]);
+
+  const fitZoom = useCallback(() => {
+    const el = stage.current;
+    if (!el || !svg) return 1;
+    return Math.min(2, (el.clientWidth - 16) / svg.width, (el.clientHeight - 16) / svg.height);
+  }, [svg]);
+  const scale = zoom ?? fitZoom();
+  const openHref = linkPages.publicView(token);
+
+  if (status === 'gone')
+    return (
+      <main className="public-view gone">
+        <p>This board is no longer shared. Ask its owner for a new link.</p>
+      </main>
+    );
+  return (
+    <main className={`public-view${embed ? ' embed' : ''}`} data-status={status}>
+      <header className="public-bar">
+        {!embed && <strong className="public-title">{title}</strong>}
+        <span className="public-live" aria-live="polite">
+          {status === 'live' ? 'Live' : status === 'loading' ? 'Loading…' : 'Reconnecting…'}
+        </span>
+        <span className="public-tools">
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Zoom out"
+            onClick={() => setZoom(scale / 1.25)}
+          >
+            −
+          </button>
+          <button type="button" className="btn small" onClick={() => setZoom(null)}>
+            Fit
+          </button>
+          <button
+            type="button"
+            className="btn small"
+            aria-label="Zoom in"
+            onClick={() => setZoom(scale * 1.25)}
+          >
+            +
+          </button>
+          {embed && (
+            <a className="btn small primary" href={openHref} target="_blank" rel="noopener">
+              Open in Tandem
+            </a>
+          )}
+        </span>
+      </header>
+      <div className="public-stage" ref={stage}>
+        {svg && (
+          <div
+            className="public-board"
+            style={{ width: svg.width * scale, height: svg.height * scale }}
+            // The shared renderer's output: shapes that passed the schema, every text escaped.
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: our own renderer's SVG
+            dangerouslySetInnerHTML={{
+              __html: svg.markup.replace(
+                /^<svg ([^>]*?)width="\d+" height="\d+"/,
+                `<svg $1width="${svg.width * scale}" height="${svg.height * scale}"`,
+              ),
+            }}
+          />
+        )}
+      </div>
+      <a className="public-image-link" href={apiPaths.publicSvg(token)} hidden>
+        image
+      </a>
+    </main>
+  );
+}

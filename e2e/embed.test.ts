@@ -1,0 +1,112 @@
+// Live embeds (docs/api.md §16) in real Chromium: a page on another origin (a static file served by
+// this test on its own port, listed in EMBED_ORIGINS) frames /embed/:token and shows an editor's
+// new sticky live; a page on an origin not in EMBED_ORIGINS cannot frame it, and no page can frame
+// the rest of the app (the browser refuses both). The owner sees the watcher as a count.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { artifacts, createBoard, failOnPageErrors, newUser, place, until, withApp } from './helpers.ts';
+
+/** A static page on its own origin that frames `src`. */
+async function framingSite(): Promise<{ server: Server; origin: string; frame: (src: string) => string }> {
+  let src = '';
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><title>Wiki page</title><h1>Our retro</h1><iframe src="${src}" width="900" height="560" style="border:1px solid #ccc"></iframe>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    server,
+    origin,
+    frame: (next) => {
+      src = next;
+      return `${origin}/`;
+    },
+  };
+}
+
+describe('live embeds', () => {
+  const env: Record<string, string> = {};
+  let allowed: Awaited<ReturnType<typeof framingSite>>;
+  let other: Awaited<ReturnType<typeof framingSite>>;
+  before(async () => {
+    allowed = await framingSite();
+    other = await framingSite();
+    env.EMBED_ORIGINS = allowed.origin;
+  });
+  after(() => {
+    allowed.server.close();
+    other.server.close();
+  });
+  const app = withApp(env);
+
+  it("an iframe on another site shows an editor's new sticky live; other sites cannot frame it", async () => {
+    const { page: owner } = await newUser(app, 'Olga');
+    await createBoard(owner, 'Retro');
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    await owner.getByRole('button', { name: 'Create “public view” link' }).click();
+    const field = owner.getByLabel('Public view link').first();
+    await field.waitFor();
+    const url = await field.inputValue();
+    await owner.getByRole('button', { name: 'Close', exact: true }).click();
+    const token = /\/p\/([^/?#]+)$/.exec(url)?.[1];
+    assert.ok(token, url);
+
+    // The allowed site frames the embed: it goes live with no sign-in and no guest name.
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const wiki = await context.newPage();
+    failOnPageErrors(wiki, 'wiki');
+    await wiki.goto(allowed.frame(`${app.server.url}/embed/${token}`));
+    const embed = wiki.frameLocator('iframe');
+    await embed.locator('.public-view[data-status="live"]').waitFor();
+    assert.equal(await embed.getByRole('link', { name: 'Open in Tandem' }).count(), 1);
+
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('Seen in the wiki');
+    await owner.keyboard.press('Escape');
+    await embed.locator('svg text', { hasText: 'Seen in the wiki' }).waitFor();
+    // The owner sees the watcher as a count, not as a person.
+    await owner.getByRole('img', { name: '1 anonymous viewer' }).waitFor();
+    await wiki.screenshot({ path: `${artifacts}/embed-wiki.png` });
+    await owner.screenshot({ path: `${artifacts}/embed-owner-count.png` });
+
+    // A site not in EMBED_ORIGINS: the browser refuses the frame (frame-ancestors).
+    // Chromium shows its error page in the frame instead of the document it refused.
+    const refused = async (page: Page, src: string, site: typeof allowed) => {
+      await page.goto(site.frame(src));
+      await until(async () => {
+        const framed = page.frames().find((f) => f !== page.mainFrame());
+        return framed?.url().startsWith('chrome-error://') ?? false;
+      }, `the browser refuses to frame ${src}`);
+      const framed = page.frames().find((f) => f !== page.mainFrame())!;
+      assert.equal(
+        await framed.locator('.public-view, #root').count(),
+        0,
+        'nothing of the app renders there',
+      );
+    };
+    const stranger = await context.newPage();
+    await refused(stranger, `${app.server.url}/embed/${token}`, other);
+    // The same embed is still fine on the allowed site, so the refusal is the origin's.
+    // The rest of the app refuses every frame, the allowed site's included (X-Frame-Options).
+    const appPage = await context.newPage();
+    await refused(appPage, `${app.server.url}/boards`, allowed);
+    await stranger.screenshot({ path: `${artifacts}/embed-refused.png` });
+
+    // The public page itself, full size, with no account.
+    const visitor = await context.newPage();
+    failOnPageErrors(visitor, 'visitor');
+    await visitor.goto(url);
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    await visitor.locator('svg text', { hasText: 'Seen in the wiki' }).waitFor();
+    await visitor.screenshot({ path: `${artifacts}/public-view.png` });
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    await visitor.screenshot({ path: `${artifacts}/public-view-phone.png` });
+    await context.close();
+  });
+});

@@ -1,0 +1,38 @@
+// Which frame clips which shape (docs/api.md §14), for the canvas and for every rendering of a board.
+import type { ShapeRecord } from '../shapes.ts';
+import { boundsOf, center, type Point, type Rect } from './geometry.ts';
+
+export const isFrame = (s: Pick<ShapeRecord, 'type'>): boolean => s.type === 'frame';
+
+/** Whether the point lies inside the rectangle, edges included. */
+export const inside = (r: Rect, p: Point): boolean =>
+  p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
+
+/** The ids of the shapes whose centre lies inside the frame (other frames are never members). */
+export function frameMembers(frame: ShapeRecord, shapes: Iterable<ShapeRecord>): string[] {
+  const area: Rect = { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+  const out: string[] = [];
+  for (const s of shapes) {
+    if (s.id === frame.id || isFrame(s)) continue;
+    if (inside(area, center(boundsOf(s)))) out.push(s.id);
+  }
+  return out;
+}
+
+/**
+ * Which frame clips each shape: the smallest frame holding the shape's centre (a frame drawn
+ * inside another is the one its notes belong to). Frames clip what they hold on the canvas and
+ * in exports, so a note half out of its column does not spill over the next one.
+ */
+export function clippingFrames(list: readonly ShapeRecord[]): Map<string, ShapeRecord> {
+  const frames = list.filter(isFrame).sort((a, b) => b.w * b.h - a.w * a.h);
+  const out = new Map<string, ShapeRecord>();
+  if (frames.length === 0) return out;
+  for (const s of list) {
+    if (isFrame(s)) continue;
+    const c = center(boundsOf(s));
+    // Largest first, so the last frame that holds the centre is the smallest.
+    for (const f of frames) if (inside(f, c)) out.set(s.id, f);
+  }
+  return out;
+}
