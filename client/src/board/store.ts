@@ -4,7 +4,7 @@ import { limits } from '@tandem/shared';
 import { create } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { PHONE_QUERY } from '../breakpoints.ts';
-import type { Rect } from './model/geometry.ts';
+import type { Point, Rect } from './model/geometry.ts';
 import type { Guide } from './model/layout.ts';
 
 export type Tool =
@@ -54,6 +54,13 @@ export interface EditorState {
   spaceHeld: boolean;
   /** Snapping guides shown while a move or resize lines up with other shapes. */
   guides: Guide[];
+  /**
+   * A large selection being dragged (tools/gestures.ts, liftedMoveGesture): its shapes are drawn
+   * in one layer moved by `liftOffset`, and the document is written once on release.
+   */
+  lift: { ids: ReadonlySet<string> } | null;
+  /** How far the lifted layer is moved, in board units. */
+  liftOffset: Point;
   /** Tool lock (Q, or double-click a tool): a drawing tool stays on after each shape. */
   toolLocked: boolean;
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
@@ -83,6 +90,8 @@ export interface EditorState {
   setMinimap(open: boolean): void;
   setSpace(held: boolean): void;
   setGuides(guides: Guide[]): void;
+  setLift(ids: ReadonlySet<string> | null): void;
+  setLiftOffset(offset: Point): void;
   setToolLocked(on: boolean): void;
   setNotice(notice: string | null): void;
   setProgress(p: EditorState['progress']): void;
@@ -105,6 +114,8 @@ const initial = {
   minimap: false,
   spaceHeld: false,
   guides: [] as Guide[],
+  lift: null as EditorState['lift'],
+  liftOffset: { x: 0, y: 0 } as Point,
   toolLocked: false,
   keyGuard: false,
   notice: null as string | null,
@@ -147,6 +158,8 @@ const editorState: StateCreator<EditorState> = (set) => ({
   },
   setSpace: (spaceHeld) => set({ spaceHeld }),
   setGuides: (guides) => set((s) => (s.guides.length === 0 && guides.length === 0 ? s : { guides })),
+  setLift: (ids) => set({ lift: ids ? { ids } : null, liftOffset: { x: 0, y: 0 } }),
+  setLiftOffset: (liftOffset) => set({ liftOffset }),
   setToolLocked: (toolLocked) => set({ toolLocked }),
   setNotice: (notice) => set({ notice }),
   setProgress: (progress) => set({ progress }),
