@@ -18,6 +18,7 @@ export const MCP_PATH = '/mcp';
 
 export const apiPaths = {
   me: () => `${API_PREFIX}/me`,
+  myColor: () => `${API_PREFIX}/me/color`,
   time: () => `${API_PREFIX}/time`,
   signup: () => `${API_PREFIX}/auth/signup`,
   login: () => `${API_PREFIX}/auth/login`,

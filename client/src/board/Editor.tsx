@@ -32,7 +32,7 @@ import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
-import { NOTICE_MS, Notice, Progress } from './ui/Notice.tsx';
+import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
@@ -88,6 +88,22 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   useSelectionPrune(index);
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
+  // The colour the others see: the one picked here, else the server's choice for this board (a
+  // newcomer whose colour is shown already gets another), else the account's.
+  const stampedColor = useSyncExternalStore(session.onOwnColor, session.getOwnColor);
+  const [pickedColor, setPickedColor] = useState<string | null>(null);
+  const meShown = useMemo(
+    () => ({ ...me, color: pickedColor ?? stampedColor ?? me.color }),
+    [me, pickedColor, stampedColor],
+  );
+  const pickColor = useCallback(
+    (color: string) => {
+      setPickedColor(color);
+      presence.setColor(color);
+      api.setMyColor(color).catch((e) => setMessage(errorSentence(e)));
+    },
+    [presence],
+  );
   useEffect(() => () => presence.stop(), [presence]);
   // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
   const pointerRef = useRef<{ x: number; y: number } | null>(null);
@@ -213,7 +229,7 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
           />
         </div>
         <div className="panel right-panel">
-          <Avatars awareness={session.awareness} me={me} />
+          <Avatars awareness={session.awareness} me={meShown} onPickColor={pickColor} />
           <CommentsButton boardId={board.id} comments={comments} />
           <HistoryButton />
           <TemplatesMenu
@@ -287,17 +303,12 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
       {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
       <ZoomControls actions={actions} />
       <StatusBar state={connection} saved={readOnly ? null : saved} />
-      <Notice />
-      <Progress />
+      <MessageStack>
+        <Notices />
+        <Progress />
+        <Alert message={message} onDismiss={() => setMessage(null)} />
+      </MessageStack>
       <Recover state={connection} boardId={board.id} userId={user.id} />
-      {message && (
-        <div className="toast panel" role="alert">
-          <span>{message}</span>
-          <button type="button" className="tool" aria-label="Dismiss" onClick={() => setMessage(null)}>
-            <Icon name="close" size={16} />
-          </button>
-        </div>
-      )}
       {accessLost && (
         <AccessLost
           code={connection.code}

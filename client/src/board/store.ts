@@ -66,8 +66,13 @@ export interface EditorState {
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
    * tool shortcuts) until the person clicks or presses Escape. */
   keyGuard: boolean;
-  /** A one-line notice for the person (shown as a toast by the editor). */
+  /** The newest one-line notice for the person (null when none is shown). */
   notice: string | null;
+  /**
+   * The notices shown, oldest first, at most MAX_NOTICES (an older one leaves when a new one
+   * comes): the editor shows them in one stack with its other messages (ui/Notice.tsx).
+   */
+  notices: NoticeItem[];
   /** A long task in progress (a large import), shown as a progress bar. */
   progress: { label: string; done: number; total: number } | null;
   /** A thread being placed with the Comment tool (its composer is open). */
@@ -93,11 +98,34 @@ export interface EditorState {
   setLift(ids: ReadonlySet<string> | null): void;
   setLiftOffset(offset: Point): void;
   setToolLocked(on: boolean): void;
+  /** Adds a notice (the same sentence again moves to the end); null clears them all. */
   setNotice(notice: string | null): void;
+  dismissNotice(id: number): void;
   setProgress(p: EditorState['progress']): void;
   setKeyGuard(on: boolean): void;
   noteDeletedWhileTyping(): void;
   reset(): void;
+}
+
+/** One notice of the stack: `id` orders it among the editor's other messages (newest last). */
+export interface NoticeItem {
+  id: number;
+  text: string;
+}
+
+/** How many notices are shown at most; a new one pushes the oldest out. */
+export const MAX_NOTICES = 3;
+
+let noticeIds = 0;
+/** A number that grows with each message shown, so the one stack shows the newest last. */
+export const nextMessageOrder = (): number => ++noticeIds;
+
+function withNotice(list: NoticeItem[], text: string | null): Pick<EditorState, 'notice' | 'notices'> {
+  if (text === null) return { notice: null, notices: [] };
+  const notices = [...list.filter((n) => n.text !== text), { id: nextMessageOrder(), text }].slice(
+    -MAX_NOTICES,
+  );
+  return { notice: text, notices };
 }
 
 export const clampZoom = (z: number): number => Math.min(limits.zoomMax, Math.max(limits.zoomMin, z));
@@ -119,6 +147,7 @@ const initial = {
   toolLocked: false,
   keyGuard: false,
   notice: null as string | null,
+  notices: [] as NoticeItem[],
   progress: null as EditorState['progress'],
   commentDraft: null as CommentDraft | null,
   openThreadId: null as string | null,
@@ -161,7 +190,12 @@ const editorState: StateCreator<EditorState> = (set) => ({
   setLift: (ids) => set({ lift: ids ? { ids } : null, liftOffset: { x: 0, y: 0 } }),
   setLiftOffset: (liftOffset) => set({ liftOffset }),
   setToolLocked: (toolLocked) => set({ toolLocked }),
-  setNotice: (notice) => set({ notice }),
+  setNotice: (notice) => set((s) => withNotice(s.notices, notice)),
+  dismissNotice: (id) =>
+    set((s) => {
+      const notices = s.notices.filter((n) => n.id !== id);
+      return { notices, notice: notices.at(-1)?.text ?? null };
+    }),
   setProgress: (progress) => set({ progress }),
   setKeyGuard: (keyGuard) => set({ keyGuard }),
   noteDeletedWhileTyping: () =>
@@ -169,7 +203,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
       editingId: null,
       selection: s.selection.filter((id) => id !== s.editingId),
       keyGuard: true,
-      notice: 'Someone else deleted the note you were typing in.',
+      ...withNotice(s.notices, 'Someone else deleted the note you were typing in.'),
     })),
   reset: () => set({ ...initial, minimap: rememberedMinimap() }),
 });
