@@ -12,6 +12,9 @@ export const historyApi = {
     call<BoardExport>('GET', apiPaths.versionExport(boardId, versionId)),
   restore: (boardId: string, versionId: string) =>
     call<{ version: Version }>('POST', apiPaths.versionRestore(boardId, versionId)),
+  /** How many changes `revert` would undo (a dry run: nothing changes). */
+  revertCount: (boardId: string, userId: string, since: string) =>
+    call<{ changes: number }>('POST', apiPaths.revert(boardId), { userId, since, dryRun: true }),
   revert: (boardId: string, userId: string, since: string) =>
     call<{ version: Version }>('POST', apiPaths.revert(boardId), { userId, since }),
 };

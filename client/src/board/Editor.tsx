@@ -15,6 +15,7 @@ import { useOpenThreadFromLink } from './comments/openFromLink.ts';
 import { useComments } from './comments/useComments.ts';
 import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
+import { markOpened } from './history/times.ts';
 import { ImageInput } from './images/ImageInput.tsx';
 import { Avatars } from './presence/Avatars.tsx';
 import { Cursors } from './presence/Cursors.tsx';
@@ -83,6 +84,8 @@ function EditorView({ board, role, user, session }: Props & { session: BoardSess
   }, [message, connection.status]);
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 
+  // Where the History panel's "Undo all of … since…" starts (history/times.ts, defaultSince).
+  useEffect(() => markOpened(board.id), [board.id]);
   const index = useMemo(() => new ShapeIndex(session.doc), [session]);
   useEffect(() => () => index.destroy(), [index]);
   useSelectionPrune(index);

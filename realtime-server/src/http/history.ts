@@ -59,6 +59,7 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
     const body = parseBody(RevertBody, request.body);
     const target = await store.getUser(body.userId);
     if (!target) throw notFound('user');
+    if (body.dryRun) return { changes: await history.revertCount(board.id, target.id, new Date(body.since)) };
     const version = await history.revert(board.id, target.id, target.name, new Date(body.since), userId);
     return { version: await shown(version) };
   });
