@@ -41,6 +41,20 @@ async function sticky(page: Page, x: number, y: number, text: string): Promise<s
   return id;
 }
 
+/** Locks the shape `id`, tries to drag it, and answers the notice that says why it did not move. */
+async function lockedDragNotice(page: Page, id: string) {
+  await page.locator(`[data-shape-id="${id}"]`).click();
+  await page.getByRole('button', { name: 'Lock', exact: true }).click();
+  const box = (await page.locator(`[data-shape-id="${id}"]`).boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 30);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 200, box.y + 100, { steps: 6 });
+  await page.mouse.up();
+  const locked = page.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' });
+  await locked.waitFor();
+  return locked;
+}
+
 /** The accessible name of the button actually under the centre of `name`'s button. */
 async function buttonUnder(page: Page, name: string): Promise<string | null> {
   const box = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
@@ -131,15 +145,7 @@ describe('the trial’s bugs', () => {
     const { page, context } = await newUser(app, 'Nia');
     await createBoard(page, 'Notices');
     const id = await sticky(page, 400, 400, 'Fixed');
-    await page.locator(`[data-shape-id="${id}"]`).click();
-    await page.getByRole('button', { name: 'Lock', exact: true }).click();
-    const box = (await page.locator(`[data-shape-id="${id}"]`).boundingBox())!;
-    await page.mouse.move(box.x + 30, box.y + 30);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 200, box.y + 100, { steps: 6 });
-    await page.mouse.up();
-    const locked = page.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' });
-    await locked.waitFor();
+    const locked = await lockedDragNotice(page, id);
     await until(async () => (await locked.count()) === 0, 'the notice left by itself', 20_000);
 
     await context.setOffline(true);
@@ -315,15 +321,7 @@ describe('the trial’s bugs', () => {
     const { page, context } = await newUser(app, 'Stan');
     await createBoard(page, 'Stack');
     const id = await sticky(page, 400, 400, 'Fixed');
-    await page.locator(`[data-shape-id="${id}"]`).click();
-    await page.getByRole('button', { name: 'Lock', exact: true }).click();
-    const box = (await page.locator(`[data-shape-id="${id}"]`).boundingBox())!;
-    await page.mouse.move(box.x + 30, box.y + 30);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 200, box.y + 100, { steps: 6 });
-    await page.mouse.up();
-    const locked = page.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' });
-    await locked.waitFor();
+    const locked = await lockedDragNotice(page, id);
     await context.setOffline(true);
     await waitStatus(page, 'offline');
     await page.getByRole('button', { name: 'Vote', exact: true }).click();
