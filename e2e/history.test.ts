@@ -120,7 +120,23 @@ describe('version history in the browser', () => {
     await ada.getByRole('complementary', { name: 'Version history' }).waitFor();
 
     const people = ada.getByRole('region', { name: "Undo one person's changes" });
-    await people.getByRole('button', { name: "Undo all of Bo's changes since…" }).click();
+    const undoBo = people.getByRole('button', { name: "Undo all of Bo's changes since…" });
+    // The button is whole inside the panel, and the panel leaves the facilitation bar uncovered.
+    const panel = (await ada.getByRole('complementary', { name: 'Version history' }).boundingBox())!;
+    const button = (await undoBo.boundingBox())!;
+    assert.ok(button.x + button.width <= panel.x + panel.width, 'the button ends inside the panel');
+    assert.equal(
+      await undoBo.evaluate((el) => el.scrollWidth <= el.clientWidth + 1),
+      true,
+      'its text is not cut',
+    );
+    const vote = (await ada.getByRole('button', { name: 'Vote', exact: true }).boundingBox())!;
+    const under = await ada.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.getAttribute('aria-label') ?? null,
+      { x: vote.x + vote.width / 2, y: vote.y + vote.height / 2 },
+    );
+    assert.equal(under, 'Vote', 'the History panel does not cover the facilitation bar');
+    await undoBo.click();
     // A viewer cannot edit, so there is nothing of theirs to undo.
     assert.equal(await people.getByRole('button', { name: /Vi's changes/ }).count(), 0);
     const p = (n: number) => String(n).padStart(2, '0');
@@ -130,7 +146,8 @@ describe('version history in the browser', () => {
     await ada.getByLabel('Since').fill(`${local}:${p(since.getSeconds())}`);
     await ada.screenshot({ path: join(artifacts, 'history-undo-person.png') });
     const asked = await confirmOn(ada, ada.getByRole('button', { name: "Undo Bo's changes" }), true);
-    assert.match(asked, /^Undo every change Bo made since /);
+    // It says how much it will undo: Bo's diamond and rectangle, counted by the server.
+    assert.match(asked, /^Undo Bo's changes since .+\? This changes 2 shapes back\./);
     await until(
       async () => (await count(bo)) === 2 && (await count(ada)) === 2,
       'Bo’s two shapes gone for both',

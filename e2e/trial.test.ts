@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
+  artifacts,
   boardArea,
   canvas,
   createBoard,
@@ -38,6 +39,20 @@ async function sticky(page: Page, x: number, y: number, text: string): Promise<s
     return id !== '';
   }, `the sticky “${text}”`);
   return id;
+}
+
+/** Locks the shape `id`, tries to drag it, and answers the notice that says why it did not move. */
+async function lockedDragNotice(page: Page, id: string) {
+  await page.locator(`[data-shape-id="${id}"]`).click();
+  await page.getByRole('button', { name: 'Lock', exact: true }).click();
+  const box = (await page.locator(`[data-shape-id="${id}"]`).boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 30);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 200, box.y + 100, { steps: 6 });
+  await page.mouse.up();
+  const locked = page.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' });
+  await locked.waitFor();
+  return locked;
 }
 
 /** The accessible name of the button actually under the centre of `name`'s button. */
@@ -130,15 +145,7 @@ describe('the trial’s bugs', () => {
     const { page, context } = await newUser(app, 'Nia');
     await createBoard(page, 'Notices');
     const id = await sticky(page, 400, 400, 'Fixed');
-    await page.locator(`[data-shape-id="${id}"]`).click();
-    await page.getByRole('button', { name: 'Lock', exact: true }).click();
-    const box = (await page.locator(`[data-shape-id="${id}"]`).boundingBox())!;
-    await page.mouse.move(box.x + 30, box.y + 30);
-    await page.mouse.down();
-    await page.mouse.move(box.x + 200, box.y + 100, { steps: 6 });
-    await page.mouse.up();
-    const locked = page.getByRole('status').filter({ hasText: 'Locked shapes cannot be moved' });
-    await locked.waitFor();
+    const locked = await lockedDragNotice(page, id);
     await until(async () => (await locked.count()) === 0, 'the notice left by itself', 20_000);
 
     await context.setOffline(true);
@@ -227,5 +234,114 @@ describe('the trial’s bugs', () => {
       .getByRole('status')
       .filter({ hasText: /shrinks to fit/ })
       .waitFor();
+  });
+
+  it('a person picks their colour in their avatar’s menu, and the other sees it live', async () => {
+    const ana = (await newUser(app, 'Ana')).page;
+    const ben = (await newUser(app, 'Ben')).page;
+    await sharedBoard(ana, 'Colours', { editors: [ben] });
+    const anaOnBen = ben.getByRole('button', { name: /^Follow Ana/ });
+    await anaOnBen.waitFor();
+    const before = await anaOnBen.locator('.avatar').evaluate((el) => getComputedStyle(el).backgroundColor);
+    // A colour that is neither Ana's nor Ben's now.
+    const benOnAna = ana.getByRole('button', { name: /^Follow Ben/ });
+    await benOnAna.waitFor();
+    const taken = [
+      before,
+      await benOnAna.locator('.avatar').evaluate((el) => getComputedStyle(el).backgroundColor),
+    ];
+    const palette: [string, string][] = [
+      ['violet', 'rgb(162, 155, 254)'],
+      ['green', 'rgb(76, 209, 55)'],
+      ['blue', 'rgb(84, 160, 255)'],
+    ];
+    const [name, rgb] = palette.find(([, c]) => !taken.includes(c))!;
+    await ana.getByRole('button', { name: 'Ana (you): your colour' }).click();
+    await ana.getByRole('menuitemradio', { name: `Colour ${name}` }).click();
+    await until(
+      async () =>
+        (await anaOnBen.locator('.avatar').evaluate((el) => getComputedStyle(el).backgroundColor)) === rgb,
+      'Ben sees Ana’s new colour',
+    );
+    const mine = ana.getByRole('button', { name: 'Ana (you): your colour' }).locator('.avatar');
+    assert.equal(
+      await mine.evaluate((el) => getComputedStyle(el).backgroundColor),
+      rgb,
+      'her own avatar too',
+    );
+    await ana.getByRole('button', { name: 'Ana (you): your colour' }).click();
+    await ana.screenshot({ path: `${artifacts}/trial-colour-menu.png` });
+    // Kept on her account.
+    const me = await ana.evaluate(async () => (await (await fetch('/api/me')).json()).user.color);
+    assert.equal(me.toLowerCase(), { violet: '#a29bfe', green: '#4cd137', blue: '#54a0ff' }[name]);
+  });
+
+  it('a vote total on a sticky scrolled under the tool bar stays below it', async () => {
+    const { page } = await newUser(app, 'Bea');
+    await createBoard(page, 'Badges');
+    const voted = await sticky(page, 640, 300, 'Voted');
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByRole('button', { name: 'Start vote' }).click();
+    await page.getByText('3 votes left').waitFor();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByRole('button', { name: /^Vote for Voted/ }).click();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByText('2 votes left').waitFor();
+    await page.getByRole('button', { name: 'End vote' }).click();
+    const total = page.locator(`.vote-total[data-shape-id="${voted}"]`, { hasText: '1' });
+    await total.waitFor();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    // Scroll the board until the total sits on a tool bar button.
+    const tool = page.getByRole('button', { name: 'Sticky note', exact: true });
+    const t = (await tool.boundingBox())!;
+    const b = (await total.boundingBox())!;
+    await canvas(page).hover();
+    await page.mouse.wheel(
+      b.x + b.width / 2 - (t.x + t.width / 2),
+      b.y + b.height / 2 - (t.y + t.height / 2),
+    );
+    await until(async () => {
+      const now = (await total.boundingBox())!;
+      return Math.abs(now.y + now.height / 2 - (t.y + t.height / 2)) < 12;
+    }, 'the total under the tool bar');
+    const now = (await total.boundingBox())!;
+    // The total lets clicks through (pointer-events: none), which also hides it from
+    // elementFromPoint: make it hittable so the point answers what is painted on top.
+    await total.evaluate((el) => {
+      (el as HTMLElement).style.pointerEvents = 'auto';
+    });
+    const on = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('.toolbar') !== null,
+      { x: now.x + now.width / 2, y: now.y + now.height / 2 },
+    );
+    assert.equal(on, true, 'the tool bar, not the total, is at that point');
+  });
+
+  it('notices and messages share one stack, newest last, none over another', async () => {
+    const { page, context } = await newUser(app, 'Stan');
+    await createBoard(page, 'Stack');
+    const id = await sticky(page, 400, 400, 'Fixed');
+    const locked = await lockedDragNotice(page, id);
+    await context.setOffline(true);
+    await waitStatus(page, 'offline');
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByRole('button', { name: 'Start vote' }).click();
+    const unreachable = page.getByRole('alert').filter({ hasText: 'Cannot reach the server' });
+    await unreachable.waitFor();
+    await page.keyboard.press('Escape');
+    const a = (await locked.boundingBox())!;
+    const c = (await unreachable.boundingBox())!;
+    assert.ok(a.y + a.height <= c.y, `the newer message below the older, apart: ${JSON.stringify([a, c])}`);
+    assert.equal(
+      await locked.evaluate(
+        (el, other) => el.parentElement === other?.parentElement,
+        await unreachable.elementHandle(),
+      ),
+      true,
+      'one stack',
+    );
+    await page.screenshot({ path: `${artifacts}/trial-notices.png` });
+    await context.setOffline(false);
+    await waitStatus(page, 'live');
   });
 });

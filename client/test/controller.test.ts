@@ -229,3 +229,66 @@ describe('tool controller gestures', () => {
     assert.deepEqual([drawn.x, drawn.y, drawn.w, drawn.h], [200, 0, 100, 100]);
   });
 });
+
+describe('dragging a large selection (docs/client.md: moved on screen, written on release)', () => {
+  it('writes nothing to the document while the pointer moves, then one transaction and one undo step', () => {
+    const t = setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++)
+      ids.push(
+        createShape(
+          t.doc,
+          { type: 'rect', x: (i % 20) * 120, y: Math.floor(i / 20) * 120, w: 100, h: 100 },
+          'u1',
+        ),
+      );
+    t.undo.clear();
+    t.store.getState().select(ids);
+    let transactions = 0;
+    t.doc.on('afterTransaction', () => transactions++);
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...screen(50, 50), button: 0, shift: false, pointerId: 1, handle: null });
+    for (let k = 1; k <= 10; k++)
+      t.controller.move({ ...screen(50 + 13 * k, 50 + 7 * k), pointerId: 1, shift: false, noSnap: true });
+    assert.equal(transactions, 0, 'no document write per pointer move');
+    assert.deepEqual([t.rec(ids[0]!).x, t.rec(ids[0]!).y], [0, 0]);
+    const lift = t.store.getState().lift;
+    assert.ok(lift, 'the selection is lifted on screen');
+    assert.equal(lift.ids.size, 300);
+    assert.deepEqual(t.store.getState().liftOffset, { x: 130, y: 70 });
+    t.controller.up({ ...screen(180, 120), pointerId: 1 });
+    assert.equal(transactions, 1, 'one transaction on release');
+    assert.equal(t.store.getState().lift, null);
+    assert.deepEqual([t.rec(ids[0]!).x, t.rec(ids[0]!).y], [130, 70]);
+    assert.deepEqual([t.rec(ids[299]!).x, t.rec(ids[299]!).y], [19 * 120 + 130, 14 * 120 + 70]);
+    t.undo.undo();
+    assert.deepEqual([t.rec(ids[0]!).x, t.rec(ids[299]!).x], [0, 19 * 120], 'one undo step');
+  });
+
+  it('keeps a small selection live, and a cancelled large drag leaves the document as it was', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...screen(50, 50), button: 0, shift: false, pointerId: 1, handle: null });
+    t.controller.move({ ...screen(90, 80), pointerId: 1, shift: false, noSnap: true });
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [40, 30], 'a small selection moves live');
+    assert.equal(t.store.getState().lift, null);
+    t.controller.up({ ...screen(90, 80), pointerId: 1 });
+
+    const many: string[] = [];
+    for (let i = 0; i < 300; i++)
+      many.push(createShape(t.doc, { type: 'rect', x: 1000 + i * 120, y: 0, w: 100, h: 100 }, 'u1'));
+    t.store.getState().select(many);
+    t.controller.down({ ...screen(1050, 50), button: 0, shift: false, pointerId: 1, handle: null });
+    t.controller.move({ ...screen(1200, 90), pointerId: 1, shift: false, noSnap: true });
+    t.controller.cancel(1);
+    assert.equal(t.store.getState().lift, null);
+    assert.equal(t.rec(many[0]!).x, 1000);
+  });
+});

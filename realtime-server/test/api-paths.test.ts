@@ -29,6 +29,7 @@ describe('apiPaths', () => {
   const hex = 'a'.repeat(64);
   const calls = (): [string, string][] => [
     ['GET', apiPaths.me()],
+    ['PUT', apiPaths.myColor()],
     ['GET', apiPaths.time()],
     ['POST', apiPaths.signup()],
     ['POST', apiPaths.login()],

@@ -135,6 +135,23 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     const vicSaves = await vic.call('POST', `/api/boards/${boardId}/versions`, { label: 'x' });
     assert.equal(vicSaves.status, 403);
 
+    // A dry run says how many changes the revert would undo (the confirmation's count), and
+    // changes nothing: Ben's three edits since `since`, none of Ada's.
+    const count = await ada.call<{ changes: number }>('POST', `/api/boards/${boardId}/revert`, {
+      userId: ben.userId,
+      since: since.toISOString(),
+      dryRun: true,
+    });
+    assert.equal(count.status, 200, JSON.stringify(count.body));
+    assert.deepEqual(count.body, { changes: 3 });
+    const adaCount = await ada.call<{ changes: number }>('POST', `/api/boards/${boardId}/revert`, {
+      userId: ada.userId,
+      since: since.toISOString(),
+      dryRun: true,
+    });
+    assert.deepEqual(adaCount.body, { changes: 2 });
+    await converge(clients, edited2, 'a dry run changes nothing');
+
     // The owner reverts Ben since `since`: his edits go, Ada's stay, on both live clients.
     const reverted = await ada.call<{ version: Version }>('POST', `/api/boards/${boardId}/revert`, {
       userId: ben.userId,

@@ -1,6 +1,7 @@
 // REST bodies and answers (docs/api.md §5, §7). The server validates every body with these schemas,
 // and the client's forms use the same ones, so a rule is written once.
 import { z } from 'zod';
+import { isPresenceColor } from './shapes.ts';
 
 /**
  * docs/api.md §6. A `commenter` reads the board like a viewer and may comment (§18); it is given
@@ -89,6 +90,11 @@ export const UpgradeBody = z.object({
   name: nameField.optional(),
 });
 export type UpgradeBody = z.infer<typeof UpgradeBody>;
+/** `PUT /api/me/color`: the colour a person shows on boards, one of the presence palette's. */
+export const ColorBody = z.object({
+  color: z.string().refine((c) => isPresenceColor(c), { error: 'Pick one of the palette’s colours.' }),
+});
+export type ColorBody = z.infer<typeof ColorBody>;
 export const BoardTitleBody = z.object({ title: titleField });
 export type BoardTitleBody = z.infer<typeof BoardTitleBody>;
 export const MemberRoleBody = z.object({ role: Role });

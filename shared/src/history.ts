@@ -57,4 +57,6 @@ export const VersionListQuery = PageQuery.extend({
 export const RevertBody = z.object({
   userId: z.string().min(1).max(200),
   since: z.iso.datetime({ offset: true, error: 'Give the time as an ISO date.' }),
+  /** Only count what it would undo (`{ changes }`), changing nothing: what the confirmation says. */
+  dryRun: z.boolean().optional(),
 });

@@ -30,6 +30,7 @@ export const linkPages = {
 
 export const apiPaths = {
   me: () => `${API_PREFIX}/me`,
+  myColor: () => `${API_PREFIX}/me/color`,
   time: () => `${API_PREFIX}/time`,
   signup: () => `${API_PREFIX}/auth/signup`,
   login: () => `${API_PREFIX}/auth/login`,

@@ -4,6 +4,22 @@ import { z } from 'zod';
 import { Role } from './api.ts';
 import { limits } from './limits.ts';
 import { pageIdPattern } from './pages.ts';
+import { isPresenceColor, presenceColors } from './shapes.ts';
+
+/**
+ * A newcomer's colour on a board: their own (the account's, or the one they picked) unless
+ * someone already there shows it, else the palette colour the fewest people there show (the
+ * first such in palette order), so two people share a colour only when there are more people
+ * than colours. `taken` holds the colours of the others present, one per person.
+ */
+export function pickPresenceColor(own: string, taken: readonly string[]): string {
+  if (!taken.includes(own)) return own;
+  const uses = new Map(presenceColors.map((c) => [c, 0]));
+  for (const c of taken) if (uses.has(c)) uses.set(c, uses.get(c)! + 1);
+  let best = presenceColors[0]!;
+  for (const c of presenceColors) if (uses.get(c)! < uses.get(best)!) best = c;
+  return best;
+}
 
 const finite = z.number().finite();
 export const PresenceUser = z.object({
@@ -51,6 +67,8 @@ export const PresenceState = z.object({
    * draws no cursor and no avatar, and the board shows the sum over instances.
    */
   anonymousViewers: z.number().int().min(0).optional(),
+  /** A colour the person picked on this board (a palette colour); the server puts it in `user`. */
+  color: z.string().max(32).optional(),
 });
 export type PresenceState = z.infer<typeof PresenceState>;
 
@@ -92,6 +110,10 @@ export const PresenceInput = z.object({
   chat: Chat.optional(),
   reaction: Reaction.optional(),
   page: Page.optional(),
+  color: z
+    .string()
+    .refine((c) => isPresenceColor(c))
+    .optional(),
 });
 
 /** A client's presence, completed: everything but what the server stamps. */
@@ -113,7 +135,7 @@ const bad = (reason: string): PresenceCheck => ({ ok: false, reason });
  */
 export function checkPresenceInput(value: unknown): PresenceCheck {
   if (!isObject(value)) return bad('not an object');
-  const { cursor, selection, viewport, tool, idle, laser, chat, reaction, page } = value;
+  const { cursor, selection, viewport, tool, idle, laser, chat, reaction, page, color } = value;
   const state: PresenceFields = {
     cursor: null,
     selection: [],
@@ -189,6 +211,10 @@ export function checkPresenceInput(value: unknown): PresenceCheck {
   if (page !== undefined) {
     if (typeof page !== 'string' || !pageIdPattern.test(page)) return bad('page');
     state.page = page;
+  }
+  if (color !== undefined) {
+    if (!isPresenceColor(color)) return bad('color');
+    state.color = color;
   }
   return { ok: true, state };
 }

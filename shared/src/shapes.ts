@@ -41,6 +41,14 @@ export const colorNames = Object.keys(colors) as (keyof typeof colors)[];
 export const ColorName = z.enum(colorNames as [keyof typeof colors, ...(keyof typeof colors)[]]);
 export type ColorName = z.infer<typeof ColorName>;
 
+/**
+ * The presence palette (docs/api.md §3): the eight shape colours. An account's colour is one of
+ * them, and so is any colour a person picks for themselves.
+ */
+export const presenceColors: readonly string[] = Object.values(colors);
+export const isPresenceColor = (v: unknown): v is string =>
+  typeof v === 'string' && presenceColors.includes(v);
+
 /** A new shape's size and colour when its creator gives none (the editor's tools and the content API). */
 export const defaultShapeSize: Record<ShapeType, { w: number; h: number }> = {
   sticky: { w: 200, h: 200 },

@@ -93,6 +93,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 
 export const api = {
   me: () => call<UserAnswer>('GET', apiPaths.me()),
+  setMyColor: (color: string) => call<UserAnswer>('PUT', apiPaths.myColor(), { color }),
   signup: (body: { email: string; name: string; password: string }) =>
     call<UserAnswer>('POST', apiPaths.signup(), body),
   login: (body: { email: string; password: string }) => call<UserAnswer>('POST', apiPaths.login(), body),

@@ -21,4 +21,11 @@ export const historyApi = {
     call<{ version: Version }>('POST', apiPaths.versionRestore(board(doc), versionId, page(doc))),
   revert: (doc: string, userId: string, since: string) =>
     call<{ version: Version }>('POST', apiPaths.revert(board(doc), page(doc)), { userId, since }),
+  /** How many changes `revert` would undo (a dry run: nothing changes). */
+  revertCount: (doc: string, userId: string, since: string) =>
+    call<{ changes: number }>('POST', apiPaths.revert(board(doc), page(doc)), {
+      userId,
+      since,
+      dryRun: true,
+    }),
 };

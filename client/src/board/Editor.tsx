@@ -25,6 +25,7 @@ import { useOpenThreadFromLink } from './comments/openFromLink.ts';
 import { useComments } from './comments/useComments.ts';
 import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
+import { markOpened } from './history/times.ts';
 import { ImageInput } from './images/ImageInput.tsx';
 import { createPagesUndo, pagePath, pendingSeeds } from './pages/model.ts';
 import { PagesButton, PagesPanel, usePages } from './pages/PagesPanel.tsx';
@@ -45,7 +46,7 @@ import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
-import { NOTICE_MS, Notice, Progress } from './ui/Notice.tsx';
+import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
@@ -132,13 +133,31 @@ function EditorView({
   }, [message, connection.status]);
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 
+  // Where the History panel's "Undo all of … since…" starts (history/times.ts, defaultSince).
+  useEffect(() => markOpened(board.id), [board.id]);
   const index = useMemo(() => new ShapeIndex(session.doc), [session]);
   useEffect(() => () => index.destroy(), [index]);
   useSelectionPrune(index);
   const me = useMemo(() => ({ id: user.id, name: user.name, color: user.color }), [user]);
   const presence = useMemo(() => startLocalPresence(session.awareness, me, role), [session, me, role]);
+  // The colour the others see: the one picked here, else the server's choice for this board (a
+  // newcomer whose colour is shown already gets another), else the account's.
+  const stampedColor = useSyncExternalStore(boardSession.onOwnColor, boardSession.getOwnColor);
+  const [pickedColor, setPickedColor] = useState<string | null>(null);
+  const meShown = useMemo(
+    () => ({ ...me, color: pickedColor ?? stampedColor ?? me.color }),
+    [me, pickedColor, stampedColor],
+  );
+  const pickColor = useCallback(
+    (color: string) => {
+      setPickedColor(color);
+      presence.setColor(color);
+      api.setMyColor(color).catch((e) => setMessage(errorSentence(e)));
+    },
+    [presence],
+  );
   useEffect(() => () => presence.stop(), [presence]);
-  useBoardPresence(boardSession, session, pageId, me);
+  useBoardPresence(boardSession, session, pageId, me, pickedColor);
   // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
   const pointerRef = useRef<{ x: number; y: number } | null>(null);
   // Read at call time by the controller and actions, which live as long as the session.
@@ -270,7 +289,7 @@ function EditorView({
           <PagesButton count={pages.length} />
         </div>
         <div className="panel right-panel">
-          <Avatars awareness={boardSession.awareness} me={me} />
+          <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />
           <CommentsButton boardId={board.id} comments={comments} />
           <HistoryButton />
           <TemplatesMenu
@@ -362,17 +381,12 @@ function EditorView({
         />
       )}
       <StatusBar state={connection} saved={readOnly ? null : saved} />
-      <Notice />
-      <Progress />
+      <MessageStack>
+        <Notices />
+        <Progress />
+        <Alert message={message} onDismiss={() => setMessage(null)} />
+      </MessageStack>
       <Recover state={connection} boardId={board.id} userId={user.id} />
-      {message && (
-        <div className="toast panel" role="alert">
-          <span>{message}</span>
-          <button type="button" className="tool" aria-label="Dismiss" onClick={() => setMessage(null)}>
-            <Icon name="close" size={16} />
-          </button>
-        </div>
-      )}
       {accessLost && (
         <AccessLost
           code={connection.code}
@@ -428,6 +442,8 @@ function useBoardPresence(
   session: BoardSession,
   pageId: string,
   me: { id: string; name: string; color: string },
+  /** A colour picked in this tab: the board's first document carries it too (avatars are drawn from it). */
+  pickedColor: string | null,
 ): void {
   useEffect(() => {
     if (session === boardSession) return;
@@ -444,6 +460,7 @@ function useBoardPresence(
         selection: [],
         tool: 'select',
         idle: false,
+        ...(pickedColor ? { color: pickedColor } : {}),
       });
     };
     put();
@@ -454,7 +471,7 @@ function useBoardPresence(
       stop();
       if (timer) clearTimeout(timer);
     };
-  }, [boardSession, session, pageId, me]);
+  }, [boardSession, session, pageId, me, pickedColor]);
 }
 
 /** Following someone: take their viewport whenever it changes, and say so with a way to stop.

@@ -4,7 +4,7 @@ import { limits } from '@tandem/shared';
 import { create } from 'zustand';
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { PHONE_QUERY } from '../breakpoints.ts';
-import type { Rect } from './model/geometry.ts';
+import type { Point, Rect } from './model/geometry.ts';
 import type { Guide } from './model/layout.ts';
 
 export type Tool =
@@ -54,13 +54,25 @@ export interface EditorState {
   spaceHeld: boolean;
   /** Snapping guides shown while a move or resize lines up with other shapes. */
   guides: Guide[];
+  /**
+   * A large selection being dragged (tools/gestures.ts, liftedMoveGesture): its shapes are drawn
+   * in one layer moved by `liftOffset`, and the document is written once on release.
+   */
+  lift: { ids: ReadonlySet<string> } | null;
+  /** How far the lifted layer is moved, in board units. */
+  liftOffset: Point;
   /** Tool lock (Q, or double-click a tool): a drawing tool stays on after each shape. */
   toolLocked: boolean;
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
    * tool shortcuts) until the person clicks or presses Escape. */
   keyGuard: boolean;
-  /** A one-line notice for the person (shown as a toast by the editor). */
+  /** The newest one-line notice for the person (null when none is shown). */
   notice: string | null;
+  /**
+   * The notices shown, oldest first, at most MAX_NOTICES (an older one leaves when a new one
+   * comes): the editor shows them in one stack with its other messages (ui/Notice.tsx).
+   */
+  notices: NoticeItem[];
   /** A long task in progress (a large import), shown as a progress bar. */
   progress: { label: string; done: number; total: number } | null;
   /** A thread being placed with the Comment tool (its composer is open). */
@@ -83,12 +95,37 @@ export interface EditorState {
   setMinimap(open: boolean): void;
   setSpace(held: boolean): void;
   setGuides(guides: Guide[]): void;
+  setLift(ids: ReadonlySet<string> | null): void;
+  setLiftOffset(offset: Point): void;
   setToolLocked(on: boolean): void;
+  /** Adds a notice (the same sentence again moves to the end); null clears them all. */
   setNotice(notice: string | null): void;
+  dismissNotice(id: number): void;
   setProgress(p: EditorState['progress']): void;
   setKeyGuard(on: boolean): void;
   noteDeletedWhileTyping(): void;
   reset(): void;
+}
+
+/** One notice of the stack: `id` orders it among the editor's other messages (newest last). */
+export interface NoticeItem {
+  id: number;
+  text: string;
+}
+
+/** How many notices are shown at most; a new one pushes the oldest out. */
+export const MAX_NOTICES = 3;
+
+let noticeIds = 0;
+/** A number that grows with each message shown, so the one stack shows the newest last. */
+export const nextMessageOrder = (): number => ++noticeIds;
+
+function withNotice(list: NoticeItem[], text: string | null): Pick<EditorState, 'notice' | 'notices'> {
+  if (text === null) return { notice: null, notices: [] };
+  const notices = [...list.filter((n) => n.text !== text), { id: nextMessageOrder(), text }].slice(
+    -MAX_NOTICES,
+  );
+  return { notice: text, notices };
 }
 
 export const clampZoom = (z: number): number => Math.min(limits.zoomMax, Math.max(limits.zoomMin, z));
@@ -105,9 +142,12 @@ const initial = {
   minimap: false,
   spaceHeld: false,
   guides: [] as Guide[],
+  lift: null as EditorState['lift'],
+  liftOffset: { x: 0, y: 0 } as Point,
   toolLocked: false,
   keyGuard: false,
   notice: null as string | null,
+  notices: [] as NoticeItem[],
   progress: null as EditorState['progress'],
   commentDraft: null as CommentDraft | null,
   openThreadId: null as string | null,
@@ -147,8 +187,15 @@ const editorState: StateCreator<EditorState> = (set) => ({
   },
   setSpace: (spaceHeld) => set({ spaceHeld }),
   setGuides: (guides) => set((s) => (s.guides.length === 0 && guides.length === 0 ? s : { guides })),
+  setLift: (ids) => set({ lift: ids ? { ids } : null, liftOffset: { x: 0, y: 0 } }),
+  setLiftOffset: (liftOffset) => set({ liftOffset }),
   setToolLocked: (toolLocked) => set({ toolLocked }),
-  setNotice: (notice) => set({ notice }),
+  setNotice: (notice) => set((s) => withNotice(s.notices, notice)),
+  dismissNotice: (id) =>
+    set((s) => {
+      const notices = s.notices.filter((n) => n.id !== id);
+      return { notices, notice: notices.at(-1)?.text ?? null };
+    }),
   setProgress: (progress) => set({ progress }),
   setKeyGuard: (keyGuard) => set({ keyGuard }),
   noteDeletedWhileTyping: () =>
@@ -156,7 +203,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
       editingId: null,
       selection: s.selection.filter((id) => id !== s.editingId),
       keyGuard: true,
-      notice: 'Someone else deleted the note you were typing in.',
+      ...withNotice(s.notices, 'Someone else deleted the note you were typing in.'),
     })),
   reset: () => set({ ...initial, minimap: rememberedMinimap() }),
 });

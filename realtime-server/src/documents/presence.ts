@@ -6,6 +6,7 @@ import {
   limits,
   type PresenceFields,
   type PresenceUser,
+  pickPresenceColor,
   type Role,
 } from '@tandem/shared';
 import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
@@ -40,6 +41,8 @@ export class RoomPresence {
   private readonly dirty = new Set<number>();
   /** Drop reasons already reported per connection: a bot that keeps sending one bad field logs once. */
   private readonly reported = new WeakMap<PresenceOwner, Set<string>>();
+  /** Each connection's colour here, chosen when its first state arrives (colorOf). */
+  private readonly colors = new WeakMap<PresenceOwner, string>();
 
   constructor(
     private readonly onDirty: () => void,
@@ -90,7 +93,31 @@ export class RoomPresence {
     }
     const checked = checkPresenceInput(parsed);
     if (!checked.ok) return this.drop(owner, `malformed: ${checked.reason}`);
-    return JSON.stringify({ user: owner.user, ...checked.state, role: owner.role });
+    const { color, ...fields } = checked.state;
+    // A colour the person picked (a palette colour, checked above) is theirs from now on here.
+    if (color) this.colors.set(owner, color);
+    const user = { ...owner.user, color: this.colorOf(owner) };
+    return JSON.stringify({ user, ...fields, role: owner.role });
+  }
+
+  /**
+   * A connection's colour on this board, fixed when it first shows up: the colour its person
+   * already has here (another tab), else its own unless someone present shows it, else the
+   * least-used palette colour (shared pickPresenceColor).
+   */
+  private colorOf(owner: PresenceOwner): string {
+    const known = this.colors.get(owner);
+    if (known) return known;
+    const others = this.users();
+    const same = others.find((u) => u.id === owner.user.id);
+    const color = same
+      ? same.color
+      : pickPresenceColor(
+          owner.user.color,
+          others.map((u) => u.color),
+        );
+    this.colors.set(owner, color);
+    return color;
   }
 
   private drop(owner: PresenceOwner, reason: string): null {

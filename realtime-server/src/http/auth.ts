@@ -1,5 +1,14 @@
 // Accounts and sessions (docs/api.md §7): sign-up, sign-in, guests, sign-out and who am I.
-import { colorNames, colors, ErrorCode, GuestBody, LoginBody, SignupBody, UpgradeBody } from '@tandem/shared';
+import {
+  ColorBody,
+  colorNames,
+  colors,
+  ErrorCode,
+  GuestBody,
+  LoginBody,
+  SignupBody,
+  UpgradeBody,
+} from '@tandem/shared';
 import type { FastifyReply } from 'fastify';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { WindowLimiter } from '../auth/rateLimit.ts';
@@ -121,4 +130,15 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
   });
 
   app.get('/api/me', async (request) => ({ user: toUser(signedIn(request)) }));
+
+  // The colour this person shows on boards (docs/api.md §7): kept on the account, used the next
+  // time they open a board unless someone there shows it already; an open board takes it live
+  // through presence (the client sends it in its state).
+  app.put('/api/me/color', async (request) => {
+    const me = signedIn(request);
+    const { color } = parseBody(ColorBody, request.body);
+    const user = await store.setUserColor(me.id, color);
+    if (!user) throw new ApiError(ErrorCode.NOT_FOUND, 'No such account.');
+    return { user: toUser(user) };
+  });
 };

@@ -71,6 +71,10 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
     const body = parseBody(RevertBody, request.body);
     const target = await store.getUser(body.userId);
     if (!target) throw notFound('user');
+    if (body.dryRun)
+      return {
+        changes: await history.revertCount(pageKey(board.id, request), target.id, new Date(body.since)),
+      };
     const version = await history.revert(
       pageKey(board.id, request),
       target.id,

@@ -113,6 +113,9 @@ export class SqlStore implements Store {
   ): Promise<UserRow | null> {
     return this.users.upgradeGuest(id, account);
   }
+  setUserColor(id: string, color: string): Promise<UserRow | null> {
+    return this.users.setColor(id, color);
+  }
   getUser(id: string): Promise<UserRow | null> {
     return this.users.get(id);
   }

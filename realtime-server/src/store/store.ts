@@ -157,6 +157,8 @@ export interface Store extends DocStore, HistoryStore, TemplateStore {
     account: { name: string; email: string; passwordHash: string },
   ): Promise<UserRow | null>;
   getUser(id: string): Promise<UserRow | null>;
+  /** The colour a person picked for themselves (docs/api.md §7); null when there is no such user. */
+  setUserColor(id: string, color: string): Promise<UserRow | null>;
   getUserByEmail(email: string): Promise<UserRow | null>;
 
   createSession(session: SessionRow): Promise<void>;

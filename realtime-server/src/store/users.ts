@@ -45,6 +45,11 @@ export class UserRepository {
     return after && !after.isGuest && after.email === account.email ? after : null;
   }
 
+  async setColor(id: string, color: string): Promise<UserRow | null> {
+    await this.sql.run(sql`UPDATE users SET color = ${color} WHERE id = ${id}`);
+    return this.get(id);
+  }
+
   async get(id: string): Promise<UserRow | null> {
     const r = await this.sql.one(sql`SELECT * FROM users WHERE id = ${id}`);
     return r ? toUser(r) : null;

@@ -166,6 +166,14 @@ export function Canvas({
     return next;
   }, [snap, base]);
 
+  // A large selection being dragged is drawn in a layer of its own, moved as one (store `lift`).
+  const lift = useEditor((s) => s.lift);
+  const still = useMemo(
+    () => (lift ? visible.filter((e) => !lift.ids.has(e.rec.id)) : visible),
+    [visible, lift],
+  );
+  const lifted = useMemo(() => (lift ? snap.list.filter((e) => lift.ids.has(e.rec.id)) : []), [snap, lift]);
+
   const local = (e: { clientX: number; clientY: number }) => {
     const r = ref.current!.parentElement!.getBoundingClientRect();
     return { x: e.clientX - r.left, y: e.clientY - r.top };
@@ -290,15 +298,47 @@ export function Canvas({
       )}
       <g className="viewport" transform={baseTransform}>
         <FrameClips list={snap.list} />
-        <ShapeLayer visible={visible} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
-        <FrameTitles visible={visible} />
+        <ShapeLayer visible={still} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
+        <FrameTitles visible={still} />
         <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
-        <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
+        <Lifted>
+          {lifted.length > 0 && (
+            <>
+              <ShapeLayer
+                visible={lifted}
+                byId={snap.byId}
+                clips={clips}
+                editingId={editingId}
+                detail={detail}
+              />
+              <FrameTitles visible={lifted} />
+            </>
+          )}
+          <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
+        </Lifted>
         <Draft />
         <Marquee zoom={viewport.zoom} />
         <Guides zoom={viewport.zoom} />
       </g>
     </svg>
+  );
+}
+
+/**
+ * The lifted layer (a large selection being dragged) and the selection's outlines, moved by one
+ * transform: the only thing that changes per pointer frame, so React re-renders this group and
+ * not the shapes in it (its children are the same elements until the lift ends).
+ */
+function Lifted({ children }: { children: React.ReactNode }) {
+  const lifting = useEditor((s) => s.lift !== null);
+  const offset = useEditor((s) => s.liftOffset);
+  return (
+    <g
+      data-lifted={lifting ? 'true' : undefined}
+      transform={lifting ? `translate(${offset.x} ${offset.y})` : undefined}
+    >
+      {children}
+    </g>
   );
 }
 

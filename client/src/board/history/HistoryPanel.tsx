@@ -13,19 +13,9 @@ import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
+import { clockTime, defaultSince, localTimesIn, whenLabel } from './times.ts';
 
 const PAGE = 30;
-
-export const clockTime = (iso: string): string =>
-  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-
-const whenLabel = (iso: string): string => {
-  const d = new Date(iso);
-  const today = new Date().toDateString() === d.toDateString();
-  return today
-    ? clockTime(iso)
-    : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${clockTime(iso)}`;
-};
 
 /** A datetime-local value (local time, minutes) for a Date. */
 const localInput = (d: Date): string => {
@@ -224,7 +214,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
                 onClick={() => void select(v)}
               >
                 <span className="history-time">{whenLabel(v.createdAt)}</span>
-                {v.label && <span className="history-label">{v.label}</span>}
+                {v.label && <span className="history-label">{localTimesIn(v.label, v.createdAt)}</span>}
                 <span className="history-stats">
                   {v.stats.added > 0 && `+${v.stats.added} `}
                   {v.stats.changed > 0 && `~${v.stats.changed} `}
@@ -274,7 +264,7 @@ export function UndoPerson({
 }) {
   const [members, setMembers] = useState<Member[]>([]);
   const [target, setTarget] = useState<Member | null>(null);
-  const [since, setSince] = useState(() => localInput(new Date(Date.now() - 3_600_000)));
+  const [since, setSince] = useState(() => localInput(defaultSince(boardId)));
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     api
@@ -286,16 +276,25 @@ export function UndoPerson({
 
   const run = async () => {
     if (!target) return;
-    if (
-      !confirm(
-        `Undo every change ${target.name} made since ${clockTime(new Date(since).toISOString())}? Everyone else's changes stay.`,
-      )
-    )
-      return;
+    const sinceIso = new Date(since).toISOString();
     setBusy(true);
     try {
-      await historyApi.revert(boardId, target.userId, new Date(since).toISOString());
-      onMessage(`Undid ${target.name}'s changes since ${clockTime(new Date(since).toISOString())}.`);
+      // The confirmation says how much it will undo: the server counts it without changing anything.
+      const { changes } = await historyApi.revertCount(boardId, target.userId, sinceIso);
+      const at = whenLabel(sinceIso);
+      if (changes === 0) {
+        onMessage(`${target.name} changed nothing since ${at}: there is nothing to undo.`);
+        return;
+      }
+      const shapes = changes === 1 ? '1 shape' : `${changes} shapes`;
+      if (
+        !confirm(
+          `Undo ${target.name}'s changes since ${at}? This changes ${shapes} back. Everyone else's changes stay.`,
+        )
+      )
+        return;
+      await historyApi.revert(boardId, target.userId, sinceIso);
+      onMessage(`Undid ${target.name}'s changes since ${at} (${shapes}).`);
       setTarget(null);
       onDone();
     } catch (e) {

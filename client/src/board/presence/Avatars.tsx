@@ -1,9 +1,11 @@
 // Everyone on the board: click an avatar to follow that person's viewport; idle people are
 // dimmed, viewers carry an eye badge.
-import type { PresenceUser } from '@tandem/shared';
+import { colorNames, colors, type PresenceUser } from '@tandem/shared';
+import { useCallback, useRef, useState } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
+import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
 import { useAnonymousViewers, useRemotes } from './remote.ts';
 import './avatars.css';
 
@@ -43,7 +45,16 @@ export function Avatar({ user, size = 32 }: { user: PresenceUser; size?: number 
   );
 }
 
-export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceUser }) {
+export function Avatars({
+  awareness,
+  me,
+  onPickColor,
+}: {
+  awareness: Awareness;
+  me: PresenceUser;
+  /** This person picked a colour in their avatar's menu. */
+  onPickColor(color: string): void;
+}) {
   const remotes = useRemotes(awareness);
   const anonymous = useAnonymousViewers(awareness);
   const following = useEditor((s) => s.followClientId);
@@ -91,9 +102,53 @@ export function Avatars({ awareness, me }: { awareness: Awareness; me: PresenceU
           <Icon name="eye" size={14} /> {anonymous}
         </span>
       )}
-      <span className="avatar-me" title={`${me.name} (you)`}>
-        <Avatar user={me} />
-      </span>
+      <ColorMenu me={me} onPick={onPickColor} />
     </div>
+  );
+}
+
+/** This person's own avatar: a menu of the palette's colours to show themselves in. */
+function ColorMenu({ me, onPick }: { me: PresenceUser; onPick(color: string): void }) {
+  const [open, setOpen] = useState(false);
+  const wrap = useRef<HTMLSpanElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useMenuDismiss(open, wrap, close);
+  return (
+    <span className="avatar-me menu-wrap" ref={wrap}>
+      <button
+        type="button"
+        className="avatar-btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={`${me.name} (you): your colour`}
+        title={`${me.name} (you): pick your colour`}
+        onClick={() => setOpen(!open)}
+      >
+        <Avatar user={me} />
+      </button>
+      {open && (
+        <div className="menu panel color-menu" role="menu" aria-label="Your colour">
+          <p className="color-menu-note">Others see your cursor and avatar in this colour.</p>
+          <div className="color-swatches">
+            {colorNames.map((name) => (
+              <button
+                type="button"
+                key={name}
+                role="menuitemradio"
+                aria-checked={me.color === colors[name]}
+                aria-label={`Colour ${name}`}
+                title={name}
+                className="color-swatch"
+                style={{ background: colors[name] }}
+                onClick={() => {
+                  onPick(colors[name]);
+                  close();
+                }}
+              />
+            ))}
+          </div>
+        </div>
+      )}
+    </span>
   );
 }

@@ -16,6 +16,8 @@ export interface LocalPresence {
   setEphemeral(patch: EphemeralFields): void;
   /** Calls `fn` with every pointer position in board units (null when it leaves the canvas). */
   watchPointer(fn: (p: Point | null) => void): () => void;
+  /** A colour this person picked (a palette colour): everyone sees it from the next flush. */
+  setColor(color: string): void;
   /** Any input (keys, clicks): resets the idle clock. */
   activity(): void;
   /** Marks the user idle once `idleAfterMs` passed without input; runs every few seconds. */
@@ -33,6 +35,7 @@ export function startLocalPresence(
   const interval = 1000 / limits.cursorPerSecond;
   let cursor: Point | null = null;
   let ephemeral: EphemeralFields = {};
+  let color: string | undefined;
   const pointerWatchers = new Set<(p: Point | null) => void>();
   let idle = false;
   let lastInput = now();
@@ -51,6 +54,7 @@ export function startLocalPresence(
       tool,
       idle,
       ...ephemeral,
+      ...(color ? { color } : {}),
       // The server sets the authoritative role; ours only helps stock servers show viewers.
       ...(role ? { role } : {}),
     };
@@ -101,6 +105,10 @@ export function startLocalPresence(
     },
     setEphemeral(patch) {
       ephemeral = { ...ephemeral, ...patch };
+      schedule();
+    },
+    setColor(c) {
+      color = c;
       schedule();
     },
     watchPointer(fn) {

@@ -22,7 +22,7 @@ import {
   shouldReconnect,
 } from './connection.ts';
 import { setMessageHandler } from './internals.ts';
-import { sendOnlyOwnAwareness } from './ownAwareness.ts';
+import { sendOnlyOwnAwareness, watchOwnColor } from './ownAwareness.ts';
 import { sendInPieces } from './pieces.ts';
 import { type SavedStatus, SaveTracker } from './saved.ts';
 
@@ -43,6 +43,9 @@ export interface BoardSession {
   /** Whether the server has confirmed that this browser's edits are stored. */
   getSaved(): SavedStatus;
   onSaved(fn: (s: SavedStatus) => void): () => void;
+  /** The colour the others see this person in (the server's choice), null until it is known. */
+  getOwnColor(): string | null;
+  onOwnColor(fn: () => void): () => void;
   destroy(): void;
 }
 
@@ -68,6 +71,13 @@ export function openBoard(
     shouldReconnect: (event) => shouldReconnect(event.code),
   });
   const stopOwnAwareness = sendOnlyOwnAwareness(provider);
+  let ownColor: string | null = null;
+  const ownColorListeners = new Set<() => void>();
+  watchOwnColor(provider, (color) => {
+    if (color === ownColor) return;
+    ownColor = color;
+    for (const fn of ownColorListeners) fn();
+  });
   const stopPieces = sendInPieces(provider);
 
   let state = initialConnection;
@@ -167,6 +177,11 @@ export function openBoard(
     },
     getSaved: () => saved.status,
     onSaved: (fn) => saved.subscribe(fn),
+    getOwnColor: () => ownColor,
+    onOwnColor(fn) {
+      ownColorListeners.add(fn);
+      return () => ownColorListeners.delete(fn);
+    },
     destroy() {
       window.removeEventListener('beforeunload', beforeUnload);
       clearInterval(askAgain);

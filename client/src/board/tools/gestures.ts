@@ -83,6 +83,34 @@ export function panGesture(start: Point, origin: Point): Gesture {
   };
 }
 
+/**
+ * From this many moving shapes on, a drag moves them on screen only and writes the document once
+ * on release (docs/client.md, "Dragging a large selection"): rewriting 2,000 records, re-reading
+ * them and re-rendering their views on every pointer frame cost 350 ms a frame
+ * (docs/benchmarks-client.md). Below it, a move is written live, so the others see it as it goes.
+ */
+export const LIVE_DRAG_LIMIT = 200;
+
+/** Where a drag of the selection's bounds `box` by the pointer's travel lands, snapped. */
+function movedBy(
+  start: Point,
+  box: Rect | null,
+  others: Rect[],
+  { p, noSnap }: GestureMove,
+  env: GestureEnv,
+): Point {
+  const st = env.state();
+  let dx = p.x - start.x;
+  let dy = p.y - start.y;
+  if (box && !noSnap) {
+    const snap = snapBox({ ...box, x: box.x + dx, y: box.y + dy }, others, env.snapDistance());
+    dx += snap.dx;
+    dy += snap.dy;
+    st.setGuides(snap.guides);
+  } else st.setGuides([]);
+  return { x: dx, y: dy };
+}
+
 /** Moving the selection (and what its frames hold), snapping its bounds to the other shapes. */
 export function moveGesture(
   start: Point,
@@ -91,24 +119,46 @@ export function moveGesture(
   box: Rect | null,
   others: Rect[],
 ): Gesture {
+  if (ids.length >= LIVE_DRAG_LIMIT) return liftedMoveGesture(start, ids, box, others);
   /** The offset already applied to the shapes. */
   let applied: Point = { x: 0, y: 0 };
   return {
     latestOnly: true,
-    move({ p, noSnap }, env) {
-      const st = env.state();
-      let dx = p.x - start.x;
-      let dy = p.y - start.y;
-      if (box && !noSnap) {
-        const snap = snapBox({ ...box, x: box.x + dx, y: box.y + dy }, others, env.snapDistance());
-        dx += snap.dx;
-        dy += snap.dy;
-        st.setGuides(snap.guides);
-      } else st.setGuides([]);
-      moveShapes(env.ctx.doc, ids, dx - applied.x, dy - applied.y);
-      applied = { x: dx, y: dy };
+    move(e, env) {
+      const d = movedBy(start, box, others, e, env);
+      moveShapes(env.ctx.doc, ids, d.x - applied.x, d.y - applied.y);
+      applied = d;
     },
     up: clearGuides,
+  };
+}
+
+/**
+ * A large selection's move: on the first move its shapes are lifted into one layer (the canvas
+ * draws them there, store `lift`), each frame only moves that layer (`liftOffset`), and the
+ * release writes the move in one transaction, which the controller makes one undo step.
+ */
+function liftedMoveGesture(start: Point, ids: string[], box: Rect | null, others: Rect[]): Gesture {
+  let offset: Point = { x: 0, y: 0 };
+  const drop = (env: GestureEnv) => {
+    const st = env.state();
+    st.setGuides([]);
+    if (st.lift) st.setLift(null);
+  };
+  return {
+    latestOnly: true,
+    move(e, env) {
+      const st = env.state();
+      offset = movedBy(start, box, others, e, env);
+      if (!st.lift) st.setLift(new Set(ids));
+      st.setLiftOffset(offset);
+    },
+    up(_p, env) {
+      // Written before the layer is dropped, so the shapes are drawn at their new place at once.
+      moveShapes(env.ctx.doc, ids, offset.x, offset.y);
+      drop(env);
+    },
+    cancel: drop,
   };
 }
 
