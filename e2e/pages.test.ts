@@ -110,7 +110,7 @@ describe('pages, two people', () => {
       async () => (await pageNames(ben)).join(',') === 'Retro,Roadmap',
       'renamed and deleted for Ben',
     );
-    await ana.locator('.canvas').click({ position: { x: 600, y: 400 } });
+    await ana.locator('.canvas').focus();
     await ana.keyboard.press('Control+z');
     await until(
       async () => (await pageNames(ben)).join(',') === 'Retro,Roadmap,Architecture',
@@ -130,7 +130,7 @@ describe('pages, two people', () => {
     await ana.getByLabel('Page name').press('Enter');
     await until(async () => (await pageNames(ben)).length === 4, 'a fourth page for Ben');
     await ana.locator('.pages-panel .page-name', { hasText: 'Retro' }).click();
-    await ana.locator('.canvas').click({ position: { x: 600, y: 400 } });
+    await ana.locator('.canvas').focus();
     await ana.keyboard.press('Control+z');
     await until(async () => (await pageNames(ben)).join(',') === names, 'the added page undone');
   });
