@@ -99,6 +99,42 @@ describe('pages, two people', () => {
     assert.deepEqual(await pageNames(ana), ['Retro', 'Planning', 'Architecture']);
   });
 
+  it('Ctrl+Z undoes page-list changes (add, rename, delete) like the panel’s Undo, and Ctrl+Y redoes them', async () => {
+    const names = 'Retro,Planning,Architecture';
+    // Rename, then delete: Ctrl+Z takes them back latest first, for both people.
+    await ana.getByRole('button', { name: 'Rename Planning' }).click();
+    await ana.getByLabel('Page name').fill('Roadmap');
+    await ana.getByLabel('Page name').press('Enter');
+    await ana.getByRole('button', { name: 'Delete Architecture' }).click();
+    await until(
+      async () => (await pageNames(ben)).join(',') === 'Retro,Roadmap',
+      'renamed and deleted for Ben',
+    );
+    await ana.locator('.canvas').focus();
+    await ana.keyboard.press('Control+z');
+    await until(
+      async () => (await pageNames(ben)).join(',') === 'Retro,Roadmap,Architecture',
+      'deletion undone',
+    );
+    await ana.keyboard.press('Control+z');
+    await until(async () => (await pageNames(ben)).join(',') === names, 'rename undone');
+    await ana.keyboard.press('Control+y');
+    await until(
+      async () => (await pageNames(ana)).join(',') === 'Retro,Roadmap,Architecture',
+      'rename redone',
+    );
+    await ana.keyboard.press('Control+z');
+    // An added page goes away with Ctrl+Z too.
+    await until(async () => (await pageNames(ana)).join(',') === names, 'rename undone again');
+    await ana.getByRole('button', { name: 'Add page' }).click();
+    await ana.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(ben)).length === 4, 'a fourth page for Ben');
+    await ana.locator('.pages-panel .page-name', { hasText: 'Retro' }).click();
+    await ana.locator('.canvas').focus();
+    await ana.keyboard.press('Control+z');
+    await until(async () => (await pageNames(ben)).join(',') === names, 'the added page undone');
+  });
+
   it('an edit made offline on page 2 survives a reload', async () => {
     await waitStatus(ben, 'live');
     const planning = pathOf(ben);

@@ -11,7 +11,19 @@ import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { apiPaths, CloseCode, docKey, MAIN_PAGE_ID, META_KEY, PAGES_KEY, readPages } from '@tandem/shared';
+import {
+  addPageEntry,
+  apiPaths,
+  CloseCode,
+  deletePageEntry,
+  docKey,
+  MAIN_PAGE_ID,
+  META_KEY,
+  movePageEntry,
+  PAGES_KEY,
+  readPages,
+  renamePageEntry,
+} from '@tandem/shared';
 import * as Y from 'yjs';
 import {
   ApiClient,
@@ -27,6 +39,7 @@ import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { startServer } from '../../testing/server.ts';
 import { dropSchema, postgresUrl, redisUrl, skipUnless, waitUntil } from '../../testing/services.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
+import { partsOf } from '../src/store/store.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 const shapeIds = (client: DocClient) => [...client.doc.getMap('shapes').keys()].sort();
@@ -94,6 +107,78 @@ describe('pages on two instances (Redis + PostgreSQL)', { skip, concurrency: fal
         [MAIN_PAGE_ID, 'Retro', ['on-main']],
         ['p2', 'Planning', ['on-page-2']],
       ],
+    );
+  });
+
+  test('two people adding the first pages of a board at the same moment both keep theirs, live and in the Store', async () => {
+    const [a, b] = cluster.instances as [(typeof cluster.instances)[0], (typeof cluster.instances)[0]];
+    const owner = await new ApiClient(a.url).signup('Owner');
+    const board = await owner.createBoard();
+    const ana = connectDoc(a.wsUrl, board, { cookie: owner.cookie });
+    const ben = connectDoc(b.wsUrl, board, { cookie: owner.cookie });
+    await Promise.all([waitSynced(ana), waitSynced(ben)]);
+    // In one tick, before either hears of the other: both make the board's page list at once.
+    assert.ok(addPageEntry(ana.doc, 'ana-page', 'Ana’s', MAIN_PAGE_ID));
+    assert.ok(addPageEntry(ben.doc, 'ben-page', 'Ben’s', MAIN_PAGE_ID));
+    const ids = (doc: Y.Doc) => readPages(doc).map((page) => page.id);
+    const expected = [MAIN_PAGE_ID, 'ana-page', 'ben-page'];
+    await waitUntil('each one sees both pages', () => ids(ana.doc).length === 3 && ids(ben.doc).length === 3);
+    assert.deepEqual(ids(ana.doc), expected);
+    assert.deepEqual(ids(ben.doc), ids(ana.doc), 'both see one order');
+    // …and then rename and delete at once: each change is kept.
+    renamePageEntry(ana.doc, 'ben-page', 'Planning');
+    assert.ok(deletePageEntry(ben.doc, 'ana-page'));
+    await waitUntil('both see the rename and the deletion', () =>
+      [ana.doc, ben.doc].every(
+        (doc) =>
+          JSON.stringify(readPages(doc)) ===
+          JSON.stringify([
+            { id: MAIN_PAGE_ID, name: '' },
+            { id: 'ben-page', name: 'Planning' },
+          ]),
+      ),
+    );
+    await Promise.all([whenStored(ana), whenStored(ben)]);
+    ana.destroy();
+    ben.destroy();
+    const store = a.store as unknown as PostgresStore;
+    const stored = new Y.Doc();
+    for (const part of partsOf(await store.loadDoc(board))) Y.applyUpdate(stored, part);
+    assert.deepEqual(readPages(stored), [
+      { id: MAIN_PAGE_ID, name: '' },
+      { id: 'ben-page', name: 'Planning' },
+    ]);
+  });
+
+  test('a board of the first page-list format (meta.pages) reads as it was and moves to the map on its first change', () => {
+    const doc = new Y.Doc();
+    doc.transact(() => {
+      const list = new Y.Array<Y.Map<unknown>>();
+      doc.getMap(META_KEY).set(PAGES_KEY, list);
+      for (const [id, name] of [
+        ['p3', 'Third first'],
+        [MAIN_PAGE_ID, 'Retro'],
+        ['p2', 'Planning'],
+      ])
+        list.push([new Y.Map<unknown>(Object.entries({ id, name }))]);
+    });
+    const before = readPages(doc);
+    assert.deepEqual(
+      before.map((p) => p.id),
+      ['p3', MAIN_PAGE_ID, 'p2'],
+    );
+    assert.ok(addPageEntry(doc, 'p4', 'New', 'p3'));
+    assert.equal(doc.getMap(META_KEY).get(PAGES_KEY), undefined, 'the old list is gone');
+    assert.deepEqual(readPages(doc), [
+      { id: 'p3', name: 'Third first' },
+      { id: 'p4', name: 'New' },
+      { id: MAIN_PAGE_ID, name: 'Retro' },
+      { id: 'p2', name: 'Planning' },
+    ]);
+    movePageEntry(doc, 'p2', 0);
+    assert.deepEqual(
+      readPages(doc).map((p) => p.id),
+      ['p2', 'p3', 'p4', MAIN_PAGE_ID],
     );
   });
 

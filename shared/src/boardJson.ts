@@ -1,6 +1,7 @@
 // A board's Y.Doc as plain JSON (docs/api.md §10), for export.json on the server and export/import in
 // the client. Records that do not match the schema are left out and reported, never a crash.
 import type * as Y from 'yjs';
+import { hasPageList, readPages } from './pages.ts';
 import { type BoardExport, META_KEY, SHAPES_KEY, ShapeRecord } from './shapes.ts';
 
 export interface ExportResult {
@@ -44,5 +45,7 @@ export function exportBoard(doc: Y.Doc, options: ExportOptions = {}): ExportResu
   });
   shapes.sort((a, b) => (a.z < b.z ? -1 : a.z > b.z ? 1 : 0));
   const meta = doc.getMap(META_KEY).toJSON() as Record<string, unknown>;
+  // The page list (a top-level map in the document, pages.ts) is exported as `meta.pages`, in order.
+  if (hasPageList(doc)) meta.pages = readPages(doc);
   return { board: { version: 1, shapes, meta }, invalid };
 }

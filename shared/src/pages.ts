@@ -1,5 +1,5 @@
 // Pages (docs/api.md §17): a board holds 1–100 pages, each its own Yjs document. The page list is
-// `meta.pages` in the board's first document; the first page's id is MAIN_PAGE_ID and its
+// the top-level map `pages` in the board's first document (PAGES_MAP below); the first page's id is MAIN_PAGE_ID and its
 // document is the board's own (`/yjs/:boardId`), so every board from before pages is its first
 // page. Page `p`'s document is `/yjs/:boardId/p`. A document is named everywhere on the server
 // (rooms, bus channels, the Store's document rows, history) by its document key, written here
@@ -10,7 +10,7 @@ import { META_KEY } from './shapes.ts';
 
 /** The first page's id: a thread placed on a board without pages (comments.ts) is on it too. */
 export const MAIN_PAGE_ID = 'main';
-/** The key of `meta.pages` inside the first document's `meta` map. */
+/** The key of the first format's list (`meta.pages`), read and migrated on the first change. */
 export const PAGES_KEY = 'pages';
 export const MAX_PAGES = 100;
 export const MAX_PAGE_NAME = 100;
@@ -53,24 +53,154 @@ export interface PageEntry {
 }
 
 /**
- * The board's pages in order, from its first document's `meta.pages` (a Y.Array of Y.Maps
- * `{id, name}`). A board from before pages, or one whose list is empty, has only its first page.
- * Entries without a usable id are skipped; the first page is always there, first if not listed.
+ * The page list (docs/api.md §17) lives in the first document's top-level map `pages`: page id →
+ * Y.Map `{name, order}`, listed by `order` (then id). Top-level types never conflict, so two
+ * people adding, renaming, reordering or deleting pages at the same moment all keep their change:
+ * a nested list created by both under one key (the first format, `meta.pages`) kept only one
+ * writer's. The first page is implicit (order 0, no name) until it is itself renamed or moved, so
+ * a board from before pages needs nothing written, and adding a page writes only that page.
  */
-export function readPages(firstDoc: Y.Doc): PageEntry[] {
-  const list = firstDoc.getMap(META_KEY).get(PAGES_KEY);
-  const pages: PageEntry[] = [];
-  const seen = new Set<string>();
-  if (list instanceof Y.Array) {
-    for (const item of list.toArray()) {
-      if (!(item instanceof Y.Map)) continue;
+export const PAGES_MAP = 'pages';
+
+/** The first format's list (`meta.pages`, a Y.Array of Y.Maps `{id, name}`), read and migrated. */
+function legacyList(doc: Y.Doc): Y.Array<unknown> | null {
+  const list = doc.getMap(META_KEY).get(PAGES_KEY);
+  return list instanceof Y.Array ? list : null;
+}
+
+interface Ordered extends PageEntry {
+  order: number;
+}
+
+function ordered(doc: Y.Doc): Ordered[] {
+  const pages = new Map<string, Ordered>();
+  legacyList(doc)
+    ?.toArray()
+    .forEach((item, position) => {
+      if (!(item instanceof Y.Map)) return;
       const id = item.get('id');
       const name = item.get('name');
-      if (typeof id !== 'string' || !isPageId(id) || seen.has(id)) continue;
-      seen.add(id);
-      pages.push({ id, name: typeof name === 'string' ? name : '' });
-    }
+      if (typeof id !== 'string' || !isPageId(id) || pages.has(id)) return;
+      pages.set(id, { id, name: typeof name === 'string' ? name : '', order: position });
+    });
+  doc.getMap<unknown>(PAGES_MAP).forEach((value, id) => {
+    if (!(value instanceof Y.Map) || !isPageId(id)) return;
+    const name = value.get('name');
+    const order = value.get('order');
+    pages.set(id, {
+      id,
+      name: typeof name === 'string' ? name : '',
+      order: typeof order === 'number' && Number.isFinite(order) ? order : 0,
+    });
+  });
+  if (!pages.has(MAIN_PAGE_ID)) pages.set(MAIN_PAGE_ID, { id: MAIN_PAGE_ID, name: '', order: 0 });
+  return [...pages.values()].sort((a, b) =>
+    a.order !== b.order
+      ? a.order - b.order
+      : a.id === MAIN_PAGE_ID
+        ? -1
+        : b.id === MAIN_PAGE_ID
+          ? 1
+          : a.id < b.id
+            ? -1
+            : 1,
+  );
+}
+
+/**
+ * The board's pages in order, from its first document. A board from before pages has only its
+ * first page; the first page is always there.
+ */
+export function readPages(firstDoc: Y.Doc): PageEntry[] {
+  return ordered(firstDoc).map(({ id, name }) => ({ id, name }));
+}
+
+/** Whether the document holds a page list at all (either format). */
+export function hasPageList(doc: Y.Doc): boolean {
+  return legacyList(doc) !== null || doc.getMap(PAGES_MAP).size > 0;
+}
+
+const cleanName = (name: string) => name.trim().slice(0, MAX_PAGE_NAME);
+
+/**
+ * The entry of page `id`, written when missing. A board in the first format has its list copied
+ * into the map (same ids, names and order) and the old list removed, inside the caller's
+ * transaction, before its first change.
+ */
+function entryOf(doc: Y.Doc, id: string, current: Ordered[]): Y.Map<unknown> {
+  const map = doc.getMap<Y.Map<unknown>>(PAGES_MAP);
+  if (legacyList(doc)) {
+    for (const page of current)
+      if (!map.has(page.id) && page.id !== MAIN_PAGE_ID)
+        map.set(page.id, new Y.Map<unknown>(Object.entries({ name: page.name, order: page.order })));
+    const main = current.find((page) => page.id === MAIN_PAGE_ID);
+    if (main && (main.name || main.order !== 0) && !map.has(MAIN_PAGE_ID))
+      map.set(MAIN_PAGE_ID, new Y.Map<unknown>(Object.entries({ name: main.name, order: main.order })));
+    doc.getMap(META_KEY).delete(PAGES_KEY);
   }
-  if (!seen.has(MAIN_PAGE_ID)) pages.unshift({ id: MAIN_PAGE_ID, name: '' });
-  return pages;
+  const existing = map.get(id);
+  if (existing instanceof Y.Map) return existing;
+  const page = current.find((p) => p.id === id);
+  const created = new Y.Map<unknown>(Object.entries({ name: page?.name ?? '', order: page?.order ?? 0 }));
+  map.set(id, created);
+  return created;
+}
+
+/** The order key between the page at `index - 1` and the one at `index` of `pages`. */
+function orderAt(pages: Ordered[], index: number): number {
+  const before = pages[index - 1];
+  const after = pages[index];
+  if (!before) return after ? after.order - 1 : 0;
+  if (!after) return before.order + 1;
+  return (before.order + after.order) / 2;
+}
+
+/** Adds page `id` after `after` (or at the end), with `origin` on its transaction; false at MAX_PAGES. */
+export function addPageEntry(
+  doc: Y.Doc,
+  id: string,
+  name: string,
+  after?: string,
+  origin?: unknown,
+): boolean {
+  const pages = ordered(doc);
+  if (pages.length >= MAX_PAGES || pages.some((p) => p.id === id)) return false;
+  const at = after === undefined ? -1 : pages.findIndex((p) => p.id === after);
+  const order = orderAt(pages, at < 0 ? pages.length : at + 1);
+  doc.transact(() => {
+    const entry = entryOf(doc, id, [...pages, { id, name: '', order }]);
+    entry.set('name', cleanName(name));
+    entry.set('order', order);
+  }, origin);
+  return true;
+}
+
+export function renamePageEntry(doc: Y.Doc, id: string, name: string, origin?: unknown): void {
+  const pages = ordered(doc);
+  if (!pages.some((p) => p.id === id)) return;
+  doc.transact(() => entryOf(doc, id, pages).set('name', cleanName(name)), origin);
+}
+
+/** Moves a page to position `to` (0-based, in the list as it is before the move). */
+export function movePageEntry(doc: Y.Doc, id: string, to: number, origin?: unknown): void {
+  const pages = ordered(doc);
+  const from = pages.findIndex((p) => p.id === id);
+  if (from < 0 || from === to) return;
+  const others = pages.filter((p) => p.id !== id);
+  const order = orderAt(others, Math.max(0, Math.min(to, others.length)));
+  doc.transact(() => entryOf(doc, id, pages).set('order', order), origin);
+}
+
+/**
+ * Takes a page out of the list; its document stays stored, so an undo brings it back whole. The
+ * first page (the board's own document) and a board's last page are never deleted.
+ */
+export function deletePageEntry(doc: Y.Doc, id: string, origin?: unknown): boolean {
+  const pages = ordered(doc);
+  if (id === MAIN_PAGE_ID || pages.length <= 1 || !pages.some((p) => p.id === id)) return false;
+  doc.transact(() => {
+    entryOf(doc, id, pages);
+    doc.getMap(PAGES_MAP).delete(id);
+  }, origin);
+  return true;
 }

@@ -27,6 +27,7 @@ import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
 import { markOpened } from './history/times.ts';
 import { ImageInput } from './images/ImageInput.tsx';
+import { jointUndo } from './pages/jointUndo.ts';
 import { createPagesUndo, pagePath, pendingSeeds } from './pages/model.ts';
 import { PagesButton, PagesPanel, usePages } from './pages/PagesPanel.tsx';
 import { usePagesPanel } from './pages/state.ts';
@@ -163,9 +164,12 @@ function EditorView({
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
   lockedRef.current = locked || previewIndex !== null;
+  // Ctrl+Z undoes the latest change, on the canvas or to the page list (add, rename, move, delete).
+  const joint = useMemo(() => jointUndo([session.undo, pagesUndo]), [session, pagesUndo]);
+  useEffect(() => () => joint.destroy(), [joint]);
   const actions = useMemo(
-    () => createActions(session, index, user.id, () => lockedRef.current),
-    [session, index, user.id],
+    () => createActions(session, index, user.id, () => lockedRef.current, joint),
+    [session, index, user.id, joint],
   );
   const controller = useMemo(
     () =>

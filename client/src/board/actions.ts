@@ -40,6 +40,8 @@ export function createActions(
   index: ShapeIndex,
   userId: string,
   readOnly: () => boolean,
+  /** What Ctrl+Z and Ctrl+Y act on: the canvas's undo, joined with the page list's in the editor. */
+  history: { undo(): unknown; redo(): unknown } = session.undo,
 ) {
   const { doc, undo } = session;
   const ed = () => useEditor.getState();
@@ -63,8 +65,8 @@ export function createActions(
   };
 
   return {
-    undo: () => canEdit() && undo.undo(),
-    redo: () => canEdit() && undo.redo(),
+    undo: () => canEdit() && history.undo(),
+    redo: () => canEdit() && history.redo(),
     deleteSelection() {
       if (!canEdit()) return;
       const ids = sel();
