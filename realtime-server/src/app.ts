@@ -39,6 +39,7 @@ import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
+import { BoardEvents } from './integrations/events.ts';
 import { Integrations } from './integrations/integrations.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
@@ -177,6 +178,7 @@ export async function createApp({
       .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
   });
 
+  const events = new BoardEvents({ store, rooms });
   const comments = new CommentEvents(log);
   const deps: HttpDeps = {
     config,
@@ -189,6 +191,7 @@ export async function createApp({
     live: workspace,
     history,
     integrations,
+    events,
     comments,
   };
   for (const resource of resources) await http.register(resource, deps);
@@ -249,6 +252,8 @@ export async function createApp({
     },
     close() {
       closing ??= (async () => {
+        // Waiting long-polls answer now rather than hold the HTTP server open for up to 25 s.
+        events.close();
         await assetCleanup.stop();
         const unstored = await rooms.closeAll(
           CloseCode.GOING_AWAY,

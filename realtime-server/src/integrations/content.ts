@@ -282,7 +282,7 @@ export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | n
 }
 
 /** The records of these shapes as they are now (§10 JSON). */
-function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
+export function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
   const map = shapesOf(doc);
   return ids.map((id) => {
     const record: Record<string, unknown> = { id };

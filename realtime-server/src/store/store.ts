@@ -33,8 +33,10 @@ export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from '
 
 /** Version history (docs/api.md §12): versions and the attributed log they are computed from. */
 export interface HistoryStore {
-  /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
-  logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
+  /** Log entries after `afterSeq`, oldest first, including those compaction merged away; at most `limit`. */
+  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /** The board's last log position, 0 when none: positions of one board follow commit order. */
+  lastSeq(boardId: string): Promise<number>;
   /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
   latestVersion(boardId: string): Promise<StoredVersion | null>;
