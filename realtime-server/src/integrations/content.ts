@@ -3,10 +3,9 @@
 // frame scope) without touching it, and `apply…` makes it. The caller runs both inside one
 // Room.change, so a write is one change, all or nothing.
 import {
-  type ArrowEnd,
-  defaultShapeColor,
-  defaultShapeSize,
+  buildShapeMap,
   exportBoard,
+  newShapeBox,
   SHAPES_KEY,
   type ShapeInput,
   type ShapePatch,
@@ -83,22 +82,6 @@ function checkScope(
   }
 }
 
-/** The box a new shape will have (an arrow's is that of its two ends). */
-function boxOfInput(s: ShapeInput): Box {
-  if (s.type === 'arrow') {
-    const from = s.from ?? { x: s.x, y: s.y };
-    const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };
-    return {
-      x: Math.min(from.x, to.x),
-      y: Math.min(from.y, to.y),
-      w: Math.abs(to.x - from.x),
-      h: Math.abs(to.y - from.y),
-    };
-  }
-  const size = defaultShapeSize[s.type];
-  return { x: s.x, y: s.y, w: s.w ?? size.w, h: s.h ?? size.h };
-}
-
 function topKey(doc: Y.Doc): string | null {
   let top: string | null = null;
   for (const m of shapesOf(doc).values()) {
@@ -117,41 +100,6 @@ function keyAbove(below: string | null): string {
   }
 }
 
-const extraKeys = [
-  'fontSize',
-  'align',
-  'strokeWidth',
-  'dash',
-  'startHead',
-  'endHead',
-  'groupId',
-  'locked',
-] as const;
-
-function buildShape(s: ShapeInput, createdBy: string, z: string): ShapeMap {
-  const m = new Y.Map<unknown>();
-  const box = boxOfInput(s);
-  m.set('type', s.type);
-  m.set('x', box.x);
-  m.set('y', box.y);
-  m.set('w', Math.max(0, box.w));
-  m.set('h', Math.max(0, box.h));
-  m.set('rotation', s.rotation ?? 0);
-  m.set('color', s.color ?? defaultShapeColor[s.type]);
-  m.set('z', z);
-  m.set('createdBy', createdBy);
-  for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
-  if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
-  if (s.type === 'freehand') m.set('points', s.points ?? []);
-  if (s.type === 'image') m.set('assetId', s.assetId ?? '');
-  if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
-  if (s.type === 'arrow') {
-    m.set('from', s.from ?? ({ x: box.x, y: box.y } satisfies ArrowEnd));
-    m.set('to', s.to ?? ({ x: box.x + box.w, y: box.y + box.h } satisfies ArrowEnd));
-  }
-  return m;
-}
-
 /** Checks an add against the board: ids free and unique, every shape inside the key's frame. */
 export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null): void {
   const shapesMap = shapesOf(doc);
@@ -167,7 +115,7 @@ export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null
   checkScope(
     doc,
     frameId,
-    shapes.map((s, index) => ({ index, box: boxOfInput(s) })),
+    shapes.map((s, index) => ({ index, box: newShapeBox(s) })),
   );
 }
 
@@ -179,7 +127,7 @@ export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): S
   for (const s of shapes) {
     const id = s.id ?? randomId(12);
     z = s.z ?? keyAbove(z);
-    map.set(id, buildShape(s, createdBy, z));
+    map.set(id, buildShapeMap(s, createdBy, z));
     ids.push(id);
   }
   return recordsOf(doc, ids);
