@@ -69,7 +69,7 @@ function asApiError(error: unknown): unknown {
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const { store, integrations, events } = deps;
-  const writes = new WindowLimiter(integrationLimits.writesPerMinute, 60_000);
+  const writes = new WindowLimiter(deps.config.contentWritesPerMinute, 60_000);
   let sweptAt = 0;
 
   /**
