@@ -131,14 +131,16 @@ function eventsSuite(name: string, skip: string | undefined, setUp: () => Promis
       // The cursors are stored log positions: B answers the same from the first cursor, and
       // nothing after the last (waiting 1 s, then an empty answer with the same cursor).
       const replay = await poll(setup.b, watcher.key, boardId, `?since=${start.body.cursor}&wait=0`);
+      // (A copy stored unattributed after the second answer, by an instance that learnt the
+      // change from a sync reply, is answered again with by: null: at least once.)
       assert.deepEqual(
-        replay.body.events.map((e) => [e.changed.sort(), e.removed, e.by?.name]),
+        replay.body.events.filter((e) => e.by !== null).map((e) => [e.changed.sort(), e.removed, e.by?.name]),
         [...first.body.events, ...second.body.events].map((e) => [e.changed.sort(), e.removed, e.by?.name]),
       );
-      assert.equal(replay.body.cursor, second.body.cursor);
-      const quiet = await poll(setup.b, watcher.key, boardId, `?since=${second.body.cursor}&wait=1`);
+      assert.ok(Number(replay.body.cursor) >= Number(second.body.cursor));
+      const quiet = await poll(setup.b, watcher.key, boardId, `?since=${replay.body.cursor}&wait=1`);
       assert.equal(quiet.status, 200);
-      assert.deepEqual(quiet.body, { events: [], shapes: [], cursor: second.body.cursor, more: false });
+      assert.deepEqual(quiet.body, { events: [], shapes: [], cursor: replay.body.cursor, more: false });
     });
 
     test('bad input: a malformed cursor or wait, a wrong key, a key of another board, a stranger', async () => {
