@@ -98,6 +98,28 @@ export class ApiClient {
   }
 }
 
+/** REST with an integration's key: no cookie, no Origin. */
+export async function withKey<T = unknown>(
+  base: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(base + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
+}
+
 /** A WebSocket class that sends a cookie and an Origin, as a browser would. */
 export function socketClass(headers: Record<string, string>): typeof WebSocket {
   return class extends WebSocket {

@@ -128,8 +128,19 @@ function fanoutCase(
     duration: num(flags, 'duration', 10),
     instances,
     echoAwareness: flags['echo-awareness'] === 'true',
+    restWrites: num(flags, 'rest-writes', 0),
+    restShapes: num(flags, 'rest-shapes', 10),
     ...commonFlags(flags),
   };
+  const restRows =
+    p.restWrites > 0
+      ? [
+          r('restWritesPerS', 'REST writes answered 201 a second', 1),
+          r('restFailed', 'REST writes not answered 201', 0),
+          r('restP50', 'REST write answered (stored) p50 ms', 1),
+          r('restP99', 'REST write answered (stored) p99 ms', 1),
+        ]
+      : [];
   const rows =
     instances > 1
       ? [
@@ -141,9 +152,9 @@ function fanoutCase(
         ]
       : trafficRows;
   return {
-    name: `${name}-${p.boards}x${p.clients}`,
-    servers: instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
-    rows,
+    name: `${name}-${p.boards}x${p.clients}${p.restWrites > 0 ? `-rest${p.restWrites}x${p.restShapes}` : ''}`,
+    servers: p.restWrites > 0 ? ['tandem'] : instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
+    rows: [...rows, ...restRows],
     run: (server, profileDir) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server, profileDir }),
   };
 }

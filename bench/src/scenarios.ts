@@ -168,6 +168,77 @@ export interface TrafficParams extends CommonParams {
    * Unset: every client is timed.
    */
   probes?: number;
+  /**
+   * Tandem only: content-API writes a second into the first board during the traffic (one
+   * integration's key, `POST /api/v1/boards/:id/shapes`), each of `restShapes` stickies.
+   */
+  restWrites?: number;
+  restShapes?: number;
+}
+
+/** What a REST writer did: writes answered 201, the others, and each answer's time. */
+interface RestWriting {
+  ok: number;
+  failed: number;
+  statuses: Record<number, number>;
+  latencyMs: number[];
+}
+
+/**
+ * Posts `rate` content-API writes a second of `shapes` stickies each for `durationMs`, on a fixed
+ * schedule (not one after the other: a write is answered once stored, about PERSIST_DEBOUNCE_MS
+ * later), at most 500 in flight; 127.0.0.1 only, like every client of the bench.
+ */
+async function restWriter(
+  base: string,
+  boardId: string,
+  key: string,
+  rate: number,
+  shapes: number,
+  durationMs: number,
+): Promise<RestWriting> {
+  const out: RestWriting = { ok: 0, failed: 0, statuses: {}, latencyMs: [] };
+  const inFlight = new Set<Promise<void>>();
+  const started = performance.now();
+  for (let n = 0; ; n++) {
+    const due = started + (n * 1000) / rate;
+    if (due - started >= durationMs) break;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    if (inFlight.size >= 500) {
+      out.failed += 1;
+      continue;
+    }
+    const body = JSON.stringify({
+      shapes: Array.from({ length: shapes }, (_, i) => ({
+        type: 'sticky',
+        x: (n % 50) * 220,
+        y: Math.floor(n / 50) * 220 + i * 10,
+        text: `bench ${n}.${i}`,
+      })),
+    });
+    const sent = performance.now();
+    const write = fetch(`${base}/api/v1/boards/${boardId}/shapes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        out.statuses[res.status] = (out.statuses[res.status] ?? 0) + 1;
+        if (res.status === 201) {
+          out.ok += 1;
+          out.latencyMs.push(performance.now() - sent);
+        } else out.failed += 1;
+      })
+      .catch(() => {
+        out.failed += 1;
+      })
+      .finally(() => inFlight.delete(write));
+    inFlight.add(write);
+  }
+  await Promise.all(inFlight);
+  return out;
 }
 
 /** A timed client that only reads (loads the board, writes nothing). */
@@ -207,7 +278,12 @@ function latencyDrift(reports: Report[], pick: (r: Report) => Float64Array): num
 
 export async function traffic(name: string, p: TrafficParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await start(p, p.instances);
+  // The per-key write limit (60 a minute) is lifted for a run that writes through the content API.
+  const server = await start(
+    p,
+    p.instances,
+    p.restWrites ? { CONTENT_WRITES_PER_MINUTE: String(1_000_000) } : undefined,
+  );
   const pool = new Pool(p.workers);
   try {
     const boards = await server.setupBoards(p.boards);
@@ -246,13 +322,29 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const gen0 = generatorCpuMicros();
     const busy0 = cpuBusyMicros();
     const w0 = nowMicros();
+    const restKey =
+      p.restWrites && boards[0] && server.integrationKey ? await server.integrationKey(boards[0].id) : null;
+    if (p.restWrites && !restKey) notes.push('REST writes asked for, but this server has no content API');
     const t0 = performance.now();
-    const sent = await pool.start({
-      updateRate: p.writers > 0 ? p.rate : 0,
-      awarenessRate: p.movers > 0 ? p.cursorRate : 0,
-      durationMs: p.duration * 1000,
-    });
+    const [sent, rest] = await Promise.all([
+      pool.start({
+        updateRate: p.writers > 0 ? p.rate : 0,
+        awarenessRate: p.movers > 0 ? p.cursorRate : 0,
+        durationMs: p.duration * 1000,
+      }),
+      restKey && boards[0] && server.instances[0]
+        ? restWriter(
+            server.instances[0].httpBase,
+            boards[0].id,
+            restKey,
+            p.restWrites ?? 0,
+            p.restShapes ?? 10,
+            p.duration * 1000,
+          )
+        : null,
+    ]);
     const tSent = performance.now();
+    if (rest && rest.failed > 0) notes.push(`REST writes not answered 201: ${JSON.stringify(rest.statuses)}`);
     const sum = (r: Record<number, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     const docSent = sum(sent.updates);
     const awSent = sum(sent.cursors);
@@ -355,6 +447,13 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       otherCpuPct,
       unconverged,
     };
+    if (rest) {
+      const answered = summarize(Float64Array.from(rest.latencyMs));
+      metrics.restWritesPerS = rest.ok / sendS;
+      metrics.restFailed = rest.failed;
+      metrics.restP50 = answered.p50;
+      metrics.restP99 = answered.p99;
+    }
     // keeps up: latency does not grow over the run, the backlog drains within 2 s, nobody was cut off
     const drift = Math.max(metrics.awDriftMs ?? 0, metrics.docDriftMs ?? 0);
     metrics.keepsUp = drift < 100 && (metrics.drainS ?? 0) < 2 && disconnects === 0 ? 1 : 0;

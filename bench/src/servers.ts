@@ -60,6 +60,8 @@ export interface ServerHandle {
   /** the Origin header Tandem checks; harmless for the anchors */
   origin(instance: Instance): string;
   setupBoards(count: number): Promise<BoardAccess[]>;
+  /** Tandem: an editor integration's key for a board made by setupBoards (docs/api.md §15). */
+  integrationKey?(boardId: string): Promise<string>;
   /** a description of the process that is useful in results */
   describe: string;
   stop(): Promise<void>;
@@ -227,6 +229,9 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
     origin: (inst) => inst.httpBase,
     setupBoards: (count) =>
       opts.kind === 'tandem' ? tandemBoards(first, count) : Promise.resolve(plainBoards(count)),
+    ...(opts.kind === 'tandem'
+      ? { integrationKey: (boardId: string) => tandemIntegrationKey(first, boardId) }
+      : {}),
     stop: async () => {
       await Promise.all(spawned.map((s) => stopChild(s.child)));
       for (const c of cleanups) c();
@@ -275,6 +280,22 @@ async function api(
   return { status: res.status, json, setCookie: res.headers.getSetCookie() };
 }
 
+/** The bench user's session per instance, once setupBoards has signed it up. */
+const benchSessions = new Map<Instance, string>();
+
+async function tandemIntegrationKey(inst: Instance, boardId: string): Promise<string> {
+  const session = benchSessions.get(inst);
+  if (!session) throw new Error('set up the boards first');
+  const created = await api(
+    inst,
+    'POST',
+    `/api/boards/${boardId}/integrations`,
+    { name: 'Bench bot', role: 'editor' },
+    session,
+  );
+  return (created.json as { key: string }).key;
+}
+
 async function tandemBoards(inst: Instance, count: number): Promise<BoardAccess[]> {
   const email = `bench-${randomBytes(6).toString('hex')}@example.com`;
   const signup = await api(
@@ -286,6 +307,7 @@ async function tandemBoards(inst: Instance, count: number): Promise<BoardAccess[
   );
   const session = signup.setCookie.map((c) => c.split(';')[0]).find((c) => c?.startsWith('tandem_session='));
   if (!session) throw new Error('signup returned no tandem_session cookie');
+  benchSessions.set(inst, session);
   const boards: BoardAccess[] = [];
   // a few at a time: creating thousands of boards one by one would dominate short runs
   const parallel = 8;

@@ -41,6 +41,7 @@ import { thumbnailRoutes } from './http/thumbnails.ts';
 import { timeRoutes } from './http/time.ts';
 import { votesRoutes } from './http/votes.ts';
 import { webhookRoutes } from './http/webhooks.ts';
+import { BoardEvents } from './integrations/events.ts';
 import { Integrations } from './integrations/integrations.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import type { Store } from './store/store.ts';
@@ -197,6 +198,7 @@ export async function createApp({
       .catch((error: unknown) => log.warn({ err: error }, 'checking dashboard sessions failed'));
   });
 
+  const events = new BoardEvents({ store, rooms });
   const comments = new CommentEvents(log);
   comments.onCreated(({ boardId, thread, comment }) =>
     webhooks.emit(boardId, 'comment.created', {
@@ -221,6 +223,7 @@ export async function createApp({
     live: workspace,
     history,
     integrations,
+    events,
     comments,
     webhooks,
   };
@@ -284,6 +287,8 @@ export async function createApp({
     },
     close() {
       closing ??= (async () => {
+        // Waiting long-polls answer now rather than hold the HTTP server open for up to 25 s.
+        events.close();
         await assetCleanup.stop();
         const unstored = await rooms.closeAll(
           CloseCode.GOING_AWAY,

@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { assetDefaults, defaults, historyDefaults, limits } from '@tandem/shared';
+import { assetDefaults, defaults, historyDefaults, integrationLimits, limits } from '@tandem/shared';
 
 export interface Config {
   port: number;
@@ -79,6 +79,8 @@ export interface Config {
   maxBoardAssetBytes: number;
   /** Uploads one user may have running at once on this instance (then 429). */
   maxUploadsPerUser: number;
+  /** Content-API writes a minute per key or person (docs/api.md §15; then 429). */
+  contentWritesPerMinute: number;
   /** Unreferenced images are deleted, and versions thinned to one a day, after this many days. */
   historyDays: number;
   /** A version is recorded after each this long of editing (HISTORY_INTERVAL_S). */
@@ -129,6 +131,7 @@ export const configVariables = [
   'MAX_ASSET_BYTES',
   'MAX_BOARD_ASSET_BYTES',
   'MAX_UPLOADS_PER_USER',
+  'CONTENT_WRITES_PER_MINUTE',
   'HISTORY_DAYS',
   'HISTORY_INTERVAL_S',
   'WEBHOOK_ALLOW_PRIVATE',
@@ -421,6 +424,13 @@ export function loadConfig(env: Env = process.env as Env): Config {
       Number.MAX_SAFE_INTEGER,
     ),
     maxUploadsPerUser: integer(env, 'MAX_UPLOADS_PER_USER', assetDefaults.maxUploadsPerUser, 1, 1000),
+    contentWritesPerMinute: integer(
+      env,
+      'CONTENT_WRITES_PER_MINUTE',
+      integrationLimits.writesPerMinute,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
     historyDays: integer(env, 'HISTORY_DAYS', assetDefaults.historyDays, 0, 36_500),
     historyIntervalMs:
       integer(env, 'HISTORY_INTERVAL_S', historyDefaults.intervalSeconds, 1, 7 * 86_400) * 1000,

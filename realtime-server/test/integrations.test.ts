@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiPaths, CloseCode, contentPaths, integrationKeyPattern } from '@tandem/shared';
-import { ApiClient, connectDoc, type DocClient, storedShapes, waitSynced } from '../../testing/clients.ts';
+import {
+  ApiClient,
+  connectDoc,
+  type DocClient,
+  storedShapes,
+  waitSynced,
+  withKey,
+} from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
@@ -14,28 +21,6 @@ interface Setup {
   a: TestServer;
   b: TestServer;
   close(): Promise<void>;
-}
-
-/** REST with an integration's key: no cookie, no Origin. */
-async function withKey<T = unknown>(
-  base: string,
-  key: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const response = await fetch(base + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${key}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : null) as T };
 }
 
 type ErrorAnswer = { error: { code: string; message: string; fields?: Record<string, string> } };

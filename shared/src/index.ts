@@ -15,6 +15,7 @@ export * from './presence.ts';
 export * from './protocol.ts';
 export * from './random.ts';
 export * from './savedProtocol.ts';
+export * from './shapeBuild.ts';
 export * from './shapes.ts';
 export * from './templates.ts';
 export * from './thumbnails.ts';

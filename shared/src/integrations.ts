@@ -20,7 +20,41 @@ export const integrationLimits = {
   idempotencyKeyMax: 200,
   /** The bot's cursor is shown this long after its last write. */
   presenceMs: 60_000,
+  /** The long-poll of changes (`…/events`) waits at most this long for one (`wait` in seconds). */
+  eventsWaitMs: 25_000,
+  /** Log entries one answer of the long-poll covers at most; past it `more: true`. */
+  eventsPerAnswer: 500,
 } as const;
+
+/**
+ * A position in a board's changes, from `…/events`: opaque to callers (a stored log position).
+ * Passed back as `since`, it answers what changed after it, from any instance.
+ */
+export const eventCursorPattern = /^\d{1,15}$/;
+
+/** One change to a board, as the long-poll answers it (docs/api.md §15). */
+export interface BoardEvent {
+  /** Where this change ends: `since` for a poll that resumes after it. */
+  cursor: string;
+  /** When the server received it. */
+  at: string;
+  /** Who made it (a person, or an integration's identity); null when it came from a merge of several. */
+  by: { id: string; name: string } | null;
+  /** Shapes it added or changed. */
+  changed: string[];
+  /** Shapes it removed. */
+  removed: string[];
+}
+/** `GET /api/v1/boards/:id/events?since=`: the changes after `since`, and the shapes they left. */
+export interface BoardEventsAnswer {
+  events: BoardEvent[];
+  /** The records now (§10 JSON) of every shape the events changed that still exists. */
+  shapes: ShapeRecord[];
+  /** Pass back as `since` for the next poll. */
+  cursor: string;
+  /** More changes wait already: poll again at once. */
+  more: boolean;
+}
 
 export const IntegrationRole = z.enum(['editor', 'viewer'], { error: 'Choose editor or viewer.' });
 export type IntegrationRole = z.infer<typeof IntegrationRole>;

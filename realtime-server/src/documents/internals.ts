@@ -48,6 +48,26 @@ export function rangeAlreadyDeleted(doc: Y.Doc, client: number, clock: number, l
   return true;
 }
 
+/**
+ * The structs of `doc` that hold any clock in [clock, clock + len) of `client`, in order (none for
+ * clocks the doc does not have yet).
+ */
+export function* structsIn(
+  doc: Y.Doc,
+  client: number,
+  clock: number,
+  len: number,
+): Generator<Y.Item | Y.GC | Y.Skip> {
+  const structs = doc.store.clients.get(client);
+  if (!structs || clock >= clockOf(doc, client)) return;
+  const end = clock + len;
+  for (let index = Y.findIndexSS(structs, clock); index < structs.length; index++) {
+    const struct = structs[index]!;
+    if (struct.id.clock >= end) return;
+    yield struct;
+  }
+}
+
 /** Something waits in the doc for a missing dependency: structs, or deletions of unknown items. */
 export function hasPendingUpdates(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;

@@ -82,6 +82,8 @@ export class Room {
   private fullAnswer: Uint8Array | null = null;
   /** Server work (a restore) using the room without a connection; it is not unloaded while any is. */
   private holds = 0;
+  /** Told of every change to the doc (the content API's long-poll of changes, docs/api.md §15). */
+  private readonly watchers = new Set<() => void>();
   private closed = false;
   private closing: Promise<void> | null = null;
 
@@ -233,6 +235,7 @@ export class Room {
     this.fullAnswer = null;
     const route = routeOf(origin);
     if (route.storage === 'none') return;
+    for (const watcher of this.watchers) watcher();
     this.size.grew(update.length);
     this.fanout.add(update, this.ingest.resolvingPending ? null : route.sender);
     // Relayed by another instance: held (the raw message) until that instance confirms it.
@@ -253,6 +256,15 @@ export class Room {
 
   get isEmpty(): boolean {
     return this.peers.size === 0 && this.holds === 0;
+  }
+
+  /**
+   * Calls `watcher` after each change to the board, whatever its origin (a client here, another
+   * instance, a server change, a catch-up), until the returned function is called.
+   */
+  watch(watcher: () => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Keeps the room open without a connection until the returned function is called. */

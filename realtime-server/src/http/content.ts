@@ -3,7 +3,13 @@
 // Room (integrations/integrations.ts), checked whole first: a malformed shape is a 422 naming its
 // index and field, a frame-scoped key's change outside its frame a 422 OUT_OF_SCOPE, and neither
 // changes anything. Writes take an Idempotency-Key and count against the key's rate limit.
-import { DeleteShapesBody, ErrorCode, integrationLimits } from '@tandem/shared';
+import {
+  type BoardEventsAnswer,
+  DeleteShapesBody,
+  ErrorCode,
+  eventCursorPattern,
+  integrationLimits,
+} from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WindowLimiter } from '../auth/rateLimit.ts';
 import { ContentError, readContent } from '../integrations/content.ts';
@@ -62,8 +68,8 @@ function asApiError(error: unknown): unknown {
 }
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
-  const { store, integrations } = deps;
-  const writes = new WindowLimiter(integrationLimits.writesPerMinute, 60_000);
+  const { store, integrations, events } = deps;
+  const writes = new WindowLimiter(deps.config.contentWritesPerMinute, 60_000);
   let sweptAt = 0;
 
   /**
@@ -144,6 +150,33 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     const content = await integrations.read(board.id, readContent);
     return { board: toBoard(board), ...content };
   });
+
+  /**
+   * The changes after `since` (docs/api.md §15), waiting up to `wait` seconds (at most 25) for
+   * one; without `since`, the cursor of the board now, at once.
+   */
+  app.get<BoardParams & { Querystring: { since?: string; wait?: string } }>(
+    '/api/v1/boards/:id/events',
+    async (request, reply): Promise<BoardEventsAnswer> => {
+      const board = await boardFor(request, 'viewer');
+      const { since, wait } = request.query;
+      const maxWait = integrationLimits.eventsWaitMs / 1000;
+      const fields: Record<string, string> = {};
+      if (since !== undefined && !eventCursorPattern.test(since))
+        fields.since = 'Pass back the cursor of an earlier answer, or leave since out to start now.';
+      const seconds = wait === undefined ? maxWait : Number(wait);
+      if (wait !== undefined && !(wait.trim() !== '' && seconds >= 0 && seconds <= maxWait))
+        fields.wait = `Seconds to wait for a change, from 0 to ${maxWait}.`;
+      if (Object.keys(fields).length > 0)
+        throw new ApiError(ErrorCode.VALIDATION, 'Some fields need attention.', fields);
+      if (since === undefined)
+        return { events: [], shapes: [], cursor: await events.head(board.id), more: false };
+      // The caller hung up: stop waiting and let the board's room go.
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      return events.poll(board.id, Number(since), { waitMs: seconds * 1000, signal: gone.signal });
+    },
+  );
 
   app.post<BoardParams>('/api/v1/boards/:id/shapes', async (request, reply) => {
     const actor = await actorFor(request);

@@ -8,6 +8,7 @@ import type { CommentEvents } from '../comments/events.ts';
 import type { Config } from '../config.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import type { LiveHistory } from '../history/live.ts';
+import type { BoardEvents } from '../integrations/events.ts';
 import type { Integrations } from '../integrations/integrations.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
@@ -28,6 +29,8 @@ export interface HttpDeps {
   history: LiveHistory;
   /** Integrations: keys, and writes through the board's Room (docs/api.md §15). */
   integrations: Integrations;
+  /** The long-poll of a board's changes (docs/api.md §15). */
+  events: BoardEvents;
   /** New comments, for whatever reacts to them besides the live events (webhooks, docs/api.md §15). */
   comments: CommentEvents;
   /** Webhooks: the owner's calls and the events (docs/api.md §15). */

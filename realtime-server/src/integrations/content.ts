@@ -3,10 +3,9 @@
 // frame scope) without touching it, and `apply…` makes it. The caller runs both inside one
 // Room.change, so a write is one change, all or nothing.
 import {
-  type ArrowEnd,
-  defaultShapeColor,
-  defaultShapeSize,
+  buildShapeMap,
   exportBoard,
+  newShapeBox,
   SHAPES_KEY,
   type ShapeInput,
   type ShapePatch,
@@ -83,29 +82,61 @@ function checkScope(
   }
 }
 
-/** The box a new shape will have (an arrow's is that of its two ends). */
-function boxOfInput(s: ShapeInput): Box {
-  if (s.type === 'arrow') {
-    const from = s.from ?? { x: s.x, y: s.y };
-    const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };
-    return {
-      x: Math.min(from.x, to.x),
-      y: Math.min(from.y, to.y),
-      w: Math.abs(to.x - from.x),
-      h: Math.abs(to.y - from.y),
-    };
-  }
-  const size = defaultShapeSize[s.type];
-  return { x: s.x, y: s.y, w: s.w ?? size.w, h: s.h ?? size.h };
-}
-
-function topKey(doc: Y.Doc): string | null {
+/** The highest paint-order key of every shape: a full scan. */
+function scanTopKey(doc: Y.Doc): string | null {
   let top: string | null = null;
   for (const m of shapesOf(doc).values()) {
     const z = m instanceof Y.Map ? m.get('z') : undefined;
     if (typeof z === 'string' && (top === null || z > top)) top = z;
   }
   return top;
+}
+
+/**
+ * The top paint-order key per board doc, kept by an observer instead of a scan per write: the scan
+ * was a sixth of the server's CPU in the benchmark of 50 writes a second into a board of
+ * thousands of shapes (docs/benchmarks.md). A new shape or a raised z lifts it; a deletion, or a
+ * change to the z that was on top, makes the next write scan again.
+ */
+const tops = new WeakMap<Y.Doc, { top: string | null; valid: boolean }>();
+
+function topKey(doc: Y.Doc): string | null {
+  let cache = tops.get(doc);
+  if (!cache) {
+    const kept = { top: null as string | null, valid: false };
+    const shapes = shapesOf(doc);
+    const raise = (z: unknown) => {
+      if (typeof z === 'string' && (kept.top === null || z > kept.top)) kept.top = z;
+    };
+    shapes.observeDeep((events) => {
+      if (!kept.valid) return;
+      for (const event of events) {
+        if (event.target === shapes) {
+          for (const [key, change] of event.changes.keys) {
+            if (change.action !== 'add') {
+              kept.valid = false;
+              return;
+            }
+            const m = shapes.get(key);
+            raise(m instanceof Y.Map ? m.get('z') : undefined);
+          }
+        } else if (event.target instanceof Y.Map && event.changes.keys.has('z')) {
+          if (event.changes.keys.get('z')?.oldValue === kept.top) {
+            kept.valid = false;
+            return;
+          }
+          raise(event.target.get('z'));
+        }
+      }
+    });
+    tops.set(doc, kept);
+    cache = kept;
+  }
+  if (!cache.valid) {
+    cache.top = scanTopKey(doc);
+    cache.valid = true;
+  }
+  return cache.top;
 }
 
 /** Next paint-order key above `below`; a stored key we cannot parse is stepped over. */
@@ -115,41 +146,6 @@ function keyAbove(below: string | null): string {
   } catch {
     return generateKeyBetween(null, null);
   }
-}
-
-const extraKeys = [
-  'fontSize',
-  'align',
-  'strokeWidth',
-  'dash',
-  'startHead',
-  'endHead',
-  'groupId',
-  'locked',
-] as const;
-
-function buildShape(s: ShapeInput, createdBy: string, z: string): ShapeMap {
-  const m = new Y.Map<unknown>();
-  const box = boxOfInput(s);
-  m.set('type', s.type);
-  m.set('x', box.x);
-  m.set('y', box.y);
-  m.set('w', Math.max(0, box.w));
-  m.set('h', Math.max(0, box.h));
-  m.set('rotation', s.rotation ?? 0);
-  m.set('color', s.color ?? defaultShapeColor[s.type]);
-  m.set('z', z);
-  m.set('createdBy', createdBy);
-  for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
-  if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
-  if (s.type === 'freehand') m.set('points', s.points ?? []);
-  if (s.type === 'image') m.set('assetId', s.assetId ?? '');
-  if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
-  if (s.type === 'arrow') {
-    m.set('from', s.from ?? ({ x: box.x, y: box.y } satisfies ArrowEnd));
-    m.set('to', s.to ?? ({ x: box.x + box.w, y: box.y + box.h } satisfies ArrowEnd));
-  }
-  return m;
 }
 
 /** Checks an add against the board: ids free and unique, every shape inside the key's frame. */
@@ -167,7 +163,7 @@ export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null
   checkScope(
     doc,
     frameId,
-    shapes.map((s, index) => ({ index, box: boxOfInput(s) })),
+    shapes.map((s, index) => ({ index, box: newShapeBox(s) })),
   );
 }
 
@@ -179,7 +175,7 @@ export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): S
   for (const s of shapes) {
     const id = s.id ?? randomId(12);
     z = s.z ?? keyAbove(z);
-    map.set(id, buildShape(s, createdBy, z));
+    map.set(id, buildShapeMap(s, createdBy, z));
     ids.push(id);
   }
   return recordsOf(doc, ids);
@@ -282,7 +278,7 @@ export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | n
 }
 
 /** The records of these shapes as they are now (§10 JSON). */
-function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
+export function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
   const map = shapesOf(doc);
   return ids.map((id) => {
     const record: Record<string, unknown> = { id };

@@ -247,8 +247,11 @@ export class SqlStore implements Store {
   }
 
   // Version history.
-  logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
-    return this.history.logSince(boardId, afterSeq);
+  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
+    return this.history.logSince(boardId, afterSeq, limit);
+  }
+  lastSeq(boardId: string): Promise<number> {
+    return this.history.lastSeq(boardId);
   }
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean> {
     return this.history.insertVersion(version, ifNewerThan);

@@ -32,13 +32,16 @@ const VERSION_COLUMNS = sql`id, board_id, page_id, seq, created_at, label, kind,
 export class HistoryRepository {
   constructor(private readonly sql: Sql) {}
 
-  /** Log entries after `afterSeq`, oldest first, whether compacted into history or not. */
-  async logSince(boardId: string, afterSeq: number): Promise<LogEntry[]> {
+  /**
+   * Log entries after `afterSeq`, oldest first, whether compacted into history or not; at most
+   * `limit` of them when given (one more row may be read: a row caught between the two tables).
+   */
+  async logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
     const rows = await this.sql.all(
       sql`SELECT seq, user_id, created_at, data FROM doc_history WHERE ${ofDoc(boardId)} AND seq > ${afterSeq}
           UNION ALL
           SELECT seq, user_id, created_at, data FROM doc_updates WHERE ${ofDoc(boardId)} AND seq > ${afterSeq}
-          ORDER BY seq`,
+          ORDER BY seq ${limit === undefined ? sql`` : sql`LIMIT ${limit + 1}`}`,
     );
     const out: LogEntry[] = [];
     for (const r of rows) {
@@ -52,7 +55,21 @@ export class HistoryRepository {
         at: r.created_at === null ? new Date(0) : time(r.created_at),
       });
     }
-    return out;
+    return limit === undefined ? out : out.slice(0, limit);
+  }
+
+  /**
+   * The board's last log position (0 when it has none). Appends to one board take turns (a lock
+   * on its row), so positions are handed out in commit order: nothing later appears below it.
+   */
+  async lastSeq(boardId: string): Promise<number> {
+    const row = await this.sql.one(
+      sql`SELECT max(seq) AS seq FROM (
+            SELECT seq FROM doc_history WHERE ${ofDoc(boardId)}
+            UNION ALL
+            SELECT seq FROM doc_updates WHERE ${ofDoc(boardId)}) AS log`,
+    );
+    return Number(row?.seq ?? 0);
   }
 
   /**

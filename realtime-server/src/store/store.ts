@@ -37,8 +37,10 @@ export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from '
  * document: `boardId` here is a document key (shared/pages.ts), one history per page.
  */
 export interface HistoryStore {
-  /** Log entries after `afterSeq`, oldest first, including those compaction merged away. */
-  logSince(boardId: string, afterSeq: number): Promise<LogEntry[]>;
+  /** Log entries after `afterSeq`, oldest first, including those compaction merged away; at most `limit`. */
+  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /** The board's last log position, 0 when none: positions of one board follow commit order. */
+  lastSeq(boardId: string): Promise<number>;
   /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
   insertVersion(version: StoredVersion, ifNewerThan?: boolean): Promise<boolean>;
   latestVersion(boardId: string): Promise<StoredVersion | null>;

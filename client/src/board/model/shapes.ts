@@ -2,9 +2,10 @@
 // transaction tagged LOCAL_ORIGIN, so one user action is one undo step and one network update.
 import {
   type ArrowEnd,
+  buildShapeMap,
   type ColorName,
-  defaultShapeColor,
   defaultShapeSize,
+  type NewShape,
   type ShapeRecord,
   type ShapeType,
   textShapeTypes,
@@ -16,82 +17,11 @@ import { boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
 
-/** Optional style and layout fields a shape may carry (docs/api.md §10 plus the editor's extras). */
-export const extraKeys = [
-  'fontSize',
-  'align',
-  'strokeWidth',
-  'dash',
-  'startHead',
-  'endHead',
-  'stroke',
-  'fill',
-  'fillStyle',
-  'opacity',
-  'roundness',
-  'fontFamily',
-  'sloppiness',
-  'route',
-  'groupId',
-  'locked',
-] as const;
-export type ShapeExtras = Partial<Pick<ShapeRecord, (typeof extraKeys)[number]>>;
-
-export interface NewShape extends ShapeExtras {
-  type: ShapeType;
-  x: number;
-  y: number;
-  w?: number;
-  h?: number;
-  rotation?: number;
-  color?: ColorName;
-  text?: string;
-  /** Freehand: flat [x0, y0, x1, y1, …] relative to (x, y). */
-  points?: number[];
-  from?: ArrowEnd;
-  to?: ArrowEnd;
-  /** Image: the board asset it shows. */
-  assetId?: string;
-  /** Frame: its name. */
-  name?: string;
-  id?: string;
-  z?: string;
-}
+// The builder of a new shape's map is shared with the server's content-API writes (one builder,
+// the same defaults either way).
+export { buildShapeMap, extraKeys, type NewShape, type ShapeExtras } from '@tandem/shared';
 
 export const defaultSize = defaultShapeSize;
-const defaultColor = defaultShapeColor;
-
-/** Builds the Y.Map of a shape without inserting it (used by create, paste and import). */
-export function buildShapeMap(s: NewShape, createdBy: string, z: string): ShapeMap {
-  const m = new Y.Map<unknown>();
-  const size = defaultSize[s.type];
-  m.set('type', s.type);
-  m.set('x', s.x);
-  m.set('y', s.y);
-  m.set('w', Math.max(0, s.w ?? size.w));
-  m.set('h', Math.max(0, s.h ?? size.h));
-  m.set('rotation', s.rotation ?? 0);
-  m.set('color', s.color ?? defaultColor[s.type]);
-  m.set('z', z);
-  m.set('createdBy', createdBy);
-  for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
-  if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
-  if (s.type === 'freehand') m.set('points', s.points ?? []);
-  if (s.type === 'image') m.set('assetId', s.assetId ?? '');
-  if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
-  if (s.type === 'arrow') {
-    const from = s.from ?? { x: s.x, y: s.y };
-    const to = s.to ?? { x: s.x + (s.w ?? 0), y: s.y + (s.h ?? 0) };
-    m.set('from', from);
-    m.set('to', to);
-    const r = rectOfPoints([from, to]);
-    m.set('x', r.x);
-    m.set('y', r.y);
-    m.set('w', r.w);
-    m.set('h', r.h);
-  }
-  return m;
-}
 
 /** Creates one shape on top of the others; returns its id. */
 export function createShape(doc: Y.Doc, s: NewShape, createdBy: string): string {
