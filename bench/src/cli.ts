@@ -7,7 +7,16 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAverage } from './proc.ts';
 import { formatProfiles } from './profile.ts';
-import { coldload, connect, idle, ingest, type Metrics, type RunResult, traffic } from './scenarios.ts';
+import {
+  coldload,
+  connect,
+  idle,
+  ingest,
+  type Metrics,
+  type RunResult,
+  type TrafficParams,
+  traffic,
+} from './scenarios.ts';
 import { SERVER_KINDS, SERVER_LABELS, type ServerKind } from './servers.ts';
 import { median } from './stats.ts';
 
@@ -132,6 +141,8 @@ function fanoutCase(
     restShapes: num(flags, 'rest-shapes', 10),
     ...commonFlags(flags),
   };
+  const anonViewers = num(flags, 'anon-viewers', 0);
+  if (anonViewers > 0) return anonViewersCase(name, p, anonViewers, instances);
   const restRows =
     p.restWrites > 0
       ? [
@@ -156,6 +167,57 @@ function fanoutCase(
     servers: p.restWrites > 0 ? ['tandem'] : instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
     rows: [...rows, ...restRows],
     run: (server, profileDir) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server, profileDir }),
+  };
+}
+
+const anonRows = [
+  r('baseDocP99', "editors' update p99 ms, without viewers", 2),
+  r('docP99', "editors' update p99 ms, with viewers", 2),
+  r('p99Ratio', 'with ÷ without (p99)', 2),
+  r('baseDocP50', "editors' update p50 ms, without viewers", 2),
+  r('docP50', "editors' update p50 ms, with viewers", 2),
+  r('docMax', "editors' update max ms, with viewers", 1),
+  r('anonSynced', 'anonymous viewers synced', 0),
+  r('anonSyncP50', 'anonymous viewer sync p50 ms', 1),
+  r('anonRssKBPerViewer', 'server RSS growth per anonymous viewer KB', 1),
+  r('anonHeapKBPerViewer', 'server JS heap growth per anonymous viewer KB', 1),
+  r('baseServerCpuPct', 'server CPU %, without viewers', 1),
+  r('serverCpuPct', 'server CPU %, with viewers', 1),
+  r('serverRssMB', 'server RSS MB, with viewers', 1),
+  r('disconnects', 'disconnects, with viewers', 0),
+  r('unconverged', 'receivers not on the last update (lost)', 0),
+  r('genCpuPct', 'generator CPU %, with viewers', 1),
+  r('otherCpuPct', 'other processes CPU % (noise), with viewers', 0),
+];
+
+/**
+ * Issue 26: the same fanout twice on fresh servers, without and with `n` anonymous viewers of a
+ * public link on the first board; one repeat is one pair, the order alternating from pair to pair
+ * so a change in the machine's load falls on both alike. A profile (--profile) is of the run with
+ * viewers.
+ */
+function anonViewersCase(name: string, p: Omit<TrafficParams, 'server'>, n: number, instances: 1 | 2): Case {
+  let pair = 0;
+  return {
+    name: `${name}-${p.boards}x${p.clients}-anon${n}`,
+    servers: ['tandem'],
+    rows: anonRows,
+    run: async (server, profileDir) => {
+      const without = () => traffic(name, { ...p, server, instances });
+      const withViewers = () => traffic(name, { ...p, server, instances, profileDir, anonViewers: n });
+      const withFirst = pair++ % 2 === 1;
+      const first = await (withFirst ? withViewers() : without());
+      const second = await (withFirst ? without() : withViewers());
+      const [base, res] = withFirst ? [second, first] : [first, second];
+      for (const k of ['docP50', 'docP99', 'docMax', 'serverCpuPct', 'disconnects', 'unconverged'])
+        res.metrics[`base${k[0]?.toUpperCase()}${k.slice(1)}`] = base.metrics[k] ?? Number.NaN;
+      res.metrics.p99Ratio = (res.metrics.docP99 ?? Number.NaN) / (base.metrics.docP99 ?? Number.NaN);
+      res.notes.push(
+        `order: ${withFirst ? 'with viewers first' : 'without first'}`,
+        ...base.notes.map((x) => `without viewers: ${x}`),
+      );
+      return res;
+    },
   };
 }
 

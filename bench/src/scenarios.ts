@@ -174,6 +174,19 @@ export interface TrafficParams extends CommonParams {
    */
   restWrites?: number;
   restShapes?: number;
+  /**
+   * Tandem only: anonymous viewers of a `public-viewer` link on the first board (docs/api.md §16),
+   * light clients that sync and receive every update, connected after the editors and before the
+   * traffic; what each costs the server in memory is read once they have settled.
+   */
+  anonViewers?: number;
+}
+
+/** One number of Tandem's Prometheus text (`/metrics`), or NaN when it is not there. */
+async function promValue(httpBase: string, name: string): Promise<number> {
+  const text = await (await fetch(`${httpBase}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ').pop()) : Number.NaN;
 }
 
 /** What a REST writer did: writes answered 201, the others, and each answer's time. */
@@ -278,12 +291,16 @@ function latencyDrift(reports: Report[], pick: (r: Report) => Float64Array): num
 
 export async function traffic(name: string, p: TrafficParams): Promise<RunResult> {
   const notes: string[] = [];
+  const anon = p.anonViewers ?? 0;
+  const env: Record<string, string> = {};
   // The per-key write limit (60 a minute) is lifted for a run that writes through the content API.
-  const server = await start(
-    p,
-    p.instances,
-    p.restWrites ? { CONTENT_WRITES_PER_MINUTE: String(1_000_000) } : undefined,
-  );
+  if (p.restWrites) env.CONTENT_WRITES_PER_MINUTE = String(1_000_000);
+  // 500 viewers and 10 editors are more than the 500 connections a board may have by default.
+  if (anon > 0) {
+    env.MAX_CONNECTIONS_PER_BOARD = String(anon + p.clients + 10);
+    notes.push(`MAX_CONNECTIONS_PER_BOARD lifted to ${env.MAX_CONNECTIONS_PER_BOARD}`);
+  }
+  const server = await start(p, p.instances, Object.keys(env).length ? env : undefined);
   const pool = new Pool(p.workers);
   try {
     const boards = await server.setupBoards(p.boards);
@@ -313,6 +330,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     });
     if (conn.failed > 0) notes.push(`${conn.failed} of ${specs.length} clients did not sync`);
     await sleep(1000); // let the join-time presence exchange settle
+    const anonMetrics = anon > 0 ? await connectAnonViewers(server, pool, boards[0], anon, id) : {};
 
     const redisPids = p.instances > 1 ? pidsNamed('redis-server') : [];
     const pgPids = p.instances > 1 ? pidsNamed('postgres') : [];
@@ -358,8 +376,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       docExpected += (sent.updates[s.id] ?? 0) * timedReceivers(s);
       awExpected += (sent.cursors[s.id] ?? 0) * timedReceivers(s);
     }
-    // What the server delivers: to every other client on the board, timed or not.
-    const serverDeliveries = (docSent + awSent) * (p.clients - 1);
+    // What the server delivers: to every other client on the board, timed or not (and every
+    // update, never a cursor, to each anonymous viewer).
+    const serverDeliveries = (docSent + awSent) * (p.clients - 1) + docSent * anon;
     // drain: until every expected delivery arrived, or nothing arrived for 500 ms (servers that
     // coalesce presence never deliver every state), and at most 5 s
     let counts = await pool.counts();
@@ -446,6 +465,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       genLagP99Ms: lagP99,
       otherCpuPct,
       unconverged,
+      ...anonMetrics,
     };
     if (rest) {
       const answered = summarize(Float64Array.from(rest.latencyMs));
@@ -472,6 +492,49 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     await pool.close().catch(() => {});
     await server.stop();
   }
+}
+
+/**
+ * Connects `n` anonymous viewers to a Tandem board through a public link, as light clients (one
+ * access token, asked for once: the socket is the same whoever asked), and reads what they cost
+ * the server once settled: RSS, and the V8 heap in use (prom-client's gauge, after whatever GC
+ * ran; noisier than RSS).
+ */
+async function connectAnonViewers(
+  server: ServerHandle,
+  pool: Pool,
+  board: { id: string } | undefined,
+  n: number,
+  lastId: number,
+): Promise<Metrics> {
+  const inst = server.instances[0];
+  if (!board || !inst || !server.publicViewerToken) throw new Error('anonymous viewers need Tandem');
+  const token = await server.publicViewerToken(board.id);
+  const heap = () => promValue(inst.httpBase, 'nodejs_heap_size_used_bytes');
+  const rss0 = serverRss(server);
+  const heap0 = await heap();
+  const specs: ClientSpec[] = Array.from({ length: n }, (_, i) => ({
+    id: lastId + 1 + i,
+    kind: server.kind,
+    wsBase: inst.wsBase,
+    origin: server.origin(inst),
+    board: board.id,
+    params: { token },
+    writer: false,
+    mover: false,
+    probe: false,
+  }));
+  const conn = await pool.connect(specs, { concurrency: 50, timeoutMs: 60_000 });
+  await sleep(3000); // let allocations settle before reading memory
+  const rss1 = serverRss(server);
+  const heap1 = await heap();
+  return {
+    anonViewers: n,
+    anonSynced: conn.synced,
+    anonSyncP50: summarize(conn.syncMs).p50,
+    anonRssKBPerViewer: (rss1 - rss0) / 1024 / n,
+    anonHeapKBPerViewer: (heap1 - heap0) / 1024 / n,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

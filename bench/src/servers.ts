@@ -62,6 +62,11 @@ export interface ServerHandle {
   setupBoards(count: number): Promise<BoardAccess[]>;
   /** Tandem: an editor integration's key for a board made by setupBoards (docs/api.md §15). */
   integrationKey?(boardId: string): Promise<string>;
+  /**
+   * Tandem: a `public-viewer` link on a board made by setupBoards, and the anonymous viewer's access
+   * token it gives with no cookie (docs/api.md §16).
+   */
+  publicViewerToken?(boardId: string): Promise<string>;
   /** a description of the process that is useful in results */
   describe: string;
   stop(): Promise<void>;
@@ -230,7 +235,10 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
     setupBoards: (count) =>
       opts.kind === 'tandem' ? tandemBoards(first, count) : Promise.resolve(plainBoards(count)),
     ...(opts.kind === 'tandem'
-      ? { integrationKey: (boardId: string) => tandemIntegrationKey(first, boardId) }
+      ? {
+          integrationKey: (boardId: string) => tandemIntegrationKey(first, boardId),
+          publicViewerToken: (boardId: string) => tandemPublicViewerToken(first, boardId),
+        }
       : {}),
     stop: async () => {
       await Promise.all(spawned.map((s) => stopChild(s.child)));
@@ -294,6 +302,16 @@ async function tandemIntegrationKey(inst: Instance, boardId: string): Promise<st
     session,
   );
   return (created.json as { key: string }).key;
+}
+
+async function tandemPublicViewerToken(inst: Instance, boardId: string): Promise<string> {
+  const session = benchSessions.get(inst);
+  if (!session) throw new Error('set up the boards first');
+  const created = await api(inst, 'POST', `/api/boards/${boardId}/links`, { role: 'public-viewer' }, session);
+  const link = (created.json as { link: { token: string } }).link.token;
+  // asked for with no cookie, as a visitor with no account does
+  const answer = await api(inst, 'POST', `/api/public/${link}/token`, {}, '');
+  return (answer.json as { token: string }).token;
 }
 
 async function tandemBoards(inst: Instance, count: number): Promise<BoardAccess[]> {
