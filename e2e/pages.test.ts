@@ -2,10 +2,15 @@
 // pages and Ben sees them appear; Ana follows Ben across pages; undoing a page's deletion brings
 // it back for both; an edit made offline on page 2 survives a reload.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   artifacts,
+  createBoard,
+  exported,
   newUser,
   place,
   sharedBoard,
@@ -150,5 +155,40 @@ describe('pages, two people', () => {
     );
     await ana.setViewportSize({ width: 390, height: 844 });
     await ana.screenshot({ path: `${artifacts}/pages-phone.png` });
+  });
+
+  it('Board as JSON carries every page, and Import JSON brings them back as pages', async () => {
+    await ana.setViewportSize({ width: 1280, height: 800 });
+    await waitStatus(ana, 'live');
+    const data = JSON.parse((await exported(ana, 'Board as JSON')).toString('utf8')) as {
+      pages?: { name: string; shapes: { text?: string }[] }[];
+    };
+    assert.deepEqual(
+      data.pages?.map((p) => p.name),
+      ['Retro', 'Planning', 'Architecture'],
+      'every page in the export, in order',
+    );
+    const texts = (i: number) => JSON.stringify(data.pages?.[i]?.shapes ?? []);
+    assert.match(texts(1), /On planning/, 'page 2 carries its notes although it is not shown');
+    assert.match(texts(1), /Offline on page 2/);
+    const file = join(tmpdir(), `tandem-pages-${Date.now()}.json`);
+    writeFileSync(file, JSON.stringify(data));
+    await ana.goto('/boards');
+    await createBoard(ana, 'Imported quarter');
+    await ana.getByLabel('Import JSON file').setInputFiles(file);
+    await ana.getByText(/Imported \d+ shapes? and 2 more pages/).waitFor({ timeout: 60_000 });
+    if (!(await ana.locator('.pages-panel').isVisible()))
+      await ana.getByRole('button', { name: 'Pages' }).click();
+    await until(
+      async () => (await pageNames(ana)).join(',') === 'Retro,Planning,Architecture',
+      'the three pages in the new board',
+    );
+    await ana.locator('.pages-panel .page-name', { hasText: 'Planning' }).click();
+    await waitStatus(ana, 'live');
+    await until(async () => {
+      const notes = await stickyText(ana).allTextContents();
+      return notes.includes('On planning') && notes.includes('Offline on page 2');
+    }, 'page 2’s notes on the imported board');
+    await ana.screenshot({ path: `${artifacts}/pages-imported.png` });
   });
 });

@@ -2,7 +2,7 @@
 // the client. Records that do not match the schema are left out and reported, never a crash.
 import type * as Y from 'yjs';
 import { hasPageList, readPages } from './pages.ts';
-import { type BoardExport, META_KEY, SHAPES_KEY, ShapeRecord } from './shapes.ts';
+import { type BoardExport, META_KEY, type PageExport, SHAPES_KEY, ShapeRecord } from './shapes.ts';
 
 export interface ExportResult {
   board: BoardExport;
@@ -48,4 +48,13 @@ export function exportBoard(doc: Y.Doc, options: ExportOptions = {}): ExportResu
   // The page list (a top-level map in the document, pages.ts) is exported as `meta.pages`, in order.
   if (hasPageList(doc)) meta.pages = readPages(doc);
   return { board: { version: 1, shapes, meta }, invalid };
+}
+
+/**
+ * A board's export with every page (docs/api.md §17): the first page's export, with `pages` (each
+ * page's id, name and shapes, in order, the first included) when the board has more than one.
+ * The server's export.json and the client's "Board as JSON" both have this shape (`BoardExport`).
+ */
+export function withPageList(first: BoardExport, pages: PageExport[]): BoardExport {
+  return pages.length > 1 ? { ...first, pages } : first;
 }

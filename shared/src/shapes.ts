@@ -170,6 +170,14 @@ export const ShapeRecord = z.object({
 });
 export type ShapeRecord = z.infer<typeof ShapeRecord>;
 
+/** One page of a board's JSON export (docs/api.md §17): the server's export.json and the client's alike. */
+export const PageExport = z.object({
+  id: z.string().max(64),
+  name: z.string().max(100),
+  shapes: z.array(ShapeRecord).max(100_000),
+});
+export type PageExport = z.infer<typeof PageExport>;
+
 export const BoardExport = z.object({
   version: z.literal(1),
   shapes: z.array(ShapeRecord).max(100_000),
@@ -185,15 +193,6 @@ export const BoardExport = z.object({
    * Every page of a board of several (docs/api.md §17), in order, the first page's shapes being
    * `shapes` above too: `{id, name, shapes}` each. Absent for a board of one page.
    */
-  pages: z
-    .array(
-      z.object({
-        id: z.string().max(64),
-        name: z.string().max(100),
-        shapes: z.array(ShapeRecord).max(100_000),
-      }),
-    )
-    .max(100)
-    .optional(),
+  pages: z.array(PageExport).max(100).optional(),
 });
 export type BoardExport = z.infer<typeof BoardExport>;

@@ -307,6 +307,7 @@ function EditorView({
           <ExportMenu
             boardId={board.id}
             session={session}
+            pages={{ boardSession, pageId }}
             index={index}
             title={title}
             userId={user.id}

@@ -19,7 +19,8 @@ export async function imagesOf(boardId: string, shapes: ShapeRecord[]): Promise<
 
 /** The board export with its images attached. */
 export async function withImages(boardId: string, data: BoardExport): Promise<BoardExport> {
-  const images = await imagesOf(boardId, data.shapes);
+  // Every page's images (docs/api.md §17): `pages` includes the first page.
+  const images = await imagesOf(boardId, data.pages ? data.pages.flatMap((p) => p.shapes) : data.shapes);
   return images.size === 0 ? data : { ...data, assets: Object.fromEntries(images) };
 }
 
@@ -35,7 +36,7 @@ export interface ImportedImages {
  * pointing at the new assets. Anything that is not an export with images is answered unchanged.
  */
 export async function uploadImported(boardId: string, input: unknown): Promise<ImportedImages> {
-  const data = input as { shapes?: unknown; assets?: unknown } | null;
+  const data = input as { shapes?: unknown; assets?: unknown; pages?: unknown } | null;
   if (!data || typeof data !== 'object' || !Array.isArray(data.shapes)) {
     return { data: input, failed: 0, reason: null };
   }
@@ -53,12 +54,22 @@ export async function uploadImported(boardId: string, input: unknown): Promise<I
       reason ??= result.refused ? result.sentence : 'The images could not be uploaded: you are offline.';
     }
   }
-  const shapes = (data.shapes as Record<string, unknown>[]).flatMap((shape) => {
-    if (!shape || typeof shape !== 'object' || shape.type !== 'image') return [shape];
-    const next = typeof shape.assetId === 'string' ? mapped.get(shape.assetId) : undefined;
-    // An image whose bytes did not come along would show nothing: leave it out.
-    return next ? [{ ...shape, assetId: next }] : [];
-  });
+  const remap = (list: unknown) =>
+    (Array.isArray(list) ? (list as Record<string, unknown>[]) : []).flatMap((shape) => {
+      if (!shape || typeof shape !== 'object' || shape.type !== 'image') return [shape];
+      const next = typeof shape.assetId === 'string' ? mapped.get(shape.assetId) : undefined;
+      // An image whose bytes did not come along would show nothing: leave it out.
+      return next ? [{ ...shape, assetId: next }] : [];
+    });
   const { assets: _dropped, ...rest } = data;
-  return { data: { ...rest, shapes }, failed, reason };
+  const pages = Array.isArray(data.pages)
+    ? {
+        pages: (data.pages as unknown[]).map((page) =>
+          page && typeof page === 'object'
+            ? { ...page, shapes: remap((page as { shapes?: unknown }).shapes) }
+            : page,
+        ),
+      }
+    : {};
+  return { data: { ...rest, shapes: remap(data.shapes), ...pages }, failed, reason };
 }

@@ -1,7 +1,13 @@
 // Copy/paste, duplicate, import and export. All of them go through plain ShapeRecords checked
 // with the shared schema, so a paste from another board (or another Tandem) and an import are
 // the same code path, and a malformed record is skipped instead of breaking the board.
-import { BoardExport, type ShapeRecord, exportBoard as sharedExport } from '@tandem/shared';
+import {
+  BoardExport,
+  MAX_PAGE_NAME,
+  MAX_PAGES,
+  ShapeRecord,
+  exportBoard as sharedExport,
+} from '@tandem/shared';
 import type * as Y from 'yjs';
 import { edit, newId, shapesOf } from './doc.ts';
 import { boundsOf, type Point, unionRect } from './geometry.ts';
@@ -26,10 +32,35 @@ export function serializeShapes(doc: Y.Doc, ids: Iterable<string>): string {
   return JSON.stringify({ kind: CLIPBOARD_KIND, version: 1, shapes: recordsOf(doc, ids) });
 }
 
-/** Parses clipboard or import text; answers the valid records and how many were skipped, or null if it is not ours. */
-export function parseShapes(
-  input: unknown,
-): { shapes: ShapeRecord[]; skipped: number; meta?: Record<string, unknown> } | null {
+/** A page of an imported board (docs/api.md §17): its name and the records that passed the schema. */
+export interface ImportedPage {
+  name: string;
+  shapes: ShapeRecord[];
+}
+
+/** The records of `list` that pass the schema, and how many did not. */
+function validRecords(list: unknown[]): { shapes: ShapeRecord[]; skipped: number } {
+  const shapes: ShapeRecord[] = [];
+  let skipped = 0;
+  for (const raw of list) {
+    const one = ShapeRecord.safeParse(raw);
+    if (one.success) shapes.push(one.data);
+    else skipped++;
+  }
+  return { shapes, skipped };
+}
+
+/**
+ * Parses clipboard or import text; answers the valid records and how many were skipped, or null if
+ * it is not ours. An export of several pages (`pages`, docs/api.md §17) also answers each page;
+ * `shapes` is then the first page's.
+ */
+export function parseShapes(input: unknown): {
+  shapes: ShapeRecord[];
+  skipped: number;
+  meta?: Record<string, unknown>;
+  pages?: ImportedPage[];
+} | null {
   let data = input;
   if (typeof input === 'string') {
     try {
@@ -39,17 +70,22 @@ export function parseShapes(
     }
   }
   if (!data || typeof data !== 'object') return null;
-  const o = data as { version?: unknown; shapes?: unknown; meta?: unknown };
+  const o = data as { version?: unknown; shapes?: unknown; meta?: unknown; pages?: unknown };
   if (o.version !== 1 || !Array.isArray(o.shapes)) return null;
-  const shapes: ShapeRecord[] = [];
-  let skipped = 0;
-  for (const raw of o.shapes) {
-    const one = BoardExport.shape.shapes.element.safeParse(raw);
-    if (one.success) shapes.push(one.data);
-    else skipped++;
+  const metaParsed = BoardExport.shape.meta.safeParse(o.meta);
+  const meta = metaParsed.success && metaParsed.data ? { meta: metaParsed.data } : {};
+  const listed = Array.isArray(o.pages) ? o.pages.slice(0, MAX_PAGES) : [];
+  if (listed.length > 1) {
+    let skipped = 0;
+    const pages = listed.map((raw: unknown) => {
+      const { name, shapes } = (raw ?? {}) as { name?: unknown; shapes?: unknown };
+      const valid = validRecords(Array.isArray(shapes) ? shapes : []);
+      skipped += valid.skipped;
+      return { name: typeof name === 'string' ? name.slice(0, MAX_PAGE_NAME) : '', shapes: valid.shapes };
+    });
+    return { shapes: pages[0]!.shapes, skipped, ...meta, pages };
   }
-  const meta = BoardExport.shape.meta.safeParse(o.meta);
-  return { shapes, skipped, ...(meta.success && meta.data ? { meta: meta.data } : {}) };
+  return { ...validRecords(o.shapes), ...meta };
 }
 
 /**

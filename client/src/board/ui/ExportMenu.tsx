@@ -1,12 +1,17 @@
 // Export the board or the selection as PNG, SVG or JSON; import a board's JSON.
+
+import type { BoardExport } from '@tandem/shared';
+import { MAIN_PAGE_ID, type PageExport, withPageList } from '@tandem/shared';
 import { useCallback, useRef, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
 import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
-import { exportBoard, parseShapes } from '../model/clipboard.ts';
+import { exportBoard, insertRecordsInPieces, parseShapes } from '../model/clipboard.ts';
 import { unionRect } from '../model/geometry.ts';
+import { addPage, readPages, renamePage } from '../pages/model.ts';
+import { withPageDoc } from '../pages/pageDocs.ts';
 import { fitRect, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { download, safeName, svgToPng } from './download.ts';
@@ -17,6 +22,11 @@ import { useMenuDismiss } from './useMenuDismiss.ts';
 interface Props {
   boardId: string;
   session: BoardSession;
+  /**
+   * The board's first document (the page list, docs/api.md §17) and the page shown: with them the
+   * JSON export carries every page and an import brings pages back as pages.
+   */
+  pages?: { boardSession: BoardSession; pageId: string };
   index: ShapeIndex;
   title: string;
   userId: string;
@@ -24,7 +34,7 @@ interface Props {
   onMessage(sentence: string): void;
 }
 
-export function ExportMenu({ boardId, session, index, title, userId, readOnly, onMessage }: Props) {
+export function ExportMenu({ boardId, session, pages, index, title, userId, readOnly, onMessage }: Props) {
   const [open, setOpen] = useState(false);
   const wrap = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
@@ -59,9 +69,31 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
       }
     }
   };
+  /** Every page's shapes, in order (the first page's export carries the meta); null when a page could not be read. */
+  const allPages = async (): Promise<{ board: BoardExport; pages: PageExport[] } | null> => {
+    if (!pages) return { board: exportBoard(session.doc), pages: [] };
+    const { boardSession, pageId } = pages;
+    const list = readPages(boardSession.doc);
+    const out: PageExport[] = [];
+    for (const page of list) {
+      const shown = page.id === pageId ? session : page.id === MAIN_PAGE_ID ? boardSession : null;
+      try {
+        const shapes = shown
+          ? exportBoard(shown.doc).shapes
+          : await withPageDoc(boardId, page.id, { userId, readOnly: true }, (s) => exportBoard(s.doc).shapes);
+        out.push({ id: page.id, name: page.name, shapes });
+      } catch {
+        return null;
+      }
+    }
+    return { board: exportBoard(boardSession.doc), pages: out };
+  };
   const json = async () => {
     setOpen(false);
-    const board = await withImages(boardId, exportBoard(session.doc));
+    const read = await allPages();
+    if (!read)
+      return onMessage('A page could not be read from the server, so nothing was exported. Try again.');
+    const board = await withImages(boardId, withPageList(read.board, read.pages));
     // The comment threads (docs/api.md §18) are on the server: carried when it can be reached.
     const threads = await api.threads(boardId).then(
       (answer) => answer.threads,
@@ -87,6 +119,36 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
     const parsed = parseShapes(images.data);
     if (!parsed) return onMessage('That file is not a Tandem board export.');
     const ids = await importInPieces(session, parsed.shapes, userId);
+    // An export of several pages (docs/api.md §17): its first page goes into the page shown, as a
+    // one-page export does, and each other page becomes a new page after the last one.
+    let added = 0;
+    if (pages && parsed.pages) {
+      const { boardSession, pageId } = pages;
+      const [first, ...rest] = parsed.pages;
+      const shown = readPages(boardSession.doc).find((p) => p.id === pageId);
+      if (first?.name && shown && !shown.name) renamePage(boardSession.doc, pageId, first.name);
+      let after = readPages(boardSession.doc).at(-1)?.id;
+      for (const page of rest) {
+        const id = addPage(boardSession.doc, page.name, after);
+        if (!id) {
+          onMessage(
+            `The board is full: ${rest.length - added} page${rest.length - added === 1 ? ' was' : 's were'} not imported.`,
+          );
+          break;
+        }
+        after = id;
+        try {
+          await withPageDoc(boardId, id, { userId, readOnly: false }, (s) =>
+            insertRecordsInPieces(s.doc, page.shapes, userId),
+          );
+        } catch {
+          return onMessage(
+            `Page "${page.name || id}" could not be written: the server could not be reached.`,
+          );
+        }
+        added++;
+      }
+    }
     // The view moves to what was imported (it may lie far from what was on screen).
     const snap = index.getSnapshot();
     const set = new Set(ids);
@@ -94,7 +156,7 @@ export function ExportMenu({ boardId, session, index, title, userId, readOnly, o
     const st = useEditor.getState();
     if (box) st.setViewport(fitRect(box, st.screen));
     onMessage(
-      `Imported ${ids.length} shape${ids.length === 1 ? '' : 's'}${parsed.skipped ? `; skipped ${parsed.skipped} that did not match the format` : ''}.${images.failed ? ` ${images.failed} image${images.failed === 1 ? '' : 's'} could not be added: ${images.reason}` : ''}`,
+      `Imported ${ids.length} shape${ids.length === 1 ? '' : 's'}${added ? ` and ${added} more page${added === 1 ? '' : 's'}` : ''}${parsed.skipped ? `; skipped ${parsed.skipped} that did not match the format` : ''}.${images.failed ? ` ${images.failed} image${images.failed === 1 ? '' : 's'} could not be added: ${images.reason}` : ''}`,
     );
   };
 
