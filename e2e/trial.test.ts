@@ -344,4 +344,55 @@ describe('the trial’s bugs', () => {
     await context.setOffline(false);
     await waitStatus(page, 'live');
   });
+  it('a viewer following someone: the viewer note, the “Following” pill, the controls and a frame’s title do not overlap', async () => {
+    const fay = (await newUser(app, 'Fae')).page;
+    const vi = (await newUser(app, 'Vin', { guest: true })).page;
+    await sharedBoard(fay, 'Followed', { viewers: [vi] });
+    // A frame whose title sits near the top of the view, under where floating notes would go.
+    await fay.keyboard.press('f');
+    const area = (await boardArea(fay).boundingBox())!;
+    await fay.mouse.move(area.x + 440, area.y + 140);
+    await fay.mouse.down();
+    await fay.mouse.move(area.x + 840, area.y + 460, { steps: 8 });
+    await fay.mouse.up();
+    await until(async () => (await shapes(fay, 'frame').count()) === 1, 'a frame');
+    const frameId = (await shapes(fay, 'frame').getAttribute('data-shape-id'))!;
+    await vi.getByRole('button', { name: /^Follow Fae/ }).click();
+    const pill = vi.getByRole('status').filter({ hasText: 'Following Fae' });
+    const note = vi.getByRole('note').filter({ hasText: 'You are viewing this board' });
+    const title = vi.locator(`[data-frame-title="${frameId}"] .frame-name`);
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await vi.setViewportSize(size);
+      await pill.waitFor();
+      await note.waitFor();
+      await title.waitFor();
+      await vi.screenshot({ path: `${artifacts}/trial-viewer-following-${size.width}.png` });
+      type Box = { x: number; y: number; width: number; height: number };
+      const meets = (a: Box, b: Box) =>
+        a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      const floating = { note: (await note.boundingBox())!, pill: (await pill.boundingBox())! };
+      assert.ok(!meets(floating.note, floating.pill), `at ${size.width}: the note and the pill overlap`);
+      const controls = await vi
+        .locator('.topbar > .panel, [role="toolbar"], .status, .minimap')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => (e as HTMLElement).offsetParent !== null)
+            .map((e) => {
+              const r = e.getBoundingClientRect();
+              const name = e.getAttribute('aria-label') ?? e.className;
+              return { name, box: { x: r.x, y: r.y, width: r.width, height: r.height } };
+            }),
+        );
+      assert.ok(controls.length >= 4, `the controls found: ${controls.map((c) => c.name).join(', ')}`);
+      const titleBox = (await title.boundingBox())!;
+      const inView = titleBox.y >= 0 && titleBox.y + titleBox.height <= size.height;
+      for (const [which, box] of Object.entries(floating)) {
+        for (const c of controls) assert.ok(!meets(box, c.box), `at ${size.width}: the ${which} covers ${c.name}`);
+        if (inView) assert.ok(!meets(box, titleBox), `at ${size.width}: the ${which} covers the frame’s title`);
+      }
+    }
+  });
 });

@@ -240,105 +240,124 @@ export function Canvas({
   const gridY = (((base.h / 2 - bv.y * bv.zoom) % grid) + grid) % grid;
 
   return (
-    <svg
-      ref={ref}
-      className="canvas"
-      role="application"
-      aria-label="Board canvas"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is an application widget driven by the keyboard
-      tabIndex={0}
-      // The SVG's own box is the drawn area (the screen plus the margin on every side), and the
-      // viewBox keeps user space as it was: (0, 0) is the screen's corner. So paint containment
-      // (styles.css) clips nothing that is drawn; without it, a redraw of thousands of shapes at a
-      // new zoom spent ~600 ms in Chromium's layerization (docs/benchmarks.md).
-      viewBox={`${-mx} ${-my} ${base.w + 2 * mx} ${base.h + 2 * my}`}
-      style={{
-        cursor,
-        transform: move,
-        left: -mx,
-        top: -my,
-        width: base.w + 2 * mx,
-        height: base.h + 2 * my,
-        transformOrigin: `${mx}px ${my}px`,
-      }}
-      data-viewport={transform}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerCancel={(e) => controller.cancel(e.pointerId)}
-      onPointerLeave={() => onPointer(null)}
-      onDoubleClick={onDoubleClick}
-      onContextMenu={(e) => e.preventDefault()}
-      data-shape-count={snap.list.length}
-      data-rendered-count={visible.length}
-    >
-      {grid >= 8 && (
-        <>
-          <defs>
-            <pattern
-              id="canvas-grid"
-              width={grid}
-              height={grid}
-              patternUnits="userSpaceOnUse"
-              x={gridX - grid / 2}
-              y={gridY - grid / 2}
-            >
-              <circle cx={grid / 2} cy={grid / 2} r={1} className="grid-dot" />
-            </pattern>
-          </defs>
-          <rect
-            x={-mx}
-            y={-my}
-            width={base.w + 2 * mx}
-            height={base.h + 2 * my}
-            fill="url(#canvas-grid)"
-            pointerEvents="none"
-          />
-        </>
-      )}
-      <g className="viewport" transform={baseTransform}>
-        <FrameClips list={snap.list} />
-        <ShapeLayer visible={still} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
-        <FrameTitles visible={still} />
-        <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
-        <Lifted>
-          {lifted.length > 0 && (
-            <>
-              <ShapeLayer
-                visible={lifted}
-                byId={snap.byId}
-                clips={clips}
-                editingId={editingId}
-                detail={detail}
-              />
-              <FrameTitles visible={lifted} />
-            </>
-          )}
+    <>
+      <svg
+        ref={ref}
+        className="canvas"
+        role="application"
+        aria-label="Board canvas"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is an application widget driven by the keyboard
+        tabIndex={0}
+        // The SVG's own box is the drawn area (the screen plus the margin on every side), and the
+        // viewBox keeps user space as it was: (0, 0) is the screen's corner. So paint containment
+        // (styles.css) clips nothing that is drawn; without it, a redraw of thousands of shapes at a
+        // new zoom spent ~600 ms in Chromium's layerization (docs/benchmarks.md).
+        viewBox={`${-mx} ${-my} ${base.w + 2 * mx} ${base.h + 2 * my}`}
+        style={{
+          cursor,
+          transform: move,
+          left: -mx,
+          top: -my,
+          width: base.w + 2 * mx,
+          height: base.h + 2 * my,
+          transformOrigin: `${mx}px ${my}px`,
+        }}
+        data-viewport={transform}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={(e) => controller.cancel(e.pointerId)}
+        onPointerLeave={() => onPointer(null)}
+        onDoubleClick={onDoubleClick}
+        onContextMenu={(e) => e.preventDefault()}
+        data-shape-count={snap.list.length}
+        data-rendered-count={visible.length}
+      >
+        {grid >= 8 && (
+          <>
+            <defs>
+              <pattern
+                id="canvas-grid"
+                width={grid}
+                height={grid}
+                patternUnits="userSpaceOnUse"
+                x={gridX - grid / 2}
+                y={gridY - grid / 2}
+              >
+                <circle cx={grid / 2} cy={grid / 2} r={1} className="grid-dot" />
+              </pattern>
+            </defs>
+            <rect
+              x={-mx}
+              y={-my}
+              width={base.w + 2 * mx}
+              height={base.h + 2 * my}
+              fill="url(#canvas-grid)"
+              pointerEvents="none"
+            />
+          </>
+        )}
+        <g className="viewport" transform={baseTransform}>
+          <FrameClips list={snap.list} />
+          <ShapeLayer visible={still} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
+          <FrameTitles visible={still} />
+          <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
+          {!lift && <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />}
+          <Draft />
+          <Marquee zoom={viewport.zoom} />
+          <Guides zoom={viewport.zoom} />
+        </g>
+      </svg>
+      {lift && (
+        <LiftLayer screen={screen} transform={transform}>
+          <ShapeLayer visible={lifted} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
+          <FrameTitles visible={lifted} />
           <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
-        </Lifted>
-        <Draft />
-        <Marquee zoom={viewport.zoom} />
-        <Guides zoom={viewport.zoom} />
-      </g>
-    </svg>
+        </LiftLayer>
+      )}
+    </>
   );
 }
 
 /**
- * The lifted layer (a large selection being dragged) and the selection's outlines, moved by one
- * transform: the only thing that changes per pointer frame, so React re-renders this group and
- * not the shapes in it (its children are the same elements until the lift ends).
+ * The lifted layer (a large selection being dragged) and the selection's outlines, in an <svg> of
+ * their own over the canvas, hidden from the canvas while lifted. A pointer frame only changes
+ * this layer's CSS transform (set here on the element, not through React), which the compositor
+ * applies to the layer as rasterised: the 5,000-shape drawing under it is not repainted
+ * (docs/benchmarks-client.md). Pointer events go through to the canvas, which holds the capture.
  */
-function Lifted({ children }: { children: React.ReactNode }) {
-  const lifting = useEditor((s) => s.lift !== null);
-  const offset = useEditor((s) => s.liftOffset);
+function LiftLayer({
+  screen,
+  transform,
+  children,
+}: {
+  screen: { w: number; h: number };
+  transform: string;
+  children: React.ReactNode;
+}) {
+  const ref = useRef<SVGSVGElement>(null);
+  useEffect(() => {
+    const place = (s: { liftOffset: { x: number; y: number }; viewport: { zoom: number } }) => {
+      const el = ref.current;
+      if (!el) return;
+      const { x, y } = s.liftOffset;
+      el.style.transform = `translate(${x * s.viewport.zoom}px, ${y * s.viewport.zoom}px)`;
+    };
+    place(useEditor.getState());
+    return useEditor.subscribe(place);
+  }, []);
   return (
-    <g
-      data-lifted={lifting ? 'true' : undefined}
-      transform={lifting ? `translate(${offset.x} ${offset.y})` : undefined}
+    <svg
+      ref={ref}
+      className="lift-layer"
+      data-lifted="true"
+      aria-hidden="true"
+      width={screen.w}
+      height={screen.h}
+      viewBox={`0 0 ${screen.w} ${screen.h}`}
     >
-      {children}
-    </g>
+      <g transform={transform}>{children}</g>
+    </svg>
   );
 }
 
