@@ -390,8 +390,10 @@ describe('the trial’s bugs', () => {
       const titleBox = (await title.boundingBox())!;
       const inView = titleBox.y >= 0 && titleBox.y + titleBox.height <= size.height;
       for (const [which, box] of Object.entries(floating)) {
-        for (const c of controls) assert.ok(!meets(box, c.box), `at ${size.width}: the ${which} covers ${c.name}`);
-        if (inView) assert.ok(!meets(box, titleBox), `at ${size.width}: the ${which} covers the frame’s title`);
+        for (const c of controls)
+          assert.ok(!meets(box, c.box), `at ${size.width}: the ${which} covers ${c.name}`);
+        if (inView)
+          assert.ok(!meets(box, titleBox), `at ${size.width}: the ${which} covers the frame’s title`);
       }
     }
   });
