@@ -117,13 +117,15 @@ describe('several instances', { skip }, () => {
       await whenStored(onA);
       const catchUps = async () => {
         const text = await (await fetch(`${a.url}/metrics`)).text();
-        return text
-          .split('\n')
-          // A heartbeat that lapses on a loaded machine (or a bus reconnect) makes every open room
-          // read the Store; that is the instance recovering, not the restore being read back.
-          .filter((line) => line.startsWith('tandem_store_catchups_total'))
-          .filter((line) => !/reason="(lapsed|reconnect)"/.test(line))
-          .reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
+        return (
+          text
+            .split('\n')
+            // A heartbeat that lapses on a loaded machine (or a bus reconnect) makes every open room
+            // read the Store; that is the instance recovering, not the restore being read back.
+            .filter((line) => line.startsWith('tandem_store_catchups_total'))
+            .filter((line) => !/reason="(lapsed|reconnect)"/.test(line))
+            .reduce((sum, line) => sum + Number(line.split(' ')[1]), 0)
+        );
       };
       const catchUpsBefore = await catchUps();
       let updates = 0;
