@@ -97,8 +97,7 @@ function assetsOf(doc: Y.Doc): string[] {
 
 /** A board (a snapshot and log, or one state) as export.json text; see HistoryCompute.exportJson. */
 export function exportJson(parts: Uint8Array[]): { json: string; invalid: string[] } {
-  const doc = new Y.Doc();
-  for (const part of parts) Y.applyUpdate(doc, part);
+  const doc = docOfParts(parts);
   const { board, invalid } = exportBoard(doc, { keepInvalid: true });
   doc.destroy();
   return { json: JSON.stringify(board), invalid };
@@ -109,11 +108,30 @@ export function exportJson(parts: Uint8Array[]): { json: string; invalid: string
  * export uses: `board.svg`, and `board.png` rasterised from it.
  */
 export function renderSvg(parts: Uint8Array[], options: { frame?: string | undefined } = {}): string {
-  const doc = new Y.Doc();
-  for (const part of parts) Y.applyUpdate(doc, part);
+  const doc = docOfParts(parts);
   const { board } = exportBoard(doc);
   doc.destroy();
   return boardSvg(board, { frame: options.frame }).svg;
+}
+
+/** A board's stored parts applied to a fresh doc. */
+function docOfParts(parts: Uint8Array[]): Y.Doc {
+  const doc = new Y.Doc();
+  for (const part of parts) Y.applyUpdate(doc, part);
+  return doc;
+}
+
+/**
+ * How many shapes `change` would add, change or remove on the board made of `parts`: the count a
+ * revert's confirmation states before anything changes (docs/api.md §12, `dryRun`).
+ */
+export function changedShapeCount(parts: Uint8Array[], change: Uint8Array): number {
+  const now = docOfParts(parts);
+  const after = docOfParts([...parts, change]);
+  const stats = shapeStats(now, after);
+  now.destroy();
+  after.destroy();
+  return stats.added + stats.changed + stats.removed;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { VersionStats } from '@tandem/shared';
 import { mergeInBulk } from '../documents/updates.ts';
 import {
+  changedShapeCount,
   exportJson,
   type HistoryEntry,
   IncompleteLogError,
@@ -44,6 +45,8 @@ export interface HistoryCompute {
   ): Promise<Uint8Array | null>;
   /** The change that makes a board (its parts) equal to `target`, in slices (restoreChanges). */
   restoreChanges(live: Uint8Array[], target: Uint8Array): Promise<Uint8Array[]>;
+  /** How many shapes `change` would add, change or remove on the board (its parts). */
+  changedShapeCount(parts: Uint8Array[], change: Uint8Array): Promise<number>;
   /** The parts merged as one update (mergeInBulk): a compaction of a board's snapshot and log. */
   merge(parts: Uint8Array[]): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -55,6 +58,7 @@ export const inlineCompute: HistoryCompute = {
   renderSvg: async (parts, options) => renderSvg(parts, options),
   revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
   restoreChanges: async (live, target) => restoreChanges(live, target),
+  changedShapeCount: async (parts, change) => changedShapeCount(parts, change),
   merge: async (parts) => mergeInBulk(parts),
   close: async () => {},
 };
@@ -175,6 +179,9 @@ export class WorkerCompute implements HistoryCompute {
   }
   restoreChanges(live: Uint8Array[], target: Uint8Array) {
     return this.call<Uint8Array[]>('restoreChanges', [live, target]);
+  }
+  changedShapeCount(parts: Uint8Array[], change: Uint8Array) {
+    return this.call<number>('changedShapeCount', [parts, change]);
   }
   merge(parts: Uint8Array[]) {
     return this.call<Uint8Array>('merge', [parts]);

@@ -9,11 +9,9 @@
 //     that have the board open get it over the Bus in slices (Rooms.changedInStore). Opening the board's Room only
 //     to apply the change would decode the whole board on the main thread, which stalled every
 //     board of the instance for 100–950 ms on a 4,000-shape board.
-import * as Y from 'yjs';
 import { logNeedsCompaction } from '../documents/persister.ts';
 import type { Rooms } from '../documents/rooms.ts';
 import { partsOf, type StoredVersion } from '../store/store.ts';
-import { shapeStats } from './board.ts';
 import type { Versions } from './versions.ts';
 
 const timeOf = (d: Date) => d.toISOString().slice(11, 16);
@@ -72,19 +70,15 @@ export class LiveHistory {
   /**
    * How many shapes a revert of `targetUserId`'s changes since `since` would change (add back,
    * remove or set back), without changing anything: what the History panel's confirmation says.
-   * Computed as the revert is, then applied to a copy of the stored board and compared.
+   * Computed as the revert is, then applied to a copy of the stored board and compared, in the
+   * worker: decoding a big board twice would stall the instance's live boards.
    */
   async revertCount(boardId: string, targetUserId: string, since: Date): Promise<number> {
     await this.rooms.get(boardId)?.flush();
     const update = await this.versions.revertChange(boardId, targetUserId, since);
     if (!update) return 0;
-    const now = new Y.Doc();
-    for (const part of partsOf(await this.versions.store.loadDoc(boardId))) Y.applyUpdate(now, part);
-    const after = new Y.Doc();
-    Y.applyUpdate(after, Y.encodeStateAsUpdate(now));
-    Y.applyUpdate(after, update);
-    const stats = shapeStats(now, after);
-    return stats.added + stats.changed + stats.removed;
+    const parts = partsOf(await this.versions.store.loadDoc(boardId));
+    return this.versions.compute.changedShapeCount(parts, update);
   }
 
   private async changeBoard(
