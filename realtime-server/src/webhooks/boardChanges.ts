@@ -10,6 +10,7 @@
 import type { BoardUpdatedData } from '@tandem/shared';
 import { webhookLimits } from '@tandem/shared';
 import type * as Y from 'yjs';
+import { itemOf } from '../documents/internals.ts';
 
 /** Shape ids a transaction changed: keys of the shapes map, and shapes whose fields or text changed. */
 export function changedShapeIds(transaction: Y.Transaction, shapes: Y.Map<unknown>): string[] {
@@ -21,14 +22,14 @@ export function changedShapeIds(transaction: Y.Transaction, shapes: Y.Map<unknow
       continue;
     }
     // A field or the text of a shape (or something nested deeper): climb to the shape.
-    let item = type._item;
+    let item = itemOf(type);
     while (item) {
       const parent = item.parent as Y.AbstractType<unknown>;
       if (parent === root) {
         if (item.parentSub !== null) ids.add(item.parentSub);
         break;
       }
-      item = parent._item;
+      item = itemOf(parent);
     }
   }
   return [...ids];
