@@ -1,6 +1,7 @@
 // Comments on the board (docs/api.md §18): pins on the canvas (following their shapes), the thread
 // beside its pin, the composer of a thread being placed with the Comment tool, and the Comments
 // panel (open / resolved / mentions me). Threads come from the server, never the Yjs document.
+
 import { bodyExcerpt, canComment, type Role, type ThreadWithComments, type User } from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
@@ -8,6 +9,7 @@ import { PHONE_QUERY } from '../../breakpoints.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
+import { SidePanelHead } from './../ui/SidePanelHead.tsx';
 import { CommentText } from './CommentText.tsx';
 import { Composer } from './Composer.tsx';
 import {
@@ -390,17 +392,7 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
   };
   return (
     <aside className="panel side-panel comments-panel" aria-label="Comments panel">
-      <header className="side-panel-head">
-        <h2>Comments</h2>
-        <button
-          type="button"
-          className="tool"
-          aria-label="Close comments"
-          onClick={() => useEditor.getState().setCommentsPanel(false)}
-        >
-          <Icon name="close" size={16} />
-        </button>
-      </header>
+      <SidePanelHead title="Comments" onClose={() => useEditor.getState().setCommentsPanel(false)} />
       <div className="comments-tabs" role="tablist" aria-label="Which threads">
         {tabs.map(([key, label]) => (
           <button

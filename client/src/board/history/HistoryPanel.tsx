@@ -2,12 +2,14 @@
 // loaded page by page; "Save version"; selecting one previews it read-only on the canvas with a
 // banner offering "Restore this version" and "Back to live"; the owner can undo everything one
 // person did since a time. The panel renders and dispatches; the calls are in api.ts.
+
 import { canEditBoard, type Member, pageOf, type Role, type Version } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { Icon } from '../ui/icons.tsx';
+import { SidePanelHead } from './../ui/SidePanelHead.tsx';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -184,12 +186,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
         </div>
       )}
       <aside className="panel side-panel history-panel" aria-label="Version history">
-        <div className="side-panel-head">
-          <h2>History</h2>
-          <button type="button" className="tool" aria-label="Close history" onClick={close}>
-            <Icon name="close" size={16} />
-          </button>
-        </div>
+        <SidePanelHead title="History" onClose={close} />
         {canEdit && (
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input

@@ -2,6 +2,7 @@
 // (double-click or the pencil), reorder (drag), duplicate and delete (with Undo). Choosing a page
 // navigates to its URL; Editor opens that page's document. It renders and dispatches; the list's
 // changes are model.ts.
+
 import { MAIN_PAGE_ID, type PresenceUser } from '@tandem/shared';
 import { type DragEvent, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
@@ -10,6 +11,7 @@ import { navigate } from '../../router.tsx';
 import { Avatar } from '../presence/Avatars.tsx';
 import { useRemotes } from '../presence/remote.ts';
 import { Icon } from '../ui/icons.tsx';
+import { SidePanelHead } from './../ui/SidePanelHead.tsx';
 import {
   addPage,
   deletePage,
@@ -105,12 +107,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
 
   return (
     <section className="panel pages-panel" aria-label="Pages">
-      <div className="side-panel-head">
-        <h2>Pages</h2>
-        <button type="button" className="tool" aria-label="Close pages" onClick={onClose}>
-          <Icon name="close" size={16} />
-        </button>
-      </div>
+      <SidePanelHead title="Pages" onClose={onClose} />
       <ol className="pages-list">
         {pages.map((page, position) => {
           const label = pageLabel(page, position);
