@@ -281,3 +281,135 @@ export function createLightClient(target: ClientTarget, presence: Record<string,
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// A lean client: a timed person who does not hold the board. It says what a provider says on the
+// wire, writes its marks from a Y.Doc of its own (which holds only its own marks, so its updates
+// are valid wherever they land), and times every other writer's mark and cursor by reading the
+// bytes it receives rather than integrating them. With `--lean`, the timed clients are lean: 20
+// people each integrating 500 stickies a second (a content-API run) would otherwise be 20
+// browsers' work on the generator's single core, and the latency it measured would be that core's
+// queue, not the server's. Every server is timed the same way in a lean run.
+
+/** A lean writer's mark: `BM:<writer>:<seq>:<send time µs>;`, a string a byte search finds in any update. */
+const MARK_PREFIX = Buffer.from('BM:');
+export function leanMark(writer: number, seq: number, sentMicros: number): string {
+  return `BM:${writer}:${seq}:${sentMicros};`;
+}
+
+export interface LeanHandlers {
+  /** a writer's mark arrived (every mark in the message, including a sync answer's) */
+  onMark(writer: number, seq: number, sentMicros: number): void;
+  /** another bench person's cursor arrived; `x` is its send time (µs) */
+  onCursor(x: number): void;
+}
+
+export interface LeanClient {
+  synced: Promise<void>;
+  readonly connected: boolean;
+  /** sets this writer's mark under `key` in its own doc; the update goes to the server as a provider's would */
+  writeMark(key: string, mark: string): void;
+  moveCursor(x: number, y: number): void;
+  onClose(listener: () => void): void;
+  destroy(): void;
+}
+
+/** Every `BM:w:s:t;` in the bytes. */
+function scanMarks(bytes: Buffer, onMark: LeanHandlers['onMark']): void {
+  for (let at = bytes.indexOf(MARK_PREFIX); at >= 0; at = bytes.indexOf(MARK_PREFIX, at + 3)) {
+    const end = bytes.indexOf(0x3b, at); // ';'
+    if (end < 0 || end - at > 64) continue;
+    const [, w, s, t] = bytes.toString('latin1', at, end).split(':');
+    const writer = Number(w);
+    const seq = Number(s);
+    const sent = Number(t);
+    if (Number.isFinite(writer) && Number.isFinite(seq) && Number.isFinite(sent)) onMark(writer, seq, sent);
+  }
+}
+
+export function createLeanClient(
+  target: ClientTarget,
+  presence: Record<string, unknown>,
+  handlers: LeanHandlers,
+): LeanClient {
+  const { serverUrl, Polyfill } = transport(target);
+  const query = new URLSearchParams(target.params).toString();
+  const url = `${serverUrl}/${target.board}${query ? `?${query}` : ''}`;
+  const socket = new (Polyfill as new (url: string) => LightSocket)(url);
+  socket.binaryType = 'arraybuffer';
+  const doc = new Y.Doc();
+  const marks = doc.getMap<string>('bench');
+  let clock = 0;
+  let state: Record<string, unknown> = { ...presence };
+  let open = false;
+  let destroyed = false;
+  const closeListeners: (() => void)[] = [];
+  let markSynced: () => void = () => {};
+  const synced = new Promise<void>((resolve) => {
+    markSynced = resolve;
+  });
+  const send = (message: Uint8Array) => {
+    if (open && socket.readyState === 1) socket.send(message);
+  };
+  doc.on('update', (update: Uint8Array) => send(syncMessage(SyncMessageType.update, update)));
+  socket.onopen = () => {
+    open = true;
+    send(syncMessage(SyncMessageType.step1, Y.encodeStateVector(doc)));
+    send(awarenessMessage(doc.clientID, ++clock, state));
+  };
+  socket.onmessage = (event) => {
+    const data = event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data);
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const dec = decoding.createDecoder(data);
+    const type = decoding.readVarUint(dec);
+    if (type === DocumentMessageType.sync) {
+      const step = decoding.readVarUint(dec);
+      if (step === SyncMessageType.step1) {
+        const vector = decoding.readVarUint8Array(dec);
+        send(syncMessage(SyncMessageType.step2, Y.encodeStateAsUpdate(doc, vector)));
+        return;
+      }
+      scanMarks(bytes, handlers.onMark);
+      if (step === SyncMessageType.step2) markSynced();
+    } else if (type === DocumentMessageType.awareness) {
+      const update = decoding.createDecoder(decoding.readVarUint8Array(dec));
+      const n = decoding.readVarUint(update);
+      for (let i = 0; i < n; i++) {
+        const id = decoding.readVarUint(update);
+        decoding.readVarUint(update); // clock
+        const json = decoding.readVarString(update);
+        if (id === doc.clientID) continue;
+        const s = JSON.parse(json) as { user?: { name?: string }; cursor?: { x: number } | null } | null;
+        // only the bench's people, whose cursor's x is its send time: a bot's cursor (the content
+        // API's, "<name> (bot)") sits at board coordinates
+        if (s?.cursor && !s.user?.name?.endsWith('(bot)')) handlers.onCursor(s.cursor.x);
+      }
+    }
+  };
+  socket.onclose = () => {
+    const wasOpen = open;
+    open = false;
+    if (wasOpen && !destroyed) for (const l of closeListeners) l();
+  };
+  socket.onerror = () => {};
+  return {
+    synced,
+    get connected() {
+      return open;
+    },
+    writeMark(key, mark) {
+      marks.set(key, mark);
+    },
+    moveCursor(x, y) {
+      state = { ...state, cursor: { x, y } };
+      send(awarenessMessage(doc.clientID, ++clock, state));
+    },
+    onClose: (listener) => closeListeners.push(listener),
+    destroy() {
+      destroyed = true;
+      send(awarenessMessage(doc.clientID, ++clock, null));
+      socket.close();
+      doc.destroy();
+    },
+  };
+}

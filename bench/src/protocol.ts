@@ -20,6 +20,11 @@ export interface ClientSpec extends ClientTarget {
    * always probes.
    */
   probe: boolean;
+  /**
+   * A timed client that does not hold the board (client.ts `createLeanClient`): it writes its marks
+   * from a doc of its own and times marks and cursors from the bytes it receives. `--lean`.
+   */
+  lean?: boolean;
 }
 
 export interface ConnectCommand {

@@ -180,6 +180,8 @@ export interface TrafficParams extends CommonParams {
    * traffic; what each costs the server in memory is read once they have settled.
    */
   anonViewers?: number;
+  /** The timed clients are lean (ClientSpec.lean): they time marks from the bytes, holding no board. */
+  lean?: boolean;
 }
 
 /** One number of Tandem's Prometheus text (`/metrics`), or NaN when it is not there. */
@@ -320,6 +322,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
           writer: c < p.writers,
           mover: c < p.movers,
           probe: c < p.writers || isProbe(c, p.clients, p.probes),
+          lean: p.lean === true,
         });
       }
     }

@@ -2,7 +2,15 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import * as Y from 'yjs';
-import { type BenchClient, createClient, createLightClient, type LightClient } from './client.ts';
+import {
+  type BenchClient,
+  createClient,
+  createLeanClient,
+  createLightClient,
+  type LeanClient,
+  type LightClient,
+  leanMark,
+} from './client.ts';
 import {
   type ClientSpec,
   type Command,
@@ -22,6 +30,13 @@ interface Live {
   spec: ClientSpec;
   client: BenchClient;
   /** per writer id: last sequence number seen */
+  lastSeq: Map<number, number>;
+}
+
+/** A timed person who reads marks from the bytes instead of holding the board (ClientSpec.lean). */
+interface Lean {
+  spec: ClientSpec;
+  client: LeanClient;
   lastSeq: Map<number, number>;
 }
 
@@ -61,6 +76,7 @@ process.setMaxListeners(0);
 
 const live: Live[] = [];
 const extras: Extra[] = [];
+const leans: Lean[] = [];
 let recording = false;
 let docLatency = new Samples();
 let awLatency = new Samples();
@@ -114,6 +130,12 @@ async function connect(cmd: ConnectCommand): Promise<ConnectResult> {
   const queue = [...cmd.clients];
   const one = async (spec: ClientSpec) => {
     const start = nowMicros();
+    if (spec.lean) {
+      const ok = await joinLean(spec, cmd.timeoutMs);
+      if (ok) syncMs.push((nowMicros() - start) / 1000);
+      else failed++;
+      return;
+    }
     if (!spec.probe) {
       const ok = await joinLight(spec, cmd.timeoutMs);
       if (ok) syncMs.push((nowMicros() - start) / 1000);
@@ -198,6 +220,37 @@ async function joinLight(spec: ClientSpec, timeoutMs: number): Promise<boolean> 
   return ok;
 }
 
+async function joinLean(spec: ClientSpec, timeoutMs: number): Promise<boolean> {
+  const lastSeq = new Map<number, number>();
+  const client = createLeanClient(spec, presence(spec.id), {
+    onMark(w, s, t) {
+      if (w === spec.id) return;
+      const prev = lastSeq.get(w) ?? 0;
+      if (s <= prev) return;
+      lastSeq.set(w, s);
+      if (!recording) return;
+      counts.docDelivered++;
+      docLatency.push((nowMicros() - t) / 1000);
+    },
+    onCursor(x) {
+      if (!recording) return;
+      counts.awDelivered++;
+      awLatency.push((nowMicros() - x) / 1000);
+    },
+  });
+  leans.push({ spec, client, lastSeq });
+  client.onClose(() => {
+    if (recording) counts.disconnects++;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const ok = await Promise.race([client.synced.then(() => true), timedOut]);
+  clearTimeout(timer);
+  return ok;
+}
+
 let sent: SentCounts = { updates: {}, cursors: {} };
 
 function start(cmd: StartCommand): Promise<SentCounts> {
@@ -229,6 +282,27 @@ function start(cmd: StartCommand): Promise<SentCounts> {
       sent.cursors[id] = s;
       e.client.moveCursor(Math.round(nowMicros()), s);
     });
+  }
+  for (const l of leans) {
+    const { id } = l.spec;
+    if (l.spec.writer && cmd.updateRate > 0) {
+      sent.updates[id] = 0;
+      every(cmd.updateRate, () => {
+        if (!l.client.connected) return;
+        const s = (sent.updates[id] ?? 0) + 1;
+        sent.updates[id] = s;
+        l.client.writeMark(`w${id}`, leanMark(id, s, Math.round(nowMicros())));
+      });
+    }
+    if (l.spec.mover && cmd.awarenessRate > 0) {
+      sent.cursors[id] = 0;
+      every(cmd.awarenessRate, () => {
+        if (!l.client.connected) return;
+        const s = (sent.cursors[id] ?? 0) + 1;
+        sent.cursors[id] = s;
+        l.client.moveCursor(Math.round(nowMicros()), s);
+      });
+    }
   }
   for (const l of live) {
     const { id } = l.spec;
@@ -265,7 +339,7 @@ function start(cmd: StartCommand): Promise<SentCounts> {
 function report(): Report {
   recording = false;
   const finalSeqs: Record<number, number[]> = {};
-  for (const l of live) {
+  for (const l of [...live, ...leans]) {
     for (const [w, s] of l.lastSeq) {
       let list = finalSeqs[w];
       if (!list) {
@@ -306,6 +380,8 @@ function close(): void {
   live.length = 0;
   for (const e of extras) e.client.destroy();
   extras.length = 0;
+  for (const l of leans) l.client.destroy();
+  leans.length = 0;
 }
 
 async function handle(cmd: Command): Promise<unknown> {

@@ -102,3 +102,18 @@ test('a tiny ingest loads the whole board, and says when its bytes arrived withi
   assert.ok(arrived > 0 && arrived <= (m.loadP50 ?? 0), `the board arrived within the load (${arrived} ms)`);
   assert.ok((m.clientApplyP50 ?? 0) > 0, 'the client applied the board alone');
 });
+
+test('lean timed clients read every mark and cursor from the bytes, as providers would', async () => {
+  // 3 people, 2 writing and moving: each writer's marks and cursors reach the other 2.
+  const res = await traffic('fanout', { ...tiny, clients: 3, writers: 2, rate: 10, movers: 2, lean: true });
+  const m = res.metrics;
+  assert.equal(m.synced, 3);
+  assert.ok((m.docSent ?? 0) > 10, `the writers sent updates (${m.docSent})`);
+  assert.equal(m.docExpected, (m.docSent ?? 0) * 2, 'two receivers per update');
+  assert.equal(m.docDelivered, m.docExpected, 'every mark was found in the bytes');
+  assert.equal(m.docLost, 0);
+  assert.equal(m.unconverged, 0, "every receiver ended on each writer's last mark");
+  assert.ok((m.awSent ?? 0) > 0, 'the movers sent cursor moves');
+  assert.equal(m.awDelivered, m.awExpected, 'every cursor move reached the other two');
+  assert.equal(m.disconnects, 0);
+});
