@@ -307,7 +307,7 @@ function EditorView({
           <ExportMenu
             boardId={board.id}
             session={session}
-            pages={{ boardSession, pageId }}
+            pages={{ boardSession, pageId, count: pages.length }}
             index={index}
             title={title}
             userId={user.id}
