@@ -54,7 +54,10 @@ export async function readEveryPage(
 }
 
 /** Each page's picture under its name ("Page 2" when it has none), and the fonts they use. */
-async function pictures(boardId: string, pages: PageExport[]): Promise<{ parts: StackedPart[]; style: string }> {
+async function pictures(
+  boardId: string,
+  pages: PageExport[],
+): Promise<{ parts: StackedPart[]; style: string }> {
   const all = pages.flatMap((page) => page.shapes);
   const [images, style] = await Promise.all([imagesOf(boardId, all), fontFacesFor(all, ['sans'])]);
   const parts = pages.map((page, i) => {
