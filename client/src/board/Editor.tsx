@@ -365,6 +365,8 @@ function EditorView({
         user={user}
         session={session}
         boardDoc={boardSession.doc}
+        boardAwareness={boardSession.awareness}
+        pageId={pageId}
         index={index}
         locked={locked || previewIndex !== null}
         presence={presence}
