@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import {
   artifacts,
   boardArea,
   canvas,
   exported,
   newUser,
+  pdfPagePictures,
   place,
   shapes,
   sharedBoard,
@@ -103,6 +105,12 @@ describe('pages: export of every page, and presenting across pages', () => {
       async () => (await pageNames(ben)).join(',') === 'Intro,Details,Wrap-up',
       'the three pages in Ben’s list',
     );
+    // A link to a page the board does not list opens its first page, not "Board deleted".
+    await ben.goto(`/b/${boardId}/p/not-a-page`);
+    await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben is on the first page');
+    await waitStatus(ben, 'live');
+    assert.equal(await ben.getByRole('alertdialog', { name: 'Access lost' }).count(), 0);
+    await ben.getByRole('button', { name: 'Pages', exact: true }).click();
   });
 
   it('All pages as PDF has one PDF page per board page; as SVG and PNG, every page under its name', async () => {
@@ -115,9 +123,17 @@ describe('pages: export of every page, and presenting across pages', () => {
 
     const pdf = await PDFDocument.load(await exported(ana, 'All pages as PDF'));
     assert.equal(pdf.getPageCount(), 3, 'one PDF page per board page');
-    const sizes = pdf.getPages().map((p) => p.getSize());
+    const pictures = pdfPagePictures(pdf);
     // Pages one and two hold two frames side by side, page three one note: it is the narrowest.
-    assert.ok(sizes[0]!.width > sizes[2]!.width && sizes[1]!.width > sizes[2]!.width, JSON.stringify(sizes));
+    const widths = pictures.map((p) => p.width);
+    assert.ok(widths[0]! > widths[2]! && widths[1]! > widths[2]!, `page widths ${widths.join(', ')}`);
+    for (const [i, { pictures: painted, pixels, rgb, colours }] of pictures.entries()) {
+      assert.equal(painted, 1, `PDF page ${i + 1} paints one picture of its board page`);
+      assert.ok(colours > 20, `PDF page ${i + 1}'s picture has ${colours} colours: blank`);
+      await sharp(rgb, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
+        .png()
+        .toFile(join(artifacts, `pages-all-pdf-page-${i + 1}.png`));
+    }
     const page = await PDFDocument.load(await exported(ana, 'Page as PDF'));
     assert.equal(page.getPageCount(), 1, 'Page as PDF: the page shown');
 

@@ -92,7 +92,16 @@ export function Editor(props: Props) {
       Y.applyUpdate(s.doc, seed);
     }
     setPageSession(s);
-    return () => s.destroy();
+    // A page the board does not list (deleted, or a mistyped link) is refused with the code of a
+    // board that does not exist (docs/api.md §17); the board is there: its first page is shown.
+    const stop = s.onConnection((state) => {
+      if (state.code === CloseCode.NO_SUCH_BOARD)
+        navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
+    });
+    return () => {
+      stop();
+      s.destroy();
+    };
   }, [props.board.id, props.user.id, readOnly, pageId]);
   const pagesUndo = useMemo(() => (session ? createPagesUndo(session.doc) : null), [session]);
   useEffect(() => () => pagesUndo?.destroy(), [pagesUndo]);
