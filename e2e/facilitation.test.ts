@@ -6,15 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import {
-  decodePDFRawStream,
-  PDFArray,
-  PDFDict,
-  PDFDocument,
-  PDFName,
-  type PDFNumber,
-  PDFRawStream,
-} from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
@@ -22,6 +14,7 @@ import {
   boardArea,
   canvas,
   newUser,
+  pdfPagePictures,
   place,
   shapes,
   sharedBoard,
@@ -456,43 +449,20 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     // Read in Node with pdf-lib (no system tool needed): one page per frame, each page the frame's
     // own proportions, each drawn by one picture of the frame that is not blank.
     const pdf = await PDFDocument.load(readFileSync(file));
-    const pages = pdf.getPages();
+    const pages = pdfPagePictures(pdf);
     assert.equal(pages.length, 2, 'one page per frame');
-    for (const [i, page] of pages.entries()) {
-      const { width, height } = page.getSize();
-      // The page's drawing operators name the pictures it paints (`/Name Do`); jsPDF lists every
-      // picture of the file in each page's resources, so the resources alone do not say which.
-      const contents = page.node.Contents();
-      const streams =
-        contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
-      const operators = streams
-        .filter((stream): stream is PDFRawStream => stream instanceof PDFRawStream)
-        .map((stream) => new TextDecoder().decode(decodePDFRawStream(stream).decode()))
-        .join('\n');
-      const painted = [...operators.matchAll(/\/([^\s/]+)\s+Do\b/g)].map((match) => match[1] as string);
-      const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
-      const images = painted
-        .map((name) => xobjects && pdf.context.lookup(xobjects.get(PDFName.of(name))))
-        .filter((obj): obj is PDFRawStream => obj instanceof PDFRawStream)
-        .filter((stream) => stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
-      assert.equal(images.length, 1, `page ${i + 1} paints one picture of its frame (${painted.join(', ')})`);
-      const image = images[0] as PDFRawStream;
-      const pixels = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+    for (const [i, { width, height, pictures, pixels, rgb, colours }] of pages.entries()) {
+      // Each page paints one picture of its frame, of the page's own proportions.
+      assert.equal(pictures, 1, `page ${i + 1} paints one picture of its frame`);
       assert.ok(width > 50 && height > 50, `page ${i + 1} is ${width}×${height}`);
       assert.ok(
-        Math.abs(pixels('Width') / pixels('Height') - width / height) < 0.02,
-        `page ${i + 1}'s picture (${pixels('Width')}×${pixels('Height')}) has the page's proportions (${width}×${height})`,
+        Math.abs(pixels.width / pixels.height - width / height) < 0.02,
+        `page ${i + 1}'s picture (${pixels.width}×${pixels.height}) has the page's proportions (${width}×${height})`,
       );
       // The picture is the frame drawn, not a blank page: a sticky, its text and the frame's
       // border make many colours (antialiasing), an empty frame one or two. Saved to look at.
-      assert.equal(pixels('BitsPerComponent'), 8);
-      assert.equal(image.dict.get(PDFName.of('ColorSpace')), PDFName.of('DeviceRGB'));
-      const rgb = decodePDFRawStream(image).decode();
-      const colours = new Set<number>();
-      for (let p = 0; p + 2 < rgb.length; p += 3)
-        colours.add(((rgb[p] ?? 0) << 16) | ((rgb[p + 1] ?? 0) << 8) | (rgb[p + 2] ?? 0));
-      assert.ok(colours.size > 20, `page ${i + 1}'s picture has ${colours.size} colours: blank`);
-      await sharp(rgb, { raw: { width: pixels('Width'), height: pixels('Height'), channels: 3 } })
+      assert.ok(colours > 20, `page ${i + 1}'s picture has ${colours} colours: blank`);
+      await sharp(rgb, { raw: { width: pixels.width, height: pixels.height, channels: 3 } })
         .png()
         .toFile(join(artifacts, `facilitation-12-pdf-page-${i + 1}.png`));
     }

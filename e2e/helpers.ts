@@ -1,9 +1,20 @@
 // Browser test helpers: the real server (with the built client) on a random port, and Debian's
 // Chromium driven by playwright-core. Waits are on conditions, never on the clock.
+
+import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, afterEach, before } from 'node:test';
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  type PDFDocument,
+  PDFName,
+  type PDFNumber,
+  PDFRawStream,
+} from 'pdf-lib';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
@@ -330,4 +341,66 @@ export function gridBoardFile(
   const file = join(tmpdir(), `tandem-grid-${process.pid}-${Date.now()}-${count}.json`);
   writeFileSync(file, JSON.stringify({ version: 1, shapes }));
   return file;
+}
+
+/** What one page of a PDF paints: its size, and the one picture drawn on it (RGB, 8 bits). */
+export interface PdfPagePicture {
+  width: number;
+  height: number;
+  /** The pictures the page paints (an export paints one). */
+  pictures: number;
+  pixels: { width: number; height: number };
+  rgb: Uint8Array;
+  /** Distinct colours in the picture: a drawn page has many (antialiasing), a blank one one or two. */
+  colours: number;
+}
+
+/**
+ * Each page of a PDF made by the client's exports (jsPDF: one PNG picture per page), read in Node
+ * with pdf-lib, no system tool needed.
+ */
+export function pdfPagePictures(pdf: PDFDocument): PdfPagePicture[] {
+  return pdf.getPages().map((page) => {
+    const { width, height } = page.getSize();
+    // The page's drawing operators name the pictures it paints (`/Name Do`); jsPDF lists every
+    // picture of the file in each page's resources, so the resources alone do not say which.
+    const contents = page.node.Contents();
+    const streams =
+      contents instanceof PDFArray ? contents.asArray().map((ref) => pdf.context.lookup(ref)) : [contents];
+    const operators = streams
+      .filter((stream): stream is PDFRawStream => stream instanceof PDFRawStream)
+      .map((stream) => new TextDecoder().decode(decodePDFRawStream(stream).decode()))
+      .join('\n');
+    const painted = [...operators.matchAll(/\/([^\s/]+)\s+Do\b/g)].map((match) => match[1] as string);
+    const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+    const images = painted
+      .map((name) => xobjects && pdf.context.lookup(xobjects.get(PDFName.of(name))))
+      .filter((obj): obj is PDFRawStream => obj instanceof PDFRawStream)
+      .filter((stream) => stream.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'));
+    const image = images[0];
+    if (!image)
+      return {
+        width,
+        height,
+        pictures: 0,
+        pixels: { width: 0, height: 0 },
+        rgb: new Uint8Array(),
+        colours: 0,
+      };
+    const number = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
+    assert.equal(number('BitsPerComponent'), 8);
+    assert.equal(image.dict.get(PDFName.of('ColorSpace')), PDFName.of('DeviceRGB'));
+    const rgb = decodePDFRawStream(image).decode();
+    const colours = new Set<number>();
+    for (let p = 0; p + 2 < rgb.length; p += 3)
+      colours.add(((rgb[p] ?? 0) << 16) | ((rgb[p + 1] ?? 0) << 8) | (rgb[p + 2] ?? 0));
+    return {
+      width,
+      height,
+      pictures: images.length,
+      pixels: { width: number('Width'), height: number('Height') },
+      rgb,
+      colours: colours.size,
+    };
+  });
 }

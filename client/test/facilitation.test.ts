@@ -2,7 +2,7 @@
 // remaining time across clocks that disagree, the clock-offset estimate, presenting.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ShapeRecord } from '@tandem/shared';
+import { MAIN_PAGE_ID, type ShapeRecord } from '@tandem/shared';
 import * as Y from 'yjs';
 import { measureOffset, offsetFromSamples } from '../src/board/facilitation/clock.ts';
 import {
@@ -11,7 +11,6 @@ import {
   framesInOrder,
   moveFrame,
   renameFrame,
-  stepFrame,
   withFrameMembers,
 } from '../src/board/facilitation/frames.ts';
 import {
@@ -19,6 +18,7 @@ import {
   shouldFollow,
   showFrame,
   startPresenting,
+  stepAcrossPages,
   summonEveryone,
   writePresentation,
 } from '../src/board/facilitation/presentation.ts';
@@ -111,11 +111,49 @@ describe('frames', () => {
       order.map((f) => f.id),
       [a, b, c],
     );
-    assert.equal(stepFrame(order, null, 1), a);
-    assert.equal(stepFrame(order, a, 1), b);
-    assert.equal(stepFrame(order, c, 1), c);
-    assert.equal(stepFrame(order, a, -1), a);
-    assert.equal(stepFrame([], null, 1), null);
+    const only = [MAIN_PAGE_ID];
+    const on = (frameId: string | null) => ({ pageId: MAIN_PAGE_ID, frameId });
+    assert.deepEqual(stepAcrossPages(only, MAIN_PAGE_ID, order, null, 1), on(a));
+    assert.deepEqual(stepAcrossPages(only, MAIN_PAGE_ID, order, a, 1), on(b));
+    assert.equal(stepAcrossPages(only, MAIN_PAGE_ID, order, c, 1), null, 'the end of the board');
+    assert.equal(stepAcrossPages(only, MAIN_PAGE_ID, order, a, -1), null, 'the start of the board');
+    assert.equal(stepAcrossPages(only, MAIN_PAGE_ID, [], null, 1), null);
+  });
+
+  it('presenting steps across pages: past the last frame the next page’s first, back to the previous page’s last; a page without frames is one step', () => {
+    const doc = new Y.Doc();
+    const a = createFrame(doc, { x: 0, y: 0, w: 100, h: 100 }, 'u');
+    const b = createFrame(doc, { x: 500, y: 0, w: 100, h: 100 }, 'u');
+    const frames = framesInOrder(readAll(doc));
+    const pages = [MAIN_PAGE_ID, 'p2', 'p3'];
+    assert.deepEqual(stepAcrossPages(pages, MAIN_PAGE_ID, frames, b, 1), {
+      pageId: 'p2',
+      frameId: null,
+      enter: 'first',
+    });
+    assert.deepEqual(stepAcrossPages(pages, 'p2', frames, a, 1), { pageId: 'p2', frameId: b });
+    assert.deepEqual(stepAcrossPages(pages, 'p2', frames, b, -1), { pageId: 'p2', frameId: a });
+    assert.deepEqual(stepAcrossPages(pages, 'p2', frames, a, -1), {
+      pageId: MAIN_PAGE_ID,
+      frameId: null,
+      enter: 'last',
+    });
+    // Arrived from elsewhere (a frame of another page): this page's first, or its last going back.
+    assert.deepEqual(stepAcrossPages(pages, 'p2', frames, 'elsewhere', 1), { pageId: 'p2', frameId: a });
+    assert.deepEqual(stepAcrossPages(pages, 'p2', frames, 'elsewhere', -1), { pageId: 'p2', frameId: b });
+    // A page without frames: the step leaves it, either way.
+    assert.deepEqual(stepAcrossPages(pages, 'p2', [], null, 1), {
+      pageId: 'p3',
+      frameId: null,
+      enter: 'first',
+    });
+    assert.deepEqual(stepAcrossPages(pages, 'p2', [], null, -1), {
+      pageId: MAIN_PAGE_ID,
+      frameId: null,
+      enter: 'last',
+    });
+    assert.equal(stepAcrossPages(pages, 'p3', [], null, 1), null, 'the last page ends the board');
+    assert.equal(stepAcrossPages(pages, 'gone', [], null, 1), null, 'a page no longer listed');
   });
 });
 

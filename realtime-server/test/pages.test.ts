@@ -42,6 +42,20 @@ import { PostgresStore } from '../src/store/postgres.ts';
 import { partsOf } from '../src/store/store.ts';
 
 const skip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
+/**
+ * Lists pages `ids` on the board (its first document), stored before it returns: the server opens
+ * only a page the board lists (docs/api.md §17).
+ */
+async function listPages(wsUrl: string, cookie: string, board: string, ids: string[]): Promise<void> {
+  const first = connectDoc(wsUrl, board, { cookie });
+  try {
+    await waitSynced(first);
+    for (const id of ids) addPageEntry(first.doc, id, '');
+    await whenStored(first);
+  } finally {
+    first.destroy();
+  }
+}
 const shapeIds = (client: DocClient) => [...client.doc.getMap('shapes').keys()].sort();
 const storedIds = async (store: PostgresStore, key: string) =>
   Object.keys(JSON.parse(await storedShapes(store, key)) as object).sort();
@@ -62,20 +76,23 @@ describe('pages on two instances (Redis + PostgreSQL)', { skip, concurrency: fal
     const owner = await new ApiClient(a.url).signup('Owner');
     const board = await owner.createBoard();
     const page2 = docKey(board, 'p2');
-    const onA = { main: open(a.wsUrl, owner, board), page2: open(a.wsUrl, owner, page2) };
-    const onB = { main: open(b.wsUrl, owner, board), page2: open(b.wsUrl, owner, page2) };
-    await Promise.all([onA.main, onA.page2, onB.main, onB.page2].map((c) => waitSynced(c)));
+    const mains = { a: open(a.wsUrl, owner, board), b: open(b.wsUrl, owner, board) };
+    await Promise.all([mains.a, mains.b].map((c) => waitSynced(c)));
 
     // The page list lives in the first document; a page's own edits go to its document only.
-    onA.main.doc.transact(() => {
+    mains.a.doc.transact(() => {
       const pages = new Y.Array<Y.Map<unknown>>();
-      onA.main.doc.getMap(META_KEY).set(PAGES_KEY, pages);
+      mains.a.doc.getMap(META_KEY).set(PAGES_KEY, pages);
       for (const [id, name] of [
         [MAIN_PAGE_ID, 'Retro'],
         ['p2', 'Planning'],
       ])
         pages.push([new Y.Map<unknown>(Object.entries({ id, name }))]);
     });
+    // Page 2 opens once the board lists it, on either instance.
+    const onA = { main: mains.a, page2: open(a.wsUrl, owner, page2) };
+    const onB = { main: mains.b, page2: open(b.wsUrl, owner, page2) };
+    await Promise.all([onA.page2, onB.page2].map((c) => waitSynced(c)));
     addShape(onA.main.doc, 'on-main', { type: 'rect', x: 0, y: 0 });
     addShape(onB.page2.doc, 'on-page-2', { type: 'sticky', x: 10, y: 10 }, 'hello');
     await waitUntil('each page’s edit reached the other instance', () => {
@@ -190,6 +207,7 @@ describe('pages on two instances (Redis + PostgreSQL)', { skip, concurrency: fal
     const board = await owner.createBoard();
     await owner.share(board, removed, 'editor');
     await owner.share(board, kept, 'editor');
+    await listPages(a.wsUrl, owner.cookie, board, ['p2', 'p3']);
     const removedPages = [
       open(a.wsUrl, removed, board),
       open(b.wsUrl, removed, docKey(board, 'p2')),
@@ -214,6 +232,34 @@ describe('pages on two instances (Redis + PostgreSQL)', { skip, concurrency: fal
     await waitUntil('every page of the deleted board is closed with 4404', () =>
       keptPages.every((c) => c.closes.some((close) => close.code === CloseCode.NO_SUCH_BOARD)),
     );
+  });
+
+  test('a page id the board does not list is refused with 4404 and stores nothing; a page just added opens', async () => {
+    const [a, b] = cluster.instances as [(typeof cluster.instances)[0], (typeof cluster.instances)[0]];
+    const owner = await new ApiClient(a.url).signup('Owner');
+    const board = await owner.createBoard();
+    const unlisted = open(b.wsUrl, owner, docKey(board, 'unlisted'));
+    await waitUntil(
+      'refused with 4404',
+      () => unlisted.closes.some((c) => c.code === CloseCode.NO_SUCH_BOARD),
+      15_000,
+    );
+    unlisted.destroy();
+    assert.equal(unlisted.provider.synced, false, 'it never synced');
+    assert.equal(b.app.rooms.get(docKey(board, 'unlisted')), undefined, 'no room was opened for it');
+    const store = a.store as unknown as PostgresStore;
+    assert.equal(partsOf(await store.loadDoc(docKey(board, 'unlisted'))).length, 0, 'nothing is stored');
+
+    // A page added on A and opened on B at the same moment: B waits for the list to reach it.
+    const first = open(a.wsUrl, owner, board);
+    await waitSynced(first);
+    const added = open(b.wsUrl, owner, docKey(board, 'added'));
+    assert.ok(addPageEntry(first.doc, 'added', 'Added'));
+    await waitSynced(added);
+    addShape(added.doc, 'on-added', { type: 'rect', x: 0, y: 0 });
+    await whenStored(added);
+    assert.deepEqual(await storedIds(store, docKey(board, 'added')), ['on-added']);
+    assert.deepEqual(added.closes, []);
   });
 
   test('a page id that is not one is refused before anything loads', async () => {
@@ -253,6 +299,7 @@ describe('kill -9 of an instance loses nothing on either page', { skip }, () => 
       processes.push(b);
       const owner = await new ApiClient(a.url).signup('Owner');
       const board = await owner.createBoard();
+      await listPages(a.wsUrl, owner.cookie, board, ['p2']);
       const keys = [board, docKey(board, 'p2')];
       const connect = (server: ServerProcess, key: string) => {
         const client = connectDoc(server.wsUrl, key, { cookie: owner.cookie });
@@ -338,6 +385,7 @@ describe('a board stored before pages', () => {
       );
       assert.equal(vote.body.session?.open, true, 'its vote is still open');
 
+      addPageEntry(first.doc, 'p2', 'New');
       const second = connectDoc(server.wsUrl, docKey(saved.boardId, 'p2'), { cookie: owner.cookie });
       clients.push(second);
       await waitSynced(second);
@@ -363,6 +411,7 @@ describe('history per page', () => {
     try {
       const owner = await new ApiClient(server.url).signup('Owner');
       const board = await owner.createBoard();
+      await listPages(server.wsUrl, owner.cookie, board, ['p2']);
       const page2 = connectDoc(server.wsUrl, docKey(board, 'p2'), { cookie: owner.cookie });
       clients.push(page2);
       await waitSynced(page2);

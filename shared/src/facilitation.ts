@@ -21,6 +21,11 @@ export type TimerState = z.infer<typeof TimerState>;
 export const PresentationState = z.object({
   presenterId: z.string().max(64),
   frameId: z.string().max(64).nullable(),
+  /**
+   * The page shown (docs/api.md §17; absent: the first page): presenting steps through the frames
+   * of every page in page order, and a page without frames is shown whole, as one step.
+   */
+  pageId: z.string().max(64).optional(),
   /** Bumped by "Bring everyone here": everyone follows the presenter again, even those who moved away. */
   summon: z.number().int().min(0).optional(),
 });

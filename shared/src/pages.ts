@@ -14,6 +14,12 @@ export const MAIN_PAGE_ID = 'main';
 export const PAGES_KEY = 'pages';
 export const MAX_PAGES = 100;
 export const MAX_PAGE_NAME = 100;
+/**
+ * How long the server waits for a page to appear in the board's list before refusing a
+ * connection to it (4404): the page just added travels on its adder's first-document connection,
+ * which can arrive after the new page's own.
+ */
+export const PAGE_LISTED_WAIT_MS = 3000;
 
 /** Page ids are short URL-safe strings (the client makes 10-character random ones). */
 export const pageIdPattern = /^[A-Za-z0-9_-]{1,64}$/;

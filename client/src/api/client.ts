@@ -104,6 +104,8 @@ export const api = {
   boards: () => call<BoardsAnswer>('GET', apiPaths.boards()),
   createBoard: (title: string) => call<BoardAnswer>('POST', apiPaths.boards(), { title }),
   board: (id: string) => call<BoardWithRoleAnswer>('GET', apiPaths.board(id)),
+  /** The board as stored on the server, every page (docs/api.md §7, §17); checked by its reader. */
+  boardExport: (id: string) => call<unknown>('GET', apiPaths.boardExport(id)),
   renameBoard: (id: string, title: string) => call<BoardAnswer>('PATCH', apiPaths.board(id), { title }),
   deleteBoard: (id: string) => call<void>('DELETE', apiPaths.board(id)),
   members: (id: string) => call<MembersAnswer>('GET', apiPaths.members(id)),

@@ -92,7 +92,16 @@ export function Editor(props: Props) {
       Y.applyUpdate(s.doc, seed);
     }
     setPageSession(s);
-    return () => s.destroy();
+    // A page the board does not list (deleted, or a mistyped link) is refused with the code of a
+    // board that does not exist (docs/api.md §17); the board is there: its first page is shown.
+    const stop = s.onConnection((state) => {
+      if (state.code === CloseCode.NO_SUCH_BOARD)
+        navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
+    });
+    return () => {
+      stop();
+      s.destroy();
+    };
   }, [props.board.id, props.user.id, readOnly, pageId]);
   const pagesUndo = useMemo(() => (session ? createPagesUndo(session.doc) : null), [session]);
   useEffect(() => () => pagesUndo?.destroy(), [pagesUndo]);
@@ -307,7 +316,7 @@ function EditorView({
           <ExportMenu
             boardId={board.id}
             session={session}
-            pages={{ boardSession, pageId }}
+            pages={{ boardSession, pageId, count: pages.length }}
             index={index}
             title={title}
             userId={user.id}
@@ -365,6 +374,8 @@ function EditorView({
         user={user}
         session={session}
         boardDoc={boardSession.doc}
+        boardAwareness={boardSession.awareness}
+        pageId={pageId}
         index={index}
         locked={locked || previewIndex !== null}
         presence={presence}

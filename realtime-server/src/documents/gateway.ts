@@ -10,7 +10,18 @@
 // and dead connections, and the bookkeeping of which connections exist.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode, closeReason, docKey, isPageId, limits, type PresenceUser, pageOf } from '@tandem/shared';
+import {
+  CloseCode,
+  closeReason,
+  docKey,
+  isPageId,
+  limits,
+  MAIN_PAGE_ID,
+  PAGE_LISTED_WAIT_MS,
+  type PresenceUser,
+  pageOf,
+  readPages,
+} from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Sessions } from '../auth/sessions.ts';
@@ -157,7 +168,52 @@ export class DocumentGateway {
     const refusal = this.limits.check(boardId, grant.user.id);
     if (refusal) return refuse(refusal);
 
+    // A page id the board does not list names no page (docs/api.md §17): refused like a board that
+    // does not exist, before its Room loads, so no stored document is ever made for it.
+    if (pageId !== MAIN_PAGE_ID) {
+      let listed: boolean;
+      try {
+        listed = await this.pageListed(boardId, pageId);
+      } catch (error) {
+        if (error instanceof ShuttingDownError)
+          return refuse({ code: CloseCode.GOING_AWAY, reason: 'server going away' });
+        log.error({ err: error, boardId }, 'reading the page list failed');
+        return refuse({ code: CloseCode.INTERNAL, reason: 'internal error' });
+      }
+      if (early.closed) return;
+      if (!listed) return refuse({ code: CloseCode.NO_SUCH_BOARD, reason: 'no such page' });
+    }
+
     await this.attach(ws, docKey(boardId, pageId), grant, early);
+  }
+
+  /**
+   * Whether the board's page list (in its first document) holds `pageId`. Read from the first
+   * page's Room, loaded here if it is not open (an open Room hears every instance's edits over the
+   * bus), and waited for a moment: the page just added by this very person travels on their
+   * first-document connection, which may be paced, or on another instance, and so arrive after
+   * the new page's own connection.
+   */
+  private async pageListed(boardId: string, pageId: string): Promise<boolean> {
+    const { room, release } = await this.deps.rooms.acquire(boardId);
+    try {
+      const listed = () => readPages(room.doc).some((page) => page.id === pageId);
+      if (listed()) return true;
+      return await new Promise<boolean>((resolve) => {
+        const done = (answer: boolean) => {
+          clearTimeout(timer);
+          room.doc.off('update', onUpdate);
+          resolve(answer);
+        };
+        const onUpdate = () => {
+          if (listed()) done(true);
+        };
+        const timer = setTimeout(() => done(false), PAGE_LISTED_WAIT_MS);
+        room.doc.on('update', onUpdate);
+      });
+    } finally {
+      release();
+    }
   }
 
   /** Step 3: a Peer counted against the limits, in its Room, with the messages it sent so far. */

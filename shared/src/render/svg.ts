@@ -29,6 +29,8 @@ export interface SvgOptions {
   /** `<style>` rules to embed (the fonts, as data URLs). */
   style?: string;
   layout?: LayoutOf;
+  /** Prefixes the document's ids (its frames' clip paths), so several can sit in one file. */
+  idPrefix?: string;
 }
 
 const esc = (s: string) =>
@@ -86,7 +88,7 @@ const frameTitleSvg = (f: ShapeRecord): string =>
 export function toSvg(
   shapes: ShapeRecord[],
   all: Map<string, ShapeRecord>,
-  { margin = 32, images = new Map(), style = '', layout = estimatedLayout }: SvgOptions = {},
+  { margin = 32, images = new Map(), style = '', layout = estimatedLayout, idPrefix = '' }: SvgOptions = {},
 ): { svg: string; width: number; height: number } {
   const box = unionRect(
     shapes.map((s) => (s.type === 'arrow' ? pathBounds(connectorPath(s, all)) : boundsOf(s))),
@@ -97,7 +99,7 @@ export function toSvg(
   // (docs/api.md §14).
   const clips = clippingFrames(shapes);
   const frames = shapes.filter((s) => s.type === 'frame');
-  const clipIds = new Map(frames.map((f, i) => [f.id, `frame-clip-${i}`]));
+  const clipIds = new Map(frames.map((f, i) => [f.id, `${idPrefix}frame-clip-${i}`]));
   const clipDefs = frames
     .map(
       (f) =>
@@ -114,5 +116,43 @@ export function toSvg(
       })
       .join('') + frames.map(frameTitleSvg).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
+  return { svg, width, height };
+}
+
+/** A section of a stacked export: a heading (none: no room for one) over a document from toSvg. */
+export interface StackedPart {
+  heading: string | null;
+  svg: string;
+  width: number;
+  height: number;
+}
+
+/** Room for a section's heading, and between two sections, in board units. */
+export const STACK_HEADING = 56;
+export const STACK_GAP = 48;
+
+/**
+ * Several documents made by toSvg (each with its own `idPrefix`) in one SVG, one under the other,
+ * each under its heading: every page of a board as one file (docs/api.md §17). Each document is
+ * nested as it is, so nothing is drawn a second way; `style` (the fonts) is embedded once.
+ */
+export function stackSvgs(parts: StackedPart[], style = ''): { svg: string; width: number; height: number } {
+  const width = Math.max(1, ...parts.map((p) => p.width));
+  let y = 0;
+  const body = parts
+    .map((part, i) => {
+      const top = y + (i > 0 ? STACK_GAP : 0);
+      const heading =
+        part.heading === null
+          ? ''
+          : `<text x="16" y="${top + 36}" font-family="${esc(fontStacks.sans)}" font-size="24" font-weight="600" fill="#1f2328">${esc(part.heading)}</text>`;
+      const at = top + (part.heading === null ? 0 : STACK_HEADING);
+      y = at + part.height;
+      return `${heading}${part.svg.replace(/^<svg /, `<svg x="0" y="${at}" `)}`;
+    })
+    .join('');
+  const height = Math.max(1, y);
+  const defs = style ? `<defs><style>${style}</style></defs>` : '';
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${defs}<rect width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
   return { svg, width, height };
 }

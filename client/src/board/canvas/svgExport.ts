@@ -15,6 +15,8 @@ export function toSvg(
   images: Map<string, string> = new Map(),
   /** `<style>` rules to embed (the fonts, as data URLs: drawing/fontEmbed.ts). */
   style = '',
+  /** Prefixes the file's ids, so several pages can sit in one file (pages/pagesExport.ts). */
+  idPrefix = '',
 ): { svg: string; width: number; height: number } {
-  return render(shapes, all, { margin, images, style, layout: layoutOf });
+  return render(shapes, all, { margin, images, style, layout: layoutOf, idPrefix });
 }

@@ -15,9 +15,9 @@ const faces: Record<FontFamily, { family: string; url: string }> = {
 
 const dataUrl = async (url: string): Promise<string> => blobToDataUrl(await (await fetch(url)).blob());
 
-/** @font-face rules for the fonts the text of `shapes` uses (Latin faces), as data URLs. */
-export async function fontFacesFor(shapes: ShapeRecord[]): Promise<string> {
-  const used = new Set<FontFamily>();
+/** @font-face rules for the fonts the text of `shapes` uses, and `also` (Latin faces), as data URLs. */
+export async function fontFacesFor(shapes: ShapeRecord[], also: FontFamily[] = []): Promise<string> {
+  const used = new Set<FontFamily>(also);
   for (const s of shapes) if (s.text || s.type === 'frame') used.add(s.fontFamily ?? 'sans');
   const rules = await Promise.all(
     [...used].map(async (f) => {

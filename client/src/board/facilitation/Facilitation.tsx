@@ -33,7 +33,7 @@ export function Facilitation(props: FacilitationProps) {
   const [menu, setMenu] = useState<Menu>(null);
   const toggle = (m: Menu) => setMenu((open) => (open === m ? null : m));
   const timer = useMeta(props.boardDoc ?? session.doc, readTimer);
-  const presentation = useMeta(session.doc, readPresentation);
+  const presentation = useMeta(props.boardDoc ?? session.doc, readPresentation);
   const offset = useServerOffset();
   const votes = useVotes(props.boardId, props.onMessage);
   const tool = useEditor((s) => s.tool);

@@ -1,10 +1,10 @@
-// The Present menu: start and stop presenting, step through the frames (docs/api.md §14).
-import { canEditBoard, type PresentationState } from '@tandem/shared';
-import { boundsOf } from '../model/geometry.ts';
-import { fitRect, useEditor } from '../store.ts';
-import { framesInOrder, stepFrame } from './frames.ts';
+// The Present menu: start and stop presenting, step through the frames of every page (docs/api.md
+// §14, §17).
+import { canEditBoard, MAIN_PAGE_ID, type PresentationState } from '@tandem/shared';
+import { framesInOrder } from './frames.ts';
 import { useShapes } from './hooks.ts';
-import { showFrame, startPresenting, writePresentation } from './presentation.ts';
+import { startPresenting, writePresentation } from './presentation.ts';
+import { type PresentingPlace, showOnScreen, stepPresentation } from './presenting.ts';
 import type { FacilitationProps } from './props.ts';
 
 export function PresentMenu(
@@ -15,12 +15,11 @@ export function PresentMenu(
   const frames = framesInOrder(snap.list.map((e) => e.rec));
   const mine = presentation?.presenterId === user.id;
   const canPresent = canEditBoard(role) && !locked;
-  const show = (frameId: string | null) => {
-    const f = frameId ? snap.byId.get(frameId) : undefined;
-    if (f) {
-      const st = useEditor.getState();
-      st.setViewport(fitRect(boundsOf(f), st.screen));
-    }
+  const place: PresentingPlace = {
+    boardId: props.boardId,
+    pageId: props.pageId ?? MAIN_PAGE_ID,
+    boardDoc: props.boardDoc ?? session.doc,
+    index,
   };
   return (
     <section className="panel facilitation-menu" aria-label="Presenting">
@@ -31,8 +30,8 @@ export function PresentMenu(
           className="btn primary"
           onClick={() => {
             const first = frames[0]?.id ?? null;
-            writePresentation(session.doc, startPresenting(user.id, first));
-            show(first);
+            writePresentation(place.boardDoc, startPresenting(user.id, first, place.pageId));
+            showOnScreen(index, first);
             props.onClose();
           }}
         >
@@ -43,12 +42,22 @@ export function PresentMenu(
       {presentation && !mine && <p className="hint">Someone is presenting. Move the view to look around.</p>}
       {presentation && mine && (
         <>
-          <p className="hint">Use the arrow keys to step through the frames.</p>
+          <p className="hint">
+            Use the arrow keys to step through the frames; past a page's last frame comes the next page.
+          </p>
           <div className="row">
-            <button type="button" className="btn small" onClick={() => stepTo(-1)}>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => stepPresentation(place, presentation, -1)}
+            >
               Previous frame
             </button>
-            <button type="button" className="btn small" onClick={() => stepTo(1)}>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => stepPresentation(place, presentation, 1)}
+            >
               Next frame
             </button>
           </div>
@@ -58,17 +67,11 @@ export function PresentMenu(
         <button
           type="button"
           className="btn small ghost"
-          onClick={() => writePresentation(session.doc, null)}
+          onClick={() => writePresentation(place.boardDoc, null)}
         >
           Stop presenting
         </button>
       )}
     </section>
   );
-  function stepTo(step: 1 | -1) {
-    if (!presentation) return;
-    const next = stepFrame(frames, presentation.frameId, step);
-    writePresentation(session.doc, showFrame(presentation, next));
-    show(next);
-  }
 }

@@ -1,45 +1,62 @@
-// Following a presentation, and the presenter's chip and arrow keys (docs/api.md §14).
-import type { PresentationState } from '@tandem/shared';
-import { useEffect, useRef } from 'react';
-import { boundsOf } from '../model/geometry.ts';
+// Following a presentation, and the presenter's chip and arrow keys (docs/api.md §14, §17).
+import { MAIN_PAGE_ID, type PresentationState } from '@tandem/shared';
+import { useEffect, useMemo, useRef } from 'react';
 import { useRemotes } from '../presence/remote.ts';
 import { isTyping, onKeydown } from '../shortcuts.ts';
-import { fitRect, useEditor } from '../store.ts';
-import { framesInOrder, stepFrame } from './frames.ts';
-import { shouldFollow, showFrame, summonEveryone, writePresentation } from './presentation.ts';
+import { useEditor } from '../store.ts';
+import { shouldFollow, summonEveryone, writePresentation } from './presentation.ts';
+import { arriveOnPage, type PresentingPlace, stepPresentation } from './presenting.ts';
 import type { FacilitationProps } from './props.ts';
 
 /**
- * Everyone but the presenter follows the presenter's viewport (the avatars' follow mechanism),
- * until they move the view themselves; "Follow again" and "Bring everyone here" re-follow. The
- * presenter steps through the frames with the arrow keys and can bring everyone along.
+ * The presentation last seen on each board in this tab. The editor is made anew for every page
+ * shown, so this outlives it: someone who stopped following and opens another page is not taken
+ * back to the presenter, which a fresh start would do.
+ */
+const lastSeen = new Map<string, PresentationState | null>();
+
+/**
+ * Everyone but the presenter follows the presenter's viewport (the avatars' follow mechanism,
+ * across pages), until they move the view themselves; "Follow again" and "Bring everyone here"
+ * re-follow. The presenter steps through the frames of every page with the arrow keys and can
+ * bring everyone along.
  */
 export function PresentationFollow(props: FacilitationProps & { presentation: PresentationState | null }) {
-  const { presentation, session, user, index } = props;
-  const remotes = useRemotes(session.awareness);
+  const { presentation, session, user, index, boardId } = props;
+  // The presenter is found on the board's first document, where everyone is with their page.
+  const remotes = useRemotes(props.boardAwareness ?? session.awareness);
   const followId = useEditor((s) => s.followClientId);
-  const previous = useRef<PresentationState | null>(null);
   const wantFollow = useRef(false);
   const presenter = presentation
     ? (remotes.find((r) => r.state.user.id === presentation.presenterId && !r.state.idle) ??
       remotes.find((r) => r.state.user.id === presentation.presenterId))
     : undefined;
   const mine = presentation?.presenterId === user.id;
+  const boardDoc = props.boardDoc ?? session.doc;
+  const pageId = props.pageId ?? MAIN_PAGE_ID;
+  const place: PresentingPlace = useMemo(
+    () => ({ boardId, pageId, boardDoc, index }),
+    [boardId, pageId, boardDoc, index],
+  );
 
   useEffect(() => {
-    if (shouldFollow(previous.current, presentation, user.id)) wantFollow.current = true;
+    const previous = lastSeen.get(boardId) ?? null;
+    if (shouldFollow(previous, presentation, user.id)) wantFollow.current = true;
     if (!presentation) {
       wantFollow.current = false;
-      if (previous.current && previous.current.presenterId !== user.id) useEditor.getState().follow(null);
+      if (previous && previous.presenterId !== user.id) useEditor.getState().follow(null);
     }
-    previous.current = presentation;
-  }, [presentation, user.id]);
+    lastSeen.set(boardId, presentation);
+  }, [presentation, user.id, boardId]);
   useEffect(() => {
     if (wantFollow.current && presenter) {
       wantFollow.current = false;
       useEditor.getState().follow(presenter.clientId);
     }
   });
+
+  // The presenter, arriving on the page a step led to, shows its first (or last) frame.
+  useEffect(() => (mine ? arriveOnPage(place, session) : undefined), [mine, place, session]);
 
   // The presenter's arrow keys step through the frames; captured before the editor's own keys,
   // which would move the selection.
@@ -56,17 +73,10 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
       if (step === 0) return;
       e.preventDefault();
       e.stopImmediatePropagation();
-      const frames = framesInOrder(index.getSnapshot().list.map((x) => x.rec));
-      const next = stepFrame(frames, presentation.frameId, step);
-      writePresentation(session.doc, showFrame(presentation, next));
-      const f = next ? index.getSnapshot().byId.get(next) : undefined;
-      if (f) {
-        const st = useEditor.getState();
-        st.setViewport(fitRect(boundsOf(f), st.screen));
-      }
+      stepPresentation(place, presentation, step);
     };
     return onKeydown(down, { capture: true });
-  }, [mine, presentation, index, session]);
+  }, [mine, presentation, place]);
 
   if (!presentation) return null;
   if (mine) {
@@ -76,15 +86,11 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
         <button
           type="button"
           className="btn small primary"
-          onClick={() => writePresentation(session.doc, summonEveryone(presentation))}
+          onClick={() => writePresentation(boardDoc, summonEveryone(presentation))}
         >
           Bring everyone here
         </button>
-        <button
-          type="button"
-          className="btn small ghost"
-          onClick={() => writePresentation(session.doc, null)}
-        >
+        <button type="button" className="btn small ghost" onClick={() => writePresentation(boardDoc, null)}>
           Stop
         </button>
       </div>

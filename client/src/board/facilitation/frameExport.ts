@@ -4,8 +4,7 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
 import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { imagesOf } from '../images/transfer.ts';
-import { blobToDataUrl } from '../images/upload.ts';
-import { svgToPng } from '../ui/download.ts';
+import { picturesPdf } from '../ui/download.ts';
 import { frameMembers } from './frames.ts';
 
 /** The shapes of a frame in paint order: the frame, then what lies inside it. */
@@ -27,21 +26,13 @@ export async function frameImage(
   return toSvg(list, snap.byId, 32, await imagesOf(boardId, list), await fontFacesFor(list));
 }
 
-/** One PDF page per frame, each the frame's own size (jsPDF, loaded only when asked for). */
+/** One PDF page per frame, each the frame's own size. */
 export async function framesPdf(
   boardId: string,
   frames: ShapeRecord[],
   snap: ReturnType<ShapeIndex['getSnapshot']>,
 ) {
-  const { jsPDF } = await import('jspdf');
-  let pdf: InstanceType<typeof jsPDF> | null = null;
-  for (const frame of frames) {
-    const { svg, width, height } = await frameImage(boardId, frame, snap);
-    const png = await blobToDataUrl(await svgToPng(svg, width, height));
-    const orientation = width >= height ? 'landscape' : 'portrait';
-    if (!pdf) pdf = new jsPDF({ orientation, unit: 'px', format: [width, height], hotfixes: ['px_scaling'] });
-    else pdf.addPage([width, height], orientation);
-    pdf.addImage(png, 'PNG', 0, 0, width, height);
-  }
-  return pdf?.output('blob') ?? null;
+  const pictures = [];
+  for (const frame of frames) pictures.push(await frameImage(boardId, frame, snap));
+  return picturesPdf(pictures);
 }

@@ -26,14 +26,6 @@ export function framesInOrder(shapes: Iterable<ShapeRecord>): ShapeRecord[] {
   });
 }
 
-/** The frame after (or before) `currentId` in presentation order, clamped at the ends. */
-export function stepFrame(frames: ShapeRecord[], currentId: string | null, step: 1 | -1): string | null {
-  if (frames.length === 0) return null;
-  const at = frames.findIndex((f) => f.id === currentId);
-  if (at < 0) return (step === 1 ? frames[0] : frames[frames.length - 1])?.id ?? null;
-  return frames[Math.min(frames.length - 1, Math.max(0, at + step))]?.id ?? null;
-}
-
 /** "Frame 3" for the next frame made on this board. */
 export function nextFrameName(shapes: Iterable<ShapeRecord>): string {
   return `Frame ${[...shapes].filter(isFrame).length + 1}`;

@@ -1,5 +1,6 @@
 // What the facilitation bar and each of its menus and overlays are given by the editor.
 import type { Role, User } from '@tandem/shared';
+import type { Awareness } from 'y-protocols/awareness';
 import type * as Y from 'yjs';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import type { LocalPresence } from '../presence/localPresence.ts';
@@ -12,10 +13,18 @@ export interface FacilitationProps {
   user: User;
   session: BoardSession;
   /**
-   * The board's first document (docs/api.md §17): the timer is the board's, one for every page,
-   * so it lives in the first page's `meta`. Absent: `session`'s (the first page is shown).
+   * The board's first document (docs/api.md §17): the timer and the presentation are the board's,
+   * one for every page, so they live in the first page's `meta`. Absent: `session`'s (the first
+   * page is shown).
    */
   boardDoc?: Y.Doc;
+  /**
+   * Presence on the board's first document, where everyone on the board is with their page:
+   * followers find the presenter there, whichever page either is on. Absent: `session`'s.
+   */
+  boardAwareness?: Awareness;
+  /** The page shown (docs/api.md §17); absent: the first page. */
+  pageId?: string;
   index: ShapeIndex;
   /** Read-only right now (viewer, or the connection lost). */
   locked: boolean;

@@ -39,7 +39,7 @@ export interface ImportedPage {
 }
 
 /** The records of `list` that pass the schema, and how many did not. */
-function validRecords(list: unknown[]): { shapes: ShapeRecord[]; skipped: number } {
+export function validRecords(list: unknown[]): { shapes: ShapeRecord[]; skipped: number } {
   const shapes: ShapeRecord[] = [];
   let skipped = 0;
   for (const raw of list) {

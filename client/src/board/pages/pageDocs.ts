@@ -1,5 +1,6 @@
-// Reading and writing a page that is not shown (docs/api.md §17): "Board as JSON" reads every page,
-// "Import JSON" writes each imported page into its own document. A page is opened through the
+// Writing a page that is not shown (docs/api.md §17): "Import JSON" writes each imported page into
+// its own document. (Exports read such pages from the server's export.json instead, without
+// opening them: pagesExport.ts.) A page is opened through the
 // same path the Pages panel's pages are (sync/provider.ts: the page's own WebSocket room, its
 // IndexedDB copy, the board's credentials), so the server checks access, stores, relays and
 // versions the writes exactly as when someone edits the page; no second write path.

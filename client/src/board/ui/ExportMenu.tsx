@@ -1,7 +1,7 @@
-// Export the board or the selection as PNG, SVG or JSON; import a board's JSON.
+// Export the page shown or the selection as PNG, SVG or PDF, every page (docs/api.md §17) as PDF,
+// PNG or SVG, the board as JSON; import a board's JSON.
 
-import type { BoardExport } from '@tandem/shared';
-import { MAIN_PAGE_ID, type PageExport, withPageList } from '@tandem/shared';
+import { type PageExport, withPageList } from '@tandem/shared';
 import { useCallback, useRef, useState } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -12,9 +12,10 @@ import { exportBoard, insertRecordsInPieces, parseShapes } from '../model/clipbo
 import { unionRect } from '../model/geometry.ts';
 import { addPage, readPages, renamePage } from '../pages/model.ts';
 import { withPageDoc } from '../pages/pageDocs.ts';
+import { everyPagePdf, everyPageSvg, readEveryPage } from '../pages/pagesExport.ts';
 import { fitRect, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
-import { download, safeName, svgToPng } from './download.ts';
+import { download, picturesPdf, safeName, svgToPng } from './download.ts';
 import { Icon } from './icons.tsx';
 import { importInPieces } from './importInPieces.ts';
 import { useMenuDismiss } from './useMenuDismiss.ts';
@@ -26,7 +27,7 @@ interface Props {
    * The board's first document (the page list, docs/api.md §17) and the page shown: with them the
    * JSON export carries every page and an import brings pages back as pages.
    */
-  pages?: { boardSession: BoardSession; pageId: string };
+  pages?: { boardSession: BoardSession; pageId: string; count: number };
   index: ShapeIndex;
   title: string;
   userId: string;
@@ -41,6 +42,9 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
   useMenuDismiss(open, wrap, close);
   const file = useRef<HTMLInputElement>(null);
   const hasSelection = useEditor((s) => s.selection.length > 0);
+  // On a board of several pages, "Page as …" is the page shown and "All pages as …" every page.
+  const several = (pages?.count ?? 1) > 1;
+  const shown = several ? 'Page' : 'Board';
 
   const chosen = (selectionOnly: boolean) => {
     const snap = index.getSnapshot();
@@ -48,7 +52,7 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
     const list = snap.list.map((e) => e.rec).filter((r) => !selectionOnly || sel.has(r.id));
     return { list, byId: snap.byId };
   };
-  const image = async (kind: 'png' | 'svg', selectionOnly: boolean) => {
+  const image = async (kind: 'png' | 'svg' | 'pdf', selectionOnly: boolean) => {
     setOpen(false);
     const { list, byId } = chosen(selectionOnly);
     if (list.length === 0) return onMessage('There is nothing to export yet.');
@@ -60,6 +64,11 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
       await fontFacesFor(list),
     );
     const name = `${safeName(title)}${selectionOnly ? '-selection' : ''}`;
+    if (kind === 'pdf') {
+      const pdf = await picturesPdf([{ svg, width, height }]);
+      if (pdf) download(`${name}.pdf`, pdf);
+      return;
+    }
     if (kind === 'svg') download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
     else {
       try {
@@ -69,31 +78,42 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
       }
     }
   };
-  /** Every page's shapes, in order (the first page's export carries the meta); null when a page could not be read. */
-  const allPages = async (): Promise<{ board: BoardExport; pages: PageExport[] } | null> => {
-    if (!pages) return { board: exportBoard(session.doc), pages: [] };
-    const { boardSession, pageId } = pages;
-    const list = readPages(boardSession.doc);
-    const out: PageExport[] = [];
-    for (const page of list) {
-      const shown = page.id === pageId ? session : page.id === MAIN_PAGE_ID ? boardSession : null;
-      try {
-        const shapes = shown
-          ? exportBoard(shown.doc).shapes
-          : await withPageDoc(boardId, page.id, { userId, readOnly: true }, (s) => exportBoard(s.doc).shapes);
-        out.push({ id: page.id, name: page.name, shapes });
-      } catch {
-        return null;
-      }
+  /** Every page's shapes, in order (pages/pagesExport.ts); null when a page could not be read. */
+  const everyPage = async (): Promise<PageExport[] | null> => {
+    if (!pages) return [];
+    try {
+      return await readEveryPage(boardId, session, pages.boardSession, pages.pageId);
+    } catch {
+      return null;
     }
-    return { board: exportBoard(boardSession.doc), pages: out };
+  };
+  const unreadable = () =>
+    onMessage('A page could not be read from the server, so nothing was exported. Try again.');
+  /** Every page as PDF (one PDF page each), or as one SVG or PNG with the pages one under another. */
+  const allPages = async (kind: 'pdf' | 'png' | 'svg') => {
+    setOpen(false);
+    const read = await everyPage();
+    if (!read) return unreadable();
+    const name = `${safeName(title)}-pages`;
+    if (kind === 'pdf') {
+      const pdf = await everyPagePdf(boardId, read);
+      if (pdf) download(`${name}.pdf`, pdf);
+      return;
+    }
+    const { svg, width, height } = await everyPageSvg(boardId, read);
+    if (kind === 'svg') return download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
+    try {
+      download(`${name}.png`, await svgToPng(svg, width, height));
+    } catch {
+      onMessage('The PNG could not be made in this browser. Try SVG instead.');
+    }
   };
   const json = async () => {
     setOpen(false);
-    const read = await allPages();
-    if (!read)
-      return onMessage('A page could not be read from the server, so nothing was exported. Try again.');
-    const board = await withImages(boardId, withPageList(read.board, read.pages));
+    const read = await everyPage();
+    if (!read) return unreadable();
+    const first = exportBoard((pages?.boardSession ?? session).doc);
+    const board = await withImages(boardId, withPageList(first, read));
     // The comment threads (docs/api.md §18) are on the server: carried when it can be reached.
     const threads = await api.threads(boardId).then(
       (answer) => answer.threads,
@@ -176,10 +196,13 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
       {open && (
         <div className="menu panel" role="menu">
           <button type="button" role="menuitem" onClick={() => image('png', false)}>
-            Board as PNG
+            {shown} as PNG
           </button>
           <button type="button" role="menuitem" onClick={() => image('svg', false)}>
-            Board as SVG
+            {shown} as SVG
+          </button>
+          <button type="button" role="menuitem" onClick={() => image('pdf', false)}>
+            {shown} as PDF
           </button>
           <button type="button" role="menuitem" disabled={!hasSelection} onClick={() => image('png', true)}>
             Selection as PNG
@@ -187,6 +210,21 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
           <button type="button" role="menuitem" disabled={!hasSelection} onClick={() => image('svg', true)}>
             Selection as SVG
           </button>
+          {several && (
+            <>
+              <hr />
+              <button type="button" role="menuitem" onClick={() => void allPages('pdf')}>
+                All pages as PDF
+              </button>
+              <button type="button" role="menuitem" onClick={() => void allPages('png')}>
+                All pages as PNG
+              </button>
+              <button type="button" role="menuitem" onClick={() => void allPages('svg')}>
+                All pages as SVG
+              </button>
+              <hr />
+            </>
+          )}
           <button type="button" role="menuitem" onClick={() => void json()}>
             Board as JSON
           </button>

@@ -1,4 +1,6 @@
 // Browser file helpers for export/import.
+import { blobToDataUrl } from '../images/upload.ts';
+
 export function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
@@ -39,3 +41,23 @@ export const safeName = (title: string) =>
     .replace(/[^\p{L}\p{N}\p{M}_\- ]+/gu, '')
     .trim()
     .replace(/\s+/g, '-') || 'board';
+
+/**
+ * A PDF of one page per picture, each page the picture's own size, drawn from its PNG (jsPDF,
+ * loaded only when asked for): frames (facilitation/frameExport.ts) and a board's pages
+ * (pages/pagesExport.ts). Null for no pictures.
+ */
+export async function picturesPdf(
+  pictures: Iterable<{ svg: string; width: number; height: number }>,
+): Promise<Blob | null> {
+  const { jsPDF } = await import('jspdf');
+  let pdf: InstanceType<typeof jsPDF> | null = null;
+  for (const { svg, width, height } of pictures) {
+    const png = await blobToDataUrl(await svgToPng(svg, width, height));
+    const orientation = width >= height ? 'landscape' : 'portrait';
+    if (!pdf) pdf = new jsPDF({ orientation, unit: 'px', format: [width, height], hotfixes: ['px_scaling'] });
+    else pdf.addPage([width, height], orientation);
+    pdf.addImage(png, 'PNG', 0, 0, width, height);
+  }
+  return pdf?.output('blob') ?? null;
+}
