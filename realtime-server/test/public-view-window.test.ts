@@ -67,10 +67,14 @@ describe('public view: updates to anonymous viewers are merged per window', { co
     let streaming = true;
     let edits = 0;
     const stream = (async () => {
-      while (streaming) {
-        const editor = editors[edits % 2]!;
-        editor.doc.getMap('stream').set(`e${edits}`, edits);
-        edits += 1;
+      // Three transactions (three updates) per tick, so that even a loaded machine's slow timers
+      // make far more updates than windows.
+      for (let tick = 0; streaming; tick++) {
+        const editor = editors[tick % 2]!;
+        for (let i = 0; i < 3; i++) {
+          editor.doc.getMap('stream').set(`e${edits}`, edits);
+          edits += 1;
+        }
         await sleep(4);
       }
     })();
