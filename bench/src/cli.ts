@@ -306,10 +306,12 @@ function ingestCase(flags: Flags): Case {
   const p = {
     edits: num(flags, 'edits', 20_000),
     loads: num(flags, 'loads', 20),
+    perTurn: num(flags, 'per-turn', 0),
+    ywebsocketPersistence: flags['ywebsocket-persistence'] === 'true',
     ...commonFlags(flags),
   };
   return {
-    name: `ingest-${p.edits}`,
+    name: `ingest-${p.edits}${p.perTurn > 0 ? `-per-turn-${p.perTurn}` : ''}${p.ywebsocketPersistence ? '-ywspersist' : ''}`,
     servers: [...SERVER_KINDS],
     rows: [
       r('ingestMs', 'ingest: all updates taken in, ms', 1),

@@ -44,10 +44,12 @@ function start(
   p: CommonParams,
   instances: 1 | 2 = 1,
   tandemEnv?: Record<string, string>,
+  ywebsocketPersistence = false,
 ): Promise<ServerHandle> {
   if (p.profileDir) mkdirSync(p.profileDir, { recursive: true });
   return startServer({
     kind: p.server,
+    ywebsocketPersistence,
     instances,
     env: tandemEnv,
     cpu: p.serverCpu,
@@ -814,6 +816,14 @@ export interface IngestParams extends CommonParams {
   edits: number;
   /** fresh clients, one after another, in each of the two load phases */
   loads: number;
+  /**
+   * Updates the sender writes per event-loop turn (0: all of them in one turn, the default). A
+   * sender that yields between them (a live document's edits, a harness awaiting each send)
+   * reaches the server as many small reads instead of a few large ones.
+   */
+  perTurn?: number;
+  /** y-websocket's server with its LevelDB persistence on (`YPERSISTENCE`); off by default */
+  ywebsocketPersistence?: boolean;
 }
 
 /**
@@ -877,12 +887,17 @@ function syncMessage(syncType: number, payload: Uint8Array): Uint8Array {
  */
 export async function ingest(p: IngestParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await start(p, 1, {
-    // Tandem paces a connection to 200 messages a second (the anchors have no such limit): lifted
-    // for this scenario, or it would measure the pacing.
-    MESSAGES_PER_SECOND: '1000000',
-    MESSAGE_BURST: '10000000',
-  });
+  const server = await start(
+    p,
+    1,
+    {
+      // Tandem paces a connection to 200 messages a second (the anchors have no such limit): lifted
+      // for this scenario, or it would measure the pacing.
+      MESSAGES_PER_SECOND: '1000000',
+      MESSAGE_BURST: '10000000',
+    },
+    p.ywebsocketPersistence,
+  );
   const pool = new Pool(1);
   let sender: ReturnType<typeof createClient> | null = null;
   try {
@@ -915,15 +930,27 @@ export async function ingest(p: IngestParams): Promise<RunResult> {
       const answered = new Promise<number>((resolve) => {
         onAnswer = () => resolve(nowMicros());
       });
-      for (const message of messages) socket.send(message);
-      socket.send(syncMessage(0, stateVector));
       let stored: Promise<number> | null = null;
-      if (p.server === 'tandem') {
+      if (p.server === 'tandem')
         stored = new Promise<number>((resolve) => {
           onSaved = () => resolve(nowMicros());
         });
-        socket.send(encodeSavedMessage(++savedId));
-      }
+      const finish = () => {
+        socket.send(syncMessage(0, stateVector));
+        if (p.server === 'tandem') socket.send(encodeSavedMessage(++savedId));
+      };
+      const perTurn = p.perTurn ?? 0;
+      if (perTurn <= 0) {
+        for (const message of messages) socket.send(message);
+        finish();
+      } else
+        void (async () => {
+          for (let i = 0; i < messages.length; i += perTurn) {
+            for (const message of messages.slice(i, i + perTurn)) socket.send(message);
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          finish();
+        })();
       return {
         t0,
         answered: withTimeout(answered, 300_000, 'the server never answered after the updates'),

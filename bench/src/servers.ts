@@ -52,6 +52,8 @@ export interface StartOptions {
   profileDir?: string;
   /** extra node flags for every server process, e.g. --max-semi-space-size=64 */
   nodeArgs?: string[];
+  /** y-websocket's server stores every update in LevelDB (its `YPERSISTENCE`), in a fresh dir */
+  ywebsocketPersistence?: boolean;
 }
 
 export interface ServerHandle {
@@ -173,7 +175,13 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
       let readyUrl = `http://${HOST}:${port}/`;
       if (opts.kind === 'ywebsocket') {
         if (n > 1) throw new Error("y-websocket's server has no way to share documents between instances");
-        s = spawnPinned(cpu, [...node, ywebsocketBin()], { HOST, PORT: String(port) }, benchDir);
+        const env: Record<string, string> = { HOST, PORT: String(port) };
+        if (opts.ywebsocketPersistence) {
+          const dir = mkdtempSync(join(tmpdir(), 'ywebsocket-bench-'));
+          cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+          env.YPERSISTENCE = dir;
+        }
+        s = spawnPinned(cpu, [...node, ywebsocketBin()], env, benchDir);
       } else if (opts.kind === 'hocuspocus') {
         const env: Record<string, string> = { HOST, PORT: String(port) };
         if (n > 1) {

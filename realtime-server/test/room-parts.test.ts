@@ -3,7 +3,7 @@
 // in-process bus and recording peers (a Peer is anything that can send bytes and be closed).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { CloseCode, decodeSavedMessage, type Role } from '@tandem/shared';
+import { ANONYMOUS_VIEWER_WINDOW_MS, CloseCode, decodeSavedMessage, type Role } from '@tandem/shared';
 import pino from 'pino';
 import * as Y from 'yjs';
 import { waitUntil } from '../../testing/services.ts';
@@ -25,7 +25,7 @@ import {
 import type { Peer } from '../src/documents/peer.ts';
 import type { QueuedUpdate } from '../src/documents/persister.ts';
 import { RoomPresence } from '../src/documents/presence.ts';
-import { encodeAwarenessUpdate } from '../src/documents/protocol.ts';
+import { encodeAwarenessUpdate, parseClientMessage } from '../src/documents/protocol.ts';
 import { Replication } from '../src/documents/replication.ts';
 import { SavedTracker } from '../src/documents/saved.ts';
 import { DocSize } from '../src/documents/size.ts';
@@ -110,6 +110,44 @@ describe('Fanout', () => {
     await nextTurn();
     assert.equal(ana.writes.length, 2, 'an update from no peer goes to everyone');
     fanout.close();
+  });
+
+  test("anonymous viewers get a window's updates as one merged message; people get each turn's at once", async () => {
+    const ana = new RecordingPeer('ana');
+    const ben = new RecordingPeer('ben');
+    const viewers = [new RecordingPeer('public:1', 'viewer'), new RecordingPeer('public:1', 'viewer')];
+    for (const viewer of viewers) Object.assign(viewer, { anonymous: true });
+    const fanout = new Fanout(
+      new Set<Peer>([ana, ben, ...viewers]),
+      new RoomPresence(() => undefined),
+      () => undefined,
+    );
+    const source = new Y.Doc();
+    const started = performance.now();
+    for (const id of ['a', 'b', 'c']) {
+      fanout.add(shapeUpdate(id, source).update, ana);
+      await nextTurn();
+    }
+    assert.equal(ben.writes.length, 3, 'a person gets every turn at once');
+    assert.equal(viewers[0]!.writes.length, 0, 'a viewer waits for the window');
+    await waitUntil('the window ends', () => viewers.every((v) => v.writes.length === 1));
+    assert.ok(performance.now() - started >= ANONYMOUS_VIEWER_WINDOW_MS - 5);
+    assert.equal(
+      viewers[0]!.writes[0],
+      viewers[1]!.writes[0],
+      'merged once, the same bytes for every viewer',
+    );
+    const received = new Y.Doc();
+    const message = parseClientMessage(viewers[0]!.messages[0]!);
+    assert.equal(message.kind, 'update');
+    if (message.kind === 'update') Y.applyUpdate(received, message.update);
+    assert.deepEqual(received.getMap('shapes').toJSON(), source.getMap('shapes').toJSON());
+    // Closing sends what the window holds at once.
+    fanout.add(shapeUpdate('d', source).update, ana);
+    await nextTurn();
+    fanout.close();
+    assert.equal(viewers[0]!.writes.length, 2);
+    assert.equal(ana.writes.length, 0, 'the sender is never sent its own updates');
   });
 
   test('presence goes out at once in a quiet room, then merged per tick, and published for the others', async () => {
