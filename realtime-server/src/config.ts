@@ -47,6 +47,8 @@ export interface Config {
   firstMessageDeadlineMs: number;
   persistDebounceMs: number;
   persistMaxDelayMs: number;
+  /** The longest a room holds presence changes to merge them under load (0: merged per turn only). */
+  presenceTickMs: number;
   loginAttemptsPerMinute: number;
   signupsPerMinute: number;
   /** Comments (threads, replies, edits) one user may write per minute on one instance (docs/api.md §18). */
@@ -118,6 +120,7 @@ export const configVariables = [
   'FIRST_MESSAGE_DEADLINE_MS',
   'PERSIST_DEBOUNCE_MS',
   'PERSIST_MAX_DELAY_MS',
+  'PRESENCE_TICK_MS',
   'LOGIN_ATTEMPTS_PER_MINUTE',
   'SIGNUPS_PER_MINUTE',
   'COMMENTS_PER_MINUTE',
@@ -397,6 +400,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     ),
     persistDebounceMs: integer(env, 'PERSIST_DEBOUNCE_MS', limits.persistDebounceMs, 0, 60_000),
     persistMaxDelayMs: integer(env, 'PERSIST_MAX_DELAY_MS', limits.persistMaxDelayMs, 0, 600_000),
+    presenceTickMs: integer(env, 'PRESENCE_TICK_MS', limits.presenceTickMs, 0, 600_000),
     loginAttemptsPerMinute: integer(
       env,
       'LOGIN_ATTEMPTS_PER_MINUTE',

@@ -8,7 +8,7 @@ import pino from 'pino';
 import * as Y from 'yjs';
 import { waitUntil } from '../../testing/services.ts';
 import { MemoryHub } from '../src/bus/memory.ts';
-import { Fanout } from '../src/documents/fanout.ts';
+import { Fanout, PRESENCE_WAIT_FACTOR } from '../src/documents/fanout.ts';
 import { Ingest, type IngestHost } from '../src/documents/ingest.ts';
 import {
   applyUpdate,
@@ -170,6 +170,54 @@ describe('Fanout', () => {
     await waitUntil('the tick ends', () => ana.writes.length === 2);
     assert.equal(published.length, 2, 'two changes within the tick: one message');
     fanout.close();
+  });
+
+  test('after a send, presence waits what the send took times PRESENCE_WAIT_FACTOR, and never longer than the tick', async () => {
+    const SEND_MS = 30;
+    /** A peer whose every send takes SEND_MS of the event loop, as a big room's sends do together. */
+    class SlowPeer extends RecordingPeer {
+      override send(message: Uint8Array | Uint8Array[]): void {
+        const until = performance.now() + SEND_MS;
+        while (performance.now() < until);
+        super.send(message);
+      }
+    }
+    const awareness = (clock: number) =>
+      encodeAwarenessUpdate(
+        [{ clientId: 9, clock, state: JSON.stringify({ cursor: { x: clock, y: 0 } }) }],
+        1,
+      );
+    const room = (tickMs: number) => {
+      const ana = new SlowPeer('ana');
+      ana.clientIds.add(9);
+      let fanout: Fanout | null = null;
+      const presence = new RoomPresence(() => fanout?.presenceChanged());
+      fanout = new Fanout(new Set<Peer>([ana]), presence, () => undefined, tickMs);
+      return { ana, presence, fanout };
+    };
+
+    const long = room(60_000);
+    long.presence.applyFromPeer(long.ana, awareness(1));
+    await nextTurn();
+    assert.equal(long.ana.writes.length, 1, 'the first change goes out this turn');
+    const sentAt = performance.now();
+    long.presence.applyFromPeer(long.ana, awareness(2));
+    await nextTurn();
+    assert.equal(long.ana.writes.length, 1, 'the next one waits: the last send was slow');
+    await waitUntil('the wait ends, long before the tick', () => long.ana.writes.length === 2, 10_000);
+    assert.ok(
+      performance.now() - sentAt >= SEND_MS * PRESENCE_WAIT_FACTOR * 0.9,
+      'it waited about the send time times the factor',
+    );
+    long.fanout.close();
+
+    const short = room(0);
+    short.presence.applyFromPeer(short.ana, awareness(1));
+    await nextTurn();
+    short.presence.applyFromPeer(short.ana, awareness(2));
+    await nextTurn();
+    assert.equal(short.ana.writes.length, 2, 'a tick of 0: every turn sends what changed in it');
+    short.fanout.close();
   });
 });
 

@@ -35,6 +35,12 @@ export const limits = {
   abuseWindowMs: 10_000,
   /** A client sends its cursor at most this often. */
   cursorPerSecond: 30,
+  /**
+   * The longest the server holds a room's presence changes to merge them (PRESENCE_TICK_MS). A
+   * change in a quiet room goes out at once; under load the wait is what the room's last presence
+   * write cost, times a factor (realtime-server's fanout.ts), and never more than this.
+   */
+  presenceTickMs: 25,
   /** An edit is persisted within this debounce, and at most this long under constant load. */
   persistDebounceMs: 1000,
   persistMaxDelayMs: 5000,

@@ -134,7 +134,12 @@ export class Room {
       confirmed: () => this.saved.check(),
       catchUpFromStore: (reason) => this.catchUp.request(reason),
     });
-    this.fanout = new Fanout(this.peers, this.presence, (local) => this.replication.publishPresence(local));
+    this.fanout = new Fanout(
+      this.peers,
+      this.presence,
+      (local) => this.replication.publishPresence(local),
+      config.presenceTickMs,
+    );
     this.saved = new SavedTracker({
       lowestUnsaved: () => {
         let lowest = this.replication.lowestHeldMark();
