@@ -97,6 +97,9 @@ test('the compiled server starts with plain node and loads only what the deploym
     // fastify's JSON-schema compilers (routes check input with zod)
     'ajv',
     '@fastify/ajv-compiler',
+    // the SVG renderer's libraries: only the history worker thread draws (history/render.ts)
+    'roughjs',
+    'perfect-freehand',
     'tsx',
     'esbuild',
   ]) {
