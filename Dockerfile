@@ -39,7 +39,7 @@ COPY --from=build /app/client/dist ./client/dist
 RUN mkdir -p /data && chown node:node /data
 # glibc's allocator, told to return every block of 1 MiB or more to the system when it is freed:
 # by default it raises that threshold after the first big free, and each libuv thread that hashed a
-# password (scrypt, 16 MiB) kept those 16 MiB for good (docs/operations.md, "Memory").
+# password (scrypt, 16 MiB) kept those 16 MiB for good (docs/operations.md, "Memory and slow clients").
 ENV DATA_DIR=/data PORT=8080 MALLOC_MMAP_THRESHOLD_=1048576
 USER node
 EXPOSE 8080

@@ -334,7 +334,7 @@ describe('deploy/nginx.conf', () => {
   });
 });
 
-/** glibc's malloc setting that returns big freed blocks to the system (docs/operations.md, "Memory"). */
+/** glibc's malloc setting that returns big freed blocks to the system (docs/operations.md, "Memory and slow clients"). */
 const MALLOC_SETTING = 'MALLOC_MMAP_THRESHOLD_';
 
 describe('Dockerfile', () => {
