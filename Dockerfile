@@ -37,7 +37,10 @@ COPY --from=build /app/client/dist ./client/dist
 # The code stays root-owned and read-only to the server; only /data is its to write
 # (the SQLite file and the generated secret when DATABASE_URL is unset).
 RUN mkdir -p /data && chown node:node /data
-ENV DATA_DIR=/data PORT=8080
+# glibc's allocator, told to return every block of 1 MiB or more to the system when it is freed:
+# by default it raises that threshold after the first big free, and each libuv thread that hashed a
+# password (scrypt, 16 MiB) kept those 16 MiB for good (docs/operations.md, "Memory and slow clients").
+ENV DATA_DIR=/data PORT=8080 MALLOC_MMAP_THRESHOLD_=1048576
 USER node
 EXPOSE 8080
 # The server stores pending edits and closes sockets with 1001 on SIGTERM; its own limit is 25 s,

@@ -202,6 +202,8 @@ export async function startServer(opts: StartOptions): Promise<ServerHandle> {
           INSTANCE_NAME: `${prefix}-${i}`,
           // one bench user opens every board; real boards are opened by many users
           MAX_BOARDS_OPEN_PER_USER: '1000000',
+          // As `npm start` and the Docker image set it (docs/operations.md, "Memory and slow clients").
+          MALLOC_MMAP_THRESHOLD_: '1048576',
           ...opts.env,
         };
         if (n > 1) {

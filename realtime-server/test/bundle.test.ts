@@ -50,12 +50,19 @@ export async function resolve(specifier, context, next) {
 }
 `;
 
-test('the compiled server starts with plain node and loads only what the deployment uses', async () => {
-  const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', outdir], {
+let built = false;
+function build(): void {
+  if (built) return;
+  const result = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', outdir], {
     cwd: root,
     encoding: 'utf8',
   });
-  assert.equal(built.status, 0, `the build failed: ${built.stderr}`);
+  assert.equal(result.status, 0, `the build failed: ${result.stderr}`);
+  built = true;
+}
+
+test('the compiled server starts with plain node and loads only what the deployment uses', async () => {
+  build();
   const hook = join(work, 'recorder.cjs');
   writeFileSync(hook, cjsRecorder);
   const hooks = join(work, 'hooks.mjs');
@@ -97,9 +104,61 @@ test('the compiled server starts with plain node and loads only what the deploym
     // fastify's JSON-schema compilers (routes check input with zod)
     'ajv',
     '@fastify/ajv-compiler',
+    // the SVG renderer's libraries: only the history worker thread draws (history/render.ts)
+    'roughjs',
+    'perfect-freehand',
     'tsx',
     'esbuild',
   ]) {
     assert.ok(!loaded.has(unused), `${unused} is not loaded by a SQLite, single-instance deployment`);
+  }
+});
+
+/** The server's resident memory, in MiB. */
+function rssMiB(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
+}
+
+// Each password hash (scrypt) takes 16 MiB on one of libuv's four threads. Without a fixed mmap
+// threshold glibc served those blocks from the threads' arenas after the first one and never gave
+// them back: six logins at once left about 64 MiB behind (docs/operations.md, "Memory and slow
+// clients"). `npm run serve` sets the threshold; the server runs here with exactly its setting.
+test('with the environment `npm run serve` sets, password hashing leaves no memory behind', async () => {
+  build();
+  const serve = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.serve as string;
+  const setting = /\bMALLOC_MMAP_THRESHOLD_=(\d+)\b/.exec(serve)?.[1];
+  assert.ok(setting, 'npm run serve sets MALLOC_MMAP_THRESHOLD_');
+  const server = await startProcess(
+    {
+      DATA_DIR: join(work, 'data-memory'),
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+      MALLOC_MMAP_THRESHOLD_: setting,
+    },
+    undefined,
+    { args: [join(outdir, 'main.js')], cwd: root },
+  );
+  try {
+    const pid = server.child.pid as number;
+    const signup = (i: number) =>
+      fetch(`${server.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ email: `memory-${i}@example.com`, name: 'M', password: 'correct horse 1' }),
+      });
+    // One first, so that what the first request loads is counted before the measure.
+    assert.equal((await signup(0)).status, 201);
+    const before = rssMiB(pid);
+    const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(signup));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [201, 201, 201, 201, 201, 201],
+    );
+    const grown = rssMiB(pid) - before;
+    assert.ok(grown < 24, `RSS grew by ${grown.toFixed(1)} MiB over six concurrent signups`);
+  } finally {
+    assert.equal(await server.stop('SIGTERM'), 0, 'stopped cleanly on SIGTERM');
   }
 });

@@ -334,6 +334,9 @@ describe('deploy/nginx.conf', () => {
   });
 });
 
+/** glibc's malloc setting that returns big freed blocks to the system (docs/operations.md, "Memory and slow clients"). */
+const MALLOC_SETTING = 'MALLOC_MMAP_THRESHOLD_';
+
 describe('Dockerfile', () => {
   test('is multi-stage: installs with npm ci and builds the client before the runtime stage', () => {
     assert.ok(stages.length >= 2, 'at least a build and a runtime stage');
@@ -364,15 +367,29 @@ describe('Dockerfile', () => {
     assert.equal(entry, 'realtime-server/dist/main.js');
     assert.match(read('scripts/build-server.mjs'), /main: 'realtime-server\/src\/main\.ts'/);
     assert.ok(existsSync(join(root, 'realtime-server/src/main.ts')), 'its source exists');
-    const start = JSON.parse(read('package.json')).scripts.start as string;
-    assert.equal(start.split(' ').slice(-2).join(' '), `node ${entry}`, 'the same entry as `npm start`');
+    const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
+    assert.match(scripts.start ?? '', /&& npm run serve$/, '`npm start` builds, then runs `npm run serve`');
+    const serve = (scripts.serve ?? '').split(' ');
+    assert.equal(serve.slice(-2).join(' '), `node ${entry}`, 'the same entry as `npm run serve`');
+    // The allocator setting is the environment's (glibc reads it before node starts): the same in
+    // `npm run serve`, the image and the bench, which measures the server as these run it.
+    const mallocSetting = serve.find((word) => word.startsWith(`${MALLOC_SETTING}=`));
+    assert.ok(mallocSetting, `npm run serve sets ${MALLOC_SETTING}`);
+    assert.equal(`${MALLOC_SETTING}=${dockerEnv[MALLOC_SETTING]}`, mallocSetting, 'the image sets the same');
+    assert.ok(
+      read('bench/src/servers.ts').includes(`${MALLOC_SETTING}: '${mallocSetting.split('=')[1]}'`),
+      'the bench sets the same',
+    );
     const user = lastOf('USER') ?? 'root';
     assert.ok(!['root', '0', '0:0'].includes(user), `runs as ${user}`);
     assert.equal(lastOf('EXPOSE'), String(instancePort));
     assert.equal(lastOf('STOPSIGNAL'), 'SIGTERM');
     assert.match(lastOf('HEALTHCHECK') ?? '', /\/healthz/);
     const known = new Set<string>(configVariables);
-    for (const key of Object.keys(dockerEnv)) assert.ok(known.has(key), `ENV ${key} is read by config.ts`);
+    for (const key of Object.keys(dockerEnv)) {
+      if (key === MALLOC_SETTING) continue;
+      assert.ok(known.has(key), `ENV ${key} is read by config.ts`);
+    }
   });
 
   test('.dockerignore keeps secrets, local installs and history out of the build context', () => {

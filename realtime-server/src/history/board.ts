@@ -3,7 +3,6 @@
 // forward change, and reverting one user's edits since a time. docs/architecture.md
 // ("Version history") explains the semantics, and who wins when edits overlap.
 import { exportBoard, SHAPES_KEY } from '@tandem/shared';
-import { boardSvg } from '@tandem/shared/render/board.ts';
 import * as Y from 'yjs';
 import { itemOf } from '../documents/internals.ts';
 import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
@@ -103,19 +102,8 @@ export function exportJson(parts: Uint8Array[]): { json: string; invalid: string
   return { json: JSON.stringify(board), invalid };
 }
 
-/**
- * A board (its parts) drawn as SVG by the shared renderer (docs/api.md §16), the one the client's
- * export uses: `board.svg`, and `board.png` rasterised from it.
- */
-export function renderSvg(parts: Uint8Array[], options: { frame?: string | undefined } = {}): string {
-  const doc = docOfParts(parts);
-  const { board } = exportBoard(doc);
-  doc.destroy();
-  return boardSvg(board, { frame: options.frame }).svg;
-}
-
 /** A board's stored parts applied to a fresh doc. */
-function docOfParts(parts: Uint8Array[]): Y.Doc {
+export function docOfParts(parts: Uint8Array[]): Y.Doc {
   const doc = new Y.Doc();
   for (const part of parts) Y.applyUpdate(doc, part);
   return doc;

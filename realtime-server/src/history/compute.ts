@@ -2,21 +2,12 @@
 // log entries or diffing two boards takes from tens of milliseconds to seconds of CPU: done on
 // the main thread it would stall every live board of the instance, so by default it runs in one
 // worker thread per process (history/worker.ts). Compacting a big board's log (`merge`) runs there
-// too. `inlineCompute` runs the same functions in place (for the pure unit tests and as the
-// worker's own implementation).
+// too. `inlineCompute` (history/inline.ts) runs the same functions in place: the worker's own
+// implementation, kept out of this module so that the main thread does not load what only the
+// worker runs (the SVG renderer).
 import { Worker } from 'node:worker_threads';
 import type { VersionStats } from '@tandem/shared';
-import { mergeInBulk } from '../documents/updates.ts';
-import {
-  changedShapeCount,
-  exportJson,
-  type HistoryEntry,
-  IncompleteLogError,
-  nextVersion,
-  renderSvg,
-  restoreChanges,
-  revertChanges,
-} from './board.ts';
+import { type HistoryEntry, IncompleteLogError } from './board.ts';
 
 export interface HistoryCompute {
   nextVersion(
@@ -51,17 +42,6 @@ export interface HistoryCompute {
   merge(parts: Uint8Array[]): Promise<Uint8Array>;
   close(): Promise<void>;
 }
-
-export const inlineCompute: HistoryCompute = {
-  nextVersion: async (prev, stored, updates) => nextVersion(prev, stored, updates),
-  exportJson: async (parts) => exportJson(parts),
-  renderSvg: async (parts, options) => renderSvg(parts, options),
-  revert: async (base, entries, userId, since) => (await revertChanges(base, entries, userId, since)).update,
-  restoreChanges: async (live, target) => restoreChanges(live, target),
-  changedShapeCount: async (parts, change) => changedShapeCount(parts, change),
-  merge: async (parts) => mergeInBulk(parts),
-  close: async () => {},
-};
 
 export type ComputeOp = Exclude<keyof HistoryCompute, 'close'>;
 export interface ComputeRequest {

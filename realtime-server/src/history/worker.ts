@@ -2,7 +2,8 @@
 // (history/compute.ts), one message per call.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { type ComputeReply, type ComputeRequest, inlineCompute } from './compute.ts';
+import type { ComputeReply, ComputeRequest } from './compute.ts';
+import { inlineCompute } from './inline.ts';
 
 // Below the main thread: on Linux a thread's nice value is its own, and `setPriority(n)` (pid 0)
 // sets the calling thread's. On a busy machine the scheduler then gives a core to the main
