@@ -57,6 +57,8 @@ export class DocumentGateway {
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
+  /** One listener for every socket's errors, rather than a closure per connection. */
+  private readonly onSocketError = (error: Error) => this.deps.log.debug({ err: error }, 'websocket error');
 
   constructor(private readonly deps: GatewayDeps) {
     const { config, log, metrics, store } = deps;
@@ -130,7 +132,7 @@ export class DocumentGateway {
     token: string | null,
   ) {
     const { config, log, metrics, store, sessions } = this.deps;
-    ws.on('error', (error) => log.debug({ err: error }, 'websocket error'));
+    ws.on('error', this.onSocketError);
     const early = new EarlyMessages(ws);
     const refuse = ({ code, reason }: Refusal) => {
       metrics.closes.inc({ code: String(code) });
@@ -178,19 +180,22 @@ export class DocumentGateway {
     this.peers.add(peer);
     this.limits.add(boardId, peer.userId);
     metrics.connections.set(this.peers.size);
-    ws.once('close', () => this.detach(peer, boardId));
+    // The one 'close' listener of an attached connection (ws emits 'close' once): everything the
+    // connection holds (its count, its room, its pacer, its expiry timer) ends in detach. One
+    // handler instead of one per piece: each `once` costs a wrapper, a bound function and a
+    // closure for as long as the connection lives (docs/benchmarks.md, memory per idle connection).
+    ws.on('close', () => this.detach(peer, boardId));
 
     const room = await this.joinRoom(peer, early);
     if (!room) return;
     this.deps.onBoardUsersChanged?.(boardId);
     this.flow(peer, room, early.drain());
     if (grant.expiresAt !== null) {
-      const timer = setTimeout(
+      peer.expiry = setTimeout(
         () => peer.close(CloseCode.NOT_AUTHENTICATED, 'access token expired'),
         Math.max(0, grant.expiresAt - Date.now()),
       );
-      timer.unref();
-      ws.once('close', () => clearTimeout(timer));
+      peer.expiry.unref();
     }
   }
 
@@ -266,7 +271,6 @@ export class DocumentGateway {
       () => metrics.throttled.inc(),
     );
     peer.pacer = pacer;
-    ws.once('close', () => pacer.stop());
     const onMessage = (data: Buffer, isBinary: boolean) => {
       metrics.traffic.messagesIn += 1;
       metrics.traffic.bytesIn += data.length;
@@ -281,6 +285,9 @@ export class DocumentGateway {
   }
 
   private detach(peer: SocketPeer, boardId: string): void {
+    peer.pacer?.stop();
+    if (peer.expiry) clearTimeout(peer.expiry);
+    peer.expiry = null;
     this.peers.delete(peer);
     peer.uncount();
     this.limits.remove(boardId, peer.userId);

@@ -18,6 +18,8 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
   room: Room | null = null;
   /** Set once attached: paces what the connection sends to the message rate. */
   pacer: Pacer | null = null;
+  /** Closes the connection when its access token expires; cleared when it closes. */
+  expiry: NodeJS.Timeout | null = null;
   private closed = false;
 
   /** The board whose page this connection edits: access and limits are the board's. */
