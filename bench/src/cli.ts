@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatHeapDiff } from './heapdiff.ts';
 import { loadAverage } from './proc.ts';
 import { formatProfiles } from './profile.ts';
 import {
@@ -251,6 +252,7 @@ function connectCase(flags: Flags): Case {
     boards: num(flags, 'boards', 1000),
     clients: num(flags, 'clients', 10_000),
     concurrency: num(flags, 'concurrency', 100),
+    heapSnapshots: flags['heap-snapshots'],
     ...commonFlags(flags),
   };
   return {
@@ -510,6 +512,14 @@ async function main(): Promise<void> {
   if (scenario === 'profile') {
     // `npm run bench -- profile <file.cpuprofile>…`: summarise profiles written by --profile or --cpu-prof
     console.log(formatProfiles(positional.slice(1).map((f) => resolve(process.env.INIT_CWD ?? '.', f))));
+    return;
+  }
+  if (scenario === 'heapdiff') {
+    // `npm run bench -- heapdiff <before.heapsnapshot> <after.heapsnapshot> <connections> [rows]`
+    const [before, after, connections, rows] = positional.slice(1);
+    if (!before || !after || !connections) throw new Error('heapdiff <before> <after> <connections> [rows]');
+    const at = (f: string) => resolve(process.env.INIT_CWD ?? '.', f);
+    console.log(formatHeapDiff(at(before), at(after), Number(connections), rows ? Number(rows) : undefined));
     return;
   }
   const repeats = num(flags, 'repeats', scenario === 'all' ? 3 : 1);

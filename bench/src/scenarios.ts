@@ -1,13 +1,15 @@
 // The scenarios: each starts its server(s), drives real Yjs clients, stops by itself and returns flat metrics.
 
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { encodeSavedMessage, mulberry32, SAVED_MESSAGE_TYPE } from '@tandem/shared';
 import * as Y from 'yjs';
 import { type ClientTarget, createClient } from './client.ts';
+import { formatHeapDiff } from './heapdiff.ts';
 import { Pool } from './pool.ts';
 import { cpuBusyMicros, procCpuMicros, procCpuSplitMicros, procPeakRssBytes, procRssBytes } from './proc.ts';
 import { type ClientSpec, type ConnectResult, nowMicros, type Report } from './protocol.ts';
-import { type ServerHandle, type ServerKind, startServer } from './servers.ts';
+import { SERVER_LABELS, type ServerHandle, type ServerKind, startServer } from './servers.ts';
 import { percentileSorted, summarize } from './stats.ts';
 
 /** One run's figures, flat so repeats can be reduced to medians metric by metric. */
@@ -550,11 +552,45 @@ export interface ConnectParams extends CommonParams {
   clients: number;
   /** handshakes in flight per generator worker */
   concurrency: number;
+  /**
+   * A directory: write a V8 heap snapshot of the server before and after connecting, and print what
+   * the new objects cost per connection (heapdiff.ts). The snapshots grow the process, so the RSS
+   * figures of such a run are not comparable with others.
+   */
+  heapSnapshots?: string;
+}
+
+/** Asks a server started with --heapsnapshot-signal=SIGUSR2 for a heap snapshot; its path once written. */
+async function heapSnapshot(pid: number, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, 'SIGUSR2');
+  for (;;) {
+    await sleep(1000);
+    const name = readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.heapsnapshot'));
+    if (!name) continue;
+    const path = join(dir, name);
+    const size = statSync(path).size;
+    await sleep(1000);
+    if (size > 0 && statSync(path).size === size) return path;
+  }
 }
 
 export async function connect(p: ConnectParams): Promise<RunResult> {
   const notes: string[] = [];
-  const server = await start(p);
+  const snapDir = p.heapSnapshots ? join(p.heapSnapshots, `${p.server}-${Date.now()}`) : null;
+  if (snapDir) mkdirSync(snapDir, { recursive: true });
+  const server = await start(
+    snapDir
+      ? {
+          ...p,
+          serverNodeArgs: [
+            ...(p.serverNodeArgs ?? []),
+            '--heapsnapshot-signal=SIGUSR2',
+            `--diagnostic-dir=${snapDir}`,
+          ],
+        }
+      : p,
+  );
   const pool = new Pool(p.workers);
   try {
     const boards = await server.setupBoards(p.boards);
@@ -576,6 +612,7 @@ export async function connect(p: ConnectParams): Promise<RunResult> {
       };
     });
     await sleep(500);
+    const snap0 = snapDir ? await heapSnapshot(inst.pid, snapDir) : null;
     const rss0 = serverRss(server);
     const cpu0 = serverCpu(server);
     const w0 = nowMicros();
@@ -586,6 +623,10 @@ export async function connect(p: ConnectParams): Promise<RunResult> {
     const cpu1 = serverCpu(server);
     await sleep(3000); // let presence renewals and allocations settle before reading memory
     const rss1 = serverRss(server);
+    if (snapDir && snap0) {
+      const snap1 = await heapSnapshot(inst.pid, snapDir);
+      console.log(`${SERVER_LABELS[p.server]}: ${formatHeapDiff(snap0, snap1, p.clients)}`);
+    }
     if (conn.failed > 0) notes.push(`${conn.failed} of ${p.clients} clients did not sync`);
     const sync = summarize(conn.syncMs);
     return {

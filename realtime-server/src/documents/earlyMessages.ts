@@ -19,11 +19,8 @@ export class EarlyMessages {
   private bytes = 0;
   /** Whether reading stopped because too much arrived before attach. */
   private paused = false;
-  /** True once the socket closed (or was closed for what it sent) before attach. */
-  closed = false;
   private readonly onMessage = (data: Buffer, isBinary: boolean) => {
     if (!isBinary) {
-      this.closed = true;
       closeSocket(this.ws, CloseCode.UNDECODABLE, 'text frames are not accepted');
       return;
     }
@@ -37,9 +34,15 @@ export class EarlyMessages {
 
   constructor(private readonly ws: WebSocket) {
     ws.on('message', this.onMessage);
-    ws.once('close', () => {
-      this.closed = true;
-    });
+  }
+
+  /**
+   * True once the socket closed, or is closing (it sent a close frame, or was closed for what it
+   * sent), before attach. Read from the socket rather than kept by a 'close' listener: such a
+   * listener would keep this object, and the messages it held, alive as long as the connection.
+   */
+  get closed(): boolean {
+    return this.ws.readyState === this.ws.CLOSING || this.ws.readyState === this.ws.CLOSED;
   }
 
   /** Stops keeping messages and hands over the ones kept; reading resumes if it had stopped. */

@@ -32,7 +32,7 @@ import { AccessCheck } from './accessCheck.ts';
 import { authorize, ConnectionLimits, type Grant, type Refusal } from './admission.ts';
 import { EarlyMessages } from './earlyMessages.ts';
 import { closeSocket, onDrain } from './framing.ts';
-import { Pacer } from './pacing.ts';
+import { Pacer, type PacerHooks, type PacerOptions } from './pacing.ts';
 import type { Room } from './room.ts';
 import { type Rooms, ShuttingDownError } from './rooms.ts';
 import { SendQueues } from './sendQueues.ts';
@@ -68,6 +68,35 @@ export class DocumentGateway {
   private nextPeerId = 1;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly pingTimer: NodeJS.Timeout;
+  /** One listener for every socket's errors, rather than a closure per connection. */
+  private readonly onSocketError = (error: Error) => this.deps.log.debug({ err: error }, 'websocket error');
+  private readonly pacerOptions: PacerOptions;
+  /** What every connection's pacer calls, with the connection: shared, not closures per connection. */
+  private readonly pacing: PacerHooks<SocketPeer> = {
+    handle: (peer, data) => {
+      const room = peer.room;
+      if (peer.isClosed || !room) return;
+      try {
+        room.receive(peer, data);
+      } catch (error) {
+        // A throw here would escape ws's 'message' event (or the pacer's timer) and stop the
+        // whole process: whatever one connection's message trips over closes that connection only.
+        this.deps.log.error(
+          { err: error, boardId: peer.boardId, peer: peer.id },
+          'handling a document message failed',
+        );
+        peer.close(CloseCode.INTERNAL, 'internal error');
+      }
+    },
+    abuse: (peer) => {
+      this.deps.log.warn(
+        { boardId: peer.boardId, peer: peer.id, userId: peer.userId },
+        'connection far over the message rate for long: closing it (4429)',
+      );
+      peer.close(CloseCode.TOO_MANY_MESSAGES, closeReason.TOO_MANY_MESSAGES);
+    },
+    paused: () => this.deps.metrics.throttled.inc(),
+  };
 
   constructor(private readonly deps: GatewayDeps) {
     const { config, log, metrics, store } = deps;
@@ -77,6 +106,12 @@ export class DocumentGateway {
       perMessageDeflate: false,
       clientTracking: false,
     });
+    this.pacerOptions = {
+      rate: config.messagesPerSecond,
+      burst: config.messageBurst,
+      abuseRateFactor: limits.abuseRateFactor,
+      abuseWindowMs: limits.abuseWindowMs,
+    };
     this.limits = new ConnectionLimits({
       connectionsPerBoard: config.maxConnectionsPerBoard,
       boardsOpenPerUser: config.maxBoardsOpenPerUser,
@@ -141,7 +176,7 @@ export class DocumentGateway {
     token: string | null,
   ) {
     const { config, log, metrics, store, sessions } = this.deps;
-    ws.on('error', (error) => log.debug({ err: error }, 'websocket error'));
+    ws.on('error', this.onSocketError);
     const early = new EarlyMessages(ws);
     const refuse = ({ code, reason }: Refusal) => {
       metrics.closes.inc({ code: String(code) });
@@ -234,19 +269,22 @@ export class DocumentGateway {
     this.peers.add(peer);
     this.limits.add(boardId, peer.userId);
     metrics.connections.set(this.peers.size);
-    ws.once('close', () => this.detach(peer, boardId));
+    // The one 'close' listener of an attached connection (ws emits 'close' once): everything the
+    // connection holds (its count, its room, its pacer, its expiry timer) ends in detach. One
+    // handler instead of one per piece: each `once` costs a wrapper, a bound function and a
+    // closure for as long as the connection lives (docs/benchmarks.md, memory per idle connection).
+    ws.on('close', () => this.detach(peer, boardId));
 
     const room = await this.joinRoom(peer, early);
     if (!room) return;
     this.deps.onBoardUsersChanged?.(boardId);
-    this.flow(peer, room, early.drain());
+    this.flow(peer, early.drain());
     if (grant.expiresAt !== null) {
-      const timer = setTimeout(
+      peer.expiry = setTimeout(
         () => peer.close(CloseCode.NOT_AUTHENTICATED, 'access token expired'),
         Math.max(0, grant.expiresAt - Date.now()),
       );
-      timer.unref();
-      ws.once('close', () => clearTimeout(timer));
+      peer.expiry.unref();
     }
   }
 
@@ -288,41 +326,12 @@ export class DocumentGateway {
   }
 
   /** Messages flow from the socket to the room, paced; the ones kept before attach first. */
-  private flow(peer: SocketPeer, room: Room, kept: Buffer[]): void {
-    const { config, log, metrics } = this.deps;
-    const { boardId, ws } = peer;
-    const handle = (data: Buffer) => {
-      if (peer.isClosed) return;
-      try {
-        room.receive(peer, data);
-      } catch (error) {
-        // A throw here would escape ws's 'message' event (or the pacer's timer) and stop the
-        // whole process: whatever one connection's message trips over closes that connection only.
-        log.error({ err: error, boardId, peer: peer.id }, 'handling a document message failed');
-        peer.close(CloseCode.INTERNAL, 'internal error');
-      }
-    };
+  private flow(peer: SocketPeer, kept: Buffer[]): void {
+    const { metrics } = this.deps;
+    const { ws } = peer;
     // Over the message rate a connection is slowed down (pacing.ts); 4429 only for abuse.
-    const pacer = new Pacer(
-      ws,
-      {
-        rate: config.messagesPerSecond,
-        burst: config.messageBurst,
-        abuseRateFactor: limits.abuseRateFactor,
-        abuseWindowMs: limits.abuseWindowMs,
-      },
-      handle,
-      () => {
-        log.warn(
-          { boardId, peer: peer.id, userId: peer.userId },
-          'connection far over the message rate for long: closing it (4429)',
-        );
-        peer.close(CloseCode.TOO_MANY_MESSAGES, closeReason.TOO_MANY_MESSAGES);
-      },
-      () => metrics.throttled.inc(),
-    );
+    const pacer = new Pacer(ws, this.pacerOptions, this.pacing, peer);
     peer.pacer = pacer;
-    ws.once('close', () => pacer.stop());
     const onMessage = (data: Buffer, isBinary: boolean) => {
       metrics.traffic.messagesIn += 1;
       metrics.traffic.bytesIn += data.length;
@@ -337,6 +346,9 @@ export class DocumentGateway {
   }
 
   private detach(peer: SocketPeer, boardId: string): void {
+    peer.pacer?.stop();
+    if (peer.expiry) clearTimeout(peer.expiry);
+    peer.expiry = null;
     this.peers.delete(peer);
     peer.uncount();
     this.limits.remove(boardId, peer.userId);

@@ -25,7 +25,20 @@ export interface PacerOptions {
   abuseWindowMs: number;
 }
 
-export class Pacer {
+/**
+ * What a pacer calls, with its connection: one object for every connection, so that a pacer costs
+ * no closures of its own (docs/benchmarks.md, memory per idle connection).
+ */
+export interface PacerHooks<T> {
+  /** Handles one message of the connection (in order). */
+  handle(connection: T, data: Buffer): void;
+  /** Called once when the connection's rate is abuse (the owner closes it with 4429). */
+  abuse(connection: T): void;
+  /** Called each time reading stops. */
+  paused(connection: T): void;
+}
+
+export class Pacer<T> {
   private readonly bucket: TokenBucket;
   /** Messages read and not handled yet, oldest first, from `head` on. */
   private waiting: Buffer[] = [];
@@ -46,12 +59,9 @@ export class Pacer {
   constructor(
     private readonly ws: WebSocket,
     options: PacerOptions,
-    /** Handles one message (in order). */
-    private readonly handle: (data: Buffer) => void,
-    /** Called once when the connection's rate is abuse (the caller closes it with 4429). */
-    private readonly onAbuse: () => void,
-    /** Called each time reading stops. */
-    private readonly onPause: () => void = () => undefined,
+    private readonly hooks: PacerHooks<T>,
+    /** The connection the hooks are called with. */
+    private readonly connection: T,
   ) {
     this.bucket = new TokenBucket(options.rate, options.burst);
     this.slots = new Array<number>(Math.max(1, Math.ceil(options.abuseWindowMs / SLOT_MS))).fill(0);
@@ -72,11 +82,11 @@ export class Pacer {
     const now = performance.now();
     if (this.count(now) > this.abuseLimit) {
       this.stop();
-      this.onAbuse();
+      this.hooks.abuse(this.connection);
       return;
     }
     if (this.head === this.waiting.length && this.bucket.take(now)) {
-      this.handle(data);
+      this.hooks.handle(this.connection, data);
       return;
     }
     this.waiting.push(data);
@@ -88,7 +98,7 @@ export class Pacer {
       this.paused = true;
       this.pauses += 1;
       this.ws.pause();
-      this.onPause();
+      this.hooks.paused(this.connection);
     }
     this.schedule(now);
   }
@@ -136,7 +146,7 @@ export class Pacer {
       this.waiting[this.head] = EMPTY;
       this.head += 1;
       this.waitingBytes -= data.length;
-      this.handle(data);
+      this.hooks.handle(this.connection, data);
     }
     if (this.stopped) return;
     if (this.head === this.waiting.length) {

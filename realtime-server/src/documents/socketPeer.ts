@@ -17,7 +17,9 @@ export class SocketPeer implements Peer, Queued, CheckedConnection {
   alive = true;
   room: Room | null = null;
   /** Set once attached: paces what the connection sends to the message rate. */
-  pacer: Pacer | null = null;
+  pacer: Pacer<SocketPeer> | null = null;
+  /** Closes the connection when its access token expires; cleared when it closes. */
+  expiry: NodeJS.Timeout | null = null;
   private closed = false;
 
   /** The board whose page this connection edits: access and limits are the board's. */
