@@ -182,6 +182,9 @@ async function zoomSweep(page: Page): Promise<void> {
   }
 }
 
+/** The trial's large drag (issue 29), whose p95 the report checks against 33 ms. */
+const LARGE_DRAG = 'drag 2,000 selected shapes (whole board in view)';
+
 /** `own`: the setup changes nothing later scenarios depend on, and is skipped with the scenario. */
 const scenarios: {
   name: string;
@@ -215,7 +218,7 @@ const scenarios: {
     own: true,
   },
   {
-    name: 'drag 2,000 selected shapes (whole board in view)',
+    name: LARGE_DRAG,
     setup: selectTwoThousand,
     drive: dragSelection,
     own: true,
@@ -568,6 +571,13 @@ function report(r: Result): string {
   for (const f of r.frames)
     lines.push(
       `| ${f.name} | ${f.views.join('; ')} | ${f.n} | ${ms(f.p50)} | ${ms(f.p95)} | ${ms(f.max)} | ${f.over50} | ${f.longAnimationFrames} |`,
+    );
+  const drag = r.frames.find((f) => f.name === LARGE_DRAG);
+  if (drag)
+    lines.push(
+      '',
+      `2,000-shape drag (issues 29 and 31): p95 ${ms(drag.p95)} per frame, target ≤ 33 ms: ${drag.p95 <= 33.4 ? 'met' : 'missed'} ` +
+        `(frame intervals come in vsyncs of 16.7 ms, so 33.4 is two)`,
     );
   lines.push('');
   lines.push(`| bundle | raw | gzip -9 |`);
