@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import { before, beforeEach, describe, it } from 'node:test';
 import type { ShapeRecord } from '@tandem/shared';
 import type { Page } from 'playwright-core';
-import { artifacts, boardArea, canvas, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  boardArea,
+  canvas,
+  gridBoardFile,
+  newUser,
+  place,
+  sharedBoard,
+  until,
+  withApp,
+} from './helpers.ts';
 
 describe('layout, shared', () => {
   let ada: Page;
@@ -360,5 +370,79 @@ describe('layout, shared', () => {
     await ada.getByRole('button', { name: 'Rectangle', pressed: true }).waitFor();
     await ada.keyboard.press('q');
     await ada.keyboard.press('Escape');
+  });
+
+  it('a large selection moves as one lifted layer, snaps with guides over it, lands for Bo and undoes in one step', async () => {
+    // 251 notes in a grid: all but the first selected (over LIVE_DRAG_LIMIT, so the drag lifts them
+    // into a layer of their own), the first left out for the selection's left and top edges to snap to.
+    await ada
+      .getByLabel('Import JSON file')
+      .setInputFiles(gridBoardFile(251, { perRow: 25, types: ['sticky'] }));
+    await ada.getByText('Imported 251 shapes.').waitFor();
+    // The import gives the notes ids of its own: name them by their place in the grid.
+    const placed = await serverShapes();
+    const x0 = Math.min(...placed.map((r) => r.x));
+    const y0 = Math.min(...placed.map((r) => r.y));
+    const at = (col: number, row: number) =>
+      placed.find((r) => r.x === x0 + col * 260 && r.y === y0 + row * 260)!.id;
+    const [s0, s1, s24, s250] = [at(0, 0), at(1, 0), at(24, 0), at(0, 10)];
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+a');
+    await ada.keyboard.down('Shift');
+    await ada.locator(`[data-shape-id="${s0}"]`).click();
+    await ada.keyboard.up('Shift');
+    await until(async () => (await ada.locator('[data-selected-id]').count()) === 250, '250 selected');
+    const before = new Map((await serverShapes()).map((r) => [r.id, r]));
+    const zoom = Number(/scale\(([\d.e-]+)\)/.exec((await canvas(ada).getAttribute('data-viewport'))!)![1]);
+    const box = (await ada.locator(`[data-shape-id="${s1}"]`).boundingBox())!;
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await ada.mouse.move(from.x, from.y);
+    await ada.mouse.down();
+    // 2 px to the right (within snapping distance of s0's left edge, so it snaps back) and 60 down.
+    await ada.mouse.move(from.x + 1, from.y + 30, { steps: 3 });
+    await ada.mouse.move(from.x + 2, from.y + 60, { steps: 3 });
+    await until(
+      async () => (await ada.locator(`[data-lifted] [data-shape-id="${s1}"]`).count()) === 1,
+      'lifted',
+    );
+    await until(
+      async () => (await ada.locator('.guide-layer [data-guide="x"]').count()) > 0,
+      'a vertical guide',
+    );
+    await ada.screenshot({ path: `${artifacts}/layout-lifted-drag-guides.png` });
+    // While lifted nothing is written: Bo still sees the notes where they were.
+    assert.equal((await serverShape(s1))!.y, before.get(s1)!.y);
+    await ada.mouse.up();
+    await until(async () => (await ada.locator('[data-lifted]').count()) === 0, 'dropped');
+    await until(async () => (await ada.locator('[data-guide]').count()) === 0, 'guides gone');
+    const dy = 60 / zoom;
+    const moved = (r: ShapeRecord | undefined, id: string) =>
+      r !== undefined && r.x === before.get(id)!.x && Math.abs(r.y - (before.get(id)!.y + dy)) < 1 / zoom;
+    await until(async () => {
+      const now = new Map((await serverShapes()).map((r) => [r.id, r]));
+      return [s1, s24, s250].every((id) => moved(now.get(id), id));
+    }, 'the selection moved straight down on the server, snapped back in x');
+    assert.deepEqual((await serverShape(s0))!.y, before.get(s0)!.y, 'the first note stays');
+    // A note Bo has in view (the canvas draws what is near his view only): the nearest to its centre.
+    const [, bx, by] = /translate\(([-\d.e]+) ([-\d.e]+)\)$/.exec(
+      (await canvas(bo).getAttribute('data-viewport'))!,
+    )!;
+    const near = placed
+      .filter((r) => r.id !== s0)
+      .sort(
+        (a, b) =>
+          Math.hypot(a.x + Number(bx), a.y + Number(by)) - Math.hypot(b.x + Number(bx), b.y + Number(by)),
+      )[0]!;
+    const landed = (await serverShape(near.id))!.y;
+    assert.notEqual(landed, near.y);
+    await until(async () => (await seenByBo(near.id))?.y === landed, 'Bo sees the move land');
+    // One undo step brings every note back.
+    await ada.keyboard.press('Control+z');
+    await until(async () => {
+      const now = await serverShapes();
+      return (
+        now.length === 251 && now.every((r) => r.y === before.get(r.id)!.y && r.x === before.get(r.id)!.x)
+      );
+    }, 'one undo puts all 250 back');
   });
 });

@@ -274,6 +274,21 @@ describe('the trial’s bugs', () => {
     // Kept on her account.
     const me = await ana.evaluate(async () => (await (await fetch('/api/me')).json()).user.color);
     assert.equal(me.toLowerCase(), { violet: '#a29bfe', green: '#4cd137', blue: '#54a0ff' }[name]);
+    // On a phone the menu stays on the screen: hung from the avatar, it ran off the left edge.
+    await ana.keyboard.press('Escape');
+    await ana.setViewportSize({ width: 390, height: 844 });
+    await ana.getByRole('button', { name: 'Ana (you): your colour' }).click();
+    const menu = ana.getByRole('menu', { name: 'Your colour' });
+    await menu.waitFor();
+    await ana.screenshot({ path: `${artifacts}/trial-colour-menu-390.png` });
+    const box = (await menu.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the menu within the screen: ${JSON.stringify(box)}`);
+    const bar = (await ana.locator('.topbar > .right-panel').boundingBox())!;
+    assert.ok(box.y >= bar.y + bar.height, 'below the top bar, not over it');
+    for (const swatch of await menu.getByRole('menuitemradio').all()) {
+      const b = (await swatch.boundingBox())!;
+      assert.ok(b.x >= 0 && b.x + b.width <= 390, `a swatch off the screen: ${JSON.stringify(b)}`);
+    }
   });
 
   it('a vote total on a sticky scrolled under the tool bar stays below it', async () => {

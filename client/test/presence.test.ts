@@ -2,10 +2,10 @@
 // only while someone else is on the board, idle after a minute without input.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { limits, type PresenceState } from '@tandem/shared';
+import { checkPresenceInput, limits, MAX_LASER_POINTS, type PresenceState } from '@tandem/shared';
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { startLocalPresence } from '../src/board/presence/localPresence.ts';
+import { fittingIds, startLocalPresence } from '../src/board/presence/localPresence.ts';
 import { useEditor } from '../src/board/store.ts';
 
 const until = async (what: string, check: () => boolean) => {
@@ -109,5 +109,57 @@ describe('local presence', () => {
     await until('the rest', () => t.local().tool === 'pen' && t.local().viewport.zoom === 2);
     useEditor.getState().reset();
     t.done();
+  });
+
+  it('sends the first ids of a large selection only, so the server keeps taking its state', async () => {
+    // A 2,000-id selection was sent whole (46 KB of JSON with nanoids) on every cursor flush, and
+    // the server drops any state over limits.maxAwarenessStateBytes: the others lost the cursor
+    // of whoever held a large selection. The worst case here: the longest ids the schema allows,
+    // a full laser trail far from the origin, the longest chat and a reaction.
+    const t = setup();
+    try {
+      t.someoneArrives();
+      t.advance(1000);
+      const ids = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(4, '0')}${'x'.repeat(60)}`);
+      useEditor.getState().select(ids);
+      const far = -123_456.7;
+      t.presence.setEphemeral({
+        laser: {
+          points: Array.from({ length: MAX_LASER_POINTS }, (_, i) => [
+            far - i,
+            far - i,
+            1_764_150_000_000 + i,
+          ]),
+        },
+        chat: 'é'.repeat(100),
+        reaction: { emoji: '👍', at: 1_764_150_000_000 },
+      });
+      t.presence.pointer({ x: far, y: far });
+      useEditor.getState().setViewport({ x: far, y: far, zoom: 0.123456789 });
+      await until('the large selection to be sent', () => t.local().selection.length > 0);
+      const state = t.local();
+      const json = JSON.stringify(state);
+      assert.ok(json.length <= limits.maxAwarenessStateBytes, `${json.length} characters`);
+      assert.ok(checkPresenceInput(JSON.parse(json)).ok, 'the server’s schema takes it');
+      assert.ok(state.selection.length >= 50, `${state.selection.length} ids sent`);
+      assert.deepEqual(state.selection, ids.slice(0, state.selection.length), 'the first ids, in order');
+      // A selection that fits is sent whole.
+      useEditor.getState().select(ids.slice(0, 10));
+      t.advance(1000);
+      await until('the small selection', () => t.local().selection.length === 10);
+    } finally {
+      useEditor.getState().reset();
+      t.done();
+    }
+  });
+});
+
+describe('fittingIds', () => {
+  it('takes ids while their JSON array fits, and all of them when it does', () => {
+    assert.deepEqual(fittingIds(['ab', 'cd', 'ef'], 100), ['ab', 'cd', 'ef']);
+    // ["ab","cd"] is 11 characters; a third id would make it 16.
+    assert.deepEqual(fittingIds(['ab', 'cd', 'ef'], 15), ['ab', 'cd']);
+    assert.equal(JSON.stringify(['ab', 'cd']).length, 11);
+    assert.deepEqual(fittingIds(['ab'], 3), []);
   });
 });

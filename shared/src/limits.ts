@@ -68,6 +68,13 @@ export const limits = {
   maxValueDepth: 64,
   /** Awareness states over this size are dropped by the server. */
   maxAwarenessStateBytes: 8 * 1024,
+  /**
+   * How much of a presence state the selected ids may take, as JSON characters: about 170 ids of
+   * 21 characters. A client sends the first ids of a larger selection only (the others outline
+   * those), so its state stays under maxAwarenessStateBytes with a full laser trail and chat; a
+   * 2,000-id selection was 46 KB, and the server dropped every state of its sender, cursor and all.
+   */
+  maxPresenceSelectionChars: 4 * 1024,
   /** Awareness client ids one connection may own. */
   maxClientIdsPerConnection: 8,
   /** Boards one user may have open at once over the document gateway. */

@@ -305,7 +305,6 @@ export function Canvas({
           {!lift && <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />}
           <Draft />
           <Marquee zoom={viewport.zoom} />
-          <Guides zoom={viewport.zoom} />
         </g>
       </svg>
       {lift && (
@@ -315,6 +314,7 @@ export function Canvas({
           <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
         </LiftLayer>
       )}
+      <Guides screen={screen} transform={transform} zoom={viewport.zoom} />
     </>
   );
 }
@@ -602,25 +602,46 @@ function Selection({
   );
 }
 
-/** Snapping guides: thin lines along the edges and centres a moving shape lines up with. */
-function Guides({ zoom }: { zoom: number }) {
+/**
+ * Snapping guides: thin lines along the edges and centres a moving shape lines up with. They come
+ * and go on every frame of a drag, so they are drawn in an <svg> of their own over the canvas:
+ * inside the canvas, each change repainted and re-layerized the 5,000-shape drawing, which made
+ * the drag of a large lifted selection miss its frames (docs/benchmarks-client.md).
+ */
+function Guides({
+  screen,
+  transform,
+  zoom,
+}: {
+  screen: { w: number; h: number };
+  transform: string;
+  zoom: number;
+}) {
   const guides = useEditor((s) => s.guides);
   if (guides.length === 0) return null;
   return (
-    <g className="guides" pointerEvents="none">
-      {guides.map((g) => (
-        <line
-          key={`${g.axis}:${g.at}`}
-          data-guide={g.axis}
-          x1={g.axis === 'x' ? g.at : g.from}
-          y1={g.axis === 'x' ? g.from : g.at}
-          x2={g.axis === 'x' ? g.at : g.to}
-          y2={g.axis === 'x' ? g.to : g.at}
-          stroke="#e5484d"
-          strokeWidth={1 / zoom}
-        />
-      ))}
-    </g>
+    <svg
+      className="guide-layer"
+      aria-hidden="true"
+      width={screen.w}
+      height={screen.h}
+      viewBox={`0 0 ${screen.w} ${screen.h}`}
+    >
+      <g className="guides" transform={transform} pointerEvents="none">
+        {guides.map((g) => (
+          <line
+            key={`${g.axis}:${g.at}`}
+            data-guide={g.axis}
+            x1={g.axis === 'x' ? g.at : g.from}
+            y1={g.axis === 'x' ? g.from : g.at}
+            x2={g.axis === 'x' ? g.at : g.to}
+            y2={g.axis === 'x' ? g.to : g.at}
+            stroke="#e5484d"
+            strokeWidth={1 / zoom}
+          />
+        ))}
+      </g>
+    </svg>
   );
 }
 

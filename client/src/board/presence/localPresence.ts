@@ -44,12 +44,23 @@ export function startLocalPresence(
 
   const othersHere = () => awareness.getStates().size > 1;
 
+  // The ids sent for the current selection, worked out once per selection, not on every flush.
+  let sentFor: readonly string[] | null = null;
+  let sentIds: string[] = [];
+  const selectionSent = (selection: readonly string[]): string[] => {
+    if (selection !== sentFor) {
+      sentFor = selection;
+      sentIds = fittingIds(selection, limits.maxPresenceSelectionChars);
+    }
+    return sentIds;
+  };
+
   const state = (): PresenceState => {
     const { viewport, selection, tool } = useEditor.getState();
     return {
       user,
       cursor: othersHere() ? cursor : null,
-      selection: selection.slice(0, 5000),
+      selection: selectionSent(selection),
       viewport: { x: viewport.x, y: viewport.y, zoom: viewport.zoom },
       tool,
       idle,
@@ -125,4 +136,20 @@ export function startLocalPresence(
       awareness.off('change', onChange);
     },
   };
+}
+
+/**
+ * The first ids of `selection` whose JSON array takes at most `chars` characters: what a large
+ * selection sends (limits.maxPresenceSelectionChars), so the state stays one the server accepts.
+ */
+export function fittingIds(selection: readonly string[], chars: number): string[] {
+  let used = 2; // []
+  let n = 0;
+  for (const id of selection) {
+    // The id as JSON, and a comma.
+    used += JSON.stringify(id).length + 1;
+    if (used > chars) break;
+    n++;
+  }
+  return n === selection.length ? [...selection] : selection.slice(0, n);
 }

@@ -1,7 +1,7 @@
 // The board's Templates menu (docs/api.md §19): insert one from the gallery where the user is
 // looking, or save the selected frame or the whole board as a template of one's own.
 import type { TemplateSummary } from '@tandem/shared';
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { TemplateGallery } from '../../templates/TemplateGallery.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -29,10 +29,13 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
   const wrap = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   useMenuDismiss(open, wrap, close);
-  const frameId = useEditor((s) => {
+  // Looked up when the selection changes, not in the store selector: a selector runs on every
+  // store change, and scanning 2,000 selected ids on each frame of a drag is wasted work.
+  const selection = useEditor((s) => s.selection);
+  const frameId = useMemo(() => {
     const snap = index.getSnapshot();
-    return s.selection.find((id) => snap.byId.get(id)?.type === 'frame') ?? null;
-  });
+    return selection.find((id) => snap.byId.get(id)?.type === 'frame') ?? null;
+  }, [selection, index]);
 
   const insert = async (t: TemplateSummary | null) => {
     setGallery(false);
