@@ -8,7 +8,7 @@ import pino from 'pino';
 import * as Y from 'yjs';
 import { waitUntil } from '../../testing/services.ts';
 import { MemoryHub } from '../src/bus/memory.ts';
-import { Fanout, PRESENCE_WAIT_FACTOR } from '../src/documents/fanout.ts';
+import { Fanout, PRESENCE_WAIT_FACTOR, VIEWER_WRITES_PER_TURN } from '../src/documents/fanout.ts';
 import { Ingest, type IngestHost } from '../src/documents/ingest.ts';
 import {
   applyUpdate,
@@ -148,6 +148,56 @@ describe('Fanout', () => {
     fanout.close();
     assert.equal(viewers[0]!.writes.length, 2);
     assert.equal(ana.writes.length, 0, 'the sender is never sent its own updates');
+  });
+
+  test("a window's frame reaches many viewers a slice per turn, so people's updates are relayed in between", async () => {
+    const ana = new RecordingPeer('ana');
+    const ben = new RecordingPeer('ben');
+    const viewers = Array.from({ length: VIEWER_WRITES_PER_TURN * 2 + 5 }, () => {
+      const viewer = new RecordingPeer('public:1', 'viewer');
+      Object.assign(viewer, { anonymous: true });
+      return viewer;
+    });
+    const fanout = new Fanout(
+      new Set<Peer>([ana, ben, ...viewers]),
+      new RoomPresence(() => undefined),
+      () => undefined,
+    );
+    const source = new Y.Doc();
+    const written = () => viewers.filter((v) => v.writes.length > 0).length;
+    const last = viewers.at(-1)!;
+    // When the first slice's last viewer is written: how many have the frame, and a person's
+    // update arrives then (as one read from a socket would, between two turns).
+    let afterFirstSlice = -1;
+    const endOfSlice = viewers[VIEWER_WRITES_PER_TURN - 1]!;
+    const sendToEnd = endOfSlice.send.bind(endOfSlice);
+    endOfSlice.send = (message) => {
+      sendToEnd(message);
+      queueMicrotask(() => {
+        if (afterFirstSlice >= 0) return;
+        afterFirstSlice = written();
+        fanout.add(shapeUpdate('b', source).update, ana);
+      });
+    };
+    let lastViewerWritesWhenBenGotB = -1;
+    const sendToBen = ben.send.bind(ben);
+    ben.send = (message) => {
+      sendToBen(message);
+      if (ben.writes.length === 2) lastViewerWritesWhenBenGotB = last.writes.length;
+    };
+    fanout.add(shapeUpdate('a', source).update, ana);
+    await waitUntil('every viewer has the frame', () => written() === viewers.length);
+    assert.equal(afterFirstSlice, VIEWER_WRITES_PER_TURN, 'one slice in the turn the window ended');
+    await waitUntil("ben has ana's second update", () => ben.writes.length === 2);
+    assert.equal(
+      lastViewerWritesWhenBenGotB,
+      0,
+      "the person's update went out before the viewers' last slice",
+    );
+    fanout.close();
+    await waitUntil('closing sent the rest of the window to every viewer', () =>
+      viewers.every((v) => v.writes.length === 2),
+    );
   });
 
   test('presence goes out at once in a quiet room, then merged per tick, and published for the others', async () => {

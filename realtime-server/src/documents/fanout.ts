@@ -17,6 +17,21 @@ import { joinOrMerge } from './updates.ts';
  */
 export const PRESENCE_WAIT_FACTOR = 12;
 
+/**
+ * Anonymous viewers written to per event-loop turn. A window's frame to 500 viewers is ~2.5 ms of
+ * socket writes; done at once, every person's update that arrives meanwhile waits behind all of
+ * them (issue 26 measured the editors' p99 at 1.7× with 500 viewers). In slices, the people's
+ * updates are read and relayed between two slices.
+ */
+export const VIEWER_WRITES_PER_TURN = 50;
+
+/** Writes `message` to `viewers` from `from` on, a slice per turn (a closed peer drops it). */
+function writeInSlices(viewers: readonly Peer[], message: Uint8Array, from: number): void {
+  const end = Math.min(viewers.length, from + VIEWER_WRITES_PER_TURN);
+  for (let i = from; i < end; i++) viewers[i]?.send(message);
+  if (end < viewers.length) setImmediate(() => writeInSlices(viewers, message, end));
+}
+
 export class Fanout {
   /** Doc updates applied this turn, sent in one write when the turn ends. */
   private outgoing: Uint8Array[] = [];
@@ -172,6 +187,8 @@ export class Fanout {
     if (pending.length === 0) return;
     this.forViewers = [];
     const message = encodeUpdate(joinOrMerge(pending));
-    for (const peer of this.peers) if (peer.anonymous) peer.send(message);
+    const viewers: Peer[] = [];
+    for (const peer of this.peers) if (peer.anonymous) viewers.push(peer);
+    writeInSlices(viewers, message, 0);
   }
 }
