@@ -11,11 +11,13 @@ import { joinOrMerge } from './updates.ts';
 /**
  * After sending presence, a room waits this many times what that send took before it sends
  * presence again, so a room's presence writes take at most 1/(1 + this) of the process's time
- * (about 7 %) however fast cursors move. A send to 50 peers takes ~0.2 ms on an idle core: the
- * next waits ~2.5 ms, and every change meanwhile is merged into it. A bigger room, a slower
+ * (20 %) however fast cursors move. A send to 50 peers takes ~0.2 ms on an idle core: the next
+ * waits ~0.8 ms, and every change meanwhile is merged into it. Measured on a quiet machine
+ * (docs/benchmarks.md, issue 31: presence): 12 left the cursor p50 at 2× Hocuspocus's; 4 brings it
+ * to 0.9× at half Hocuspocus's CPU; 1 buys little more latency for more CPU. A bigger room, a slower
  * machine or a busy one (the send takes longer by the wall clock) waits longer, up to the tick.
  */
-export const PRESENCE_WAIT_FACTOR = 12;
+export const PRESENCE_WAIT_FACTOR = 4;
 
 /**
  * Anonymous viewers written to per event-loop turn. A window's frame to 500 viewers is ~2.5 ms of
