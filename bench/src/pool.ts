@@ -53,14 +53,18 @@ export class Pool {
     );
   }
 
-  /** Spreads clients round-robin over the workers, so each board's clients land on every worker. */
+  /**
+   * Spreads clients round-robin over the workers, so each board's clients land on every worker;
+   * `on` keeps them to those workers (by index).
+   */
   async connect(
     clients: ClientSpec[],
     opts: Omit<ConnectCommand, 'cmd' | 'clients'>,
+    on: readonly number[] = this.workers.map((_, i) => i),
   ): Promise<ConnectResult> {
     const shares: ClientSpec[][] = this.workers.map(() => []);
     clients.forEach((c, i) => {
-      shares[i % shares.length]?.push(c);
+      shares[on[i % on.length] ?? 0]?.push(c);
     });
     const results = await this.all<ConnectResult>((i) => ({
       cmd: 'connect',

@@ -307,7 +307,10 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     notes.push(`MAX_CONNECTIONS_PER_BOARD lifted to ${env.MAX_CONNECTIONS_PER_BOARD}`);
   }
   const server = await start(p, p.instances, Object.keys(env).length ? env : undefined);
-  const pool = new Pool(p.workers);
+  // Anonymous viewers get a worker of their own: they are other people's machines, and in a
+  // timed editor's thread their 500 sockets' reads would delay what the editor times.
+  const pool = new Pool(p.workers + (anon > 0 ? 1 : 0));
+  const editorWorkers = Array.from({ length: p.workers }, (_, i) => i);
   try {
     const boards = await server.setupBoards(p.boards);
     const specs: ClientSpec[] = [];
@@ -330,11 +333,11 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
         });
       }
     }
-    const conn = await pool.connect(specs, {
-      concurrency: 50,
-      timeoutMs: 60_000,
-      echoAwareness: p.echoAwareness,
-    });
+    const conn = await pool.connect(
+      specs,
+      { concurrency: 50, timeoutMs: 60_000, echoAwareness: p.echoAwareness },
+      editorWorkers,
+    );
     if (conn.failed > 0) notes.push(`${conn.failed} of ${specs.length} clients did not sync`);
     await sleep(1000); // let the join-time presence exchange settle
     const anonMetrics = anon > 0 ? await connectAnonViewers(server, pool, boards[0], anon, id) : {};
@@ -531,7 +534,8 @@ async function connectAnonViewers(
     mover: false,
     probe: false,
   }));
-  const conn = await pool.connect(specs, { concurrency: 50, timeoutMs: 60_000 });
+  // the last worker, the viewers' own (traffic)
+  const conn = await pool.connect(specs, { concurrency: 50, timeoutMs: 60_000 }, [pool.size - 1]);
   await sleep(3000); // let allocations settle before reading memory
   const rss1 = serverRss(server);
   const heap1 = await heap();
