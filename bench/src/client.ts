@@ -225,14 +225,34 @@ function awarenessMessage(clientId: number, clock: number, state: unknown): Uint
   return encoding.toUint8Array(enc);
 }
 
-export function createLightClient(target: ClientTarget, presence: Record<string, unknown>): LightClient {
+/** What light and lean clients share: the socket a provider opens, and a person's presence on it. */
+interface Wire {
+  synced: Promise<void>;
+  markSynced(): void;
+  send(message: Uint8Array): void;
+  readonly connected: boolean;
+  moveCursor(x: number, y: number): void;
+  onClose(listener: () => void): void;
+  /** leaves: a null presence, as a provider sends when it is destroyed, then closes */
+  destroy(): void;
+}
+
+/**
+ * Opens the socket a provider would for `target` and says what a provider says on open (its state
+ * vector and its presence, under `clientId`); every message received goes to `onMessage`.
+ */
+function openWire(
+  target: ClientTarget,
+  presence: Record<string, unknown>,
+  clientId: number,
+  stateVector: () => Uint8Array,
+  onMessage: (data: Uint8Array) => void,
+): Wire {
   const { serverUrl, Polyfill } = transport(target);
   const query = new URLSearchParams(target.params).toString();
   const url = `${serverUrl}/${target.board}${query ? `?${query}` : ''}`;
   const socket = new (Polyfill as new (url: string) => LightSocket)(url);
   socket.binaryType = 'arraybuffer';
-  // A random 32-bit id, as Yjs picks a Doc's clientID.
-  const clientId = Math.floor(Math.random() * 2 ** 31);
   let clock = 0;
   let state: Record<string, unknown> = { ...presence };
   let open = false;
@@ -247,16 +267,11 @@ export function createLightClient(target: ClientTarget, presence: Record<string,
   };
   socket.onopen = () => {
     open = true;
-    // What a provider sends on open: its state vector (an empty doc: no clients) and its presence.
-    send(syncMessage(SyncMessageType.step1, Uint8Array.of(0)));
+    send(syncMessage(SyncMessageType.step1, stateVector()));
     send(awarenessMessage(clientId, ++clock, state));
   };
-  socket.onmessage = (event) => {
-    const data = event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data);
-    if (data[0] !== DocumentMessageType.sync) return; // presence and anything else: received, not decoded
-    if (data[1] === SyncMessageType.step1) send(syncMessage(SyncMessageType.step2, Uint8Array.of(0, 0)));
-    else if (data[1] === SyncMessageType.step2) markSynced();
-  };
+  socket.onmessage = (event) =>
+    onMessage(event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data));
   socket.onclose = () => {
     const wasOpen = open;
     open = false;
@@ -265,6 +280,8 @@ export function createLightClient(target: ClientTarget, presence: Record<string,
   socket.onerror = () => {};
   return {
     synced,
+    markSynced: () => markSynced(),
+    send,
     get connected() {
       return open;
     },
@@ -275,10 +292,35 @@ export function createLightClient(target: ClientTarget, presence: Record<string,
     onClose: (listener) => closeListeners.push(listener),
     destroy() {
       destroyed = true;
-      // leaving: a null state, as a provider sends when it is destroyed
       send(awarenessMessage(clientId, ++clock, null));
       socket.close();
     },
+  };
+}
+
+export function createLightClient(target: ClientTarget, presence: Record<string, unknown>): LightClient {
+  // A random 32-bit id, as Yjs picks a Doc's clientID; the state vector of an empty doc.
+  const clientId = Math.floor(Math.random() * 2 ** 31);
+  const wire: Wire = openWire(
+    target,
+    presence,
+    clientId,
+    () => Uint8Array.of(0),
+    (data) => {
+      if (data[0] !== DocumentMessageType.sync) return; // presence and anything else: received, not decoded
+      if (data[1] === SyncMessageType.step1)
+        wire.send(syncMessage(SyncMessageType.step2, Uint8Array.of(0, 0)));
+      else if (data[1] === SyncMessageType.step2) wire.markSynced();
+    },
+  );
+  return {
+    synced: wire.synced,
+    get connected() {
+      return wire.connected;
+    },
+    moveCursor: wire.moveCursor,
+    onClose: wire.onClose,
+    destroy: wire.destroy,
   };
 }
 
@@ -332,45 +374,20 @@ export function createLeanClient(
   presence: Record<string, unknown>,
   handlers: LeanHandlers,
 ): LeanClient {
-  const { serverUrl, Polyfill } = transport(target);
-  const query = new URLSearchParams(target.params).toString();
-  const url = `${serverUrl}/${target.board}${query ? `?${query}` : ''}`;
-  const socket = new (Polyfill as new (url: string) => LightSocket)(url);
-  socket.binaryType = 'arraybuffer';
   const doc = new Y.Doc();
   const marks = doc.getMap<string>('bench');
-  let clock = 0;
-  let state: Record<string, unknown> = { ...presence };
-  let open = false;
-  let destroyed = false;
-  const closeListeners: (() => void)[] = [];
-  let markSynced: () => void = () => {};
-  const synced = new Promise<void>((resolve) => {
-    markSynced = resolve;
-  });
-  const send = (message: Uint8Array) => {
-    if (open && socket.readyState === 1) socket.send(message);
-  };
-  doc.on('update', (update: Uint8Array) => send(syncMessage(SyncMessageType.update, update)));
-  socket.onopen = () => {
-    open = true;
-    send(syncMessage(SyncMessageType.step1, Y.encodeStateVector(doc)));
-    send(awarenessMessage(doc.clientID, ++clock, state));
-  };
-  socket.onmessage = (event) => {
-    const data = event.data instanceof Uint8Array ? event.data : new Uint8Array(event.data);
-    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const onMessage = (data: Uint8Array) => {
     const dec = decoding.createDecoder(data);
     const type = decoding.readVarUint(dec);
     if (type === DocumentMessageType.sync) {
       const step = decoding.readVarUint(dec);
       if (step === SyncMessageType.step1) {
         const vector = decoding.readVarUint8Array(dec);
-        send(syncMessage(SyncMessageType.step2, Y.encodeStateAsUpdate(doc, vector)));
+        wire.send(syncMessage(SyncMessageType.step2, Y.encodeStateAsUpdate(doc, vector)));
         return;
       }
-      scanMarks(bytes, handlers.onMark);
-      if (step === SyncMessageType.step2) markSynced();
+      scanMarks(Buffer.from(data.buffer, data.byteOffset, data.byteLength), handlers.onMark);
+      if (step === SyncMessageType.step2) wire.markSynced();
     } else if (type === DocumentMessageType.awareness) {
       const update = decoding.createDecoder(decoding.readVarUint8Array(dec));
       const n = decoding.readVarUint(update);
@@ -386,29 +403,20 @@ export function createLeanClient(
       }
     }
   };
-  socket.onclose = () => {
-    const wasOpen = open;
-    open = false;
-    if (wasOpen && !destroyed) for (const l of closeListeners) l();
-  };
-  socket.onerror = () => {};
+  const wire: Wire = openWire(target, presence, doc.clientID, () => Y.encodeStateVector(doc), onMessage);
+  doc.on('update', (update: Uint8Array) => wire.send(syncMessage(SyncMessageType.update, update)));
   return {
-    synced,
+    synced: wire.synced,
     get connected() {
-      return open;
+      return wire.connected;
     },
     writeMark(key, mark) {
       marks.set(key, mark);
     },
-    moveCursor(x, y) {
-      state = { ...state, cursor: { x, y } };
-      send(awarenessMessage(doc.clientID, ++clock, state));
-    },
-    onClose: (listener) => closeListeners.push(listener),
+    moveCursor: wire.moveCursor,
+    onClose: wire.onClose,
     destroy() {
-      destroyed = true;
-      send(awarenessMessage(doc.clientID, ++clock, null));
-      socket.close();
+      wire.destroy();
       doc.destroy();
     },
   };

@@ -208,6 +208,14 @@ function whenLargestArrives(client: ReturnType<typeof createClient>, start: numb
 async function joinLight(spec: ClientSpec, timeoutMs: number): Promise<boolean> {
   const client = createLightClient(spec, presence(spec.id));
   extras.push({ spec, client });
+  return syncedWithin(client, timeoutMs);
+}
+
+/** Counts the client's disconnects while recording; whether it synced within `timeoutMs`. */
+async function syncedWithin(
+  client: { synced: Promise<void>; onClose(listener: () => void): void },
+  timeoutMs: number,
+): Promise<boolean> {
   client.onClose(() => {
     if (recording) counts.disconnects++;
   });
@@ -239,16 +247,7 @@ async function joinLean(spec: ClientSpec, timeoutMs: number): Promise<boolean> {
     },
   });
   leans.push({ spec, client, lastSeq });
-  client.onClose(() => {
-    if (recording) counts.disconnects++;
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  const ok = await Promise.race([client.synced.then(() => true), timedOut]);
-  clearTimeout(timer);
-  return ok;
+  return syncedWithin(client, timeoutMs);
 }
 
 let sent: SentCounts = { updates: {}, cursors: {} };
