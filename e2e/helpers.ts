@@ -277,6 +277,13 @@ export async function storedUpdates(page: Page, boardId: string): Promise<number
  * Polls `fn` until it returns true (condition waits, not timed sleeps): testing/services.ts
  * `waitUntil`, polling every 50 ms since each check usually asks a browser page.
  */
+/** The page names in the Pages panel, in order (docs/api.md §17). */
+export const pageNames = async (page: Page): Promise<string[]> =>
+  (await page.locator('.pages-panel .page-name').allTextContents()).map((s) => s.trim());
+
+/** The app's path (`/b/:id/p/:page` on a page other than the first). */
+export const pathOf = (page: Page): string => new URL(page.url()).pathname;
+
 export const until = (fn: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> =>
   waitUntil(what, fn, timeoutMs, 50);
 

@@ -15,6 +15,8 @@ import {
   canvas,
   exported,
   newUser,
+  pageNames,
+  pathOf,
   pdfPagePictures,
   place,
   shapes,
@@ -25,9 +27,6 @@ import {
   withApp,
 } from './helpers.ts';
 
-const pageNames = async (page: Page) =>
-  (await page.locator('.pages-panel .page-name').allTextContents()).map((s) => s.trim());
-const pathOf = (page: Page) => new URL(page.url()).pathname;
 const viewportOf = (page: Page) => page.locator('svg.canvas').getAttribute('data-viewport');
 const shot = (page: Page, name: string) => page.screenshot({ path: join(artifacts, `pages-${name}.png`) });
 

@@ -12,6 +12,8 @@ import {
   createBoard,
   exported,
   newUser,
+  pageNames,
+  pathOf,
   place,
   sharedBoard,
   stickyText,
@@ -20,10 +22,6 @@ import {
   withApp,
   writeOfflineAndReload,
 } from './helpers.ts';
-
-const pageNames = async (page: Page) =>
-  (await page.locator('.pages-panel .page-name').allTextContents()).map((s) => s.trim());
-const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe('pages, two people', () => {
   let ana: Page;
