@@ -445,6 +445,23 @@ describe('history per page', () => {
         404,
       );
       assert.equal((await owner.call('GET', `/api/boards/${board}/versions?page=not%20one`)).status, 422);
+
+      // A page the board does not list: saving, restoring or reverting it writes nothing (404).
+      const onUnlisted = await owner.call('POST', apiPaths.versions(board, undefined, 'unlisted'), {
+        label: 'Nowhere',
+      });
+      assert.equal(onUnlisted.status, 404);
+      const restored = await owner.call(
+        'POST',
+        apiPaths.versionRestore(board, saved.body.version.id, 'unlisted'),
+      );
+      assert.equal(restored.status, 404);
+      assert.equal(
+        partsOf(await server.store.loadDoc(docKey(board, 'unlisted'))).length,
+        0,
+        'no stored document for an unlisted page',
+      );
+      assert.equal(server.app.rooms.get(docKey(board, 'unlisted')), undefined, 'no room for it');
     } finally {
       for (const client of clients) client.destroy();
       await server.close();

@@ -17,10 +17,8 @@ import {
   isPageId,
   limits,
   MAIN_PAGE_ID,
-  PAGE_LISTED_WAIT_MS,
   type PresenceUser,
   pageOf,
-  readPages,
 } from '@tandem/shared';
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -208,7 +206,7 @@ export class DocumentGateway {
     if (pageId !== MAIN_PAGE_ID) {
       let listed: boolean;
       try {
-        listed = await this.pageListed(boardId, pageId);
+        listed = await this.deps.rooms.pageListed(boardId, pageId);
       } catch (error) {
         if (error instanceof ShuttingDownError)
           return refuse({ code: CloseCode.GOING_AWAY, reason: 'server going away' });
@@ -220,35 +218,6 @@ export class DocumentGateway {
     }
 
     await this.attach(ws, docKey(boardId, pageId), grant, early);
-  }
-
-  /**
-   * Whether the board's page list (in its first document) holds `pageId`. Read from the first
-   * page's Room, loaded here if it is not open (an open Room hears every instance's edits over the
-   * bus), and waited for a moment: the page just added by this very person travels on their
-   * first-document connection, which may be paced, or on another instance, and so arrive after
-   * the new page's own connection.
-   */
-  private async pageListed(boardId: string, pageId: string): Promise<boolean> {
-    const { room, release } = await this.deps.rooms.acquire(boardId);
-    try {
-      const listed = () => readPages(room.doc).some((page) => page.id === pageId);
-      if (listed()) return true;
-      return await new Promise<boolean>((resolve) => {
-        const done = (answer: boolean) => {
-          clearTimeout(timer);
-          room.doc.off('update', onUpdate);
-          resolve(answer);
-        };
-        const onUpdate = () => {
-          if (listed()) done(true);
-        };
-        const timer = setTimeout(() => done(false), PAGE_LISTED_WAIT_MS);
-        room.doc.on('update', onUpdate);
-      });
-    } finally {
-      release();
-    }
   }
 
   /** Step 3: a Peer counted against the limits, in its Room, with the messages it sent so far. */

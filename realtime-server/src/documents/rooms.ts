@@ -4,6 +4,7 @@
 // same moment (they share one pending load), and unloaded after its edits are stored when the
 // last connection leaves. Rooms react to what Instances learns of the others: a lapsed instance's
 // presences vanish and its unconfirmed updates are stored here; a returned one is resynced with.
+import { MAIN_PAGE_ID, PAGE_LISTED_WAIT_MS, readPages } from '@tandem/shared';
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
 import { RETRY_MAX_MS } from './persister.ts';
@@ -123,6 +124,36 @@ export class Rooms {
 
   values(): IterableIterator<Room> {
     return this.rooms.values();
+  }
+
+  /**
+   * Whether the board's page list (in its first document) holds `pageId`. Read from the first
+   * page's Room, loaded here if it is not open (an open Room hears every instance's edits over the
+   * bus), and waited for a moment: the page just added by this very person travels on their
+   * first-document connection, which may be paced, or on another instance, and so arrive after
+   * the new page's own connection. The first page is always listed.
+   */
+  async pageListed(boardId: string, pageId: string): Promise<boolean> {
+    if (pageId === MAIN_PAGE_ID) return true;
+    const { room, release } = await this.acquire(boardId);
+    try {
+      const listed = () => readPages(room.doc).some((page) => page.id === pageId);
+      if (listed()) return true;
+      return await new Promise<boolean>((resolve) => {
+        const done = (answer: boolean) => {
+          clearTimeout(timer);
+          room.doc.off('update', onUpdate);
+          resolve(answer);
+        };
+        const onUpdate = () => {
+          if (listed()) done(true);
+        };
+        const timer = setTimeout(() => done(false), PAGE_LISTED_WAIT_MS);
+        room.doc.on('update', onUpdate);
+      });
+    } finally {
+      release();
+    }
   }
 
   /**

@@ -22,7 +22,16 @@ const userOf = (request: Parameters<typeof signedIn>[0]): string => signedIn(req
 const pageKey = (boardId: string, request: { query?: unknown }): string =>
   docKey(boardId, parseBody(PageQuery, request.query ?? {}).page);
 
-export const historyRoutes: ResourcePlugin = async (app, { store, history }) => {
+export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms }) => {
+  /**
+   * pageKey for a call that writes the page (save, restore, revert): a page the board does not
+   * list is not found, so no stored document is ever made for it (as for a connection, §17).
+   */
+  const listedPageKey = async (boardId: string, request: { query?: unknown }): Promise<string> => {
+    const { page } = parseBody(PageQuery, request.query ?? {});
+    if (!(await rooms.pageListed(boardId, page))) throw notFound('page');
+    return docKey(boardId, page);
+  };
   const shown = async (v: StoredVersion): Promise<Version> => (await history.versions.present([v]))[0]!;
 
   app.get<{ Params: Params }>('/api/boards/:id/versions', async (request) => {
@@ -37,7 +46,7 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
     const userId = userOf(request);
     const { board } = await requireRole(store, request.params.id, userId, 'editor');
     const body = parseBody(CreateVersionBody, request.body);
-    const version = await history.save(pageKey(board.id, request), body.label, userId);
+    const version = await history.save(await listedPageKey(board.id, request), body.label, userId);
     reply.code(201);
     return { version: await shown(version) };
   });
@@ -60,7 +69,11 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
   app.post<{ Params: Params }>('/api/boards/:id/versions/:versionId/restore', async (request) => {
     const userId = userOf(request);
     const { board } = await requireRole(store, request.params.id, userId, 'editor');
-    const version = await history.restore(pageKey(board.id, request), request.params.versionId, userId);
+    const version = await history.restore(
+      await listedPageKey(board.id, request),
+      request.params.versionId,
+      userId,
+    );
     if (!version) throw notFound('version');
     return { version: await shown(version) };
   });
@@ -76,7 +89,7 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history }) => 
         changes: await history.revertCount(pageKey(board.id, request), target.id, new Date(body.since)),
       };
     const version = await history.revert(
-      pageKey(board.id, request),
+      await listedPageKey(board.id, request),
       target.id,
       target.name,
       new Date(body.since),
