@@ -271,60 +271,61 @@ function start(cmd: StartCommand): Promise<SentCounts> {
       }, Math.random() * period),
     );
   };
-  for (const e of extras) {
-    const { id } = e.spec;
-    if (!e.spec.mover || cmd.awarenessRate <= 0) continue;
-    sent.cursors[id] = 0;
-    every(cmd.awarenessRate, () => {
-      if (!e.client.connected) return;
-      const s = (sent.cursors[id] ?? 0) + 1;
-      sent.cursors[id] = s;
-      e.client.moveCursor(Math.round(nowMicros()), s);
+  /**
+   * Sends one numbered message from `id` at `rate` a second while `connected`, counting each in
+   * `tally` (sent.updates or sent.cursors); `send` gets its sequence number.
+   */
+  const numbered = (
+    tally: Record<number, number>,
+    id: number,
+    rate: number,
+    connected: () => boolean,
+    send: (seq: number) => void,
+  ) => {
+    if (rate <= 0) return;
+    tally[id] = 0;
+    every(rate, () => {
+      if (!connected()) return;
+      const seq = (tally[id] ?? 0) + 1;
+      tally[id] = seq;
+      send(seq);
     });
+  };
+  const now = () => Math.round(nowMicros());
+  for (const e of extras) {
+    if (!e.spec.mover) continue;
+    numbered(
+      sent.cursors,
+      e.spec.id,
+      cmd.awarenessRate,
+      () => e.client.connected,
+      (s) => e.client.moveCursor(now(), s),
+    );
   }
   for (const l of leans) {
     const { id } = l.spec;
-    if (l.spec.writer && cmd.updateRate > 0) {
-      sent.updates[id] = 0;
-      every(cmd.updateRate, () => {
-        if (!l.client.connected) return;
-        const s = (sent.updates[id] ?? 0) + 1;
-        sent.updates[id] = s;
-        l.client.writeMark(`w${id}`, leanMark(id, s, Math.round(nowMicros())));
-      });
-    }
-    if (l.spec.mover && cmd.awarenessRate > 0) {
-      sent.cursors[id] = 0;
-      every(cmd.awarenessRate, () => {
-        if (!l.client.connected) return;
-        const s = (sent.cursors[id] ?? 0) + 1;
-        sent.cursors[id] = s;
-        l.client.moveCursor(Math.round(nowMicros()), s);
-      });
-    }
+    const connected = () => l.client.connected;
+    if (l.spec.writer)
+      numbered(sent.updates, id, cmd.updateRate, connected, (s) =>
+        l.client.writeMark(`w${id}`, leanMark(id, s, now())),
+      );
+    if (l.spec.mover)
+      numbered(sent.cursors, id, cmd.awarenessRate, connected, (s) => l.client.moveCursor(now(), s));
   }
   for (const l of live) {
     const { id } = l.spec;
-    if (l.spec.writer && cmd.updateRate > 0) {
-      const marks = l.client.doc.getMap<Mark>('bench');
-      const key = `w${id}`;
-      sent.updates[id] = 0;
-      every(cmd.updateRate, () => {
-        if (!l.client.provider.wsconnected) return;
-        const s = (sent.updates[id] ?? 0) + 1;
-        sent.updates[id] = s;
-        marks.set(key, { t: Math.round(nowMicros()), s, w: id });
-      });
+    const { doc, provider } = l.client;
+    const connected = () => provider.wsconnected;
+    if (l.spec.writer) {
+      const marks = doc.getMap<Mark>('bench');
+      numbered(sent.updates, id, cmd.updateRate, connected, (s) =>
+        marks.set(`w${id}`, { t: now(), s, w: id }),
+      );
     }
-    if (l.spec.mover && cmd.awarenessRate > 0) {
-      sent.cursors[id] = 0;
-      every(cmd.awarenessRate, () => {
-        if (!l.client.provider.wsconnected) return;
-        const s = (sent.cursors[id] ?? 0) + 1;
-        sent.cursors[id] = s;
-        l.client.provider.awareness.setLocalStateField('cursor', { x: Math.round(nowMicros()), y: s });
-      });
-    }
+    if (l.spec.mover)
+      numbered(sent.cursors, id, cmd.awarenessRate, connected, (s) =>
+        provider.awareness.setLocalStateField('cursor', { x: now(), y: s }),
+      );
   }
   return new Promise((resolve) => {
     setTimeout(() => {
