@@ -118,6 +118,11 @@ function commonFlags(flags: Flags) {
     workers: num(flags, 'workers', 2),
     serverCpu: flags['server-cpu'] ?? '0',
     serverNodeArgs: flags['server-node-args']?.split(' ').filter(Boolean),
+    tandemEnv: flags['tandem-env']
+      ? Object.fromEntries(
+          flags['tandem-env'].split(',').map((pair) => pair.split('=', 2) as [string, string]),
+        )
+      : undefined,
   };
 }
 

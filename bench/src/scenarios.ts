@@ -39,6 +39,8 @@ export interface CommonParams {
   profileDir?: string;
   /** extra node flags for the server processes */
   serverNodeArgs?: string[];
+  /** Tandem's environment for the run (`--tandem-env K=V,K=V`): its own settings, which the anchors have no counterpart of. */
+  tandemEnv?: Record<string, string>;
 }
 
 /** Starts the server(s) of a scenario, with a CPU profile directory when asked. */
@@ -53,7 +55,7 @@ function start(
     kind: p.server,
     ywebsocketPersistence,
     instances,
-    env: tandemEnv,
+    env: tandemEnv || p.tandemEnv ? { ...p.tandemEnv, ...tandemEnv } : undefined,
     cpu: p.serverCpu,
     profileDir: p.profileDir,
     nodeArgs: p.serverNodeArgs,

@@ -498,3 +498,47 @@ describe('Replication', () => {
     await b.replication.close();
   });
 });
+
+describe('DocPersister', () => {
+  test('a board edited without pause is stored after PERSIST_MAX_DELAY_MS, unless someone waits (hurry): then within the debounce', async () => {
+    const { DocPersister } = await import('../src/documents/persister.ts');
+    const { MemoryDocStore } = await import('../src/store/memory.ts');
+    /** Edits every 10 ms for 600 ms; how many log entries the Store held when the stream ended. */
+    const storedDuringStream = async (hurry: boolean): Promise<number> => {
+      const store = new MemoryDocStore();
+      // The debounce is never reached (an edit every 10 ms); the longest delay is far past the stream.
+      const persister = new DocPersister(
+        'b',
+        store,
+        { debounceMs: 50, maxDelayMs: 60_000 },
+        silent,
+        createMetrics(),
+      );
+      const doc = new Y.Doc();
+      let mark = 0;
+      const edit = () => {
+        const { update } = shapeUpdate(`s${mark}`, doc);
+        persister.enqueue({ update, userId: 'u', at: Date.now(), seq: 0, mark: ++mark });
+      };
+      edit();
+      if (hurry) persister.hurry();
+      const ends = Date.now() + 600;
+      while (Date.now() < ends) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        edit();
+      }
+      const entries = (await store.loadDoc('b')).updates.length;
+      await persister.flush();
+      persister.close();
+      const stored = new Y.Doc();
+      for (const update of (await store.loadDoc('b')).updates) Y.applyUpdate(stored, update);
+      assert.equal(stored.getMap('shapes').size, mark, 'every edit is stored after the flush');
+      return entries;
+    };
+    assert.equal(await storedDuringStream(false), 0, 'nothing stored while the edits go on');
+    assert.ok(
+      (await storedDuringStream(true)) >= 1,
+      'the queue someone waits for is stored while the edits go on',
+    );
+  });
+});

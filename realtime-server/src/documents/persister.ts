@@ -114,13 +114,31 @@ export class DocPersister {
   private lastQueuedAt = 0;
   /** The timer set is a retry's backoff, not the debounce. */
   private backingOff = false;
+  /** When someone first waited for the queue to be stored (hurry); 0 when no one waits. */
+  private hurriedAt = 0;
 
-  /** When the queue is due: debounceMs after the last edit, no later than maxDelayMs after the first. */
+  /**
+   * When the queue is due: debounceMs after the last edit, no later than maxDelayMs after the
+   * first, and no later than debounceMs after someone started waiting for it (hurry).
+   */
   private get writeDue(): number {
-    return Math.min(
+    const due = Math.min(
       this.lastQueuedAt + this.options.debounceMs,
       this.firstQueuedAt + this.options.maxDelayMs,
     );
+    return this.hurriedAt > 0 ? Math.min(due, this.hurriedAt + this.options.debounceMs) : due;
+  }
+
+  /**
+   * Someone answers only once what is queued is stored (a content-API write's 201): store it within
+   * debounceMs, however busy the board. Without it, a board edited without pause is written every
+   * maxDelayMs, so such a caller waited up to 5 s, and the write that answered 250 of them at once
+   * held the event loop for 100–200 ms (issue 25's benchmark). One timer change per batch.
+   */
+  hurry(): void {
+    if (this.queue.length === 0 || this.hurriedAt > 0) return;
+    this.hurriedAt = Date.now();
+    if (this.timer && !this.backingOff && !this.writing && !this.closed) this.armDebounce();
   }
 
   /** A timer for writeDue; edits queued meanwhile move it on when it fires. */
@@ -164,6 +182,7 @@ export class DocPersister {
     if (this.queue.length === 0) return Promise.resolve();
     const batch = this.queue;
     this.queue = [];
+    this.hurriedAt = 0;
     this.inFlight = batch;
     const started = performance.now();
     const attempt = (async () => {

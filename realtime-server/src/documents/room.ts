@@ -475,10 +475,12 @@ export class Room {
    * Resolves once everything this room holds now is in the Store: its own queue, and what other
    * instances relayed and have not confirmed yet (a client whose update brought nothing new,
    * because another instance relayed it first, is saved only when that is stored). Never
-   * rejects; stays pending while the store is down.
+   * rejects; stays pending while the store is down. `soon`: the caller answers only then (a
+   * content-API write), so this room's queue is stored within the debounce, however busy the board.
    */
-  whenStored(): Promise<void> {
+  whenStored(options?: { soon: boolean }): Promise<void> {
     this.ingest.applyWaiting();
+    if (options?.soon) this.persister.hurry();
     return this.saved.whenStored();
   }
 

@@ -167,8 +167,9 @@ export class Integrations {
       });
       if (writer.bot && focus) room.bots.show(writer.bot, focus, touched);
       // Answered once stored, like "All changes saved": a 201 means the change survives the death
-      // of any instance (the persister's debounce, PERSIST_DEBOUNCE_MS, bounds the wait).
-      await room.whenStored();
+      // of any instance. The wait is at most the persister's debounce (PERSIST_DEBOUNCE_MS), also on
+      // a board edited without pause, which is otherwise stored every PERSIST_MAX_DELAY_MS.
+      await room.whenStored({ soon: true });
       return result as T;
     } finally {
       release();
