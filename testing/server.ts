@@ -49,6 +49,8 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...(port === 0 ? {} : { PUBLIC_ORIGIN: `http://127.0.0.1:${port}` }),
     PERSIST_DEBOUNCE_MS: '50',
     PERSIST_MAX_DELAY_MS: '200',
+    // Tests watch rooms unload when everyone has gone; the linger has its own test.
+    API_ROOM_LINGER_MS: '0',
     ...options.env,
   });
   let store = options.store;

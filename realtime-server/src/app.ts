@@ -188,6 +188,7 @@ export async function createApp({
     rooms,
     live: workspace,
     maxDocBytes: config.maxDocBytes,
+    roomLingerMs: config.apiRoomLingerMs,
   });
   // Revocations and logouts published while the bus was down were lost: check every connection
   // and every dashboard socket now.

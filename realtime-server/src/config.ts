@@ -47,6 +47,8 @@ export interface Config {
   firstMessageDeadlineMs: number;
   persistDebounceMs: number;
   persistMaxDelayMs: number;
+  /** A board a content-API or MCP call opened stays loaded this long after it (0: unloaded at once). */
+  apiRoomLingerMs: number;
   /** The longest a room holds presence changes to merge them under load (0: merged per turn only). */
   presenceTickMs: number;
   loginAttemptsPerMinute: number;
@@ -120,6 +122,7 @@ export const configVariables = [
   'FIRST_MESSAGE_DEADLINE_MS',
   'PERSIST_DEBOUNCE_MS',
   'PERSIST_MAX_DELAY_MS',
+  'API_ROOM_LINGER_MS',
   'PRESENCE_TICK_MS',
   'LOGIN_ATTEMPTS_PER_MINUTE',
   'SIGNUPS_PER_MINUTE',
@@ -400,6 +403,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     ),
     persistDebounceMs: integer(env, 'PERSIST_DEBOUNCE_MS', limits.persistDebounceMs, 0, 60_000),
     persistMaxDelayMs: integer(env, 'PERSIST_MAX_DELAY_MS', limits.persistMaxDelayMs, 0, 600_000),
+    apiRoomLingerMs: integer(env, 'API_ROOM_LINGER_MS', integrationLimits.roomLingerMs, 0, 3_600_000),
     presenceTickMs: integer(env, 'PRESENCE_TICK_MS', limits.presenceTickMs, 0, 600_000),
     loginAttemptsPerMinute: integer(
       env,

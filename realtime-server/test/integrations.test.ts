@@ -380,3 +380,62 @@ describe('integrations: a board at its size limit', () => {
     }
   });
 });
+
+describe('integrations: a board only the API touches', () => {
+  test('stays loaded between calls (one load for many writes), unloads after API_ROOM_LINGER_MS with every write stored, and at once when deleted', async () => {
+    const server = await startServer({ env: { API_ROOM_LINGER_MS: '3000' } });
+    try {
+      const owner = await new ApiClient(server.url).signup('Olive');
+      const boardId = await owner.createBoard('Bot-only');
+      const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+        name: 'Importer',
+        role: 'editor',
+      });
+      const post = (boardOf: string, text: string) =>
+        withKey<ShapesAnswer>(server.url, created.body.key, 'POST', contentPaths.shapes(boardOf), {
+          shapes: [{ type: 'sticky', x: 0, y: 0, text }],
+        });
+      assert.equal((await post(boardId, 'first')).status, 201);
+      const room = server.app.rooms.get(boardId);
+      assert.ok(room, 'the board stays loaded after the call');
+      for (let i = 0; i < 4; i++) {
+        assert.equal((await post(boardId, `more ${i}`)).status, 201);
+        assert.equal(server.app.rooms.get(boardId), room, 'the next call finds the same room: no load');
+      }
+      const read = await withKey<ShapesAnswer>(
+        server.url,
+        created.body.key,
+        'GET',
+        contentPaths.board(boardId),
+      );
+      assert.equal(read.body.shapes.length, 5);
+      assert.equal(server.app.rooms.get(boardId), room, 'a read finds it too');
+      await waitUntil('the board unloads once the linger is over', () => !server.app.rooms.get(boardId));
+      const stored = JSON.parse(await storedShapes(server.store, boardId)) as Record<
+        string,
+        { text?: string }
+      >;
+      assert.equal(Object.keys(stored).length, 5, 'every write is in the Store');
+
+      // A deleted board is let go at once, not after the linger.
+      const second = await owner.createBoard('Deleted soon');
+      const key2 = await owner.call<{ key: string }>('POST', apiPaths.integrations(second), {
+        name: 'Importer 2',
+        role: 'editor',
+      });
+      const write = await withKey(server.url, key2.body.key, 'POST', contentPaths.shapes(second), {
+        shapes: [{ type: 'sticky', x: 0, y: 0, text: 'gone' }],
+      });
+      assert.equal(write.status, 201);
+      assert.ok(server.app.rooms.get(second));
+      assert.equal((await owner.call('DELETE', apiPaths.board(second))).status, 204);
+      await waitUntil(
+        'the deleted board unloads before its linger is over',
+        () => !server.app.rooms.get(second),
+        1000,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -20,6 +20,11 @@ export const integrationLimits = {
   idempotencyKeyMax: 200,
   /** The bot's cursor is shown this long after its last write. */
   presenceMs: 60_000,
+  /**
+   * A board an API call opened stays loaded this long after the call (API_ROOM_LINGER_MS), as
+   * long as the bot's cursor shows: its next call finds it open instead of decoding it again.
+   */
+  roomLingerMs: 60_000,
   /** The long-poll of changes (`…/events`) waits at most this long for one (`wait` in seconds). */
   eventsWaitMs: 25_000,
   /** Log entries one answer of the long-poll covers at most; past it `more: true`. */

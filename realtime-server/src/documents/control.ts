@@ -71,7 +71,10 @@ export class ControlChannel {
     }
     // Access is the board's: every open page of it hears the change at once.
     for (const room of this.deps.rooms.ofBoard(message.boardId)) {
-      if (message.t === 'deleted') room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
+      if (message.t === 'deleted') {
+        room.closeAll(CloseCode.NO_SUCH_BOARD, 'board deleted');
+        this.deps.rooms.endLinger(room.key);
+      }
       // The membership as it now is; each connection's role follows by the one rule (auth/access.ts).
       else room.setRole(message.userId, message.role);
     }

@@ -207,6 +207,46 @@ export class Rooms {
     }
   }
 
+  /** Rooms kept loaded after a content-API or MCP call (linger): one hold and one timer per room. */
+  private readonly lingering = new Map<string, { room: Room; until: number; unhold: () => void }>();
+
+  /**
+   * Keeps `room` loaded `ms` after now, where an API call leaves a board nobody has open: loading
+   * decodes the whole board from the Store, so a bot writing every second to a board of 5,000
+   * shapes paid that on every call. A later call moves the time on; the room then unloads as usual
+   * (its edits are stored by the debounce meanwhile, as with any open room).
+   */
+  linger(room: Room, ms: number): void {
+    if (ms <= 0 || this.stopping) return;
+    const until = Date.now() + ms;
+    const held = this.lingering.get(room.key);
+    if (held?.room === room) {
+      held.until = until;
+      return;
+    }
+    if (held) this.endLinger(room.key);
+    const entry = { room, until, unhold: room.keepOpen() };
+    this.lingering.set(room.key, entry);
+    const wait = (delay: number) => {
+      const timer = setTimeout(() => {
+        if (this.lingering.get(room.key) !== entry) return;
+        if (Date.now() < entry.until) wait(entry.until - Date.now());
+        else this.endLinger(room.key);
+      }, delay);
+      timer.unref();
+    };
+    wait(ms);
+  }
+
+  /** Lets a lingering room go now (it unloads if nobody else holds it). */
+  endLinger(key: string): void {
+    const entry = this.lingering.get(key);
+    if (!entry) return;
+    this.lingering.delete(key);
+    entry.unhold();
+    this.release(entry.room);
+  }
+
   /** Unloads a room whose last connection left. */
   release(room: Room): void {
     if (!room.isEmpty || this.rooms.get(room.key) !== room || this.unloading.has(room.key)) return;
@@ -284,6 +324,9 @@ export class Rooms {
    */
   async closeAll(code: number, reason: string, budgetMs = Number.POSITIVE_INFINITY): Promise<string[]> {
     this.stopping = true;
+    // closeWithin below stores and closes every room, held or not.
+    for (const entry of this.lingering.values()) entry.unhold();
+    this.lingering.clear();
     const deadline = Date.now() + budgetMs;
     await Promise.allSettled([...this.loading.values()]);
     // Rooms still storing their last edits (unloading) are among these: they stay in the map

@@ -67,6 +67,8 @@ export interface IntegrationsDeps {
   rooms: Rooms;
   live: LiveEvents;
   maxDocBytes: number;
+  /** How long a board a call opened stays loaded after it (Rooms.linger). */
+  roomLingerMs: number;
 }
 
 export class Integrations {
@@ -172,6 +174,7 @@ export class Integrations {
       await room.whenStored({ soon: true });
       return result as T;
     } finally {
+      this.deps.rooms.linger(room, this.deps.roomLingerMs);
       release();
     }
   }
@@ -182,6 +185,7 @@ export class Integrations {
     try {
       return read(room.doc);
     } finally {
+      this.deps.rooms.linger(room, this.deps.roomLingerMs);
       release();
     }
   }
