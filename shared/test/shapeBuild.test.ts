@@ -93,3 +93,14 @@ test('an arrow: ends given or taken from its box, and its box always that of its
   doc.getMap(SHAPES_KEY).set('s', buildShapeMap({ type: 'arrow', x: 10, y: 20, w: 50, h: 40 }, 'u1', 'a0'));
   assert.equal(exportBoard(doc).board.shapes.length, 1, 'it exports as a valid shape');
 });
+
+test('newShapeId: 16 URL-safe characters, unique across many pool refills', async () => {
+  const { newShapeId } = await import('../src/ids.ts');
+  const ids = new Set<string>();
+  for (let i = 0; i < 10_000; i++) {
+    const id = newShapeId();
+    assert.match(id, /^[A-Za-z0-9_-]{16}$/);
+    ids.add(id);
+  }
+  assert.equal(ids.size, 10_000, 'no id twice, also after the pool of random bytes is drawn again');
+});

@@ -6,6 +6,7 @@ import {
   buildShapeMap,
   exportBoard,
   newShapeBox,
+  newShapeId,
   SHAPES_KEY,
   type ShapeInput,
   type ShapePatch,
@@ -14,7 +15,6 @@ import {
 } from '@tandem/shared';
 import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
-import { randomId } from '../auth/tokens.ts';
 
 type ShapeMap = Y.Map<unknown>;
 const shapesOf = (doc: Y.Doc) => doc.getMap<ShapeMap>(SHAPES_KEY);
@@ -173,7 +173,7 @@ export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): S
   let z = topKey(doc);
   const ids: string[] = [];
   for (const s of shapes) {
-    const id = s.id ?? randomId(12);
+    const id = s.id ?? newShapeId();
     z = s.z ?? keyAbove(z);
     map.set(id, buildShapeMap(s, createdBy, z));
     ids.push(id);

@@ -1,6 +1,6 @@
 // Access to the two top-level maps of a board's Y.Doc (docs/api.md §10), and the origin that marks
 // this user's own edits so the undo manager tracks them and nobody else's.
-import { META_KEY, SHAPES_KEY } from '@tandem/shared';
+import { META_KEY, newShapeId, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 
 /** Transaction origin of every edit this user makes; Y.UndoManager tracks only this origin. */
@@ -20,15 +20,8 @@ export function edit<T>(doc: Y.Doc, fn: () => T): T {
   return out;
 }
 
-const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
 /** A random URL-safe shape id (16 chars, 96 bits): collisions between users are not a concern. */
-export function newId(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  let s = '';
-  for (const b of bytes) s += alphabet[b & 63];
-  return s;
-}
+export const newId = newShapeId;
 
 export function createUndoManager(doc: Y.Doc): Y.UndoManager {
   return new Y.UndoManager([shapesOf(doc), metaOf(doc)], {
