@@ -27,7 +27,7 @@ import type { QueuedUpdate } from '../src/documents/persister.ts';
 import { RoomPresence } from '../src/documents/presence.ts';
 import { encodeAwarenessUpdate, parseClientMessage } from '../src/documents/protocol.ts';
 import { Replication } from '../src/documents/replication.ts';
-import { SavedTracker } from '../src/documents/saved.ts';
+import { SavedTracker, WAITS_RESOLVED_PER_TURN } from '../src/documents/saved.ts';
 import { DocSize } from '../src/documents/size.ts';
 import { createMetrics } from '../src/metrics.ts';
 
@@ -320,6 +320,26 @@ describe('SavedTracker', () => {
     saved.answerWhenStored(ana, 4);
     await nextTurn();
     assert.equal(ana.writes.length, 2, 'no answer while an edit waits for a missing dependency');
+  });
+
+  test('many waits completed by one write resolve a slice per event-loop turn, in order', async () => {
+    let stored = false;
+    const saved = new SavedTracker({
+      lowestUnsaved: () => (stored ? Number.POSITIVE_INFINITY : 1),
+      hasPending: () => false,
+      isConnected: () => true,
+    });
+    saved.next();
+    const order: number[] = [];
+    const count = WAITS_RESOLVED_PER_TURN * 3 + 2;
+    for (let i = 0; i < count; i++) void saved.whenStored().then(() => order.push(i));
+    stored = true;
+    saved.check();
+    // Microtasks only: what resolved in this turn.
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+    assert.equal(order.length, WAITS_RESOLVED_PER_TURN, 'one slice in this turn, the rest later');
+    await waitUntil('every wait resolved', () => order.length === count);
+    assert.deepEqual(order, [...Array(count).keys()], 'in the order they began');
   });
 });
 

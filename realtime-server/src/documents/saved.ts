@@ -13,6 +13,13 @@ export interface SavedSources {
   isConnected(peer: Peer): boolean;
 }
 
+/**
+ * Waits resolved in one event-loop turn at most; the rest in the next turns. A write that
+ * completes 50 content-API calls resolved them all in one turn, each answering its HTTP request:
+ * 5–23 ms in which no one's edit was relayed.
+ */
+export const WAITS_RESOLVED_PER_TURN = 8;
+
 export class SavedTracker {
   private mark = 0;
   private waiters: { upTo: number; resolve: () => void }[] = [];
@@ -40,7 +47,7 @@ export class SavedTracker {
     const done = this.waiters.filter((waiter) => waiter.upTo <= saved);
     if (done.length === 0) return;
     this.waiters = this.waiters.filter((waiter) => waiter.upTo > saved);
-    for (const waiter of done) waiter.resolve();
+    resolveInSlices(done);
   }
 
   /** Resolves once everything marked so far is stored; never rejects (pending while the Store is down). */
@@ -75,4 +82,11 @@ export class SavedTracker {
       if (wait.next !== null) this.answerWhenStored(peer, wait.next);
     });
   }
+}
+
+/** Resolves `waits` a slice per event-loop turn (WAITS_RESOLVED_PER_TURN), in order. */
+function resolveInSlices(waits: readonly { resolve: () => void }[], from = 0): void {
+  const end = Math.min(waits.length, from + WAITS_RESOLVED_PER_TURN);
+  for (let i = from; i < end; i++) waits[i]?.resolve();
+  if (end < waits.length) setImmediate(() => resolveInSlices(waits, end));
 }
