@@ -70,6 +70,80 @@ describe('webhooks in the browser', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
+  it('the dashboard tells the owner that a webhook was turned off, and its notice opens Share at the webhooks', async () => {
+    await ada.goto('/boards');
+    const boardId = await createBoard(ada, 'Hooked');
+    await receiver.plan('gone', [500, 500, 500]);
+    const call = (method: string, path: string, body: unknown) =>
+      ada.evaluate(
+        async ({ method, path, body }) => {
+          const response = await fetch(path, {
+            method,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          return { status: response.status, body: await response.json() };
+        },
+        { method, path, body },
+      );
+    const created = await call('POST', apiPaths.webhooks(boardId), {
+      url: receiver.url('gone'),
+      events: ['comment.created'],
+    });
+    assert.equal(created.status, 201);
+    const webhookId = (created.body as { webhook: { id: string } }).webhook.id;
+    assert.equal(
+      (await call('POST', apiPaths.threads(boardId), { anchor: { x: 0, y: 0 }, body: 'Hi' })).status,
+      201,
+    );
+    await until(async () => (await receiver.received('gone')).length >= 1, 'the first attempt failed');
+    // The 24 h of failures, passed: the Store's own disabling with a cutoff after the failure.
+    await until(
+      () =>
+        app.server.store.webhooks.disableIfFailingSince(webhookId, new Date(Date.now() + 1000), new Date()),
+      'the webhook is disabled',
+    );
+
+    await ada.goto('/boards');
+    const card = ada.locator(`[data-board-id="${boardId}"]`);
+    const notice = card.getByRole('link', {
+      name: /A webhook was turned off after a day of failed deliveries/,
+    });
+    await notice.waitFor();
+    assert.equal(
+      await ada.getByRole('link', { name: /A webhook was turned off/ }).count(),
+      1,
+      'only that board',
+    );
+    await card.scrollIntoViewIfNeeded();
+    await ada.screenshot({ path: join(artifacts, 'webhooks-dashboard-notice.png') });
+
+    await onPhone(app, ada, async (phone) => {
+      await phone.goto('/boards');
+      const phoneNotice = phone
+        .locator(`[data-board-id="${boardId}"]`)
+        .getByRole('link', { name: /A webhook was turned off/ });
+      await phoneNotice.scrollIntoViewIfNeeded();
+      const box = await phoneNotice.boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+      await phone.screenshot({ path: join(artifacts, 'webhooks-dashboard-notice-phone.png') });
+    });
+
+    await notice.click();
+    await ada.waitForURL(`**/b/${boardId}`);
+    const dialog = ada.getByRole('dialog', { name: 'Share board' });
+    const section = dialog.getByRole('region', { name: 'Webhooks' });
+    await section.getByText('Disabled after 24 h of failures').waitFor();
+    await until(async () => {
+      const box = await section.boundingBox();
+      return !!box && box.y >= 0 && box.y < 800;
+    }, 'the webhooks section is scrolled into view');
+    await ada.screenshot({ path: join(artifacts, 'webhooks-dashboard-notice-opened.png') });
+    assert.equal(new URL(ada.url()).search, '', 'a reload does not open Share again');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await ada.goto('/boards');
+  });
+
   it('the section fits a phone', async () => {
     await onPhone(app, ada, async (phone) => {
       await phone.getByRole('button', { name: 'Share' }).click();

@@ -301,6 +301,58 @@ function storeContract(fixture: StoreFixture): void {
       );
     });
 
+    test('listBoards marks a board whose webhook was disabled, for its owner only', async () => {
+      const ada = await user('Ada');
+      const bob = await user('Bob');
+      const failing = await board(ada.id, 'Failing hook');
+      const healthy = await board(ada.id, 'Healthy hook');
+      await store.grantAtLeast(failing.id, bob.id, 'editor');
+      const hook = (boardId: string) =>
+        store.webhooks.create({
+          id: id(12),
+          boardId,
+          url: 'https://example.com/hook',
+          events: ['comment.created'],
+          secret: 'whsec_test',
+          createdBy: ada.id,
+          createdAt: new Date(),
+        });
+      const off = await hook(failing.id);
+      await hook(healthy.id);
+      // A failed attempt, then the 24 h cutoff passed (disableIfFailingSince with a later cutoff).
+      const at = new Date();
+      await store.webhooks.enqueue([
+        {
+          id: id(12),
+          webhookId: off.id,
+          boardId: failing.id,
+          eventId: 'evt_1',
+          type: 'comment.created',
+          body: '{}',
+          at,
+        },
+      ]);
+      const [claimed] = await store.webhooks.claim('me', at, new Date(at.getTime() + 60_000), 1);
+      assert.ok(claimed);
+      await store.webhooks.finish(claimed.id, 'me', off.id, {
+        ok: false,
+        at,
+        responseStatus: 500,
+        error: 'The receiver answered 500.',
+        durationMs: 1,
+        nextAt: new Date(at.getTime() + 1000),
+      });
+      const marked = async (userId: string) =>
+        (await store.listBoards(userId)).filter((b) => b.webhookDisabled).map((b) => b.title);
+      assert.deepEqual(await marked(ada.id), [], 'failing, not yet disabled');
+      assert.equal(await store.webhooks.disableIfFailingSince(off.id, new Date(at.getTime() + 1), at), true);
+      assert.deepEqual(await marked(ada.id), ['Failing hook']);
+      const forBob = (await store.listBoards(bob.id)).find((b) => b.id === failing.id);
+      assert.ok(forBob && !('webhookDisabled' in forBob), 'an editor is not told');
+      await store.webhooks.delete(failing.id, off.id);
+      assert.deepEqual(await marked(ada.id), [], 'deleting the webhook clears it');
+    });
+
     test('memberships: grantAtLeast never lowers, setRole, removeMember, listMembers', async () => {
       const ada = await user('Ada');
       const bob = await user('Bob');

@@ -127,6 +127,8 @@ export interface BoardListItem {
   updatedAt: string;
   /** When the board's thumbnail was last stored (ISO), or null when it has none yet. */
   thumbnailAt: string | null;
+  /** Set (true), for the owner only, when one of the board's webhooks was disabled after 24 h of failures. */
+  webhookDisabled?: true;
 }
 export interface Member {
   userId: string;

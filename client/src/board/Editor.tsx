@@ -125,7 +125,9 @@ function EditorView({
   const pages = usePages(boardSession.doc);
   const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
-  const [sharing, setSharing] = useState(false);
+  // `?share=webhooks` (the dashboard's notice of a disabled webhook) opens Share at its webhooks.
+  const [sharing, setSharing] = useState(() => sharePanelAsked() !== null);
+  const [showWebhooks] = useState(() => sharePanelAsked() === 'webhooks');
   const [membersVersion, setMembersVersion] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
   // A version being previewed (History panel): the canvas shows it, read-only, instead of the live board.
@@ -225,6 +227,15 @@ function EditorView({
       done = true;
     };
   }, [session, index, actions]);
+
+  // Asked once: a reload does not open Share again.
+  useEffect(() => {
+    if (sharePanelAsked() === null) return;
+    const params = new URLSearchParams(location.search);
+    params.delete('share');
+    const rest = params.toString();
+    history.replaceState(history.state, '', `${location.pathname}${rest ? `?${rest}` : ''}`);
+  }, []);
 
   // A board started from a template on the dashboard opens with `?template=`: insert it once,
   // after the local copy loaded, then drop the parameter so a reload does not insert it again.
@@ -419,12 +430,16 @@ function EditorView({
           isOwner={role === 'owner'}
           meId={user.id}
           membersVersion={membersVersion}
+          showWebhooks={showWebhooks}
           onClose={() => setSharing(false)}
         />
       )}
     </div>
   );
 }
+
+/** What `?share=` asked to open with the board (the dashboard links `?share=webhooks`), or null. */
+const sharePanelAsked = (): string | null => new URLSearchParams(location.search).get('share');
 
 /** A first-time hint on an empty board; it goes away with the first shape. */
 function EmptyHint({ index }: { index: ShapeIndex }) {

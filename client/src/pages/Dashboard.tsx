@@ -206,6 +206,11 @@ export function Dashboard() {
             {b.role === 'owner' ? 'You' : b.ownerName} · {when(b.updatedAt)}
             {b.role === 'viewer' ? ' · view only' : b.role === 'commenter' ? ' · can comment' : ''}
           </span>
+          {b.webhookDisabled && (
+            <Link href={`/b/${b.id}?share=webhooks`} className="card-warning">
+              A webhook was turned off after a day of failed deliveries. Open Share to fix it.
+            </Link>
+          )}
           <div className="board-foot">
             <span
               className="here"

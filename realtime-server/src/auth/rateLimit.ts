@@ -27,6 +27,86 @@ export class WindowLimiter {
   }
 }
 
+/** One fixed window's count, kept where every instance sees it (Redis; see Bus.counter). */
+export interface SharedCounter {
+  /**
+   * Adds one to `key`'s window, which starts with its first count and lasts `windowMs`; resolves
+   * to the count so far and the milliseconds left. Rejects when the counter cannot be reached.
+   */
+  count(key: string, windowMs: number): Promise<{ count: number; msLeft: number }>;
+}
+
+/** A limit of `limit` a window per key; hit() resolves to 0 when allowed, else the seconds to wait. */
+export interface WriteLimiter {
+  hit(key: string): Promise<number>;
+}
+
+/** The count of this instance alone (one instance, or the in-process bus). */
+export class LocalWriteLimiter implements WriteLimiter {
+  private readonly window: WindowLimiter;
+
+  constructor(limit: number, windowMs: number) {
+    this.window = new WindowLimiter(limit, windowMs);
+  }
+
+  hit(key: string): Promise<number> {
+    return Promise.resolve(this.window.hit(key));
+  }
+}
+
+/**
+ * The count of every instance together, in a SharedCounter. When the counter cannot be reached
+ * (Redis down or not answering within `deadlineMs`), the limit is counted on this instance alone
+ * rather than refused: a broker outage must not stop every API write. Said once per outage.
+ */
+export class SharedWriteLimiter implements WriteLimiter {
+  private readonly local: WindowLimiter;
+  private failing = false;
+
+  constructor(
+    private readonly counter: SharedCounter,
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly onFallback: (error: unknown) => void,
+    private readonly deadlineMs = 500,
+  ) {
+    this.local = new WindowLimiter(limit, windowMs);
+  }
+
+  async hit(key: string): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const { count, msLeft } = await Promise.race([
+        this.counter.count(key, this.windowMs),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('shared counter did not answer')), this.deadlineMs);
+        }),
+      ]);
+      this.failing = false;
+      if (count <= this.limit) return 0;
+      return Math.max(1, Math.ceil(msLeft / 1000));
+    } catch (error) {
+      if (!this.failing) this.onFallback(error);
+      this.failing = true;
+      return this.local.hit(key);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The shared limiter when the deployment has a SharedCounter, else this instance's own. */
+export function writeLimiter(
+  counter: SharedCounter | null,
+  limit: number,
+  windowMs: number,
+  onFallback: (error: unknown) => void,
+): WriteLimiter {
+  return counter
+    ? new SharedWriteLimiter(counter, limit, windowMs, onFallback)
+    : new LocalWriteLimiter(limit, windowMs);
+}
+
 /**
  * A token bucket (messages per connection): `rate` per second sustained, `burst` at once.
  * Allocation-free on the hot path.

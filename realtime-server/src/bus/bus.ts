@@ -2,6 +2,7 @@
 // pub/sub when REDIS_URL is set. Messages are opaque bytes; documents/ gives them meaning.
 
 import type { Server } from 'socket.io';
+import type { SharedCounter } from '../auth/rateLimit.ts';
 
 export type BusHandler = (message: Uint8Array) => void;
 
@@ -21,5 +22,10 @@ export interface Bus {
   isHealthy(): boolean;
   /** The socket.io adapter over the same broker; absent when there is one instance only. */
   socketIoAdapter?(): Promise<SocketIoAdapter>;
+  /**
+   * Fixed-window counts that every instance shares, under `name` (rate limits per key across
+   * instances); absent when there is one instance only.
+   */
+  counter?(name: string): SharedCounter;
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { Logger } from 'pino';
 import { createClient, type RedisClientType } from 'redis';
+import type { SharedCounter } from '../auth/rateLimit.ts';
 import type { Bus, BusHandler, SocketIoAdapter } from './bus.ts';
 
 /**
@@ -204,6 +205,25 @@ export class RedisBus implements Bus {
     };
   }
 
+  /**
+   * Counts under `<prefix>count:<name>:<key>`, each a key that expires with its window. One round
+   * trip (a script runs whole on Redis): the first count of a window sets its expiry.
+   */
+  counter(name: string): SharedCounter {
+    return {
+      count: async (key, windowMs) => {
+        // Down or hung: the publisher's commands fail at once (no offline queue) or never answer.
+        if (!this.isHealthy()) throw new Error('redis is unreachable');
+        const reply = await this.publisher.eval(COUNT_SCRIPT, {
+          keys: [`${this.prefix}count:${name}:${key}`],
+          arguments: [String(windowMs)],
+        });
+        const [count, msLeft] = reply as [number, number];
+        return { count, msLeft: msLeft < 0 ? windowMs : msLeft };
+      },
+    };
+  }
+
   onReconnect(listener: () => void): void {
     this.reconnectListeners.push(listener);
   }
@@ -219,6 +239,12 @@ export class RedisBus implements Bus {
     await Promise.all([this.publisher, this.subscriber].map(closeClient));
   }
 }
+
+/** INCR, PEXPIRE on a window's first count, and the count with the milliseconds left. */
+const COUNT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return { count, redis.call('PTTL', KEYS[1]) }`;
 
 /** How often Redis is asked whether it answers, and how long it may take. */
 const PROBE_MS = 1000;

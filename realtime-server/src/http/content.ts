@@ -11,7 +11,7 @@ import {
   integrationLimits,
 } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WindowLimiter } from '../auth/rateLimit.ts';
+import { writeLimiter } from '../auth/rateLimit.ts';
 import { ContentError, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import {
@@ -24,7 +24,7 @@ import {
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError } from './errors.ts';
-import { parseBody, rateLimit, signedIn } from './request.ts';
+import { parseBody, refuseWhenLimited, signedIn } from './request.ts';
 import { toBoard } from './serialize.ts';
 
 type BoardParams = { Params: { id: string } };
@@ -69,7 +69,17 @@ function asApiError(error: unknown): unknown {
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const { store, integrations, events } = deps;
-  const writes = new WindowLimiter(deps.config.contentWritesPerMinute, 60_000);
+  // Per key across every instance (SPEC §15): counted in Redis when there is one.
+  const writes = writeLimiter(
+    deps.bus.counter?.('content-writes') ?? null,
+    deps.config.contentWritesPerMinute,
+    60_000,
+    (error) =>
+      app.log.warn(
+        { err: error },
+        'content-API write limit: redis unreachable; counting on this instance alone until it answers',
+      ),
+  );
   let sweptAt = 0;
 
   /**
@@ -87,9 +97,9 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     const key = typeof header === 'string' ? header.trim() : undefined;
     const send = (answer: Answer) =>
       answer.status === 204 ? reply.code(204).send() : reply.code(answer.status).send(answer.body);
-    const counted = () => rateLimit(writes, userId, reply);
+    const counted = async () => refuseWhenLimited(await writes.hit(userId), reply);
     if (!key) {
-      counted();
+      await counted();
       return send(await write());
     }
     if (key.length > integrationLimits.idempotencyKeyMax) {
@@ -116,7 +126,7 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
       return send({ status: earlier.status, body: earlier.body ? JSON.parse(earlier.body) : null });
     }
     try {
-      counted();
+      await counted();
       const answer = await write();
       await store.integrations.answerIdempotency(userId, key, {
         status: answer.status,

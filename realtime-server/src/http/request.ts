@@ -36,7 +36,11 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 
 /** Counts one attempt against a limiter; RATE_LIMITED with Retry-After once it is spent. */
 export function rateLimit(limiter: WindowLimiter, key: string, reply: FastifyReply): void {
-  const retryAfter = limiter.hit(key);
+  refuseWhenLimited(limiter.hit(key), reply);
+}
+
+/** RATE_LIMITED with Retry-After when `retryAfter` (seconds, from a limiter's hit) is above 0. */
+export function refuseWhenLimited(retryAfter: number, reply: FastifyReply): void {
   if (retryAfter > 0) {
     reply.header('Retry-After', String(retryAfter));
     throw new ApiError(ErrorCode.RATE_LIMITED, `Too many attempts. Try again in ${retryAfter} seconds.`);

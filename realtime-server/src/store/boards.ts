@@ -62,7 +62,10 @@ export class BoardRepository {
   /** Every non-deleted board the user is a member of, most recently updated first. */
   async listFor(userId: string): Promise<BoardListItem[]> {
     const rows = await this.sql.all(
-      sql`SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at, t.updated_at AS thumbnail_at
+      sql`SELECT b.id, b.title, m.role, o.name AS owner_name, b.updated_at, t.updated_at AS thumbnail_at,
+                 CASE WHEN m.role = 'owner' AND EXISTS (SELECT 1 FROM webhooks w
+                        WHERE w.board_id = b.id AND w.disabled_at IS NOT NULL) THEN 1 ELSE 0 END
+                   AS webhook_disabled
           FROM memberships m
           JOIN boards b ON b.id = m.board_id AND b.deleted_at IS NULL
           JOIN users o ON o.id = b.owner_id

@@ -65,6 +65,7 @@ export const toBoardListItem = (r: Row): BoardListItem => ({
   ownerName: str(r.owner_name),
   updatedAt: iso(r.updated_at),
   thumbnailAt: r.thumbnail_at === null || r.thumbnail_at === undefined ? null : iso(r.thumbnail_at),
+  ...(Number(r.webhook_disabled) === 1 ? { webhookDisabled: true as const } : {}),
 });
 
 /** From `SELECT u.id, u.name, u.email, u.color, u.is_guest, m.role, m.created_at[, is_bot]`. */

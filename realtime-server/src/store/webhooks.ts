@@ -111,6 +111,20 @@ export class WebhookRepository {
     return true;
   }
 
+  /**
+   * Whether the poller has anything to look at: a webhook that is not disabled, a delivery still
+   * pending (a disabled webhook's are sent until they run out), or changes waiting for board.updated.
+   * Three indexed or tiny EXISTS, so an instance with no webhooks anywhere asks only this.
+   */
+  async anyWork(): Promise<boolean> {
+    const row = await this.sql.one(
+      sql`SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM webhooks WHERE disabled_at IS NULL)
+            OR EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending')
+            OR EXISTS (SELECT 1 FROM webhook_changes)`,
+    );
+    return row !== null;
+  }
+
   /** The board's webhooks that take `type` and are not disabled, on a board that is not deleted. */
   async subscribers(boardId: string, type: WebhookEvent): Promise<WebhookRow[]> {
     const rows = await this.sql.all(

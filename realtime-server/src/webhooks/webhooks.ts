@@ -3,7 +3,8 @@
 // WEBHOOK_POLL_MS (and at once when it queued one itself), claims a few for a lease and sends
 // them. A claim of an instance that died lapses and another instance sends the delivery, so a
 // delivery survives a restart and the death of the instance that queued it (at least once: a
-// receiver may see one twice, with the same Tandem-Delivery id).
+// receiver may see one twice, with the same Tandem-Delivery id). With no webhook work anywhere the
+// loop asks the Store only whether there is some, every WORK_CHECK_MS.
 import {
   type CreateWebhookBody,
   type Webhook,
@@ -30,6 +31,12 @@ const LEASE_MARGIN_MS = 5000;
 /** Finished deliveries are kept this long (the dialog lists the last 100). */
 const KEEP_FINISHED_MS = 7 * 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/**
+ * How often the poller asks the Store whether there is any webhook work at all. With none (no
+ * webhook anywhere) that question is all it asks; a webhook made on another instance is noticed
+ * within this time, one made here at once.
+ */
+export const WORK_CHECK_MS = 5000;
 
 export const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
@@ -79,6 +86,11 @@ export class Webhooks {
   private stopped = false;
   private readonly abort = new AbortController();
   private lastSweep = 0;
+  /** Whether the Store had webhook work when last asked (at `workCheckedAt`), or this instance made some since. */
+  private hasWork = true;
+  private workCheckedAt = 0;
+  /** Bumped by workFound, so a check that was under way meanwhile does not undo it. */
+  private workMade = 0;
 
   constructor(private readonly deps: WebhooksDeps) {}
 
@@ -106,6 +118,7 @@ export class Webhooks {
       createdBy,
       createdAt: new Date(),
     });
+    this.workFound();
     return { webhook: toWebhook(row), secret };
   }
 
@@ -135,6 +148,7 @@ export class Webhooks {
       const subscribers = await this.store.subscribers(boardId, type);
       if (subscribers.length === 0) return;
       await this.store.enqueue(this.deliveriesOf(subscribers, boardId, type, data, new Date()));
+      this.workFound();
       this.kick();
     })().catch((error: unknown) =>
       this.deps.log.warn({ err: error, boardId, type }, 'queuing a webhook event failed'),
@@ -171,9 +185,22 @@ export class Webhooks {
 
   start(): void {
     const every = this.deps.config.webhookPollMs;
-    this.timer = setInterval(() => this.kick(), every);
+    this.timer = setInterval(() => this.tick(), every);
     this.timer.unref();
     this.kick();
+  }
+
+  /** The timer: a look every WEBHOOK_POLL_MS while there is webhook work, else every WORK_CHECK_MS. */
+  private tick(): void {
+    if (!this.hasWork && Date.now() - this.workCheckedAt < WORK_CHECK_MS) return;
+    this.kick();
+  }
+
+  /** A webhook or a delivery was made here: look every WEBHOOK_POLL_MS from now on. */
+  private workFound(): void {
+    this.hasWork = true;
+    this.workCheckedAt = Date.now();
+    this.workMade += 1;
   }
 
   /** Looks for due work now (again right after, when a look is already running). */
@@ -205,6 +232,21 @@ export class Webhooks {
   }
 
   private async poll(): Promise<void> {
+    if (Date.now() - this.workCheckedAt >= WORK_CHECK_MS) {
+      const checkedAt = Date.now();
+      const made = this.workMade;
+      const found = await this.store.anyWork();
+      if (this.workMade === made) {
+        this.hasWork = found;
+        this.workCheckedAt = checkedAt;
+      }
+    }
+    if (!this.hasWork) {
+      // Changes noted while no webhook existed anywhere would not be recorded (recordChanges keeps
+      // only a board with a board.updated webhook); dropped so they do not pile up while idle.
+      this.notes.take();
+      return;
+    }
     await this.flushNotes();
     await this.closeDueWindows();
     for (;;) {

@@ -15,6 +15,8 @@ interface Props {
   meId: string;
   /** Bumped when the server says members changed, so an open dialog refreshes. */
   membersVersion: number;
+  /** Opened to see the webhooks (the dashboard's notice of a disabled one): their section is scrolled to. */
+  showWebhooks?: boolean;
   onClose(): void;
 }
 
@@ -32,7 +34,14 @@ const roleLabel: Record<Role | LinkRole, string> = {
 const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer', 'public-viewer'];
 const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
 
-export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }: Props) {
+export function ShareDialog({
+  boardId,
+  isOwner,
+  meId,
+  membersVersion,
+  showWebhooks = false,
+  onClose,
+}: Props) {
   const [links, setLinks] = useState<ShareLink[]>([]);
   const [members, setMembers] = useState<Member[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -197,7 +206,7 @@ export function ShareDialog({ boardId, isOwner, meId, membersVersion, onClose }:
         </ul>
       </section>
       {isOwner && <IntegrationsSection boardId={boardId} membersVersion={membersVersion} />}
-      {isOwner && <WebhooksSection boardId={boardId} />}
+      {isOwner && <WebhooksSection boardId={boardId} reveal={showWebhooks} />}
     </dialog>
   );
 }

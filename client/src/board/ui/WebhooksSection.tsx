@@ -10,12 +10,14 @@ import {
   webhookEvents,
   webhookLimits,
 } from '@tandem/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
 interface Props {
   boardId: string;
+  /** Scrolled into view once the webhooks are listed (opened from the dashboard's notice). */
+  reveal?: boolean;
 }
 
 const eventText: Record<WebhookEvent, string> = {
@@ -32,8 +34,10 @@ const SHOWN = 5;
 /** While the dialog is open, deliveries are read again this often. */
 const REFRESH_MS = 3000;
 
-export function WebhooksSection({ boardId }: Props) {
+export function WebhooksSection({ boardId, reveal = false }: Props) {
   const [webhooks, setWebhooks] = useState<Webhook[]>([]);
+  const section = useRef<HTMLElement>(null);
+  const revealed = useRef(!reveal);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>(['board.updated', 'comment.created']);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
@@ -43,6 +47,10 @@ export function WebhooksSection({ boardId }: Props) {
   const load = useCallback(async () => {
     try {
       setWebhooks((await api.webhooks(boardId)).webhooks);
+      if (!revealed.current) {
+        revealed.current = true;
+        requestAnimationFrame(() => section.current?.scrollIntoView({ block: 'start' }));
+      }
     } catch (e) {
       setError(errorSentence(e));
     }
@@ -86,7 +94,7 @@ export function WebhooksSection({ boardId }: Props) {
   };
 
   return (
-    <section aria-label="Webhooks">
+    <section aria-label="Webhooks" ref={section}>
       <h3>Webhooks</h3>
       <p className="hint">
         Tandem calls a URL of yours, signed with its secret, when something happens on this board. Failed
