@@ -3,8 +3,20 @@
 // sharp); `?page=` draws that page, and a page the board does not list is 404; and the per-IP limit
 // (PUBLIC_REQUESTS_PER_MINUTE) answers 429 with Retry-After past its budget, 304s not counted.
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type AssetAnswer, addPageEntry, apiPaths, ErrorCode, type LinkAnswer } from '@tandem/shared';
+import {
+  type AssetAnswer,
+  addPageEntry,
+  apiPaths,
+  BOARD_ID_LENGTH,
+  ErrorCode,
+  type LinkAnswer,
+} from '@tandem/shared';
+import { fillImages } from '@tandem/shared/render/images.ts';
 import sharp from 'sharp';
 import {
   ApiClient,
@@ -16,6 +28,8 @@ import {
 } from '../../testing/clients.ts';
 import { sendBytes } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
+import { DiskAssetStore } from '../src/assets/disk.ts';
+import { embeddedImages } from '../src/http/public.ts';
 
 const base = { rotation: 0, createdBy: 'test' };
 const sticky = (x: number, z: string) => ({
@@ -131,6 +145,56 @@ describe('public images and pages', () => {
       assert.equal((await fetch(`${server.url}${apiPaths.publicPng(link)}${unknown}`)).status, 404, unknown);
     }
   });
+});
+
+test('images past the embedded-bytes cap stay placeholders; those that fit are embedded, in paint order', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-embed-cap-'));
+  const assets = new DiskAssetStore(dir);
+  try {
+    const boardId = randomBytes(16).toString('base64url').slice(0, BOARD_ID_LENGTH);
+    // Noise, so each PNG is about its pixels' size: the second is the largest, the third the smallest.
+    const noisy = (side: number) =>
+      sharp(Buffer.from(Array.from({ length: side * side * 3 }, (_, i) => (i * 2654435761) >>> 24)), {
+        raw: { width: side, height: side, channels: 3 },
+      })
+        .png()
+        .toBuffer();
+    const stored: { id: string; bytes: number }[] = [];
+    for (const side of [60, 90, 40]) {
+      const data = await noisy(side);
+      const id = createHash('sha256').update(data).digest('hex');
+      const put = await assets.put(
+        { boardId, id, mime: 'image/png', width: side, height: side, bytes: data.byteLength },
+        data,
+        1 << 30,
+      );
+      assert.ok(put.ok);
+      stored.push({ id, bytes: data.byteLength });
+    }
+    const [a, b, c] = stored as [(typeof stored)[0], (typeof stored)[0], (typeof stored)[0]];
+    const drawn = stored.map(({ id }) => ({ assetId: id, width: 60 }));
+    // Room for the first and the third, not the second: the second is skipped, the third still fits.
+    const cap = a.bytes + c.bytes;
+    assert.ok(b.bytes > c.bytes, `the fixture sizes allow the check: ${stored.map((x) => x.bytes)}`);
+    const hrefs = await embeddedImages(assets, boardId, drawn, 1, 'svg', cap);
+    assert.deepEqual([...hrefs.keys()], [a.id, c.id]);
+    const svg = fillImages(
+      drawn
+        .map(
+          ({ assetId }) =>
+            `<image href="tandem-asset:${assetId}" width="60" height="60" preserveAspectRatio="none"/>`,
+        )
+        .join(''),
+      hrefs,
+    );
+    assert.equal(svg.match(/<image href="data:image\/png;base64,/g)?.length, 2);
+    assert.equal(svg.match(/<rect width="60" height="60" fill="#eef0f3"\/>/g)?.length, 1);
+    // With the default cap, all three.
+    assert.equal((await embeddedImages(assets, boardId, drawn, 1, 'svg')).size, 3);
+  } finally {
+    await assets.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 describe('public routes: the per-IP limit', () => {

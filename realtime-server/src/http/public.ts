@@ -52,15 +52,17 @@ interface ImageQuery {
  * The bytes of the images a drawing shows, as data URLs by asset id, for `fillImages`. Each image
  * is taken at the smallest kept rendition (made on first use) not narrower than it is drawn at
  * `scale`, or the original when that is no larger; in paint order, while the stored bytes stay
- * within `limits.publicImageEmbedBytes` (an image past it stays a placeholder). For a PNG, WebP
- * and GIF are handed to librsvg as PNG: it draws only PNG and JPEG.
+ * within `maxBytes` (`limits.publicImageEmbedBytes`; an image past it stays a placeholder, and a
+ * later, smaller one may still fit). For a PNG, WebP and GIF are handed to librsvg as PNG: it
+ * draws only PNG and JPEG.
  */
-async function embeddedImages(
+export async function embeddedImages(
   assets: AssetStore,
   boardId: string,
   images: DrawnImage[],
   scale: number,
   kind: 'svg' | 'png',
+  maxBytes: number = limits.publicImageEmbedBytes,
 ): Promise<Map<string, string>> {
   const hrefs = new Map<string, string>();
   let total = 0;
@@ -76,7 +78,7 @@ async function embeddedImages(
         : ((await assets.get(boardId, assetId)) ?? null);
     if (!image) continue;
     const mime = 'meta' in image ? image.meta.mime : image.mime;
-    if (total + image.data.byteLength > limits.publicImageEmbedBytes) continue;
+    if (total + image.data.byteLength > maxBytes) continue;
     total += image.data.byteLength;
     let data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
     let type: string = mime;
