@@ -116,6 +116,45 @@ describe('public images and pages', () => {
     assert.ok(r! > 200 && g! < 60 && b! < 60, `the photo's red at its place, got ${[r, g, b]}`);
   });
 
+  test('an image too big to embed stays a placeholder, and board.png is still drawn', async () => {
+    const { owner, boardId, main, link } = await sharedBoard(server, clients);
+    // 1000×2900 of noise: an 8 MB PNG, kept as it is (1000 px wide, no narrower than 1024 is
+    // asked for when it is drawn 1100 wide). As a data URL it would pass librsvg's 10 MB attribute
+    // limit, and board.png would fail with 500.
+    const side = { width: 1000, height: 2900 };
+    const raw = Buffer.alloc(side.width * side.height * 3);
+    for (let i = 0; i < raw.length; i++) raw[i] = ((i * 2654435761) >>> 24) ^ (i * 7);
+    const photo = await sharp(raw, { raw: { ...side, channels: 3 } })
+      .png()
+      .toBuffer();
+    assert.ok(photo.byteLength > 7.5 * 1024 * 1024, String(photo.byteLength));
+    const uploaded = await sendBytes<AssetAnswer>(
+      owner,
+      'POST',
+      `/api/boards/${boardId}/assets`,
+      photo,
+      'image/png',
+    );
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    addShape(main.doc, 'huge', {
+      ...base,
+      type: 'image',
+      x: 0,
+      y: 0,
+      w: 1100,
+      h: 3190,
+      color: 'yellow',
+      z: 'a1',
+      assetId: uploaded.body.asset.id,
+    });
+    await whenStored(main);
+    const svg = await (await fetch(`${server.url}${apiPaths.publicSvg(link)}`)).text();
+    assert.doesNotMatch(svg, /data:image/);
+    assert.match(svg, /<rect width="1100" height="3190" fill="#eef0f3"\/>/);
+    const png = await fetch(`${server.url}${apiPaths.publicPng(link)}?w=200`);
+    assert.equal(png.status, 200);
+  });
+
   test('?page= draws that page; a page the board does not list is 404', async () => {
     const { owner, boardId, main, link } = await sharedBoard(server, clients);
     addShape(main.doc, 'first', sticky(0, 'a1'), 'First page note');

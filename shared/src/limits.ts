@@ -60,11 +60,13 @@ export const limits = {
    */
   publicRequestsPerMinute: 120,
   /**
-   * Stored image bytes one board.svg/board.png embeds (docs/api.md §16), each image at the kept
-   * width nearest above its drawn size (at most 1024 px): past it, an image is drawn as the grey
-   * placeholder, so a board of many big photos does not become a 100 MB SVG.
+   * Image bytes one board.svg/board.png embeds (docs/api.md §16), each image at the kept width
+   * nearest above its drawn size (at most 1024 px): past it, an image is drawn as the grey
+   * placeholder, so a board of many big photos does not become a 100 MB SVG. Below 7.5 MB: as a
+   * data URL (4/3 of its bytes) one image must stay under the 10 MB that librsvg's XML parser
+   * takes in one attribute, or board.png could not be drawn at all.
    */
-  publicImageEmbedBytes: 8 * MiB,
+  publicImageEmbedBytes: 6 * MiB,
   sessionDays: 30,
   accessTokenMinutes: 15,
   /** REST JSON bodies. */

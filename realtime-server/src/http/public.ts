@@ -51,7 +51,7 @@ interface ImageQuery {
 /**
  * The bytes of the images a drawing shows, as data URLs by asset id, for `fillImages`. Each image
  * is taken at the smallest kept rendition (made on first use) not narrower than it is drawn at
- * `scale`, or the original when that is no larger; in paint order, while the stored bytes stay
+ * `scale`, or the original when that is no larger; in paint order, while the embedded bytes stay
  * within `maxBytes` (`limits.publicImageEmbedBytes`; an image past it stays a placeholder, and a
  * later, smaller one may still fit). For a PNG, WebP and GIF are handed to librsvg as PNG: it
  * draws only PNG and JPEG.
@@ -79,13 +79,15 @@ export async function embeddedImages(
     if (!image) continue;
     const mime = 'meta' in image ? image.meta.mime : image.mime;
     if (total + image.data.byteLength > maxBytes) continue;
-    total += image.data.byteLength;
     let data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
     let type: string = mime;
     if (kind === 'png' && (mime === 'image/webp' || mime === 'image/gif')) {
       data = await decoding(async () => (await loadSharp())(data).png().toBuffer());
       type = 'image/png';
+      // Counted as embedded: a PNG can be several times the WebP it was made from.
+      if (total + data.byteLength > maxBytes) continue;
     }
+    total += data.byteLength;
     hrefs.set(assetId, `data:${type};base64,${data.toString('base64')}`);
   }
   return hrefs;
