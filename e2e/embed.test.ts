@@ -176,3 +176,27 @@ describe('live embeds', () => {
     await context.close();
   });
 });
+
+describe('public view past the per-IP limit', () => {
+  const app = withApp({ PUBLIC_REQUESTS_PER_MINUTE: '1' });
+
+  it('a refused token (429) waits and says "Reconnecting…", not that the board is no longer shared', async () => {
+    const { page: owner } = await newUser(app, 'Rita');
+    await createBoard(owner, 'Busy');
+    const { url } = await publicLink(owner);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const first = await context.newPage();
+    failOnPageErrors(first, 'first');
+    await first.goto(url);
+    await first.locator('.public-view[data-status="live"]').waitFor();
+    // The same IP's second token within the minute is refused.
+    const second = await context.newPage();
+    failOnPageErrors(second, 'second');
+    await second.goto(url);
+    await second.locator('.public-view[data-status="reconnecting"]').waitFor();
+    await second.getByText('Reconnecting…').waitFor();
+    assert.equal(await second.getByText('This board is no longer shared').count(), 0);
+    await second.screenshot({ path: `${artifacts}/public-view-rate-limited.png` });
+    await context.close();
+  });
+});

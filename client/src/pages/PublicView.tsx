@@ -17,13 +17,16 @@ import { boardSvg } from '@tandem/shared/render/board.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { api } from '../api/client.ts';
+import { ApiError, api } from '../api/client.ts';
 import { layoutOf } from '../board/canvas/measure.ts';
 import { loadFonts } from '../board/drawing/fonts.ts';
 import { wsOrigin } from '../board/sync/provider.ts';
 import './publicView.css';
 
 type Status = 'loading' | 'live' | 'reconnecting' | 'gone';
+
+/** How long after a refused token (429, offline, a server error) the view asks again. */
+const TOKEN_RETRY_MS = 15_000;
 
 interface Props {
   token: string;
@@ -61,6 +64,7 @@ export function PublicView({ token, embed, frame, page }: Props) {
     let provider: WebsocketProvider | null = null;
     let stopped = false;
     let frameRequest = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const draw = () => {
       frameRequest = 0;
       const { board } = exportBoard(doc);
@@ -110,8 +114,15 @@ export function PublicView({ token, embed, frame, page }: Props) {
           });
         } else provider.params = { token: answer.token };
         provider.connect();
-      } catch {
-        if (!stopped) setStatus('gone');
+      } catch (error) {
+        if (stopped) return;
+        // Only a revoked or unknown link (404) ends the view; a rate limit (429), a network or a
+        // server error is waited out.
+        if (error instanceof ApiError && error.status === 404) setStatus('gone');
+        else {
+          setStatus('reconnecting');
+          retry = setTimeout(() => void connect(), TOKEN_RETRY_MS);
+        }
       }
     };
     void loadFonts().then(() => {
@@ -119,6 +130,7 @@ export function PublicView({ token, embed, frame, page }: Props) {
     });
     return () => {
       stopped = true;
+      clearTimeout(retry);
       if (frameRequest) cancelAnimationFrame(frameRequest);
       provider?.destroy();
       doc.destroy();
