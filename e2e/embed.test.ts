@@ -7,7 +7,30 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, createBoard, failOnPageErrors, newUser, place, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  createBoard,
+  failOnPageErrors,
+  newUser,
+  pageNames,
+  pathOf,
+  place,
+  until,
+  withApp,
+} from './helpers.ts';
+
+/** Opens the Share dialog, makes a public link and answers its token. */
+async function publicLink(owner: Page): Promise<{ url: string; token: string }> {
+  await owner.getByRole('button', { name: 'Share', exact: true }).click();
+  await owner.getByRole('button', { name: 'Create “public view” link' }).click();
+  const field = owner.getByLabel('Public view link').first();
+  await field.waitFor();
+  const url = await field.inputValue();
+  await owner.getByRole('button', { name: 'Close', exact: true }).click();
+  const token = /\/p\/([^/?#]+)$/.exec(url)?.[1];
+  assert.ok(token, url);
+  return { url, token };
+}
 
 /** A static page on its own origin that frames `src`. */
 async function framingSite(): Promise<{ server: Server; origin: string; frame: (src: string) => string }> {
@@ -48,14 +71,7 @@ describe('live embeds', () => {
   it("an iframe on another site shows an editor's new sticky live; other sites cannot frame it", async () => {
     const { page: owner } = await newUser(app, 'Olga');
     await createBoard(owner, 'Retro');
-    await owner.getByRole('button', { name: 'Share', exact: true }).click();
-    await owner.getByRole('button', { name: 'Create “public view” link' }).click();
-    const field = owner.getByLabel('Public view link').first();
-    await field.waitFor();
-    const url = await field.inputValue();
-    await owner.getByRole('button', { name: 'Close', exact: true }).click();
-    const token = /\/p\/([^/?#]+)$/.exec(url)?.[1];
-    assert.ok(token, url);
+    const { url, token } = await publicLink(owner);
 
     // The allowed site frames the embed: it goes live with no sign-in and no guest name.
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -107,6 +123,80 @@ describe('live embeds', () => {
     await visitor.screenshot({ path: `${artifacts}/public-view.png` });
     await visitor.setViewportSize({ width: 390, height: 844 });
     await visitor.screenshot({ path: `${artifacts}/public-view-phone.png` });
+    await context.close();
+  });
+  it('?page= embeds that page live; a page the board does not list falls back to the first, saying so', async () => {
+    const { page: owner } = await newUser(app, 'Pia');
+    await createBoard(owner, 'Quarter');
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('On page one');
+    await owner.keyboard.press('Escape');
+    await owner.getByRole('button', { name: 'Pages' }).click();
+    await owner.getByRole('button', { name: 'Add page' }).click();
+    await owner.getByLabel('Page name').fill('Planning');
+    await owner.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(owner)).includes('Planning'), 'the new page is listed');
+    await until(async () => /\/p\/[A-Za-z0-9_-]+$/.test(pathOf(owner)), 'the owner is on the new page');
+    const pageId = pathOf(owner).split('/').pop()!;
+    await owner.getByRole('button', { name: 'Close pages' }).click();
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('On page two');
+    await owner.keyboard.press('Escape');
+    const { token } = await publicLink(owner);
+
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const wiki = await context.newPage();
+    failOnPageErrors(wiki, 'wiki');
+    await wiki.goto(allowed.frame(`${app.server.url}/embed/${token}?page=${pageId}`));
+    const embed = wiki.frameLocator('iframe');
+    await embed.locator('.public-view[data-status="live"]').waitFor();
+    await embed.locator('svg text', { hasText: 'On page two' }).waitFor();
+    assert.equal(
+      await embed.locator('svg text', { hasText: 'On page one' }).count(),
+      0,
+      "not the first page's",
+    );
+    // Live: the owner's next sticky on that page appears in the frame.
+    await place(owner, 'Sticky note', 800, 300);
+    await owner.keyboard.type('Added while watched');
+    await owner.keyboard.press('Escape');
+    await embed.locator('svg text', { hasText: 'Added while watched' }).waitFor();
+    await wiki.screenshot({ path: `${artifacts}/embed-page.png` });
+
+    // A page the board does not list: the first page, with a sentence.
+    const lost = await context.newPage();
+    failOnPageErrors(lost, 'lost');
+    await lost.goto(`${app.server.url}/embed/${token}?page=no-such-page`);
+    await lost.getByRole('status').filter({ hasText: 'This page is no longer on the board' }).waitFor();
+    await lost.locator('.public-view[data-status="live"]').waitFor();
+    await lost.locator('svg text', { hasText: 'On page one' }).waitFor();
+    await lost.screenshot({ path: `${artifacts}/embed-page-fallback.png` });
+    await lost.setViewportSize({ width: 390, height: 844 });
+    await lost.screenshot({ path: `${artifacts}/embed-page-fallback-phone.png` });
+    await context.close();
+  });
+});
+
+describe('public view past the per-IP limit', () => {
+  const app = withApp({ PUBLIC_REQUESTS_PER_MINUTE: '1' });
+
+  it('a refused token (429) waits and says "Reconnecting…", not that the board is no longer shared', async () => {
+    const { page: owner } = await newUser(app, 'Rita');
+    await createBoard(owner, 'Busy');
+    const { url } = await publicLink(owner);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const first = await context.newPage();
+    failOnPageErrors(first, 'first');
+    await first.goto(url);
+    await first.locator('.public-view[data-status="live"]').waitFor();
+    // The same IP's second token within the minute is refused.
+    const second = await context.newPage();
+    failOnPageErrors(second, 'second');
+    await second.goto(url);
+    await second.locator('.public-view[data-status="reconnecting"]').waitFor();
+    await second.getByText('Reconnecting…').waitFor();
+    assert.equal(await second.getByText('This board is no longer shared').count(), 0);
+    await second.screenshot({ path: `${artifacts}/public-view-rate-limited.png` });
     await context.close();
   });
 });

@@ -31,6 +31,7 @@ export function App() {
         token={route.token}
         embed={route.embed}
         frame={new URLSearchParams(location.search).get('frame')}
+        page={new URLSearchParams(location.search).get('page')}
       />
     );
   if (!loaded) return <main className="center-page hint">Loading…</main>;

@@ -81,12 +81,12 @@ test("the client's exported SVG and the server's board.svg are the same renderer
   const client = toSvg(json.shapes, new Map(json.shapes.map((s) => [s.id, s]))).svg;
   const compute = new WorkerCompute();
   try {
-    const server = await compute.renderSvg([Y.encodeStateAsUpdate(doc)], {});
+    const { svg: server } = await compute.renderSvg([Y.encodeStateAsUpdate(doc)], {});
     assert.equal(server, client);
     assert.match(server, /Ship the &lt;embed&gt; &amp; /);
     assert.match(server, /clip-path=/);
     // One frame only (?frame=): the frame and what lies inside it.
-    const framed = await compute.renderSvg([Y.encodeStateAsUpdate(doc)], { frame: 'frame-1' });
+    const { svg: framed } = await compute.renderSvg([Y.encodeStateAsUpdate(doc)], { frame: 'frame-1' });
     assert.match(framed, /Ideas/);
     assert.doesNotMatch(framed, /Free text/);
   } finally {

@@ -53,6 +53,8 @@ export interface Config {
   presenceTickMs: number;
   loginAttemptsPerMinute: number;
   signupsPerMinute: number;
+  /** Public-link tokens and drawn images per minute from one IP (docs/api.md §16). */
+  publicRequestsPerMinute: number;
   /** Comments (threads, replies, edits) one user may write per minute on one instance (docs/api.md §18). */
   commentsPerMinute: number;
   /** Where the built client is served from; null serves no client. */
@@ -126,6 +128,7 @@ export const configVariables = [
   'PRESENCE_TICK_MS',
   'LOGIN_ATTEMPTS_PER_MINUTE',
   'SIGNUPS_PER_MINUTE',
+  'PUBLIC_REQUESTS_PER_MINUTE',
   'COMMENTS_PER_MINUTE',
   'CLIENT_DIR',
   'INSTANCE_NAME',
@@ -413,6 +416,13 @@ export function loadConfig(env: Env = process.env as Env): Config {
       1_000_000,
     ),
     signupsPerMinute: integer(env, 'SIGNUPS_PER_MINUTE', limits.signupsPerMinute, 1, 1_000_000),
+    publicRequestsPerMinute: integer(
+      env,
+      'PUBLIC_REQUESTS_PER_MINUTE',
+      limits.publicRequestsPerMinute,
+      1,
+      1_000_000,
+    ),
     commentsPerMinute: integer(env, 'COMMENTS_PER_MINUTE', limits.commentsPerMinute, 1, 1_000_000),
     clientDir:
       env.CLIENT_DIR === ''

@@ -53,6 +53,20 @@ export const limits = {
   loginAttemptsPerMinute: 10,
   /** Accounts (including guests) created per minute from one IP: a whole office behind one NAT may join a retro. */
   signupsPerMinute: 60,
+  /**
+   * Public-link calls that do work (a viewer token, a drawn board.svg/board.png) per minute from
+   * one IP (PUBLIC_REQUESTS_PER_MINUTE): a whole office behind one NAT opening a shared board, or
+   * a wiki page with a few live images, stays well under it. A 304 is not counted.
+   */
+  publicRequestsPerMinute: 120,
+  /**
+   * Image bytes one board.svg/board.png embeds (docs/api.md §16), each image at the kept width
+   * nearest above its drawn size (at most 1024 px): past it, an image is drawn as the grey
+   * placeholder, so a board of many big photos does not become a 100 MB SVG. Below 7.5 MB: as a
+   * data URL (4/3 of its bytes) one image must stay under the 10 MB that librsvg's XML parser
+   * takes in one attribute, or board.png could not be drawn at all.
+   */
+  publicImageEmbedBytes: 6 * MiB,
   sessionDays: 30,
   accessTokenMinutes: 15,
   /** REST JSON bodies. */

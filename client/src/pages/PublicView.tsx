@@ -1,14 +1,23 @@
 // A board watched through a public link (docs/api.md §16): `/p/:token` full page, `/embed/:token`
-// for another site's iframe (minimal chrome: zoom, fit, "Open in Tandem"; `?frame=` shows one frame).
+// for another site's iframe (minimal chrome: zoom, fit, "Open in Tandem"; `?page=` shows that page,
+// `?frame=` one frame). A page the board does not list (deleted, mistyped) falls back to the first.
 // No account, no guest name: the page asks for a read-only access token with the link, opens the
 // document channel with it and draws the board with the shared renderer (the one the export and
 // the server's board.svg use) on every change. It sends no presence and is sent none.
-import { apiPaths, CloseCode, DOCUMENT_PATH, exportBoard, linkPages } from '@tandem/shared';
+import {
+  apiPaths,
+  CloseCode,
+  DOCUMENT_PATH,
+  docKey,
+  exportBoard,
+  linkPages,
+  MAIN_PAGE_ID,
+} from '@tandem/shared';
 import { boardSvg } from '@tandem/shared/render/board.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
-import { api } from '../api/client.ts';
+import { ApiError, api } from '../api/client.ts';
 import { layoutOf } from '../board/canvas/measure.ts';
 import { loadFonts } from '../board/drawing/fonts.ts';
 import { wsOrigin } from '../board/sync/provider.ts';
@@ -16,14 +25,26 @@ import './publicView.css';
 
 type Status = 'loading' | 'live' | 'reconnecting' | 'gone';
 
+/** How long after a refused token (429, offline, a server error) the view asks again. */
+const TOKEN_RETRY_MS = 15_000;
+
 interface Props {
   token: string;
   embed: boolean;
   frame: string | null;
+  /** `?page=`: the page shown (docs/api.md §17); none is the first page. */
+  page: string | null;
 }
 
-export function PublicView({ token, embed, frame }: Props) {
+export function PublicView({ token, embed, frame, page }: Props) {
   const [status, setStatus] = useState<Status>('loading');
+  // The page drawn: the one asked for, until the server says the board does not list it.
+  const [shownPage, setShownPage] = useState(page || MAIN_PAGE_ID);
+  const [fellBack, setFellBack] = useState(false);
+  useEffect(() => {
+    setShownPage(page || MAIN_PAGE_ID);
+    setFellBack(false);
+  }, [page]);
   const [title, setTitle] = useState('');
   const [svg, setSvg] = useState<{ markup: string; width: number; height: number } | null>(null);
   const [zoom, setZoom] = useState<number | null>(null);
@@ -43,6 +64,7 @@ export function PublicView({ token, embed, frame }: Props) {
     let provider: WebsocketProvider | null = null;
     let stopped = false;
     let frameRequest = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const draw = () => {
       frameRequest = 0;
       const { board } = exportBoard(doc);
@@ -61,17 +83,27 @@ export function PublicView({ token, embed, frame }: Props) {
         if (stopped) return;
         setTitle(answer.title);
         if (!provider) {
-          provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, answer.boardId, doc, {
-            disableBc: true,
-            params: { token: answer.token },
-            connect: false,
-          });
+          provider = new WebsocketProvider(
+            `${wsOrigin()}${DOCUMENT_PATH}`,
+            docKey(answer.boardId, shownPage),
+            doc,
+            {
+              disableBc: true,
+              params: { token: answer.token },
+              connect: false,
+            },
+          );
           // Nobody sees an anonymous viewer's presence: send none.
           provider.awareness.setLocalState(null);
           provider.on('sync', (synced: boolean) => synced && setStatus('live'));
           provider.on('connection-close', (event: { code: number } | null) => {
             if (!event || stopped) return;
-            if (event.code === CloseCode.NO_ACCESS || event.code === CloseCode.NO_SUCH_BOARD) {
+            if (event.code === CloseCode.NO_SUCH_BOARD && shownPage !== MAIN_PAGE_ID) {
+              // Not a page of this board (any more): show the first page, and say so.
+              provider!.shouldConnect = false;
+              setFellBack(true);
+              setShownPage(MAIN_PAGE_ID);
+            } else if (event.code === CloseCode.NO_ACCESS || event.code === CloseCode.NO_SUCH_BOARD) {
               provider!.shouldConnect = false;
               setStatus('gone');
             } else if (event.code === CloseCode.NOT_AUTHENTICATED) {
@@ -82,8 +114,15 @@ export function PublicView({ token, embed, frame }: Props) {
           });
         } else provider.params = { token: answer.token };
         provider.connect();
-      } catch {
-        if (!stopped) setStatus('gone');
+      } catch (error) {
+        if (stopped) return;
+        // Only a revoked or unknown link (404) ends the view; a rate limit (429), a network or a
+        // server error is waited out.
+        if (error instanceof ApiError && error.status === 404) setStatus('gone');
+        else {
+          setStatus('reconnecting');
+          retry = setTimeout(() => void connect(), TOKEN_RETRY_MS);
+        }
       }
     };
     void loadFonts().then(() => {
@@ -91,11 +130,12 @@ export function PublicView({ token, embed, frame }: Props) {
     });
     return () => {
       stopped = true;
+      clearTimeout(retry);
       if (frameRequest) cancelAnimationFrame(frameRequest);
       provider?.destroy();
       doc.destroy();
     };
-  }, [token, frame]);
+  }, [token, frame, shownPage]);
 
   const fitZoom = useCallback(() => {
     const el = stage.current;
@@ -103,7 +143,8 @@ export function PublicView({ token, embed, frame }: Props) {
     return Math.min(2, (el.clientWidth - 16) / svg.width, (el.clientHeight - 16) / svg.height);
   }, [svg]);
   const scale = zoom ?? fitZoom();
-  const openHref = linkPages.publicView(token);
+  const pageQuery = shownPage === MAIN_PAGE_ID ? '' : `?page=${encodeURIComponent(shownPage)}`;
+  const openHref = `${linkPages.publicView(token)}${pageQuery}`;
 
   if (status === 'gone')
     return (
@@ -145,6 +186,11 @@ export function PublicView({ token, embed, frame }: Props) {
           )}
         </span>
       </header>
+      {fellBack && (
+        <p className="public-notice" role="status">
+          This page is no longer on the board, so its first page is shown.
+        </p>
+      )}
       <div className="public-stage" ref={stage}>
         {svg && (
           <div
@@ -161,7 +207,7 @@ export function PublicView({ token, embed, frame }: Props) {
           />
         )}
       </div>
-      <a className="public-image-link" href={apiPaths.publicSvg(token)} hidden>
+      <a className="public-image-link" href={`${apiPaths.publicSvg(token)}${pageQuery}`} hidden>
         image
       </a>
     </main>

@@ -8,6 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import type { VersionStats } from '@tandem/shared';
 import { type HistoryEntry, IncompleteLogError } from './board.ts';
+import type { RenderedSvg } from './render.ts';
 
 export interface HistoryCompute {
   nextVersion(
@@ -26,7 +27,7 @@ export interface HistoryCompute {
    * A board (its parts) as SVG (docs/api.md §16): decoding and drawing a 5,000-shape board takes
    * far too long for the main thread, which serves every live board.
    */
-  renderSvg(parts: Uint8Array[], options: { frame?: string | undefined }): Promise<string>;
+  renderSvg(parts: Uint8Array[], options: { frame?: string | undefined }): Promise<RenderedSvg>;
   /** Rejects with IncompleteLogError when the entries do not follow from the base. */
   revert(
     base: Uint8Array | null,
@@ -152,7 +153,7 @@ export class WorkerCompute implements HistoryCompute {
   }
 
   renderSvg(parts: Uint8Array[], options: { frame?: string | undefined }) {
-    return this.call<string>('renderSvg', [parts, options]);
+    return this.call<RenderedSvg>('renderSvg', [parts, options]);
   }
   revert(base: Uint8Array | null, entries: HistoryEntry[], userId: string, since: Date) {
     return this.call<Uint8Array | null>('revert', [base, entries, userId, since]);

@@ -20,8 +20,9 @@ import {
   renditionWidths,
 } from '@tandem/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { makeRendition, processUpload } from '../assets/images.ts';
-import type { AssetMeta, AssetStore, Rendition } from '../assets/store.ts';
+import { processUpload } from '../assets/images.ts';
+import { keptRendition } from '../assets/renditions.ts';
+import type { AssetMeta, AssetStore } from '../assets/store.ts';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/store.ts';
@@ -189,9 +190,6 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     }
   });
 
-  // Renditions being made in this process, so a burst of requests makes each one once.
-  const making = new Map<string, Promise<Rendition>>();
-
   app.get<{ Params: Params; Querystring: { token?: string; w?: string } }>(
     '/api/boards/:id/assets/:assetId',
     async (request, reply) => {
@@ -202,22 +200,8 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
       if (!meta) throw imageNotFound();
       const width = renditionWidth(request.query.w, meta.width);
       if (width !== null) {
-        let rendition = await assets.getRendition(boardId, assetId, width);
-        if (!rendition) {
-          const key = `${boardId}/${assetId}/${width}`;
-          let pending = making.get(key);
-          if (!pending) {
-            pending = (async () => {
-              const original = await assets.get(boardId, assetId);
-              if (!original) throw imageNotFound();
-              const made = await makeRendition(original.data, width);
-              await assets.putRendition(boardId, assetId, width, made);
-              return made;
-            })().finally(() => making.delete(key));
-            making.set(key, pending);
-          }
-          rendition = await pending;
-        }
+        const rendition = await keptRendition(assets, boardId, assetId, width);
+        if (!rendition) throw imageNotFound();
         reply.headers(imageHeaders(rendition.mime, rendition.data.byteLength, `${assetId}-w${width}`));
         return reply.send(Buffer.from(rendition.data));
       }

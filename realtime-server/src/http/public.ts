@@ -2,17 +2,33 @@
 // account. Get a read-only access token for the document channel, and fetch the board as an image
 // (`board.svg`, `board.png`) drawn on the server by the renderer the client's export uses. Every
 // answer reads the link first: a revoked link is a 404, at once, on every instance.
-import { isLinkToken, limits, type PublicTokenAnswer, publicViewerId } from '@tandem/shared';
-import type { FastifyReply } from 'fastify';
+import {
+  docKey,
+  isAssetId,
+  isLinkToken,
+  isPageId,
+  limits,
+  MAIN_PAGE_ID,
+  type PublicTokenAnswer,
+  publicViewerId,
+  renditionWidths,
+} from '@tandem/shared';
+import { fillImages } from '@tandem/shared/render/images.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decoding, loadSharp } from '../assets/images.ts';
+import { keptRendition } from '../assets/renditions.ts';
+import type { AssetStore } from '../assets/store.ts';
+import { WindowLimiter } from '../auth/rateLimit.ts';
 import { signAccessToken } from '../auth/tokens.ts';
+import type { DrawnImage } from '../history/render.ts';
 import type { BoardRow, Store } from '../store/store.ts';
 import { partsOf } from '../store/store.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { notFound } from './errors.ts';
+import { rateLimit } from './request.ts';
 
 /** Bumped when the renderer's output changes, so a cached image is not kept past a release. */
-const RENDER_VERSION = 1;
+const RENDER_VERSION = 2;
 /** `?w=` bounds for board.png, in pixels; the default is the board's own width up to the max. */
 const PNG_MIN_WIDTH = 16;
 const PNG_MAX_WIDTH = 4096;
@@ -28,15 +44,68 @@ async function publicBoard(store: Store, token: string): Promise<BoardRow> {
 
 interface ImageQuery {
   frame?: string;
+  page?: string;
   w?: string;
 }
 
-export const publicRoutes: ResourcePlugin = async (app, { config, store, history }) => {
+/**
+ * The bytes of the images a drawing shows, as data URLs by asset id, for `fillImages`. Each image
+ * is taken at the smallest kept rendition (made on first use) not narrower than it is drawn at
+ * `scale`, or the original when that is no larger; in paint order, while the embedded bytes stay
+ * within `maxBytes` (`limits.publicImageEmbedBytes`; an image past it stays a placeholder, and a
+ * later, smaller one may still fit). For a PNG, WebP and GIF are handed to librsvg as PNG: it
+ * draws only PNG and JPEG.
+ */
+export async function embeddedImages(
+  assets: AssetStore,
+  boardId: string,
+  images: DrawnImage[],
+  scale: number,
+  kind: 'svg' | 'png',
+  maxBytes: number = limits.publicImageEmbedBytes,
+): Promise<Map<string, string>> {
+  const hrefs = new Map<string, string>();
+  let total = 0;
+  for (const { assetId, width } of images) {
+    if (!isAssetId(assetId)) continue;
+    const meta = await assets.head(boardId, assetId);
+    if (!meta) continue;
+    const wanted = Math.ceil(width * scale);
+    const kept = renditionWidths.find((w) => w >= wanted) ?? Math.max(...renditionWidths);
+    const image =
+      kept < meta.width
+        ? await keptRendition(assets, boardId, assetId, kept)
+        : ((await assets.get(boardId, assetId)) ?? null);
+    if (!image) continue;
+    const mime = 'meta' in image ? image.meta.mime : image.mime;
+    if (total + image.data.byteLength > maxBytes) continue;
+    let data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+    let type: string = mime;
+    if (kind === 'png' && (mime === 'image/webp' || mime === 'image/gif')) {
+      data = await decoding(async () => (await loadSharp())(data).png().toBuffer());
+      type = 'image/png';
+      // Counted as embedded: a PNG can be several times the WebP it was made from.
+      if (total + data.byteLength > maxBytes) continue;
+    }
+    total += data.byteLength;
+    hrefs.set(assetId, `data:${type};base64,${data.toString('base64')}`);
+  }
+  return hrefs;
+}
+
+export const publicRoutes: ResourcePlugin = async (app, { config, store, history, rooms, assets }) => {
+  // One budget per client IP for the calls that do work: minting a viewer token, drawing an image
+  // (a render in the worker, and for PNG a rasterisation). A 304 is not counted: it costs two
+  // indexed row reads, as a 404 does, and counting it would cut off a reader polling an
+  // unchanged board, which is the use ETags are there for.
+  const byIp = new WindowLimiter(config.publicRequestsPerMinute, 60_000);
+
   // No cookie, no account: the token's "user" is the link itself (membershipOf in auth/access.ts),
   // so the connection it opens is cut off by the link's revocation like a removed member's.
   app.post<{ Params: { token: string } }>(
     '/api/public/:token/token',
-    async (request): Promise<PublicTokenAnswer> => {
+    async (request, reply): Promise<PublicTokenAnswer> => {
+      rateLimit(byIp, request.ip, reply);
       const board = await publicBoard(store, request.params.token);
       const expiresAt = Date.now() + limits.accessTokenMinutes * 60_000;
       const token = signAccessToken(config.secret, {
@@ -50,29 +119,43 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
   );
 
   /**
-   * The board's image, or 304 while the board's stored state is unchanged: the ETag comes from the
-   * board's `updatedAt`, which every stored edit moves forward, so a reader polling costs one
-   * row read, never a render.
+   * The board's image (one page of it), or 304 while the board's stored state is unchanged: the
+   * ETag comes from the board's `updatedAt`, which every stored edit of any page moves forward
+   * (images are content-addressed, so theirs never change under an id), so a reader polling
+   * costs two row reads, never a render.
    */
   const image = async (
-    token: string,
-    query: ImageQuery,
+    request: FastifyRequest<{ Params: { token: string }; Querystring: ImageQuery }>,
     reply: FastifyReply,
-    ifNoneMatch: string | undefined,
     kind: 'svg' | 'png',
   ): Promise<string | Buffer | FastifyReply> => {
+    const { token } = request.params;
+    const { query } = request;
     const board = await publicBoard(store, token);
     const frame = typeof query.frame === 'string' && query.frame.length <= 64 ? query.frame : undefined;
+    const page = query.page === undefined || query.page === '' ? MAIN_PAGE_ID : query.page;
+    if (typeof page !== 'string' || !isPageId(page)) throw notFound('page');
     const w = Number.parseInt(query.w ?? '', 10);
     const width = Number.isFinite(w) ? Math.min(PNG_MAX_WIDTH, Math.max(PNG_MIN_WIDTH, w)) : null;
-    const etag = `"${kind}-${RENDER_VERSION}-${board.updatedAt.getTime()}-${frame ?? ''}-${width ?? ''}"`;
+    const etag = `"${kind}-${RENDER_VERSION}-${board.updatedAt.getTime()}-${page}-${frame ?? ''}-${width ?? ''}"`;
     // Images are fetched by other sites (an <img> in a README): revalidated on every use.
     reply.header('Cache-Control', 'no-cache');
+    if (request.headers['if-none-match'] === etag) {
+      reply.header('ETag', etag);
+      return reply.code(304).send();
+    }
+    rateLimit(byIp, request.ip, reply);
+    // The board's list of pages decides, as for a connection (§17): a deleted or mistyped page
+    // is not drawn, and no stored document is read for it.
+    if (!(await rooms.pageListed(board.id, page))) throw notFound('page');
     reply.header('ETag', etag);
-    if (ifNoneMatch === etag) return reply.code(304).send();
-    const parts = partsOf(await store.loadDoc(board.id));
+    const parts = partsOf(await store.loadDoc(docKey(board.id, page)));
     // Off the main thread: decoding and drawing a 5,000-shape board would stall every live board.
-    const svg = await history.versions.compute.renderSvg(parts, { frame });
+    const drawn = await history.versions.compute.renderSvg(parts, { frame });
+    const natural = Number(/width="(\d+)"/.exec(drawn.svg)?.[1] ?? 0) || 1;
+    const target = width ?? Math.min(PNG_MAX_WIDTH, natural);
+    const scale = kind === 'png' ? target / natural : 1;
+    const svg = fillImages(drawn.svg, await embeddedImages(assets, board.id, drawn.images, scale, kind));
     if (kind === 'svg') {
       reply.type('image/svg+xml; charset=utf-8');
       // An SVG opened on its own is a document: no script of any kind may run in it.
@@ -81,8 +164,6 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
     }
     const png = await decoding(async () => {
       const sharp = await loadSharp();
-      const natural = Number(/width="(\d+)"/.exec(svg)?.[1] ?? 0) || 1;
-      const target = width ?? Math.min(PNG_MAX_WIDTH, natural);
       // librsvg draws at the density that gives the target width directly (no huge raster first).
       return sharp(Buffer.from(svg), { density: Math.max(1, Math.min(2400, (72 * target) / natural)) })
         .resize({ width: target, withoutEnlargement: false })
@@ -95,12 +176,10 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
 
   app.get<{ Params: { token: string }; Querystring: ImageQuery }>(
     '/api/public/:token/board.svg',
-    (request, reply) =>
-      image(request.params.token, request.query, reply, request.headers['if-none-match'], 'svg'),
+    (request, reply) => image(request, reply, 'svg'),
   );
   app.get<{ Params: { token: string }; Querystring: ImageQuery }>(
     '/api/public/:token/board.png',
-    (request, reply) =>
-      image(request.params.token, request.query, reply, request.headers['if-none-match'], 'png'),
+    (request, reply) => image(request, reply, 'png'),
   );
 };

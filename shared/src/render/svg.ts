@@ -10,6 +10,7 @@ import { connectorPath, pathBounds } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
 import { clippingFrames } from './frames.ts';
 import { boundsOf, unionRect } from './geometry.ts';
+import { esc, imageElement, imagePlaceholder } from './images.ts';
 import { connectorLabel, labelAttrs } from './label.ts';
 import { attrsMarkup, markup } from './primitives.ts';
 import { resolveStyle } from './style.ts';
@@ -32,9 +33,6 @@ export interface SvgOptions {
   /** Prefixes the document's ids (its frames' clip paths), so several can sit in one file. */
   idPrefix?: string;
 }
-
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The colour text is drawn in: free text takes its stroke colour, text on a shape is near-black. */
 export const textColorOf = (s: ShapeRecord): string =>
@@ -74,9 +72,7 @@ function shapeSvg(
   else if (s.type === 'image') {
     // Embedded as a data URL, so the file stands alone and a canvas can rasterise it untainted.
     const href = s.assetId ? images.get(s.assetId) : undefined;
-    body = href
-      ? `<image href="${esc(href)}" width="${s.w}" height="${s.h}" preserveAspectRatio="none"/>`
-      : `<rect width="${s.w}" height="${s.h}" fill="#eef0f3"/>`;
+    body = href ? imageElement(href, s.w, s.h) : imagePlaceholder(s.w, s.h);
   }
   return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s, layoutOf)}</g>`;
 }
