@@ -9,6 +9,7 @@ import { type Logger, pino } from 'pino';
 import { AssetCleanup } from './assets/cleanup.ts';
 import { openAssetStore } from './assets/index.ts';
 import type { AssetStore } from './assets/store.ts';
+import { writeLimiter } from './auth/rateLimit.ts';
 import { Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
 import { CommentEvents } from './comments/events.ts';
@@ -227,6 +228,18 @@ export async function createApp({
     events,
     comments,
     webhooks,
+    // Per key across every instance (SPEC §15), one count for both doors (REST and MCP): in Redis
+    // when there is one.
+    contentWrites: writeLimiter(
+      bus.counter?.('content-writes') ?? null,
+      config.contentWritesPerMinute,
+      60_000,
+      (error) =>
+        log.warn(
+          { err: error },
+          'content-API write limit: redis unreachable; counting on this instance alone until it answers',
+        ),
+    ),
   };
   for (const resource of resources) await http.register(resource, deps);
   await serveClient(http, config.clientDir);

@@ -205,3 +205,48 @@ describe('MCP endpoint', () => {
     assert.equal(((await wrong.json()) as { error: { code: string } }).error.code, 'AUTH_REQUIRED');
   });
 });
+
+describe('MCP endpoint: the write limit', () => {
+  test('tool writes count against the key’s content-API writes a minute, with REST writes: past it a tool error with the sentence, and nothing changes', async () => {
+    const server = await startServer({ env: { CONTENT_WRITES_PER_MINUTE: '3' } });
+    const owner = await new ApiClient(server.url).signup('Olive');
+    const boardId = await owner.createBoard('Limited');
+    const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+      name: 'Busy bot',
+      role: 'editor',
+    });
+    const agent = new Client({ name: 'test-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(server.url + MCP_PATH), {
+        requestInit: { headers: { authorization: `Bearer ${created.body.key}` } },
+      }),
+    );
+    try {
+      const addSticky = async (text: string) =>
+        (await agent.callTool({
+          name: 'add_shapes',
+          arguments: { boardId, shapes: [{ type: 'sticky', x: 0, y: 0, text }] },
+        })) as ToolAnswer;
+      const rest = await fetch(server.url + contentPaths.shapes(boardId), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${created.body.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ shapes: [{ type: 'sticky', x: 0, y: 0, text: 'rest' }] }),
+      });
+      assert.equal(rest.status, 201);
+      assert.equal((await addSticky('one')).isError, undefined);
+      assert.equal((await addSticky('two')).isError, undefined);
+      const over = await addSticky('three');
+      assert.equal(over.isError, true, 'the fourth write of the minute is refused');
+      assert.match(over.content[0]?.text ?? '', /^Too many attempts\. Try again in \d+ seconds\.$/);
+      const read = (await agent.callTool({ name: 'read_board', arguments: { boardId } })) as ToolAnswer;
+      assert.equal(read.isError, undefined, 'reads are not counted');
+      const texts = (JSON.parse(read.content[0]?.text ?? '{}') as { shapes: { text?: string }[] }).shapes.map(
+        (s) => s.text,
+      );
+      assert.deepEqual(texts.sort(), ['one', 'rest', 'two']);
+    } finally {
+      await agent.close();
+      await server.close();
+    }
+  });
+});

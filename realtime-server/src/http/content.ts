@@ -11,7 +11,6 @@ import {
   integrationLimits,
 } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { writeLimiter } from '../auth/rateLimit.ts';
 import { ContentError, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import {
@@ -68,18 +67,7 @@ function asApiError(error: unknown): unknown {
 }
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
-  const { store, integrations, events } = deps;
-  // Per key across every instance (SPEC §15): counted in Redis when there is one.
-  const writes = writeLimiter(
-    deps.bus.counter?.('content-writes') ?? null,
-    deps.config.contentWritesPerMinute,
-    60_000,
-    (error) =>
-      app.log.warn(
-        { err: error },
-        'content-API write limit: redis unreachable; counting on this instance alone until it answers',
-      ),
-  );
+  const { store, integrations, events, contentWrites: writes } = deps;
   let sweptAt = 0;
 
   /**

@@ -23,6 +23,7 @@ import {
 } from '../integrations/writes.ts';
 import type { HttpDeps, ResourcePlugin } from './deps.ts';
 import { ApiError, toErrorBody } from './errors.ts';
+import { limitedSentence } from './request.ts';
 import { badKey, bearerKey } from './server.ts';
 
 const SERVER_INFO = { name: 'tandem', version: '1.0.0' };
@@ -136,6 +137,9 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   };
   const actorFor = async (id: string): Promise<Actor> => {
     const board = await boardFor(id, 'editor');
+    // The content API's limit, counted with the REST writes: a key gets no more through /mcp.
+    const retryAfter = await deps.contentWrites.hit(user.id);
+    if (retryAfter > 0) throw new ToolRefusal(limitedSentence(retryAfter));
     return { boardId: board.id, writer: writerOf(user, integration), frameId: integration.frameId };
   };
   const guarded =

@@ -39,10 +39,14 @@ export function rateLimit(limiter: WindowLimiter, key: string, reply: FastifyRep
   refuseWhenLimited(limiter.hit(key), reply);
 }
 
+/** What a caller over a limit is told (REST 429, or an MCP tool's refusal). */
+export const limitedSentence = (retryAfter: number): string =>
+  `Too many attempts. Try again in ${retryAfter} seconds.`;
+
 /** RATE_LIMITED with Retry-After when `retryAfter` (seconds, from a limiter's hit) is above 0. */
 export function refuseWhenLimited(retryAfter: number, reply: FastifyReply): void {
   if (retryAfter > 0) {
     reply.header('Retry-After', String(retryAfter));
-    throw new ApiError(ErrorCode.RATE_LIMITED, `Too many attempts. Try again in ${retryAfter} seconds.`);
+    throw new ApiError(ErrorCode.RATE_LIMITED, limitedSentence(retryAfter));
   }
 }
