@@ -19,6 +19,7 @@ import {
   type Store,
   VoteSessionOpenError,
 } from '../src/store/store.ts';
+import { WEBHOOK_DISABLED_ERROR } from '../src/store/webhooks.ts';
 
 /** Where one backend keeps its data for the suite, and how to open a store on it. */
 interface StoreFixture {
@@ -347,6 +348,12 @@ function storeContract(fixture: StoreFixture): void {
       assert.deepEqual(await marked(ada.id), [], 'failing, not yet disabled');
       assert.equal(await store.webhooks.disableIfFailingSince(off.id, new Date(at.getTime() + 1), at), true);
       assert.deepEqual(await marked(ada.id), ['Failing hook']);
+      // Its retry that was waiting fails with it, and is never claimed again.
+      const [waiting] = await store.webhooks.deliveries(off.id, 10);
+      assert.equal(waiting?.status, 'failed');
+      assert.equal(waiting?.error, WEBHOOK_DISABLED_ERROR);
+      const later = new Date(at.getTime() + 60 * 60_000);
+      assert.deepEqual(await store.webhooks.claim('me', later, new Date(later.getTime() + 60_000), 5), []);
       const forBob = (await store.listBoards(bob.id)).find((b) => b.id === failing.id);
       assert.ok(forBob && !('webhookDisabled' in forBob), 'an editor is not told');
       await store.webhooks.delete(failing.id, off.id);

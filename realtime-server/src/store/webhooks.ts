@@ -66,6 +66,10 @@ export interface PendingWindow {
   claimUntil: Date | null;
 }
 
+/** Why a delivery still waiting for a retry failed when its webhook was turned off. */
+export const WEBHOOK_DISABLED_ERROR =
+  'Not sent: the webhook was turned off after a day of failed deliveries.';
+
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedDelivery extends DeliveryRow {
   url: string;
@@ -113,7 +117,7 @@ export class WebhookRepository {
 
   /**
    * Whether the poller has anything to look at: a webhook that is not disabled, a delivery still
-   * pending (a disabled webhook's are sent until they run out), or changes waiting for board.updated.
+   * pending (a disabled webhook's fail as it is turned off), or changes waiting for board.updated.
    * Three indexed or tiny EXISTS, so an instance with no webhooks anywhere asks only this.
    */
   async anyWork(): Promise<boolean> {
@@ -204,13 +208,23 @@ export class WebhookRepository {
     return true;
   }
 
-  /** Disables a webhook that has failed since before `cutoff` without a success; true when it did. */
+  /**
+   * Disables a webhook that has failed since before `cutoff` without a success; true when it did.
+   * Its deliveries still waiting for a retry fail with it (they went on being sent to a receiver
+   * known to be down for up to a day); one being sent right now finishes as it goes.
+   */
   async disableIfFailingSince(webhookId: string, cutoff: Date, at: Date): Promise<boolean> {
     const changed = await this.sql.run(
       sql`UPDATE webhooks SET disabled_at = ${at}
           WHERE id = ${webhookId} AND disabled_at IS NULL AND failing_since <= ${cutoff}`,
     );
-    return changed > 0;
+    if (changed === 0) return false;
+    await this.sql.run(
+      sql`UPDATE webhook_deliveries SET status = 'failed', error = ${WEBHOOK_DISABLED_ERROR}
+          WHERE webhook_id = ${webhookId} AND status = 'pending'
+            AND (lease_until IS NULL OR lease_until < ${at})`,
+    );
+    return true;
   }
 
   /** A webhook's deliveries, newest first. */
