@@ -82,6 +82,15 @@ describe('phone', () => {
       for (const other of boxes) assert.ok(!meets(box, other), `${name} is over another control`);
       boxes.push(box);
     }
+    // Renaming, the field takes the bar, within the screen and beside Pages; Escape gives it back.
+    await page.locator('.topbar .title-button').tap();
+    const field = (await page.getByLabel('Board title').boundingBox())!;
+    const pages = (await page.getByRole('button', { name: 'Pages', exact: true }).boundingBox())!;
+    await page.screenshot({ path: `${artifacts}/topbar-phone-rename-390.png` });
+    assert.ok(field.width > 200, `the field is ${field.width} px wide`);
+    assert.ok(field.x + field.width <= pages.x && pages.x + pages.width <= 390, 'the field runs over Pages');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Share', exact: true }).waitFor();
   });
 
   it('Undo and Redo are reachable wherever the tool bar is scrolled, and work by tap', async () => {
