@@ -1,12 +1,15 @@
 // Pages (docs/api.md §17) in Chromium, two people on a three-page board: Ana adds and renames
 // pages and Ben sees them appear; Ana follows Ben across pages; undoing a page's deletion brings
-// it back for both; an edit made offline on page 2 survives a reload.
+// it back for both; an edit made offline on page 2 survives a reload. A page the board does not
+// list leaves no local copy behind, unless that copy holds edits.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
+import * as Y from 'yjs';
+import { addShape } from '../testing/clients.ts';
 import {
   artifacts,
   createBoard,
@@ -17,6 +20,7 @@ import {
   place,
   sharedBoard,
   stickyText,
+  storedUpdates,
   until,
   waitStatus,
   withApp,
@@ -188,5 +192,69 @@ describe('pages, two people', () => {
       return notes.includes('On planning') && notes.includes('Offline on page 2');
     }, 'page 2’s notes on the imported board');
     await ana.screenshot({ path: `${artifacts}/pages-imported.png` });
+  });
+});
+
+describe('a page the board does not list', () => {
+  const app = withApp();
+
+  /** Writes a y-indexeddb copy named `name` holding `update`, as the client keeps one. */
+  const seedCopy = (page: Page, name: string, update: Uint8Array) =>
+    page.evaluate(
+      ({ name, update }) =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open(name);
+          open.onupgradeneeded = () => {
+            open.result.createObjectStore('updates', { autoIncrement: true });
+            open.result.createObjectStore('custom');
+          };
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const tx = db.transaction('updates', 'readwrite');
+            tx.objectStore('updates').add(new Uint8Array(update));
+            tx.oncomplete = () => {
+              db.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+      { name, update: [...update] },
+    );
+
+  it('leaves no IndexedDB copy of it behind, but keeps a copy that holds edits', async () => {
+    const { page } = await newUser(app, 'Una');
+    const boardId = await createBoard(page, 'Links');
+    const copies = () => page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
+    await until(async () => (await copies()).some((n) => n.endsWith(`:${boardId}`)), 'the first page’s copy');
+    const first = (await copies()).find((n) => n.endsWith(`:${boardId}`))!;
+    const copyOf = (pageId: string) => `${first}/${pageId}`;
+    const landOnFirstPage = async (pageId: string) => {
+      await page.goto(`/b/${boardId}/p/${pageId}`);
+      await until(async () => pathOf(page) === `/b/${boardId}`, `from ${pageId} to the first page`);
+      await waitStatus(page, 'live');
+    };
+
+    // A page added offline whose entry has not reached the server: refused like any unlisted page,
+    // but its copy holds a note, which must survive until the page is listed.
+    const offline = new Y.Doc();
+    addShape(
+      offline,
+      'offline-note',
+      { type: 'sticky', x: 0, y: 0, w: 200, h: 200, rotation: 0, color: 'yellow', z: 'a0', createdBy: 'u1' },
+      'Made offline',
+    );
+    await seedCopy(page, copyOf('made-offline'), Y.encodeStateAsUpdate(offline));
+    await landOnFirstPage('made-offline');
+
+    // A mistyped link (a valid id the board does not list), and an id no page can have.
+    for (const pageId of ['not-a-page', 'not.a.page']) {
+      await landOnFirstPage(pageId);
+      await until(async () => !(await copies()).includes(copyOf(pageId)), `no copy of ${pageId}`);
+    }
+    assert.ok((await copies()).includes(first), 'the first page’s copy stays');
+    assert.ok((await copies()).includes(copyOf('made-offline')), 'the copy holding a note stays');
+    assert.ok((await storedUpdates(page, `${boardId}/made-offline`)) >= 1, 'with its note');
   });
 });

@@ -1,5 +1,6 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
-// wherever the tool bar is scrolled, and the minimap stays out of the way.
+// wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
+// for the board's title beside its controls.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -22,7 +23,8 @@ describe('phone', () => {
   before(async () => {
     // Sign up on a desktop page, then carry the session cookie to a phone.
     const desk = await newUser(app, 'Pia');
-    const boardId = await createBoard(desk.page, 'On the go');
+    // Long enough to be cut short on a phone.
+    const boardId = await createBoard(desk.page, 'On the go: quarterly planning');
     phone = await app.browser.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,
@@ -56,6 +58,39 @@ describe('phone', () => {
     assert.match(text, /Tap a tool/);
     assert.doesNotMatch(text, /press|key|click/i);
     assert.equal(await page.getByRole('region', { name: 'Minimap' }).count(), 0, 'no minimap on a phone');
+  });
+
+  it('the top bar shows the first characters of the board’s title beside its controls, none over another', async () => {
+    type Box = { x: number; y: number; width: number; height: number };
+    const meets = (a: Box, b: Box) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    const title = (await page.locator('.topbar .board-title').boundingBox())!;
+    await page.screenshot({ path: `${artifacts}/topbar-phone-390.png` });
+    assert.ok(title.width > 40, `the title is ${title.width} px wide`);
+    assert.ok(
+      await page.locator('.topbar .title-button').evaluate((el) => el.scrollWidth > el.clientWidth),
+      'the long title is cut short (ellipsised), not spilling over',
+    );
+    const controls = await page.locator('.title-panel > :not(.board-title), .right-panel > *').all();
+    assert.equal(controls.length, 8, 'the back link, Pages, the avatars and five buttons');
+    const boxes: Box[] = [];
+    for (const control of controls) {
+      const box = (await control.boundingBox())!;
+      const name = (await control.getAttribute('aria-label')) ?? (await control.getAttribute('class'));
+      assert.ok(!meets(box, title), `${name} is over the title`);
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `${name} is on the screen`);
+      for (const other of boxes) assert.ok(!meets(box, other), `${name} is over another control`);
+      boxes.push(box);
+    }
+    // Renaming, the field takes the bar, within the screen and beside Pages; Escape gives it back.
+    await page.locator('.topbar .title-button').tap();
+    const field = (await page.getByLabel('Board title').boundingBox())!;
+    const pages = (await page.getByRole('button', { name: 'Pages', exact: true }).boundingBox())!;
+    await page.screenshot({ path: `${artifacts}/topbar-phone-rename-390.png` });
+    assert.ok(field.width > 200, `the field is ${field.width} px wide`);
+    assert.ok(field.x + field.width <= pages.x && pages.x + pages.width <= 390, 'the field runs over Pages');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Share', exact: true }).waitFor();
   });
 
   it('Undo and Redo are reachable wherever the tool bar is scrolled, and work by tap', async () => {

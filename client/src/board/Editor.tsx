@@ -6,6 +6,7 @@ import {
   canComment,
   canEditBoard,
   docKey,
+  isPageId,
   MAIN_PAGE_ID,
   type Role,
   type User,
@@ -84,6 +85,12 @@ export function Editor(props: Props) {
   }, [props.board.id, props.user.id, readOnly]);
   useEffect(() => {
     if (pageId === MAIN_PAGE_ID) return setPageSession(null);
+    // An id no page can have is not asked for (the server refuses it, below): no connection and no
+    // local copy are made for it.
+    if (!isPageId(pageId)) {
+      navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
+      return;
+    }
     const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly, pageId });
     // A page just made by Duplicate starts as a copy of the page it was made from.
     const seed = pendingSeeds.get(pageId);

@@ -77,8 +77,10 @@ function shapeSvg(
   return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s, layoutOf)}</g>`;
 }
 
+// In the sans stack whatever the frame's own fontFamily, like the canvas's title: the face an export
+// embeds for it (client drawing/fontEmbed.ts) is named by that stack's first name.
 const frameTitleSvg = (f: ShapeRecord): string =>
-  `<text x="${f.x}" y="${f.y - 10}" font-family="Inter, system-ui, sans-serif" font-size="16" font-weight="600" fill="#57606a">${esc(f.name || 'Frame')}</text>`;
+  `<text x="${f.x}" y="${f.y - 10}" font-family="${esc(fontStacks.sans)}" font-size="16" font-weight="600" fill="#57606a">${esc(f.name || 'Frame')}</text>`;
 
 /** The SVG document of `shapes` (paint order), cropped to their bounds with a margin. */
 export function toSvg(

@@ -22,6 +22,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
+import { fontStacks } from '../drawing/fonts.ts';
 import { clippingFrames } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { intersects, unionRect } from '../model/geometry.ts';
@@ -419,7 +420,7 @@ const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedSha
     .filter((e) => e.rec.type === 'frame')
     .map(({ rec: f }) => (
       <g key={f.id} data-frame-title={f.id} transform={`translate(${f.x} ${f.y})`} pointerEvents="none">
-        <text className="frame-name" x={0} y={-10}>
+        <text className="frame-name" x={0} y={-10} fontFamily={fontStacks.sans}>
           {f.name || 'Frame'}
         </text>
       </g>

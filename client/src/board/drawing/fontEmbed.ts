@@ -18,7 +18,11 @@ const dataUrl = async (url: string): Promise<string> => blobToDataUrl(await (awa
 /** @font-face rules for the fonts the text of `shapes` uses, and `also` (Latin faces), as data URLs. */
 export async function fontFacesFor(shapes: ShapeRecord[], also: FontFamily[] = []): Promise<string> {
   const used = new Set<FontFamily>(also);
-  for (const s of shapes) if (s.text || s.type === 'frame') used.add(s.fontFamily ?? 'sans');
+  for (const s of shapes) {
+    if (s.text) used.add(s.fontFamily ?? 'sans');
+    // A frame's title is always set in the sans stack (shared render/svg.ts frameTitleSvg).
+    if (s.type === 'frame') used.add('sans');
+  }
   const rules = await Promise.all(
     [...used].map(async (f) => {
       const { family, url } = faces[f];

@@ -61,10 +61,18 @@ export function openBoard(
   opts: { userId: string; readOnly: () => boolean; pageId?: string },
 ): BoardSession {
   // The first page keeps the board's own room and local copy, so nothing kept before pages moves.
-  const key = docKey(boardId, opts.pageId ?? MAIN_PAGE_ID);
+  const pageId = opts.pageId ?? MAIN_PAGE_ID;
+  const key = docKey(boardId, pageId);
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
   const idb = new IndexeddbPersistence(localStoreName(opts.userId, key), doc);
+  let copyLoaded = false;
+  void idb.whenSynced.then(() => {
+    copyLoaded = true;
+  });
+  // Set when the server refuses this page as one the board does not list (docs/api.md §17):
+  // its local copy is then dropped on destroy if it holds nothing (see destroy).
+  let refusedAsUnlisted = false;
   const provider = new WebsocketProvider(`${wsOrigin()}${DOCUMENT_PATH}`, key, doc, {
     awareness,
     disableBc: true,
@@ -101,6 +109,7 @@ export function openBoard(
     if (synced) dispatch({ type: 'synced', readOnly: opts.readOnly() });
   });
   provider.on('connection-close', (event) => {
+    if (pageId !== MAIN_PAGE_ID && event?.code === CloseCode.NO_SUCH_BOARD) refusedAsUnlisted = true;
     // `null` means we closed it ourselves (disconnect, or the provider's silence watchdog).
     dispatch({
       type: 'closed',
@@ -194,7 +203,17 @@ export function openBoard(
       undo.destroy();
       provider.destroy();
       awareness.destroy();
-      void idb.destroy();
+      // A page the server refused as unlisted (a deleted page, a mistyped link) would leave an empty
+      // database behind for every id tried. Its copy is deleted only when it holds nothing at all:
+      // loaded from IndexedDB (so whatever was kept before is in the doc) and the doc has never had
+      // an item, so no edit, offline or not, is in it. A copy with content is kept whatever the
+      // refusal: it may be a page added offline whose entry in the list has not reached the server
+      // yet (its own connection can come first and be refused after PAGE_LISTED_WAIT_MS), or a
+      // page deleted while this browser edited it offline, which Undo in the Pages panel brings
+      // back; those edits are sent the next time the page is opened. A copy refused before it
+      // loaded is kept too: nothing here tells that it is empty.
+      const dropCopy = refusedAsUnlisted && copyLoaded && doc.store.clients.size === 0;
+      void (dropCopy ? idb.clearData() : idb.destroy());
       doc.destroy();
     },
   };

@@ -1,0 +1,54 @@
+// The shared SVG renderer (docs/api.md §16): what the client's export and the server's board.svg draw.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ShapeRecord } from '../src/index.ts';
+import { fontStacks } from '../src/render/fonts.ts';
+import { toSvg } from '../src/render/svg.ts';
+
+const base = { rotation: 0, createdBy: 'u1' };
+const frame: ShapeRecord = {
+  ...base,
+  id: 'frame-1',
+  type: 'frame',
+  x: 0,
+  y: 0,
+  w: 600,
+  h: 400,
+  color: 'grey',
+  z: 'a0',
+  name: 'Ideas',
+};
+const note: ShapeRecord = {
+  ...base,
+  id: 'note-1',
+  type: 'sticky',
+  x: 40,
+  y: 40,
+  w: 200,
+  h: 200,
+  color: 'yellow',
+  z: 'a1',
+  text: 'Ship it',
+};
+
+/** The font-family attribute of the <text> element whose content is `content`, unescaped. */
+function fontFamilyOfText(svg: string, content: string): string | undefined {
+  for (const m of svg.matchAll(/<text\b([^>]*)>(.*?)<\/text>/g)) {
+    const text = (m[2] ?? '').replace(/<[^>]*>/g, '');
+    if (text !== content) continue;
+    return /font-family="([^"]*)"/.exec(m[1] ?? '')?.[1]?.replace(/&quot;/g, '"');
+  }
+  return undefined;
+}
+
+test("a frame's title is set in the same sans stack as other text, so the embedded face applies", () => {
+  const { svg } = toSvg(
+    [frame, note],
+    new Map([
+      [frame.id, frame],
+      [note.id, note],
+    ]),
+  );
+  assert.equal(fontFamilyOfText(svg, 'Ship it'), fontStacks.sans, 'the note text uses the sans stack');
+  assert.equal(fontFamilyOfText(svg, 'Ideas'), fontStacks.sans, 'the frame title uses the sans stack');
+});
