@@ -93,6 +93,7 @@ const trafficRows = [
   r('disconnects', 'disconnects', 0),
   r('genCpuPct', 'generator CPU %', 1),
   r('genLagP99Ms', 'generator loop lag p99 ms', 1),
+  r('serverLagP99Ms', 'server loop lag p99 ms (Tandem: its own /metrics)', 1),
   r('otherCpuPct', 'other processes CPU % (noise)', 0),
 ];
 

@@ -355,6 +355,10 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const restKey =
       p.restWrites && boards[0] && server.integrationKey ? await server.integrationKey(boards[0].id) : null;
     if (p.restWrites && !restKey) notes.push('REST writes asked for, but this server has no content API');
+    // Tandem's own event-loop delay over the window (prom-client resets its histogram on each
+    // scrape): the server's share of a latency tail, apart from the generator's.
+    const serverLag = server.kind === 'tandem' && server.instances[0] ? server.instances[0].httpBase : null;
+    if (serverLag) await promValue(serverLag, 'nodejs_eventloop_lag_p99_seconds');
     const t0 = performance.now();
     const [sent, rest] = await Promise.all([
       pool.start({
@@ -374,6 +378,9 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
         : null,
     ]);
     const tSent = performance.now();
+    const serverLagP99Ms = serverLag
+      ? (await promValue(serverLag, 'nodejs_eventloop_lag_p99_seconds')) * 1000
+      : Number.NaN;
     if (rest && rest.failed > 0) notes.push(`REST writes not answered 201: ${JSON.stringify(rest.statuses)}`);
     const sum = (r: Record<number, number>) => Object.values(r).reduce((a, b) => a + b, 0);
     const docSent = sum(sent.updates);
@@ -475,6 +482,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
       drainS: (t1 - tSent) / 1000,
       genCpuPct,
       genLagP99Ms: lagP99,
+      serverLagP99Ms,
       otherCpuPct,
       unconverged,
       ...anonMetrics,
