@@ -1,7 +1,7 @@
 // Shared by the REST suites: docs/api.md §8's error body and §7's cookie, the people around one board, and
 // raw bytes sent as a browser's fetch sends them.
 import assert from 'node:assert/strict';
-import type { ErrorBody, ErrorCode } from '@tandem/shared';
+import { type AssetAnswer, apiPaths, type ErrorBody, type ErrorCode } from '@tandem/shared';
 import { type ApiAnswer, ApiClient } from './clients.ts';
 
 /** Asserts a catalogue error: status, `{error: {code, message}}`, and exactly `fields` when given. */
@@ -99,3 +99,12 @@ export async function sendBytes<T>(
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }
+
+/** Uploads an image (or any bytes) to a board, as the editor's upload does (docs/api.md §11). */
+export const uploadAsset = (
+  who: ApiClient,
+  boardId: string,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  contentType: string,
+): Promise<ApiAnswer<AssetAnswer>> =>
+  sendBytes<AssetAnswer>(who, 'POST', apiPaths.boardAssets(boardId), body, contentType);

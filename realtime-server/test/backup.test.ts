@@ -17,12 +17,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { type AssetAnswer, encodeSavedMessage, SAVED_MESSAGE_TYPE, type Version } from '@tandem/shared';
+import { encodeSavedMessage, SAVED_MESSAGE_TYPE, type Version } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import sharp from 'sharp';
 import { ApiClient, addShape, connectDoc, waitSynced } from '../../testing/clients.ts';
 import { startProcess } from '../../testing/process.ts';
-import { sendBytes } from '../../testing/rest.ts';
+import { uploadAsset } from '../../testing/rest.ts';
 import { waitUntil } from '../../testing/services.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 
@@ -105,13 +105,7 @@ test('a backup taken while a client edits restores every confirmed edit, the ima
     const image = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#3080ff' } })
       .png()
       .toBuffer();
-    const uploaded = await sendBytes<AssetAnswer>(
-      owner,
-      'POST',
-      `/api/boards/${boardId}/assets`,
-      image,
-      'image/png',
-    );
+    const uploaded = await uploadAsset(owner, boardId, image, 'image/png');
     assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
     const assetUrl = uploaded.body.asset.url;
     const imageBytes = await getBytes(source.url, assetUrl, owner.cookie);

@@ -10,11 +10,11 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type AssetAnswer, ErrorCode, mulberry32 } from '@tandem/shared';
+import { ErrorCode, mulberry32 } from '@tandem/shared';
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
-import { assertError, sendBytes } from '../../testing/rest.ts';
+import { assertError, uploadAsset } from '../../testing/rest.ts';
 import { waitUntil } from '../../testing/services.ts';
 
 /** Open descriptors of a process. */
@@ -130,7 +130,7 @@ describe('hardening: uploads that are abandoned or stall', () => {
     const small = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#08f' } })
       .png()
       .toBuffer();
-    const answer = await sendBytes(owner, 'POST', `/api/boards/${boardId}/assets`, small, 'image/png');
+    const answer = await uploadAsset(owner, boardId, small, 'image/png');
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
   });
 
@@ -187,8 +187,7 @@ describe('hardening: an upload onto a full disk', () => {
   test('fails, leaves no temporary file in DATA_DIR/assets, and the space is there for the next image', {
     skip,
   }, async () => {
-    const upload = (body: Buffer) =>
-      sendBytes<AssetAnswer>(owner, 'POST', `/api/boards/${boardId}/assets`, body, 'image/png');
+    const upload = (body: Buffer) => uploadAsset(owner, boardId, body, 'image/png');
     // Noise does not compress: about 300 KB as PNG.
     const random = mulberry32(5);
     const raw = Buffer.alloc(320 * 320 * 3);
@@ -275,7 +274,7 @@ describe('hardening: heavy images', () => {
     return { who, boardId: await who.createBoard(name) };
   };
   const upload = (who: ApiClient, boardId: string, body: Buffer) =>
-    sendBytes<AssetAnswer>(who, 'POST', `/api/boards/${boardId}/assets`, body, 'image/jpeg');
+    uploadAsset(who, boardId, body, 'image/jpeg');
   const login = async (): Promise<number> => {
     const started = performance.now();
     const answer = await new ApiClient(server.url).call('POST', '/api/auth/login', {

@@ -8,14 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import {
-  type AssetAnswer,
-  addPageEntry,
-  apiPaths,
-  BOARD_ID_LENGTH,
-  ErrorCode,
-  type LinkAnswer,
-} from '@tandem/shared';
+import { addPageEntry, apiPaths, BOARD_ID_LENGTH, ErrorCode, type LinkAnswer } from '@tandem/shared';
 import { fillImages } from '@tandem/shared/render/images.ts';
 import sharp from 'sharp';
 import {
@@ -26,7 +19,7 @@ import {
   waitSynced,
   whenStored,
 } from '../../testing/clients.ts';
-import { sendBytes } from '../../testing/rest.ts';
+import { uploadAsset } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { DiskAssetStore } from '../src/assets/disk.ts';
 import { embeddedImages } from '../src/http/public.ts';
@@ -72,13 +65,7 @@ describe('public images and pages', () => {
     const photo = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#e01010' } })
       .png()
       .toBuffer();
-    const uploaded = await sendBytes<AssetAnswer>(
-      owner,
-      'POST',
-      `/api/boards/${boardId}/assets`,
-      photo,
-      'image/png',
-    );
+    const uploaded = await uploadAsset(owner, boardId, photo, 'image/png');
     assert.equal(uploaded.status, 201);
     addShape(main.doc, 'photo', {
       ...base,
@@ -128,13 +115,7 @@ describe('public images and pages', () => {
       .png()
       .toBuffer();
     assert.ok(photo.byteLength > 7.5 * 1024 * 1024, String(photo.byteLength));
-    const uploaded = await sendBytes<AssetAnswer>(
-      owner,
-      'POST',
-      `/api/boards/${boardId}/assets`,
-      photo,
-      'image/png',
-    );
+    const uploaded = await uploadAsset(owner, boardId, photo, 'image/png');
     assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
     addShape(main.doc, 'huge', {
       ...base,

@@ -2,11 +2,11 @@
 // and across two instances sharing PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Asset, type AssetAnswer, ErrorCode, mulberry32 } from '@tandem/shared';
+import { type Asset, ErrorCode, mulberry32 } from '@tandem/shared';
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
-import { assertError, boardAndPeople, sendBytes } from '../../testing/rest.ts';
+import { assertError, boardAndPeople, uploadAsset } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless } from '../../testing/services.ts';
 
@@ -15,7 +15,7 @@ const upload = (
   boardId: string,
   body: Uint8Array | ReadableStream<Uint8Array>,
   contentType = 'application/octet-stream',
-) => sendBytes<AssetAnswer>(who, 'POST', `/api/boards/${boardId}/assets`, body, contentType);
+) => uploadAsset(who, boardId, body, contentType);
 
 async function fetchAsset(who: ApiClient | null, path: string) {
   const response = await fetch(`${who?.baseUrl ?? ''}${path}`, {
