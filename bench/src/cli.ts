@@ -147,6 +147,7 @@ function fanoutCase(
     restWrites: num(flags, 'rest-writes', 0),
     restShapes: num(flags, 'rest-shapes', 10),
     lean: flags.lean === 'true',
+    restBoardApart: flags['rest-board'] === 'apart',
     ...commonFlags(flags),
   };
   const anonViewers = num(flags, 'anon-viewers', 0);
@@ -171,7 +172,7 @@ function fanoutCase(
         ]
       : trafficRows;
   return {
-    name: `${name}-${p.boards}x${p.clients}${p.restWrites > 0 ? `-rest${p.restWrites}x${p.restShapes}` : ''}${p.lean ? '-lean' : ''}`,
+    name: `${name}-${p.boards}x${p.clients}${p.restWrites > 0 ? `-rest${p.restWrites}x${p.restShapes}${p.restBoardApart ? '-apart' : ''}` : ''}${p.lean ? '-lean' : ''}`,
     servers: p.restWrites > 0 ? ['tandem'] : instances > 1 ? ['hocuspocus', 'tandem'] : [...SERVER_KINDS],
     rows: [...rows, ...restRows],
     run: (server, profileDir) => traffic(instances > 1 ? 'cluster' : 'fanout', { ...p, server, profileDir }),

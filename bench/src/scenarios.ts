@@ -188,6 +188,8 @@ export interface TrafficParams extends CommonParams {
   anonViewers?: number;
   /** The timed clients are lean (ClientSpec.lean): they time marks from the bytes, holding no board. */
   lean?: boolean;
+  /** The REST writes go to a board nobody timed is on (`--rest-board apart`). */
+  restBoardApart?: boolean;
 }
 
 /** One number of Tandem's Prometheus text (`/metrics`), or NaN when it is not there. */
@@ -314,7 +316,11 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
   const pool = new Pool(p.workers + (anon > 0 ? 1 : 0));
   const editorWorkers = Array.from({ length: p.workers }, (_, i) => i);
   try {
-    const boards = await server.setupBoards(p.boards);
+    const made = await server.setupBoards(p.boards + (p.restBoardApart ? 1 : 0));
+    // `--rest-board apart`: the writes go to a board of their own, which nobody timed is on, so a
+    // run tells the server's cost of taking them from the cost of relaying them to the people.
+    const boards = made.slice(0, p.boards);
+    const restBoard = p.restBoardApart ? made[p.boards] : made[0];
     const specs: ClientSpec[] = [];
     let id = 0;
     for (const board of boards) {
@@ -353,7 +359,7 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
     const busy0 = cpuBusyMicros();
     const w0 = nowMicros();
     const restKey =
-      p.restWrites && boards[0] && server.integrationKey ? await server.integrationKey(boards[0].id) : null;
+      p.restWrites && restBoard && server.integrationKey ? await server.integrationKey(restBoard.id) : null;
     if (p.restWrites && !restKey) notes.push('REST writes asked for, but this server has no content API');
     // Tandem's own event-loop delay over the window (prom-client resets its histogram on each
     // scrape): the server's share of a latency tail, apart from the generator's.
@@ -366,10 +372,10 @@ export async function traffic(name: string, p: TrafficParams): Promise<RunResult
         awarenessRate: p.movers > 0 ? p.cursorRate : 0,
         durationMs: p.duration * 1000,
       }),
-      restKey && boards[0] && server.instances[0]
+      restKey && restBoard && server.instances[0]
         ? restWriter(
             server.instances[0].httpBase,
-            boards[0].id,
+            restBoard.id,
             restKey,
             p.restWrites ?? 0,
             p.restShapes ?? 10,
