@@ -23,13 +23,14 @@ import {
   type TransactionOrigin,
 } from '../src/documents/origins.ts';
 import type { Peer } from '../src/documents/peer.ts';
-import type { QueuedUpdate } from '../src/documents/persister.ts';
+import { DocPersister, type QueuedUpdate } from '../src/documents/persister.ts';
 import { RoomPresence } from '../src/documents/presence.ts';
 import { encodeAwarenessUpdate, parseClientMessage } from '../src/documents/protocol.ts';
 import { Replication } from '../src/documents/replication.ts';
 import { SavedTracker, WAITS_RESOLVED_PER_TURN } from '../src/documents/saved.ts';
 import { DocSize } from '../src/documents/size.ts';
 import { createMetrics } from '../src/metrics.ts';
+import { MemoryDocStore } from '../src/store/memory.ts';
 
 const silent = pino({ level: 'silent' });
 let nextPeerId = 0;
@@ -521,8 +522,6 @@ describe('Replication', () => {
 
 describe('DocPersister', () => {
   test('a board edited without pause is stored after PERSIST_MAX_DELAY_MS, unless someone waits (hurry): then within the debounce', async () => {
-    const { DocPersister } = await import('../src/documents/persister.ts');
-    const { MemoryDocStore } = await import('../src/store/memory.ts');
     /** Edits every 10 ms for 600 ms; how many log entries the Store held when the stream ended. */
     const storedDuringStream = async (hurry: boolean): Promise<number> => {
       const store = new MemoryDocStore();

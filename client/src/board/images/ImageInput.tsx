@@ -3,9 +3,8 @@
 // one taken while offline survives a reload and is uploaded when the connection returns; while
 // it waits or uploads, a placeholder with its progress sits where it will appear. The image
 // shape is created (one undo step) only once the server has the bytes.
-import { assetSentences } from '@tandem/shared';
+import { assetSentences, newShapeId } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
-import { newId } from '../model/doc.ts';
 import { createShape } from '../model/shapes.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor, visibleRect } from '../store.ts';
@@ -143,7 +142,7 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage, poin
         const box = centredAt({ x: centre.x + offset, y: centre.y + offset }, placedSize(natural, view));
         offset += 24 / viewport.zoom;
         const entry: OutboxEntry = {
-          id: newId(),
+          id: newShapeId(),
           userId,
           boardId,
           ...box,

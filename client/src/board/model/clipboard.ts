@@ -5,11 +5,12 @@ import {
   BoardExport,
   MAX_PAGE_NAME,
   MAX_PAGES,
+  newShapeId,
   ShapeRecord,
   exportBoard as sharedExport,
 } from '@tandem/shared';
 import type * as Y from 'yjs';
-import { edit, newId, shapesOf } from './doc.ts';
+import { edit, shapesOf } from './doc.ts';
 import { boundsOf, type Point, unionRect } from './geometry.ts';
 import { keyBetween, topKey } from './order.ts';
 import { byZ, readShape } from './read.ts';
@@ -108,7 +109,7 @@ export function insertRecords(
  */
 function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
   const sorted = [...records].sort(byZ);
-  const idMap = new Map(sorted.map((r) => [r.id, newId()]));
+  const idMap = new Map(sorted.map((r) => [r.id, newShapeId()]));
   let z = topKey(doc);
   const remap = (e: ShapeRecord['from']) => {
     if (!e) return undefined;
@@ -155,7 +156,7 @@ function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
   const groupIds = (g: string) => {
     const known = groups.get(g);
     if (known) return known;
-    const fresh = newId();
+    const fresh = newShapeId();
     groups.set(g, fresh);
     return fresh;
   };

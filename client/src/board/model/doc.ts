@@ -1,6 +1,6 @@
 // Access to the two top-level maps of a board's Y.Doc (docs/api.md §10), and the origin that marks
 // this user's own edits so the undo manager tracks them and nobody else's.
-import { META_KEY, newShapeId, SHAPES_KEY } from '@tandem/shared';
+import { META_KEY, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 
 /** Transaction origin of every edit this user makes; Y.UndoManager tracks only this origin. */
@@ -19,9 +19,6 @@ export function edit<T>(doc: Y.Doc, fn: () => T): T {
   }, LOCAL_ORIGIN);
   return out;
 }
-
-/** A random URL-safe shape id (16 chars, 96 bits): collisions between users are not a concern. */
-export const newId = newShapeId;
 
 export function createUndoManager(doc: Y.Doc): Y.UndoManager {
   return new Y.UndoManager([shapesOf(doc), metaOf(doc)], {

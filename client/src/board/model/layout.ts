@@ -1,9 +1,11 @@
 // Layout operations, pure: snapping with guides, align and distribute, groups, locks, and resizing
 // or rotating several shapes at once. The geometry works on plain records and rectangles (tested
 // in Node); the `…Shapes` functions apply it to a Y.Doc as one transaction each.
+
 import type { ArrowEnd, ShapeRecord } from '@tandem/shared';
+import { newShapeId } from '@tandem/shared';
 import type * as Y from 'yjs';
-import { edit, newId, shapesOf } from './doc.ts';
+import { edit, shapesOf } from './doc.ts';
 import { boundsOf, center, type Point, type Rect, rectOfPoints, unionRect } from './geometry.ts';
 import { readShape } from './read.ts';
 import { followBoundArrows, isLocked } from './shapes.ts';
@@ -143,7 +145,7 @@ export const LOCKED_SENTENCE =
 /** Puts the shapes in one new group (leaving any group they were in); answers its id. */
 export function groupShapes(doc: Y.Doc, ids: readonly string[]): string | null {
   if (ids.length < 2) return null;
-  const groupId = newId();
+  const groupId = newShapeId();
   edit(doc, () => {
     for (const id of ids) shapesOf(doc).get(id)?.set('groupId', groupId);
   });

@@ -6,13 +6,14 @@ import {
   type ColorName,
   defaultShapeSize,
   type NewShape,
+  newShapeId,
   type ShapeRecord,
   type ShapeType,
   textShapeTypes,
 } from '@tandem/shared';
 import * as Y from 'yjs';
 import { connectorPath, pathBounds } from './connectors.ts';
-import { edit, newId, type ShapeMap, shapesOf } from './doc.ts';
+import { edit, type ShapeMap, shapesOf } from './doc.ts';
 import { boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
@@ -26,7 +27,7 @@ export const defaultSize = defaultShapeSize;
 /** Creates one shape on top of the others; returns its id. */
 export function createShape(doc: Y.Doc, s: NewShape, createdBy: string): string {
   return edit(doc, () => {
-    const id = s.id ?? newId();
+    const id = s.id ?? newShapeId();
     shapesOf(doc).set(id, buildShapeMap(s, createdBy, s.z ?? order.topKey(doc)));
     return id;
   });
