@@ -40,6 +40,7 @@ import {
 import { type InstanceView, Replication } from './replication.ts';
 import { SavedTracker } from './saved.ts';
 import { DocSize } from './size.ts';
+import { mapInTurns } from './turns.ts';
 
 /** How long a server-side change in slices (Room.changeInTurns) may hold the thread per turn. */
 const TURN_BUDGET_MS = 5;
@@ -301,15 +302,10 @@ export class Room {
    * merge with it like any concurrent edit. The caller holds the room open (Rooms.acquire).
    */
   async changeInTurns(userId: string, updates: readonly Uint8Array[]): Promise<void> {
-    let turnStarted = performance.now();
-    for (const update of updates) {
-      if (performance.now() - turnStarted >= TURN_BUDGET_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        turnStarted = performance.now();
-      }
+    await mapInTurns(updates, TURN_BUDGET_MS, (update) => {
       if (this.closed) throw new Error('room closed while a change was being applied');
       this.change(userId, (doc) => Y.applyUpdate(doc, update));
-    }
+    });
   }
 
   join(peer: Peer): void {

@@ -11,6 +11,7 @@ import {
   integrationLimits,
 } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { backgroundLane } from '../documents/turns.ts';
 import { ContentError, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import {
@@ -133,8 +134,12 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const boardFor = async (request: FastifyRequest<BoardParams>, need: 'viewer' | 'editor') =>
     (await requireRole(store, request.params.id, signedIn(request).id, need)).board;
 
-  /** Who writes, for an editor or better: a key's writes are limited to its frame. */
+  /**
+   * Who writes, for an editor or better: a key's writes are limited to its frame. A write's checks
+   * start its pieces of the background lane (documents/turns.ts): they wait for the turn's I/O.
+   */
   const actorFor = async (request: FastifyRequest<BoardParams>): Promise<Actor> => {
+    await backgroundLane.turn();
     const board = await boardFor(request, 'editor');
     return {
       boardId: board.id,

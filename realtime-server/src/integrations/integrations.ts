@@ -12,6 +12,7 @@ import type * as Y from 'yjs';
 import { hashIntegrationKey, newIntegrationKey, newUserId, randomId } from '../auth/tokens.ts';
 import type { BotIdentity } from '../documents/botPresence.ts';
 import type { Rooms } from '../documents/rooms.ts';
+import { backgroundLane } from '../documents/turns.ts';
 import type { IntegrationRow, Store, UserRow } from '../store/store.ts';
 import type { LiveEvents } from '../workspace/live.ts';
 import { focusOf } from './content.ts';
@@ -152,6 +153,7 @@ export class Integrations {
     const { userId } = writer;
     const { room, release } = await this.deps.rooms.acquire(boardId);
     try {
+      await backgroundLane.turn();
       if (growth > 0 && room.size.bytes + growth > this.deps.maxDocBytes) {
         // The estimate only grows; measure again before refusing.
         room.size.remeasureIfDue();
@@ -172,6 +174,7 @@ export class Integrations {
       // of any instance. The wait is at most the persister's debounce (PERSIST_DEBOUNCE_MS), also on
       // a board edited without pause, which is otherwise stored every PERSIST_MAX_DELAY_MS.
       await room.whenStored({ soon: true });
+      await backgroundLane.turn();
       return result as T;
     } finally {
       this.deps.rooms.linger(room, this.deps.roomLingerMs);
