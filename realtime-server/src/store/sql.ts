@@ -104,7 +104,14 @@ export const sqliteText = (q: Query): string => q.parts.join('?');
 export class SqliteSql implements Sql {
   private readonly cache = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    /**
+     * Resolves once what was committed is on disk (store/walFlush.ts); every call that wrote
+     * awaits it. None for a database that is not a file.
+     */
+    readonly durable: () => Promise<void> = () => Promise.resolve(),
+  ) {}
 
   /** A statement prepared once per text (the document path runs the same few on every write). */
   prepare(text: string): Database.Statement {
@@ -139,22 +146,34 @@ export class SqliteSql implements Sql {
     return this.statement(q).run(...q.values.map(sqliteValue)).changes;
   }
 
+  /** Whether the statement of `q` can change the database (an UPDATE … RETURNING read with one()). */
+  private writes(q: Query): boolean {
+    return !this.statement(q).readonly;
+  }
+
   async all(q: Query): Promise<Row[]> {
-    return this.allSync(q);
+    const rows = this.allSync(q);
+    if (this.writes(q)) await this.durable();
+    return rows;
   }
 
   async one(q: Query): Promise<Row | null> {
-    return this.oneSync(q);
+    const row = this.oneSync(q);
+    if (this.writes(q)) await this.durable();
+    return row;
   }
 
   async run(q: Query): Promise<number> {
-    return this.runSync(q);
+    const changed = this.runSync(q);
+    await this.durable();
+    return changed;
   }
 
   async batch(qs: Query[]): Promise<void> {
     this.db.transaction(() => {
       for (const q of qs) this.runSync(q);
     })();
+    await this.durable();
   }
 
   isUniqueViolation(err: unknown): boolean {

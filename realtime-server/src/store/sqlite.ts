@@ -12,6 +12,7 @@ import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
 import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
+import { WalFlusher } from './walFlush.ts';
 
 export interface SqliteStoreOptions {
   /** Directory holding tandem.db, or ':memory:' for a throwaway database. */
@@ -21,12 +22,16 @@ export interface SqliteStoreOptions {
 /** The Store on SQLite: the repositories and the SQLite engine over one connection. */
 export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
+  /** Flushes the WAL after each write (none for a database in memory). */
+  readonly wal: WalFlusher | null;
 
   constructor(options: SqliteStoreOptions) {
     const db = openDatabase(options.dataDir);
-    const sql = new SqliteSql(db);
-    super(sql, new SqliteEngine(db, sql));
+    const wal = options.dataDir === ':memory:' ? null : new WalFlusher(`${db.name}-wal`);
+    const sql = new SqliteSql(db, wal ? () => wal.flush() : undefined);
+    super(sql, new SqliteEngine(db, sql, wal));
     this.db = db;
+    this.wal = wal;
   }
 }
 
@@ -39,11 +44,12 @@ function openDatabase(dataDir: string): Database.Database {
     db = new Database(join(dataDir, dataDirFiles.database));
   }
   db.pragma('journal_mode = WAL');
-  // Every commit reaches the disk before it returns: a board's edits are confirmed "saved" to
-  // its clients once appended, and with NORMAL (the build's default in WAL mode) an operating
-  // system crash or power cut could still undo the last commits. Measured cost: about 0.2 ms
-  // more per commit on the reference machine (docs/operations.md, "Durability of SQLite").
-  db.pragma('synchronous = FULL');
+  // Every write reaches the disk before the Store reports it done: a board's edits are confirmed
+  // "saved" to its clients once appended. A commit only writes the WAL (NORMAL); the call then
+  // waits for an fdatasync of the WAL file off the event loop (store/walFlush.ts), where FULL
+  // made the main thread wait for it (docs/operations.md, "Durability of SQLite"). A database in
+  // memory has nothing to flush.
+  db.pragma(dataDir === ':memory:' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // Another process holding the write lock (a backup, a second instance by mistake) makes
   // writers wait a little instead of failing at once.
@@ -57,6 +63,7 @@ class SqliteEngine implements Engine {
   constructor(
     private readonly db: Database.Database,
     private readonly sql: SqliteSql,
+    private readonly wal: WalFlusher | null,
   ) {}
 
   async migrate(): Promise<void> {
@@ -79,6 +86,7 @@ class SqliteEngine implements Engine {
       }
     });
     apply.immediate();
+    await this.sql.durable();
   }
 
   async ping(): Promise<void> {
@@ -89,9 +97,11 @@ class SqliteEngine implements Engine {
     // The latest migration row always exists; rewriting it with its own value is a real write
     // (SQLite does not skip unchanged rows), committed to the WAL like any other.
     this.sql.prepare(PROBE_WRITE).run();
+    await this.sql.durable();
   }
 
   async close(): Promise<void> {
+    await this.wal?.close();
     if (this.db.open) this.db.close();
   }
 
@@ -100,12 +110,14 @@ class SqliteEngine implements Engine {
   }
 
   async append(key: string, entries: DocEntry[]): Promise<LogSize> {
-    return this.db.transaction(() => {
+    const size = this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
       if (!this.sql.oneSync(doc.liveBoard(key))) throw new BoardGoneError(key);
       for (const q of doc.appendEntries(key, entries, false)) this.sql.runSync(q);
       return doc.toLogSize(this.sql.oneSync(doc.logSize(key)));
     })();
+    await this.sql.durable();
+    return size;
   }
 
   async compact(key: string, merge: MergeParts): Promise<void> {
@@ -136,6 +148,7 @@ class SqliteEngine implements Engine {
     } catch (err) {
       if (!(err instanceof CompactionRaced)) throw err;
     }
+    await this.sql.durable();
   }
 }
 
