@@ -3,7 +3,6 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ComputeReply, ComputeRequest } from './compute.ts';
-import { inlineCompute } from './inline.ts';
 
 // Below the main thread: on Linux a thread's nice value is its own, and `setPriority(n)` (pid 0)
 // sets the calling thread's. On a busy machine the scheduler then gives a core to the main
@@ -15,6 +14,12 @@ if (nice > 0) {
     setPriority(nice);
   } catch {}
 }
+
+// Loaded once the priority is set: loading the computations (Yjs, the schemas, the SVG renderer)
+// is most of a start's CPU, hundreds of ms, which at the main thread's priority competed with
+// every live board of the instance (a compaction's first merge started this thread mid-edit).
+// Messages sent meanwhile wait in the port.
+const { inlineCompute } = await import('./inline.ts');
 
 parentPort?.on('message', async (request: ComputeRequest) => {
   let reply: ComputeReply;
