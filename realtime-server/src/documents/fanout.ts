@@ -6,6 +6,7 @@ import { ANONYMOUS_VIEWER_WINDOW_MS, limits } from '@tandem/shared';
 import type { Peer } from './peer.ts';
 import type { RoomPresence } from './presence.ts';
 import { encodeAwarenessMessage, encodeUpdate } from './protocol.ts';
+import { eachInSlices } from './turns.ts';
 import { joinOrMerge } from './updates.ts';
 
 /**
@@ -28,13 +29,6 @@ export const PRESENCE_WAIT_FACTOR = 4;
  * an update waits behind one slice at most, ~0.1 ms of writes.
  */
 export const VIEWER_WRITES_PER_TURN = 10;
-
-/** Writes `message` to `viewers` from `from` on, a slice per turn (a closed peer drops it). */
-function writeInSlices(viewers: readonly Peer[], message: Uint8Array, from: number): void {
-  const end = Math.min(viewers.length, from + VIEWER_WRITES_PER_TURN);
-  for (let i = from; i < end; i++) viewers[i]?.send(message);
-  if (end < viewers.length) setImmediate(() => writeInSlices(viewers, message, end));
-}
 
 export class Fanout {
   /** Doc updates applied this turn, sent in one write when the turn ends. */
@@ -193,6 +187,7 @@ export class Fanout {
     const message = encodeUpdate(joinOrMerge(pending));
     const viewers: Peer[] = [];
     for (const peer of this.peers) if (peer.anonymous) viewers.push(peer);
-    writeInSlices(viewers, message, 0);
+    // A closed peer drops what it is sent.
+    eachInSlices(viewers, VIEWER_WRITES_PER_TURN, (viewer) => viewer.send(message));
   }
 }

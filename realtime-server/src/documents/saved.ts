@@ -3,6 +3,7 @@
 // to the one current when it began is stored or confirmed by the instance that stores it.
 import { encodeSavedMessage } from '@tandem/shared';
 import type { Peer } from './peer.ts';
+import { eachInSlices } from './turns.ts';
 
 export interface SavedSources {
   /** The lowest mark not stored yet (its own queue, updates held for others); Infinity when none. */
@@ -47,7 +48,7 @@ export class SavedTracker {
     const done = this.waiters.filter((waiter) => waiter.upTo <= saved);
     if (done.length === 0) return;
     this.waiters = this.waiters.filter((waiter) => waiter.upTo > saved);
-    resolveInSlices(done);
+    eachInSlices(done, WAITS_RESOLVED_PER_TURN, (waiter) => waiter.resolve());
   }
 
   /** Resolves once everything marked so far is stored; never rejects (pending while the Store is down). */
@@ -82,11 +83,4 @@ export class SavedTracker {
       if (wait.next !== null) this.answerWhenStored(peer, wait.next);
     });
   }
-}
-
-/** Resolves `waits` a slice per event-loop turn (WAITS_RESOLVED_PER_TURN), in order. */
-function resolveInSlices(waits: readonly { resolve: () => void }[], from = 0): void {
-  const end = Math.min(waits.length, from + WAITS_RESOLVED_PER_TURN);
-  for (let i = from; i < end; i++) waits[i]?.resolve();
-  if (end < waits.length) setImmediate(() => resolveInSlices(waits, end));
 }

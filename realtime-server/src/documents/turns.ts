@@ -30,6 +30,16 @@ export async function mapInTurns<T, R>(
   return out;
 }
 
+/**
+ * `fn` on `items` from `from` on, `perTurn` of them in this turn and the same in each turn after,
+ * in order (fire and forget: a piece of each turn's work, with the turn's I/O between).
+ */
+export function eachInSlices<T>(items: readonly T[], perTurn: number, fn: (item: T) => void, from = 0): void {
+  const end = Math.min(items.length, from + perTurn);
+  for (let i = from; i < end; i++) fn(items[i] as T);
+  if (end < items.length) setImmediate(() => eachInSlices(items, perTurn, fn, end));
+}
+
 /** Pieces of work run one per event-loop turn, in the order they asked. */
 export class Lane {
   private waiting: (() => void)[] = [];
