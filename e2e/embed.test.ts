@@ -7,12 +7,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import {
   artifacts,
   createBoard,
   failOnPageErrors,
   newUser,
   pageNames,
+  pasteImage,
   pathOf,
   place,
   until,
@@ -125,6 +127,48 @@ describe('live embeds', () => {
     await visitor.screenshot({ path: `${artifacts}/public-view-phone.png` });
     await context.close();
   });
+  it("the live public view draws the board's images, loaded with the viewer's token", async () => {
+    const { page: owner } = await newUser(app, 'Ines');
+    await createBoard(owner, 'Moodboard');
+    const red = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#d02020' } })
+      .png()
+      .toBuffer();
+    await pasteImage(owner, red);
+    await owner.locator('[data-shape-type="image"] image').waitFor();
+    const { url } = await publicLink(owner);
+
+    const context = await app.browser.newContext({ viewport: { width: 1000, height: 700 } });
+    const visitor = await context.newPage();
+    failOnPageErrors(visitor, 'visitor');
+    await visitor.goto(url);
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    const image = visitor.locator('.public-board svg image');
+    await image.waitFor();
+    const href = (await image.getAttribute('href')) ?? '';
+    assert.match(href, /\/assets\/[0-9a-f]{64}\?(w=\d+&)?token=/, href);
+    // The picture's bytes, as the view loaded them (no cookie in this context): a decodable image.
+    const picture = await visitor.evaluate(async (src) => {
+      const res = await fetch(src);
+      if (!res.ok) return { status: res.status, width: 0, red: 0 };
+      const bitmap = await createImageBitmap(await res.blob());
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(bitmap, 0, 0);
+      const [r] = ctx.getImageData(Math.floor(bitmap.width / 2), Math.floor(bitmap.height / 2), 1, 1).data;
+      return { status: res.status, width: bitmap.width, red: r ?? 0 };
+    }, href);
+    assert.equal(picture.status, 200);
+    assert.ok(picture.width > 0);
+    assert.ok(picture.red > 180, `the middle of the picture is red (${picture.red})`);
+    assert.equal(
+      await visitor.locator('.public-board svg rect[fill="#eef0f3"]').count(),
+      0,
+      'no grey placeholder',
+    );
+    await visitor.screenshot({ path: `${artifacts}/public-view-image.png` });
+    await context.close();
+  });
+
   it('?page= embeds that page live; a page the board does not list falls back to the first, saying so', async () => {
     const { page: owner } = await newUser(app, 'Pia');
     await createBoard(owner, 'Quarter');

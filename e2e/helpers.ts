@@ -411,3 +411,18 @@ export function pdfPagePictures(pdf: PDFDocument): PdfPagePicture[] {
     };
   });
 }
+
+/** Dispatches a paste carrying one image file, as the browser does for a copied picture. */
+export async function pasteImage(page: Page, bytes: Buffer, type = 'image/png') {
+  await page.evaluate(
+    ({ b64, type }) => {
+      const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([data], 'pasted.png', { type }));
+      document.body.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+      );
+    },
+    { b64: bytes.toString('base64'), type },
+  );
+}

@@ -16,6 +16,7 @@ import {
   createBoard,
   exported,
   newUser,
+  pasteImage,
   sharedBoard,
   until,
   waitStatus,
@@ -42,21 +43,6 @@ async function quarters(width: number, height: number, colors: string[]): Promis
     ])
     .png()
     .toBuffer();
-}
-
-/** Dispatches a paste carrying one image file, as the browser does for a copied picture. */
-async function pasteImage(page: Page, bytes: Buffer, type = 'image/png') {
-  await page.evaluate(
-    ({ b64, type }) => {
-      const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([data], 'pasted.png', { type }));
-      document.body.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
-      );
-    },
-    { b64: bytes.toString('base64'), type },
-  );
 }
 
 /** Drags a file from the desktop and drops it at canvas (x, y). */

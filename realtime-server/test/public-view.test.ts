@@ -3,7 +3,8 @@
 // its presence is not relayed and it is sent nobody's; the people working see a count instead;
 // revoking the link closes every open public view on both instances at once (the control path:
 // the periodic re-check is an hour away here); board.svg draws the board, follows edits, answers
-// 304 to its own ETag and 404 once the link is revoked.
+// 304 to its own ETag and 404 once the link is revoked; the viewer's token reads the board's images
+// (the live view draws them) until then, and a member's token of another board does not.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -14,6 +15,7 @@ import {
   type PresenceState,
   type PublicTokenAnswer,
 } from '@tandem/shared';
+import sharp from 'sharp';
 import type * as Y from 'yjs';
 import {
   ApiClient,
@@ -24,6 +26,7 @@ import {
   whenStored,
 } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
+import { uploadAsset } from '../../testing/rest.ts';
 import type { TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
 
@@ -66,6 +69,8 @@ describe('public view', { skip, concurrency: false }, () => {
   let boardId: string;
   let link: string;
   let ownerDoc: DocClient;
+  /** The image uploaded by the images test, read again after the revocation. */
+  let imageUrl = '';
 
   before(async () => {
     a = await cluster.start();
@@ -180,7 +185,30 @@ describe('public view', { skip, concurrency: false }, () => {
     assert.equal(new DataView(bytes.buffer).getUint32(16), 300);
   });
 
+  test("the viewer's token reads the board's images, on either instance, and no other board's", async () => {
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#e04040' } })
+      .png()
+      .toBuffer();
+    const uploaded = await uploadAsset(owner, boardId, png, 'image/png');
+    assert.equal(uploaded.status, 201, JSON.stringify(uploaded.body));
+    imageUrl = uploaded.body.asset.url;
+    const anonymous = new ApiClient(b.url);
+    assert.equal((await anonymous.call('GET', imageUrl)).status, 401, 'no token, no image');
+    const { token } = await publicToken(a, link);
+    const read = await fetch(`${b.url}${imageUrl}?token=${encodeURIComponent(token)}&w=128`);
+    assert.equal(read.status, 200);
+    assert.match(read.headers.get('content-type') ?? '', /^image\//);
+    assert.ok((await read.arrayBuffer()).byteLength > 0);
+    // Another board's image with this token: the token is this board's only.
+    const otherBoard = await owner.createBoard('Private');
+    const other = await uploadAsset(owner, otherBoard, png, 'image/png');
+    assert.equal(other.status, 201);
+    const elsewhere = await fetch(`${a.url}${other.body.asset.url}?token=${encodeURIComponent(token)}`);
+    assert.equal(elsewhere.status, 404);
+  });
+
   test('revoking the link closes every public view (4403) on both instances within a second, and 404s its images', async () => {
+    const { token: viewerToken } = await publicToken(a, link);
     const viewers = [
       open(a, boardId, { token: (await publicToken(a, link)).token }),
       open(b, boardId, { token: (await publicToken(b, link)).token }),
@@ -211,5 +239,8 @@ describe('public view', { skip, concurrency: false }, () => {
     assert.equal((await client.call('GET', apiPaths.publicSvg(link))).status, 404);
     assert.equal((await client.call('GET', apiPaths.publicPng(link))).status, 404);
     assert.equal((await client.call('POST', apiPaths.publicToken(link))).status, 404);
+    // A token minted before the revocation no longer reads the board's images.
+    const image = await fetch(`${b.url}${imageUrl}?token=${encodeURIComponent(viewerToken)}`);
+    assert.equal(image.status, 404);
   });
 });

@@ -26,6 +26,18 @@ export const isAssetId = (value: string): boolean => assetIdPattern.test(value);
 export const assetUrl = (boardId: string, assetId: string): string => apiPaths.asset(boardId, assetId);
 
 /**
+ * Where a browser loads an image: at rendition `width` (`?w=`; null for the original), and with an
+ * access token (`?token=`) where no member's session cookie goes with it (a public view, §16).
+ */
+export function assetHref(boardId: string, assetId: string, width: number | null, token?: string): string {
+  const query = new URLSearchParams();
+  if (width !== null) query.set('w', String(width));
+  if (token) query.set('token', token);
+  const search = query.toString();
+  return search ? `${assetUrl(boardId, assetId)}?${search}` : assetUrl(boardId, assetId);
+}
+
+/**
  * `?w=` is rounded up to one of these widths, so a board needs at most this many renditions of an
  * image, each made once and kept, whatever widths clients ask for.
  */

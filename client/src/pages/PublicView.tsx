@@ -3,15 +3,19 @@
 // `?frame=` one frame). A page the board does not list (deleted, mistyped) falls back to the first.
 // No account, no guest name: the page asks for a read-only access token with the link, opens the
 // document channel with it and draws the board with the shared renderer (the one the export and
-// the server's board.svg use) on every change. It sends no presence and is sent none.
+// the server's board.svg use) on every change. It sends no presence and is sent none. Images are
+// loaded with the same token (the server lets it read the board's images while the link is active).
 import {
   apiPaths,
+  assetHref,
   CloseCode,
   DOCUMENT_PATH,
   docKey,
   exportBoard,
   linkPages,
   MAIN_PAGE_ID,
+  renditionFor,
+  type ShapeRecord,
 } from '@tandem/shared';
 import { boardSvg } from '@tandem/shared/render/board.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -34,6 +38,26 @@ interface Props {
   frame: string | null;
   /** `?page=`: the page shown (docs/api.md §17); none is the first page. */
   page: string | null;
+}
+
+/**
+ * The URLs of a board's images for the shared renderer, at the rendition their drawn width needs
+ * on this screen, with the viewer's access token. An image keeps the URL it was first drawn with
+ * (`known`): the browser holds its bytes under that URL (they never change under an asset id), so
+ * a reconnect's fresh token does not load every image again; images new since then take it.
+ */
+function imageHrefs(
+  shapes: readonly ShapeRecord[],
+  access: { boardId: string; token: string },
+  known: Map<string, string>,
+): Map<string, string> {
+  const scale = globalThis.devicePixelRatio || 1;
+  for (const s of shapes) {
+    if (s.type !== 'image' || !s.assetId || known.has(s.assetId)) continue;
+    const width = renditionFor(s.w * scale, Number.POSITIVE_INFINITY);
+    known.set(s.assetId, assetHref(access.boardId, s.assetId, width, access.token));
+  }
+  return known;
 }
 
 export function PublicView({ token, embed, frame, page }: Props) {
@@ -65,10 +89,14 @@ export function PublicView({ token, embed, frame, page }: Props) {
     let stopped = false;
     let frameRequest = 0;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    /** The board and the latest access token: what new image URLs are made of. */
+    let access: { boardId: string; token: string } | null = null;
+    const imageUrls = new Map<string, string>();
     const draw = () => {
       frameRequest = 0;
       const { board } = exportBoard(doc);
-      const out = boardSvg(board, { frame: frame ?? undefined, layout: layoutOf });
+      const images = access ? imageHrefs(board.shapes, access, imageUrls) : undefined;
+      const out = boardSvg(board, { frame: frame ?? undefined, layout: layoutOf, images });
       setSvg({ markup: out.svg, width: out.width, height: out.height });
     };
     const schedule = () => {
@@ -82,6 +110,9 @@ export function PublicView({ token, embed, frame, page }: Props) {
         const answer = await api.publicToken(token);
         if (stopped) return;
         setTitle(answer.title);
+        const first = !access;
+        access = { boardId: answer.boardId, token: answer.token };
+        if (first) schedule();
         if (!provider) {
           provider = new WebsocketProvider(
             `${wsOrigin()}${DOCUMENT_PATH}`,

@@ -1,5 +1,6 @@
 // Board images over REST (docs/api.md §13), one fastify plugin: upload (owners and editors) and serving
-// (members, by session cookie or `?token=`). The upload body is streamed to a temporary file and
+// (members, by session cookie or `?token=`; an anonymous viewer's token while its public link is
+// active, docs/api.md §16). The upload body is streamed to a temporary file and
 // cut off as soon as it passes MAX_ASSET_BYTES; the image is then read from that file by sharp,
 // whose verdict on the bytes (not the declared Content-Type) decides whether it is stored.
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,6 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { processUpload } from '../assets/images.ts';
 import { keptRendition } from '../assets/renditions.ts';
 import type { AssetMeta, AssetStore } from '../assets/store.ts';
+import { membershipOf } from '../auth/access.ts';
 import { verifyAccessToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/store.ts';
@@ -115,7 +117,11 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     if (!request.headers['content-type']) request.headers['content-type'] = 'application/octet-stream';
   });
 
-  /** The board, when the caller (a session, or an access token for this board) is a member. */
+  /**
+   * The board, when the caller (a session, or an access token for this board) is a member. One
+   * rule with the document connections (auth/access.ts membershipOf): an anonymous viewer's token
+   * counts while its public link is active, so the live public view draws the board's images.
+   */
   async function memberBoard(
     request: FastifyRequest<{ Params: Params; Querystring: { token?: string } }>,
   ): Promise<string> {
@@ -133,8 +139,8 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
       throw authRequired();
     }
     if (!isBoardId(boardId)) throw imageNotFound();
-    // A token is honoured only while its user is still a member.
-    const [board, role] = await Promise.all([store.getBoard(boardId), store.getRole(boardId, userId)]);
+    // A token is honoured only while its user is still a member (or its public link still active).
+    const [board, role] = await Promise.all([store.getBoard(boardId), membershipOf(store, boardId, userId)]);
     if (!board || !role) throw imageNotFound();
     return boardId;
   }

@@ -1,7 +1,7 @@
 // Draws an image shape. At low zoom it asks for a smaller rendition (`?w=`) sized to what the
 // screen shows, so a zoomed-out board of photos does not download them at full size; the
 // picture on screen changes only once the next one has loaded, so zooming never flashes blank.
-import { assetUrl, renditionWidths, type ShapeRecord } from '@tandem/shared';
+import { assetHref, renditionWidths, type ShapeRecord } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useEditor } from '../store.ts';
 import { useImages } from './state.ts';
@@ -19,10 +19,8 @@ const loaded = new Set<string>();
  */
 const asyncDecoding = { decoding: 'async' } as Record<string, string>;
 
-export function imageHref(boardId: string, assetId: string, width: number | null): string {
-  const url = assetUrl(boardId, assetId);
-  return width === null ? url : `${url}?w=${width}`;
-}
+export const imageHref = (boardId: string, assetId: string, width: number | null): string =>
+  assetHref(boardId, assetId, width);
 
 export function ImageBody({ s }: { s: ShapeRecord }) {
   const boardId = useImages((st) => st.boardId);
