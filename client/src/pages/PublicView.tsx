@@ -7,15 +7,12 @@
 // loaded with the same token (the server lets it read the board's images while the link is active).
 import {
   apiPaths,
-  assetHref,
   CloseCode,
   DOCUMENT_PATH,
   docKey,
   exportBoard,
   linkPages,
   MAIN_PAGE_ID,
-  renditionFor,
-  type ShapeRecord,
 } from '@tandem/shared';
 import { boardSvg } from '@tandem/shared/render/board.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -25,6 +22,7 @@ import { ApiError, api } from '../api/client.ts';
 import { layoutOf } from '../board/canvas/measure.ts';
 import { loadFonts } from '../board/drawing/fonts.ts';
 import { wsOrigin } from '../board/sync/provider.ts';
+import { PublicImageUrls } from './publicImages.ts';
 import './publicView.css';
 
 type Status = 'loading' | 'live' | 'reconnecting' | 'gone';
@@ -38,26 +36,6 @@ interface Props {
   frame: string | null;
   /** `?page=`: the page shown (docs/api.md §17); none is the first page. */
   page: string | null;
-}
-
-/**
- * The URLs of a board's images for the shared renderer, at the rendition their drawn width needs
- * on this screen, with the viewer's access token. An image keeps the URL it was first drawn with
- * (`known`): the browser holds its bytes under that URL (they never change under an asset id), so
- * a reconnect's fresh token does not load every image again; images new since then take it.
- */
-function imageHrefs(
-  shapes: readonly ShapeRecord[],
-  access: { boardId: string; token: string },
-  known: Map<string, string>,
-): Map<string, string> {
-  const scale = globalThis.devicePixelRatio || 1;
-  for (const s of shapes) {
-    if (s.type !== 'image' || !s.assetId || known.has(s.assetId)) continue;
-    const width = renditionFor(s.w * scale, Number.POSITIVE_INFINITY);
-    known.set(s.assetId, assetHref(access.boardId, s.assetId, width, access.token));
-  }
-  return known;
 }
 
 export function PublicView({ token, embed, frame, page }: Props) {
@@ -89,13 +67,11 @@ export function PublicView({ token, embed, frame, page }: Props) {
     let stopped = false;
     let frameRequest = 0;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    /** The board and the latest access token: what new image URLs are made of. */
-    let access: { boardId: string; token: string } | null = null;
-    const imageUrls = new Map<string, string>();
+    const imageUrls = new PublicImageUrls();
     const draw = () => {
       frameRequest = 0;
       const { board } = exportBoard(doc);
-      const images = access ? imageHrefs(board.shapes, access, imageUrls) : undefined;
+      const images = imageUrls.hrefs(board.shapes, globalThis.devicePixelRatio || 1);
       const out = boardSvg(board, { frame: frame ?? undefined, layout: layoutOf, images });
       setSvg({ markup: out.svg, width: out.width, height: out.height });
     };
@@ -110,8 +86,8 @@ export function PublicView({ token, embed, frame, page }: Props) {
         const answer = await api.publicToken(token);
         if (stopped) return;
         setTitle(answer.title);
-        const first = !access;
-        access = { boardId: answer.boardId, token: answer.token };
+        const first = !imageUrls.ready;
+        imageUrls.setToken(answer.boardId, answer.token, Date.parse(answer.expiresAt));
         if (first) schedule();
         if (!provider) {
           provider = new WebsocketProvider(
