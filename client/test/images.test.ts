@@ -2,8 +2,8 @@
 // that keeps the aspect ratio, the rendition asked for at a zoom, and that copies keep assetId.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { renditionFor } from '@tandem/shared';
 import * as Y from 'yjs';
-import { renditionParam } from '../src/board/images/ImageView.tsx';
 import { centredAt, placedSize, resizeKeepingAspect } from '../src/board/images/placement.ts';
 import { duplicateShapes, recordsOf } from '../src/board/model/clipboard.ts';
 import { createShape } from '../src/board/model/shapes.ts';
@@ -31,10 +31,10 @@ describe('images: placement and resizing', () => {
   });
 
   it('the rendition asked for follows the drawn width; past the largest, the original', () => {
-    assert.equal(renditionParam(40), 128);
-    assert.equal(renditionParam(200), 256);
-    assert.equal(renditionParam(1024), 1024);
-    assert.equal(renditionParam(1500), null);
+    assert.equal(renditionFor(40), 128);
+    assert.equal(renditionFor(200), 256);
+    assert.equal(renditionFor(1024), 1024);
+    assert.equal(renditionFor(1500), null);
   });
 
   it('a duplicated image keeps its assetId', () => {

@@ -43,8 +43,11 @@ export function assetHref(boardId: string, assetId: string, width: number | null
  */
 export const renditionWidths = [128, 256, 512, 1024] as const;
 
-/** The rendition width to ask for to draw an image `screenWidth` CSS pixels wide, or null for the original. */
-export function renditionFor(screenWidth: number, imageWidth: number): number | null {
+/**
+ * The rendition width to ask for to draw an image `screenWidth` device pixels wide, or null for the
+ * original (wider than the largest rendition, or than the image itself when its width is known).
+ */
+export function renditionFor(screenWidth: number, imageWidth = Number.POSITIVE_INFINITY): number | null {
   const wanted = renditionWidths.find((w) => w >= screenWidth);
   if (wanted === undefined || wanted >= imageWidth) return null;
   return wanted;

@@ -44,7 +44,7 @@ export class PublicImageUrls {
     const needs = new Map<string, number | null>();
     for (const s of shapes) {
       if (s.type !== 'image' || !s.assetId) continue;
-      const need = renditionFor(s.w * pixelRatio, Number.POSITIVE_INFINITY);
+      const need = renditionFor(s.w * pixelRatio);
       const before = needs.get(s.assetId);
       // The widest drawing of an asset decides (one URL per asset in the renderer).
       needs.set(s.assetId, before === undefined || wideEnough(need, before) ? need : before);

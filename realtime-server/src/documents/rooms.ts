@@ -10,6 +10,7 @@ import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.
 import { RETRY_MAX_MS } from './persister.ts';
 import type { InstanceView } from './replication.ts';
 import { Room, type RoomDeps } from './room.ts';
+import { nextTurn } from './turns.ts';
 
 /** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
 export class ShuttingDownError extends Error {
@@ -288,7 +289,7 @@ export class Rooms {
   async changedInStore(key: string, updates: readonly Uint8Array[], reason: string): Promise<void> {
     this.recentlyClosed.set(key, Date.now());
     for (const [index, update] of updates.entries()) {
-      if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (index > 0) await nextTurn();
       this.publishBoard(key, BusMessageType.storedUpdate, update);
     }
     const room = this.rooms.get(key);

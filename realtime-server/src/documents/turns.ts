@@ -79,7 +79,7 @@ export class Lane {
 }
 
 /**
- * The process's lane for the content API (REST and MCP): each write's change is one piece, and
- * each answer another.
+ * The process's lane for the content API (REST and MCP): a write's checks are one piece, its
+ * change another, and its answer a third.
  */
 export const backgroundLane = new Lane();

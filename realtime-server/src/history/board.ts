@@ -5,6 +5,7 @@
 import { exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { itemOf } from '../documents/internals.ts';
+import { nextTurn } from '../documents/turns.ts';
 import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
 
 /** One stored batch of a board's updates: who sent it (null: unknown) and when. */
@@ -320,7 +321,7 @@ export async function revertChanges(
     if (theirs) replayed += 1;
     Y.applyUpdate(doc, e.update, theirs ? REVERTED : OTHERS);
     if (performance.now() - sliceStart > sliceMs) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       sliceStart = performance.now();
     }
   }

@@ -10,6 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ColorName, ErrorCode, MCP_PATH, roleAtLeast, sortResults } from '@tandem/shared';
 import type * as Y from 'yjs';
 import { z } from 'zod';
+import { backgroundLane } from '../documents/turns.ts';
 import { ContentError, readContent } from '../integrations/content.ts';
 import { BoardFullError, type KeyCaller, writerOf } from '../integrations/integrations.ts';
 import {
@@ -136,6 +137,8 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     return board;
   };
   const actorFor = async (id: string): Promise<Actor> => {
+    // A write's checks are its first piece of the background lane, as for the REST door.
+    await backgroundLane.turn();
     const board = await boardFor(id, 'editor');
     // The content API's limit, counted with the REST writes: a key gets no more through /mcp.
     const retryAfter = await deps.contentWrites.hit(user.id);

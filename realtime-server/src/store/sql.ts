@@ -101,6 +101,18 @@ const sqliteValue = (v: unknown): unknown => {
 
 export const sqliteText = (q: Query): string => q.parts.join('?');
 
+const allOf = (s: Database.Statement, q: Query): Row[] => s.all(...q.values.map(sqliteValue)) as Row[];
+
+function oneOf(s: Database.Statement, q: Query): Row | null {
+  const values = q.values.map(sqliteValue);
+  // A statement that returns nothing cannot be read with get(); RETURNING ones can.
+  if (!s.reader) {
+    s.run(...values);
+    return null;
+  }
+  return (s.get(...values) as Row | undefined) ?? null;
+}
+
 export class SqliteSql implements Sql {
   private readonly cache = new Map<string, Database.Statement>();
 
@@ -128,38 +140,29 @@ export class SqliteSql implements Sql {
   }
 
   allSync(q: Query): Row[] {
-    return this.statement(q).all(...q.values.map(sqliteValue)) as Row[];
+    return allOf(this.statement(q), q);
   }
 
   oneSync(q: Query): Row | null {
-    const s = this.statement(q);
-    const values = q.values.map(sqliteValue);
-    // A statement that returns nothing cannot be read with get(); RETURNING ones can.
-    if (!s.reader) {
-      s.run(...values);
-      return null;
-    }
-    return (s.get(...values) as Row | undefined) ?? null;
+    return oneOf(this.statement(q), q);
   }
 
   runSync(q: Query): number {
     return this.statement(q).run(...q.values.map(sqliteValue)).changes;
   }
 
-  /** Whether the statement of `q` can change the database (an UPDATE … RETURNING read with one()). */
-  private writes(q: Query): boolean {
-    return !this.statement(q).readonly;
-  }
-
+  // A read that writes (an UPDATE … RETURNING read with one()) waits for the flush like any write.
   async all(q: Query): Promise<Row[]> {
-    const rows = this.allSync(q);
-    if (this.writes(q)) await this.durable();
+    const s = this.statement(q);
+    const rows = allOf(s, q);
+    if (!s.readonly) await this.durable();
     return rows;
   }
 
   async one(q: Query): Promise<Row | null> {
-    const row = this.oneSync(q);
-    if (this.writes(q)) await this.durable();
+    const s = this.statement(q);
+    const row = oneOf(s, q);
+    if (!s.readonly) await this.durable();
     return row;
   }
 

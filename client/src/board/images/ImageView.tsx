@@ -1,15 +1,10 @@
 // Draws an image shape. At low zoom it asks for a smaller rendition (`?w=`) sized to what the
 // screen shows, so a zoomed-out board of photos does not download them at full size; the
 // picture on screen changes only once the next one has loaded, so zooming never flashes blank.
-import { assetHref, renditionWidths, type ShapeRecord } from '@tandem/shared';
+import { assetHref, renditionFor, type ShapeRecord } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { useEditor } from '../store.ts';
 import { useImages } from './state.ts';
-
-/** The `?w=` to ask for when the image is drawn `screenWidth` device pixels wide; null for the original. */
-export function renditionParam(screenWidth: number): number | null {
-  return renditionWidths.find((w) => w >= screenWidth) ?? null;
-}
 
 const loaded = new Set<string>();
 
@@ -19,16 +14,11 @@ const loaded = new Set<string>();
  */
 const asyncDecoding = { decoding: 'async' } as Record<string, string>;
 
-export const imageHref = (boardId: string, assetId: string, width: number | null): string =>
-  assetHref(boardId, assetId, width);
-
 export function ImageBody({ s }: { s: ShapeRecord }) {
   const boardId = useImages((st) => st.boardId);
   // Subscribes to the rendition width only, so zooming re-renders an image when it crosses a step.
-  const width = useEditor((st) =>
-    renditionParam(s.w * st.viewport.zoom * (globalThis.devicePixelRatio || 1)),
-  );
-  const wanted = boardId && s.assetId ? imageHref(boardId, s.assetId, width) : null;
+  const width = useEditor((st) => renditionFor(s.w * st.viewport.zoom * (globalThis.devicePixelRatio || 1)));
+  const wanted = boardId && s.assetId ? assetHref(boardId, s.assetId, width) : null;
   const [shown, setShown] = useState<string | null>(() => (wanted && loaded.has(wanted) ? wanted : null));
   useEffect(() => {
     if (!wanted || wanted === shown) return;
