@@ -31,21 +31,9 @@ if (files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`))) {
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-// --test-force-exit: a file whose tests have all finished ends even if something it started left a
-// timer behind. Once (1 run in 6 on 26 November 2026), hardening-logout passed every test and then
-// stayed alive for 16 minutes on a refed repeating timer (a Redis client of its in-process servers
-// still retrying, by the look of it); a CI run would have hung to its limit on it. Leaks that matter
-// are tested for directly (hardening-memory, hardening-resources).
 const result = spawnSync(
   process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    '--test-force-exit',
-    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
-    ...files,
-  ],
+  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
   { stdio: 'inherit', cwd: root },
 );
 process.exit(result.status ?? 1);
