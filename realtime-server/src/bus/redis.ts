@@ -264,13 +264,13 @@ async function withinDeadline(promise: Promise<unknown>): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Closes politely when Redis answers, else (down, or hung) drops the connection. */
-async function closeClient(client: {
-  isReady: boolean;
-  isOpen: boolean;
-  close(): Promise<unknown>;
-  destroy(): void;
-}) {
+/**
+ * Closes politely when Redis answers, else (down, or hung) drops the connection. A polite close
+ * that misses its deadline is dropped too: node-redis marks the client closed at once but keeps
+ * its socket open to drain, which would keep the process alive for as long as Redis stays silent.
+ * destroy() is idempotent, so a client that closed (or never opened) is left as it is.
+ */
+async function closeClient(client: { isReady: boolean; close(): Promise<unknown>; destroy(): void }) {
   if (client.isReady) await withinDeadline(client.close());
-  if (client.isOpen) client.destroy();
+  client.destroy();
 }
