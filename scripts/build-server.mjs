@@ -5,8 +5,9 @@
 // points at TypeScript sources) is inlined; every npm package stays an import from node_modules.
 // Code splitting keeps each dynamic import() in a chunk of its own, so what a deployment does not
 // configure (the PostgreSQL store and pg, the Redis bus and its clients, sharp) is never loaded.
-// Entry points: main.js (the server), history-worker.js (the history worker thread, which
-// history/compute.ts starts from next to itself), and backup.js and restore.js (the backup
+// Entry points: main.js (the server), history-worker.js and sqlite-worker.js (the history worker
+// thread and the SQLite worker thread, which history/compute.ts and store/sqliteMaintenance.ts
+// start from next to themselves), and backup.js and restore.js (the backup
 // scripts, `node realtime-server/dist/backup.js` in the container). Chunks sit beside them in the same folder, so
 // paths that the code resolves against its own URL (config.ts: ../../client/dist) are unchanged.
 import { rmSync } from 'node:fs';
@@ -24,6 +25,7 @@ await build({
   entryPoints: {
     main: 'realtime-server/src/main.ts',
     'history-worker': 'realtime-server/src/history/worker.ts',
+    'sqlite-worker': 'realtime-server/src/store/sqliteWorker.ts',
     // `npm run backup` / `npm run restore` for the container image, which has no TypeScript loader.
     backup: 'scripts/backup.ts',
     restore: 'scripts/restore.ts',

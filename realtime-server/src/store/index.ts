@@ -32,7 +32,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     });
   } else {
     const { SqliteStore } = await import('./sqlite.ts');
-    store = new SqliteStore({ dataDir: options.dataDir });
+    store = new SqliteStore({
+      dataDir: options.dataDir,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
   }
   try {
     await store.migrate();

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
 import type { Row } from './rows.ts';
+import type { WriteGate } from './writeGate.ts';
 
 /** A statement cut where its values go: `parts.length === values.length + 1`. */
 export interface Query {
@@ -123,6 +124,8 @@ export class SqliteSql implements Sql {
      * awaits it. None for a database that is not a file.
      */
     readonly durable: () => Promise<void> = () => Promise.resolve(),
+    /** Where writes wait while another connection of this process writes (store/writeGate.ts). */
+    private readonly gate: WriteGate | null = null,
   ) {}
 
   /** A statement prepared once per text (the document path runs the same few on every write). */
@@ -154,6 +157,7 @@ export class SqliteSql implements Sql {
   // A read that writes (an UPDATE … RETURNING read with one()) waits for the flush like any write.
   async all(q: Query): Promise<Row[]> {
     const s = this.statement(q);
+    if (!s.readonly && this.gate?.held) await this.gate.open();
     const rows = allOf(s, q);
     if (!s.readonly) await this.durable();
     return rows;
@@ -161,18 +165,21 @@ export class SqliteSql implements Sql {
 
   async one(q: Query): Promise<Row | null> {
     const s = this.statement(q);
+    if (!s.readonly && this.gate?.held) await this.gate.open();
     const row = oneOf(s, q);
     if (!s.readonly) await this.durable();
     return row;
   }
 
   async run(q: Query): Promise<number> {
+    if (this.gate?.held) await this.gate.open();
     const changed = this.runSync(q);
     await this.durable();
     return changed;
   }
 
   async batch(qs: Query[]): Promise<void> {
+    if (this.gate?.held) await this.gate.open();
     this.db.transaction(() => {
       for (const q of qs) this.runSync(q);
     })();

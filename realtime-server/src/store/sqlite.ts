@@ -5,18 +5,29 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { Logger } from 'pino';
 import { dataDirFiles } from '../config.ts';
 import * as doc from './doclog.ts';
 import { type Engine, SqlStore } from './facade.ts';
 import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
+import { readCompaction, writeCompaction } from './sqliteCompaction.ts';
+import { SqliteMaintenance } from './sqliteMaintenance.ts';
 import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 import { WalFlusher } from './walFlush.ts';
+import { WriteGate } from './writeGate.ts';
 
 export interface SqliteStoreOptions {
   /** Directory holding tandem.db, or ':memory:' for a throwaway database. */
   dataDir: string;
+  /**
+   * False: compactions' writes and checkpoints run on the calling thread, as before the SQLite
+   * worker (store/sqliteMaintenance.ts); scripts/sqlite-compaction-bench.ts compares the two.
+   */
+  offThread?: boolean;
+  /** Told when the SQLite worker fails and the main thread takes its work back. */
+  logger?: Logger;
 }
 
 /** The Store on SQLite: the repositories and the SQLite engine over one connection. */
@@ -24,14 +35,34 @@ export class SqliteStore extends SqlStore {
   readonly db: Database.Database;
   /** Flushes the WAL after each write (none for a database in memory). */
   readonly wal: WalFlusher | null;
+  /** Compacts and checkpoints in a worker thread (none for a database in memory). */
+  readonly maintenance: SqliteMaintenance | null;
+  /** Where this connection's writes wait while the worker writes. */
+  readonly writeGate: WriteGate;
 
   constructor(options: SqliteStoreOptions) {
     const db = openDatabase(options.dataDir);
-    const wal = options.dataDir === ':memory:' ? null : new WalFlusher(`${db.name}-wal`);
-    const sql = new SqliteSql(db, wal ? () => wal.flush() : undefined);
-    super(sql, new SqliteEngine(db, sql, wal));
+    const inMemory = options.dataDir === ':memory:';
+    const gate = new WriteGate();
+    const maintenance =
+      inMemory || options.offThread === false
+        ? null
+        : new SqliteMaintenance(db.name, gate, (err) => {
+            // The worker failed: commits checkpoint by themselves again, as SQLite does by default.
+            options.logger?.warn(
+              { err },
+              'sqlite worker failed; compactions and checkpoints run on the main thread',
+            );
+            if (db.open) db.pragma('wal_autocheckpoint = 1000');
+          });
+    if (maintenance) db.pragma('wal_autocheckpoint = 0');
+    const wal = inMemory ? null : new WalFlusher(`${db.name}-wal`, (bytes) => maintenance?.walFlushed(bytes));
+    const sql = new SqliteSql(db, wal ? () => wal.flush() : undefined, gate);
+    super(sql, new SqliteEngine(db, sql, wal, gate, maintenance));
     this.db = db;
     this.wal = wal;
+    this.maintenance = maintenance;
+    this.writeGate = gate;
   }
 }
 
@@ -64,6 +95,8 @@ class SqliteEngine implements Engine {
     private readonly db: Database.Database,
     private readonly sql: SqliteSql,
     private readonly wal: WalFlusher | null,
+    private readonly gate: WriteGate,
+    private readonly maintenance: SqliteMaintenance | null,
   ) {}
 
   async migrate(): Promise<void> {
@@ -94,6 +127,7 @@ class SqliteEngine implements Engine {
   }
 
   async probeWrite(): Promise<void> {
+    if (this.gate.held) await this.gate.open();
     // The latest migration row always exists; rewriting it with its own value is a real write
     // (SQLite does not skip unchanged rows), committed to the WAL like any other.
     this.sql.prepare(PROBE_WRITE).run();
@@ -101,6 +135,7 @@ class SqliteEngine implements Engine {
   }
 
   async close(): Promise<void> {
+    await this.maintenance?.close();
     await this.wal?.close();
     if (this.db.open) this.db.close();
   }
@@ -110,6 +145,7 @@ class SqliteEngine implements Engine {
   }
 
   async append(key: string, entries: DocEntry[]): Promise<LogSize> {
+    if (this.gate.held) await this.gate.open();
     const size = this.db.transaction(() => {
       // In the same transaction as the inserts: no content is stored for a deleted board.
       if (!this.sql.oneSync(doc.liveBoard(key))) throw new BoardGoneError(key);
@@ -121,35 +157,18 @@ class SqliteEngine implements Engine {
   }
 
   async compact(key: string, merge: MergeParts): Promise<void> {
-    const read = this.db.transaction(() => ({
-      snapshot: (this.sql.oneSync(doc.readSnapshot(key))?.data as Uint8Array | undefined) ?? null,
-      log: this.sql.allSync(doc.readLog(key)),
-    }))();
-    if (read.log.length === 0) return;
-    const parts = read.log.map((r) => r.data as Uint8Array);
-    if (read.snapshot) parts.unshift(read.snapshot);
-    // Merge outside any transaction: a throwing merge leaves nothing half-done, and anything
-    // appended meanwhile is not among the entries retired below. Holding the write lock across
-    // the merge (as PostgreSQL does) would stall every other write of this process meanwhile.
-    const merged = await merge(parts);
-    const seqs = read.log.map((r) => r.seq);
-    const write = this.db.transaction(() => {
-      if (!this.sql.oneSync(doc.liveBoard(key))) return;
-      const { keep, remove } = doc.retireEntries(seqs);
-      for (const q of keep) this.sql.runSync(q);
-      let deleted = 0;
-      for (const q of remove) deleted += this.sql.runSync(q);
-      // Another process compacted these entries first; then its snapshot holds them.
-      if (deleted !== seqs.length) throw new CompactionRaced();
-      this.sql.runSync(doc.putSnapshot(key, merged));
-    });
-    try {
-      write.immediate();
-    } catch (err) {
-      if (!(err instanceof CompactionRaced)) throw err;
+    // Reading a big board and writing it back held the event loop for tens of ms: in the worker
+    // when there is one (store/sqliteMaintenance.ts).
+    const worker = this.maintenance?.usable ? this.maintenance : null;
+    const input = worker ? await worker.readCompaction(key) : readCompaction(this.db, this.sql, key);
+    if (!input) return;
+    const merged = await merge(input.parts);
+    if (worker?.usable) {
+      await worker.writeCompaction(key, input.seqs, merged);
+    } else {
+      if (this.gate.held) await this.gate.open();
+      writeCompaction(this.db, this.sql, key, input.seqs, merged);
     }
     await this.sql.durable();
   }
 }
-
-class CompactionRaced extends Error {}

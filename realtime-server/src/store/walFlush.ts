@@ -22,7 +22,11 @@ export class WalFlusher {
   /** Flushes done (tests read it). */
   flushes = 0;
 
-  constructor(private readonly walPath: string) {}
+  constructor(
+    private readonly walPath: string,
+    /** Told the WAL's size after each flush (store/sqliteMaintenance.ts checkpoints past a size). */
+    private readonly onFlushed?: (walBytes: number) => void,
+  ) {}
 
   /** Resolves once everything committed before the call is on disk. */
   flush(): Promise<void> {
@@ -62,6 +66,7 @@ export class WalFlusher {
     }
     await this.handle.datasync();
     this.flushes += 1;
+    this.onFlushed?.(file.size);
   }
 
   async close(): Promise<void> {

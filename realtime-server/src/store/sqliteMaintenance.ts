@@ -1,0 +1,190 @@
+// SQLite's long writes, off the event loop.
+//
+// better-sqlite3 runs every statement on the thread that calls it, and two of the store's writes
+// are long (a 5,000-sticky board with a 1 MiB log; scripts/sqlite-compaction-bench.ts):
+// - A compaction: reading the snapshot and the log (3–4 ms), then retiring the entries and
+//   writing the merged snapshot (10–12 ms of statements, then the commit). Only the merge ran off
+//   the main thread; the rest held every live board of the instance for ~30 ms (57 ms on a
+//   20,000-sticky board), every megabyte of edits.
+// - A WAL checkpoint, which SQLite runs inside whichever commit takes the WAL past 1,000 pages:
+//   copying the WAL into the database file and syncing both. A compaction's commit nearly always
+//   took it there: its commit was 6–9 ms without the checkpoint, 17–20 ms with it.
+// Both now run in one worker thread on a second connection to the same file, and so does the
+// compaction's read: the main thread only hands the parts to the merge (the history worker, for a
+// big board), which ran off the thread already. The main connection
+// never checkpoints by itself (wal_autocheckpoint = 0): once the WAL has grown
+// past CHECKPOINT_WAL_BYTES, a flush (store/walFlush.ts) asks the worker for a passive checkpoint,
+// which copies what no reader still needs without taking the write lock.
+//
+// A checkpoint takes no write lock, but a compaction's write needs the file's one write lock. So
+// while the worker writes one, the main thread holds its WriteGate: its own writes begun meanwhile
+// wait on it (awaiting, the event loop free) instead of finding the file locked and sleeping on
+// busy_timeout. If the worker cannot run, the engine does both itself, as before
+// (SqliteEngine.compact, and wal_autocheckpoint back on).
+import { Worker } from 'node:worker_threads';
+import type { CompactionInput } from './sqliteCompaction.ts';
+import type { WriteGate } from './writeGate.ts';
+
+/** A checkpoint, or a compaction's read or write (the main thread merges in between). */
+type Job =
+  | { op: 'checkpoint' }
+  | { op: 'read'; key: string }
+  | { op: 'compact'; key: string; seqs: unknown[]; merged: Uint8Array };
+export type MaintenanceRequest = Job & { rid: number };
+export type MaintenanceReply =
+  | { rid: number; ok: true; result: unknown }
+  | { rid: number; ok: false; message: string };
+
+/** The WAL size past which a flush asks for a checkpoint: SQLite's own threshold, 1,000 pages of 4 KiB. */
+export const CHECKPOINT_WAL_BYTES = 1000 * 4096;
+/** At most one checkpoint a second: the WAL file keeps its size after SQLite starts it over. */
+export const CHECKPOINT_EVERY_MS = 1000;
+/** A worker with nothing to do exits after this long (it is a V8 heap with Yjs once it merged). */
+export const MAINTENANCE_IDLE_MS = 30_000;
+/** Below the main thread's priority (history/compute.ts's WORKER_NICE says why). */
+export const MAINTENANCE_NICE = 10;
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+export class SqliteMaintenance {
+  private worker: Worker | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private rid = 0;
+  private readonly pending = new Map<number, Pending>();
+  private checkpointing = false;
+  private lastCheckpoint = Number.NEGATIVE_INFINITY;
+  private broken = false;
+  /** Checkpoints done (tests read it). */
+  checkpoints = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly gate: WriteGate,
+    /** Called once if the worker fails: the engine takes both jobs back. */
+    private readonly onBroken: (error: Error) => void,
+    private readonly idleMs = MAINTENANCE_IDLE_MS,
+    private readonly nice = MAINTENANCE_NICE,
+  ) {}
+
+  /** False once the worker has failed to start or died. */
+  get usable(): boolean {
+    return !this.broken;
+  }
+
+  /** Reads what a compaction merges, in the worker (store/sqliteCompaction.ts's readCompaction). */
+  async readCompaction(key: string): Promise<CompactionInput | null> {
+    return (await this.call({ op: 'read', key })) as CompactionInput | null;
+  }
+
+  /**
+   * Writes a compaction in the worker (store/sqliteCompaction.ts's writeCompaction), the main
+   * thread's writes held at the gate until it has ended.
+   */
+  async writeCompaction(key: string, seqs: unknown[], merged: Uint8Array): Promise<void> {
+    const release = this.gate.hold();
+    try {
+      await this.call({ op: 'compact', key, seqs, merged });
+    } finally {
+      release();
+    }
+  }
+
+  /** Called after each WAL flush with the WAL's size: starts a checkpoint when one is due. */
+  walFlushed(walBytes: number): void {
+    if (this.broken || this.checkpointing || walBytes < CHECKPOINT_WAL_BYTES) return;
+    const now = performance.now();
+    if (now - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
+    this.lastCheckpoint = now;
+    this.checkpointing = true;
+    this.call({ op: 'checkpoint' })
+      .then(
+        () => {
+          this.checkpoints += 1;
+        },
+        // A checkpoint that fails (the file busy for long) is retried after a later flush.
+        () => undefined,
+      )
+      .finally(() => {
+        this.checkpointing = false;
+      });
+  }
+
+  private start(): Worker {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.worker) return this.worker;
+    // As history/compute.ts: from sources an entry registers tsx's loader; the bundle
+    // (scripts/build-server.mjs) has sqlite-worker.js beside this code.
+    const bundled = !import.meta.url.endsWith('.ts');
+    const worker = new Worker(
+      new URL(bundled ? './sqlite-worker.js' : './sqlite-worker-entry.mjs', import.meta.url),
+      {
+        workerData: { file: this.file, nice: this.nice },
+      },
+    );
+    worker.on('message', (reply: MaintenanceReply) => this.onReply(worker, reply));
+    const fail = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.settleAll(error);
+      if (!this.broken) {
+        this.broken = true;
+        this.onBroken(error);
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`sqlite worker exited (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private onReply(worker: Worker, reply: MaintenanceReply): void {
+    const p = this.pending.get(reply.rid);
+    if (!p) return;
+    this.pending.delete(reply.rid);
+    if (this.pending.size === 0) {
+      worker.unref();
+      this.stopWhenIdle(worker);
+    }
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(new Error(reply.message));
+  }
+
+  private settleAll(error: Error): void {
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+  }
+
+  private stopWhenIdle(worker: Worker): void {
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.worker !== worker || this.pending.size > 0) return;
+      this.worker = null;
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private call(job: Job): Promise<unknown> {
+    if (this.broken) return Promise.reject(new Error('sqlite worker unavailable'));
+    const worker = this.start();
+    const rid = ++this.rid;
+    worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(rid, { resolve, reject });
+      worker.postMessage({ ...job, rid } satisfies MaintenanceRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const worker = this.worker;
+    this.worker = null;
+    this.settleAll(new Error('sqlite worker closed'));
+    await worker?.terminate();
+  }
+}

@@ -1,0 +1,65 @@
+// The SQLite worker thread: a second connection to the store's file, for the two long writes that
+// would otherwise hold the main thread (store/sqliteMaintenance.ts says why and when). One message
+// per call; the main thread holds its write gate while a compaction's write runs here.
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { SqliteSql } from './sql.ts';
+import { readCompaction, writeCompaction } from './sqliteCompaction.ts';
+import type { MaintenanceReply, MaintenanceRequest } from './sqliteMaintenance.ts';
+
+const { file, nice } = workerData as { file: string; nice: number };
+// Below the main thread, as the history worker (history/worker.ts): nobody waits for a checkpoint.
+if (nice > 0) {
+  try {
+    setPriority(nice);
+  } catch {}
+}
+
+const db = new Database(file);
+db.pragma('busy_timeout = 5000');
+// The main connection's durability rule (store/sqlite.ts): commits reach the WAL, and the main
+// thread flushes it before it reports the compaction done.
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma('wal_autocheckpoint = 0');
+const sql = new SqliteSql(db);
+
+/** What run() answers, and the buffers that move to the main thread with it rather than being copied. */
+interface Result {
+  value: unknown;
+  transfer?: ArrayBuffer[];
+}
+
+function run(request: MaintenanceRequest): Result {
+  if (request.op === 'read') {
+    const input = readCompaction(db, sql, request.key);
+    if (!input) return { value: null };
+    // Each part in an ArrayBuffer of its own, moved to the main thread without a copy there.
+    const parts = input.parts.map((part) => new Uint8Array(part));
+    return { value: { parts, seqs: input.seqs }, transfer: parts.map((part) => part.buffer as ArrayBuffer) };
+  }
+  if (request.op === 'checkpoint') {
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)') as {
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }[];
+    return { value: result };
+  }
+  writeCompaction(db, sql, request.key, request.seqs, request.merged);
+  return { value: null };
+}
+
+parentPort?.on('message', (request: MaintenanceRequest) => {
+  let reply: MaintenanceReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const result = run(request);
+    reply = { rid: request.rid, ok: true, result: result.value };
+    transfer = result.transfer ?? [];
+  } catch (error) {
+    reply = { rid: request.rid, ok: false, message: (error as Error).message };
+  }
+  parentPort?.postMessage(reply, transfer);
+});
