@@ -3,9 +3,6 @@
 // per call; the main thread holds its write gate while a compaction's write runs here.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
-import { SqliteSql } from './sql.ts';
-import { readCompaction, writeCompaction } from './sqliteCompaction.ts';
 import type { MaintenanceReply, MaintenanceRequest } from './sqliteMaintenance.ts';
 
 const { file, nice } = workerData as { file: string; nice: number };
@@ -15,6 +12,15 @@ if (nice > 0) {
     setPriority(nice);
   } catch {}
 }
+// Loaded once the priority is set: loading the driver and the statements' modules (with the
+// shared schemas) is most of a start's CPU, which at the main thread's priority would compete
+// with every live board (the worker starts mid-edit, at the first compaction or checkpoint).
+// Messages sent meanwhile wait in the port.
+const [{ default: Database }, { SqliteSql }, { readCompaction, writeCompaction }] = await Promise.all([
+  import('better-sqlite3'),
+  import('./sql.ts'),
+  import('./sqliteCompaction.ts'),
+]);
 
 const db = new Database(file);
 db.pragma('busy_timeout = 5000');
