@@ -5,8 +5,8 @@
 // too. `inlineCompute` (history/inline.ts) runs the same functions in place: the worker's own
 // implementation, kept out of this module so that the main thread does not load what only the
 // worker runs (the SVG renderer).
-import { Worker } from 'node:worker_threads';
 import type { VersionStats } from '@tandem/shared';
+import { OnDemandWorker, type WorkerReply } from '../threads/onDemandWorker.ts';
 import { type HistoryEntry, IncompleteLogError } from './board.ts';
 import type { RenderedSvg } from './render.ts';
 
@@ -50,9 +50,7 @@ export interface ComputeRequest {
   op: ComputeOp;
   args: unknown[];
 }
-export type ComputeReply =
-  | { rid: number; ok: true; result: unknown }
-  | { rid: number; ok: false; name: string; message: string };
+export type ComputeReply = WorkerReply;
 
 /**
  * How long a worker with nothing to do is kept before it exits. A worker thread is a second V8
@@ -70,76 +68,30 @@ export const WORKER_NICE = 10;
  * with nothing to do; idle, it does not keep Node alive.
  */
 export class WorkerCompute implements HistoryCompute {
-  private worker: Worker | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
-  private rid = 0;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly worker: OnDemandWorker;
 
-  constructor(
-    private readonly idleMs = WORKER_IDLE_MS,
-    private readonly nice = WORKER_NICE,
-  ) {}
-
-  /** Whether a worker thread is running now. */
-  get running(): boolean {
-    return this.worker !== null;
-  }
-
-  private start(): Worker {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    if (this.worker) return this.worker;
+  constructor(idleMs = WORKER_IDLE_MS, nice = WORKER_NICE) {
     // From sources (tsx), worker-entry.mjs registers tsx's loader, which worker threads do not
     // inherit on every Node version; the bundle (scripts/build-server.mjs) has history-worker.js
     // next to the module that holds this code.
     const bundled = !import.meta.url.endsWith('.ts');
-    const worker = new Worker(
-      new URL(bundled ? './history-worker.js' : './worker-entry.mjs', import.meta.url),
-      { workerData: { nice: this.nice } },
-    );
-    worker.on('message', (reply: ComputeReply) => {
-      const p = this.pending.get(reply.rid);
-      if (!p) return;
-      this.pending.delete(reply.rid);
-      if (this.pending.size === 0) {
-        worker.unref();
-        this.stopWhenIdle(worker);
-      }
-      if (reply.ok) p.resolve(reply.result);
-      else
-        p.reject(reply.name === 'IncompleteLogError' ? new IncompleteLogError() : new Error(reply.message));
+    this.worker = new OnDemandWorker({
+      url: new URL(bundled ? './history-worker.js' : './worker-entry.mjs', import.meta.url),
+      workerData: { nice },
+      idleMs,
+      name: 'history worker',
+      toError: (reply) =>
+        reply.name === 'IncompleteLogError' ? new IncompleteLogError() : new Error(reply.message),
     });
-    const fail = (error: Error) => {
-      // A worker stopped when idle, or by close(), had nothing pending; a newer one may have.
-      if (this.worker !== worker) return;
-      for (const p of this.pending.values()) p.reject(error);
-      this.pending.clear();
-      this.worker = null;
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`history worker exited (${code})`)));
-    this.worker = worker;
-    return worker;
   }
 
-  private stopWhenIdle(worker: Worker): void {
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.worker !== worker || this.pending.size > 0) return;
-      this.worker = null;
-      void worker.terminate();
-    }, this.idleMs);
-    this.idleTimer.unref();
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker.running;
   }
 
   private call<T>(op: ComputeOp, args: unknown[]): Promise<T> {
-    const worker = this.start();
-    const rid = ++this.rid;
-    worker.ref();
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(rid, { resolve: resolve as (v: unknown) => void, reject });
-      worker.postMessage({ rid, op, args } satisfies ComputeRequest);
-    });
+    return this.worker.call<T>({ op, args } satisfies Omit<ComputeRequest, 'rid'>);
   }
 
   nextVersion(prev: Uint8Array | null, stored: Uint8Array[] | null, updates: Uint8Array[]) {
@@ -168,13 +120,7 @@ export class WorkerCompute implements HistoryCompute {
     return this.call<Uint8Array>('merge', [parts]);
   }
 
-  async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const worker = this.worker;
-    this.worker = null;
-    for (const p of this.pending.values()) p.reject(new Error('history worker closed'));
-    this.pending.clear();
-    await worker?.terminate();
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }

@@ -21,7 +21,7 @@
 // wait on it (awaiting, the event loop free) instead of finding the file locked and sleeping on
 // busy_timeout. If the worker cannot run, the engine does both itself, as before
 // (SqliteEngine.compact, and wal_autocheckpoint back on).
-import { Worker } from 'node:worker_threads';
+import { OnDemandWorker, type WorkerReply } from '../threads/onDemandWorker.ts';
 import type { CompactionInput } from './sqliteCompaction.ts';
 import type { WriteGate } from './writeGate.ts';
 
@@ -31,9 +31,7 @@ type Job =
   | { op: 'read'; key: string }
   | { op: 'compact'; key: string; seqs: unknown[]; merged: Uint8Array };
 export type MaintenanceRequest = Job & { rid: number };
-export type MaintenanceReply =
-  | { rid: number; ok: true; result: unknown }
-  | { rid: number; ok: false; message: string };
+export type MaintenanceReply = WorkerReply;
 
 /** The WAL size past which a flush asks for a checkpoint: SQLite's own threshold, 1,000 pages of 4 KiB. */
 export const CHECKPOINT_WAL_BYTES = 1000 * 4096;
@@ -44,16 +42,8 @@ export const MAINTENANCE_IDLE_MS = 30_000;
 /** Below the main thread's priority (history/compute.ts's WORKER_NICE says why). */
 export const MAINTENANCE_NICE = 10;
 
-interface Pending {
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
-
 export class SqliteMaintenance {
-  private worker: Worker | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
-  private rid = 0;
-  private readonly pending = new Map<number, Pending>();
+  private readonly worker: OnDemandWorker;
   private checkpointing = false;
   private lastCheckpoint = Number.NEGATIVE_INFINITY;
   private broken = false;
@@ -61,13 +51,28 @@ export class SqliteMaintenance {
   checkpoints = 0;
 
   constructor(
-    private readonly file: string,
+    file: string,
     private readonly gate: WriteGate,
     /** Called once if the worker fails: the engine takes both jobs back. */
-    private readonly onBroken: (error: Error) => void,
-    private readonly idleMs = MAINTENANCE_IDLE_MS,
-    private readonly nice = MAINTENANCE_NICE,
-  ) {}
+    onBroken: (error: Error) => void,
+    idleMs = MAINTENANCE_IDLE_MS,
+    nice = MAINTENANCE_NICE,
+  ) {
+    // As history/compute.ts: from sources an entry registers tsx's loader; the bundle
+    // (scripts/build-server.mjs) has sqlite-worker.js beside this code.
+    const bundled = !import.meta.url.endsWith('.ts');
+    this.worker = new OnDemandWorker({
+      url: new URL(bundled ? './sqlite-worker.js' : './sqlite-worker-entry.mjs', import.meta.url),
+      workerData: { file, nice },
+      idleMs,
+      name: 'sqlite worker',
+      onFailure: (error) => {
+        if (this.broken) return;
+        this.broken = true;
+        onBroken(error);
+      },
+    });
+  }
 
   /** False once the worker has failed to start or died. */
   get usable(): boolean {
@@ -75,8 +80,8 @@ export class SqliteMaintenance {
   }
 
   /** Reads what a compaction merges, in the worker (store/sqliteCompaction.ts's readCompaction). */
-  async readCompaction(key: string): Promise<CompactionInput | null> {
-    return (await this.call({ op: 'read', key })) as CompactionInput | null;
+  readCompaction(key: string): Promise<CompactionInput | null> {
+    return this.call<CompactionInput | null>({ op: 'read', key });
   }
 
   /**
@@ -112,79 +117,12 @@ export class SqliteMaintenance {
       });
   }
 
-  private start(): Worker {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    if (this.worker) return this.worker;
-    // As history/compute.ts: from sources an entry registers tsx's loader; the bundle
-    // (scripts/build-server.mjs) has sqlite-worker.js beside this code.
-    const bundled = !import.meta.url.endsWith('.ts');
-    const worker = new Worker(
-      new URL(bundled ? './sqlite-worker.js' : './sqlite-worker-entry.mjs', import.meta.url),
-      {
-        workerData: { file: this.file, nice: this.nice },
-      },
-    );
-    worker.on('message', (reply: MaintenanceReply) => this.onReply(worker, reply));
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = null;
-      this.settleAll(error);
-      if (!this.broken) {
-        this.broken = true;
-        this.onBroken(error);
-      }
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`sqlite worker exited (${code})`)));
-    this.worker = worker;
-    return worker;
-  }
-
-  private onReply(worker: Worker, reply: MaintenanceReply): void {
-    const p = this.pending.get(reply.rid);
-    if (!p) return;
-    this.pending.delete(reply.rid);
-    if (this.pending.size === 0) {
-      worker.unref();
-      this.stopWhenIdle(worker);
-    }
-    if (reply.ok) p.resolve(reply.result);
-    else p.reject(new Error(reply.message));
-  }
-
-  private settleAll(error: Error): void {
-    for (const p of this.pending.values()) p.reject(error);
-    this.pending.clear();
-  }
-
-  private stopWhenIdle(worker: Worker): void {
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
-      if (this.worker !== worker || this.pending.size > 0) return;
-      this.worker = null;
-      void worker.terminate();
-    }, this.idleMs);
-    this.idleTimer.unref();
-  }
-
-  private call(job: Job): Promise<unknown> {
+  private call<T>(job: Job): Promise<T> {
     if (this.broken) return Promise.reject(new Error('sqlite worker unavailable'));
-    const worker = this.start();
-    const rid = ++this.rid;
-    worker.ref();
-    return new Promise((resolve, reject) => {
-      this.pending.set(rid, { resolve, reject });
-      worker.postMessage({ ...job, rid } satisfies MaintenanceRequest);
-    });
+    return this.worker.call<T>(job satisfies Omit<MaintenanceRequest, 'rid'>);
   }
 
-  async close(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const worker = this.worker;
-    this.worker = null;
-    this.settleAll(new Error('sqlite worker closed'));
-    await worker?.terminate();
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }

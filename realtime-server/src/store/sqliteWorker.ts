@@ -65,7 +65,7 @@ parentPort?.on('message', (request: MaintenanceRequest) => {
     reply = { rid: request.rid, ok: true, result: result.value };
     transfer = result.transfer ?? [];
   } catch (error) {
-    reply = { rid: request.rid, ok: false, message: (error as Error).message };
+    reply = { rid: request.rid, ok: false, name: (error as Error).name, message: (error as Error).message };
   }
   parentPort?.postMessage(reply, transfer);
 });
