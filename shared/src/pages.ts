@@ -2,14 +2,14 @@
 // the top-level map `pages` in the board's first document (PAGES_MAP below); the first page's id is MAIN_PAGE_ID and its
 // document is the board's own (`/yjs/:boardId`), so every board from before pages is its first
 // page. Page `p`'s document is `/yjs/:boardId/p`. A document is named everywhere on the server
-// (rooms, bus channels, the Store's document rows, history) by its document key, written here
-// once: the board id for the first page, `boardId/pageId` for the others.
+// (rooms, bus channels, the Store's document rows, history) by its document key, written once in
+// docKeys.ts: the board id for the first page, `boardId/pageId` for the others.
 import * as Y from 'yjs';
-import { isBoardId } from './ids.ts';
+import { isPageId, MAIN_PAGE_ID } from './docKeys.ts';
 import { META_KEY } from './shapes.ts';
 
-/** The first page's id: a thread placed on a board without pages (comments.ts) is on it too. */
-export const MAIN_PAGE_ID = 'main';
+export * from './docKeys.ts';
+
 /** The key of the first format's list (`meta.pages`), read and migrated on the first change. */
 export const PAGES_KEY = 'pages';
 export const MAX_PAGES = 100;
@@ -20,38 +20,6 @@ export const MAX_PAGE_NAME = 100;
  * which can arrive after the new page's own.
  */
 export const PAGE_LISTED_WAIT_MS = 3000;
-
-/** Page ids are short URL-safe strings (the client makes 10-character random ones). */
-export const pageIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
-export const isPageId = (s: string): boolean => pageIdPattern.test(s);
-
-export interface PageRef {
-  boardId: string;
-  pageId: string;
-}
-
-/** The document key of a board's page: the board id for its first page. */
-export function docKey(boardId: string, pageId: string = MAIN_PAGE_ID): string {
-  return pageId === MAIN_PAGE_ID ? boardId : `${boardId}/${pageId}`;
-}
-
-/** The board and page of a document key; null for a key no board's page has. */
-export function parseDocKey(key: string): PageRef | null {
-  const slash = key.indexOf('/');
-  const boardId = slash < 0 ? key : key.slice(0, slash);
-  const pageId = slash < 0 ? MAIN_PAGE_ID : key.slice(slash + 1);
-  if (!isBoardId(boardId) || !isPageId(pageId)) return null;
-  if (slash >= 0 && pageId === MAIN_PAGE_ID) return null; // one key per document
-  return { boardId, pageId };
-}
-
-/** The board and page of a key made by docKey (unchecked: the gateway checks what clients send). */
-export function pageOf(key: string): PageRef {
-  const slash = key.indexOf('/');
-  return slash < 0
-    ? { boardId: key, pageId: MAIN_PAGE_ID }
-    : { boardId: key.slice(0, slash), pageId: key.slice(slash + 1) };
-}
 
 export interface PageEntry {
   id: string;

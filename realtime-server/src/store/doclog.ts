@@ -6,7 +6,9 @@
 //   these statements with its synchronous executor, and merges between two transactions.
 // - PostgreSQL takes row and advisory locks that two instances need (sqlite.ts and postgres.ts
 //   say which), and holds its compaction transaction across the merge.
-import { pageOf } from '@tandem/shared';
+// The document keys' own module, not the package's index: the SQLite worker loads this file, and
+// the index would bring the shape schemas (zod) and Yjs into its heap.
+import { pageOf } from '@tandem/shared/docKeys';
 import type { Row } from './rows.ts';
 import { inLists, join, type Query, raw, sql } from './sql.ts';
 import type { DocEntry, LogSize, StoredDoc } from './types.ts';
