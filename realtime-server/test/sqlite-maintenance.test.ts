@@ -99,6 +99,7 @@ describe('SQLite maintenance in a worker thread', () => {
     const late = stickies(doc, 10, 2000);
     let lateAppend: Promise<unknown> | null = null;
     let heldWhenCalled = false;
+    let heldWhenStored: boolean | null = null;
     {
       const compaction = store.compact('b2', async (parts) => {
         const merged = mergeInBulk(parts);
@@ -106,7 +107,9 @@ describe('SQLite maintenance in a worker thread', () => {
         // made then returns at once (the call does not block on the file's lock) and waits.
         setImmediate(() => {
           heldWhenCalled = store.writeGate.held;
-          lateAppend = store.append('b2', entries(late, 'grace'));
+          lateAppend = store.append('b2', entries(late, 'grace')).then(() => {
+            heldWhenStored = store.writeGate.held;
+          });
         });
         return merged;
       });
@@ -114,6 +117,7 @@ describe('SQLite maintenance in a worker thread', () => {
       assert.ok(lateAppend, 'the append was made during the compaction');
       await lateAppend;
       assert.equal(heldWhenCalled, true, 'the worker was writing when the append was made');
+      assert.equal(heldWhenStored, false, 'the append was stored once the worker’s write had ended');
     }
     const stored = await store.loadDoc('b2');
     assert.ok(stored.snapshot, 'the compaction wrote a snapshot');
@@ -134,6 +138,8 @@ describe('SQLite maintenance in a worker thread', () => {
     );
     await assert.rejects(maintenance.writeCompaction('b1', [1], new Uint8Array([0, 0])));
     assert.equal(maintenance.usable, false);
+    // A second call is refused at once, and the caller is not told again.
+    await assert.rejects(maintenance.readCompaction('b1'), /unavailable/);
     assert.equal(broken.length, 1);
     assert.equal(gate.held, false, 'the gate is let go');
     await maintenance.close();

@@ -6,7 +6,7 @@
 // implementation, kept out of this module so that the main thread does not load what only the
 // worker runs (the SVG renderer).
 import type { VersionStats } from '@tandem/shared';
-import { OnDemandWorker, type WorkerReply } from '../threads/onDemandWorker.ts';
+import { OnDemandWorker, type WorkerReply, workerUrl } from '../threads/onDemandWorker.ts';
 import { type HistoryEntry, IncompleteLogError } from './board.ts';
 import type { RenderedSvg } from './render.ts';
 
@@ -71,12 +71,8 @@ export class WorkerCompute implements HistoryCompute {
   private readonly worker: OnDemandWorker;
 
   constructor(idleMs = WORKER_IDLE_MS, nice = WORKER_NICE) {
-    // From sources (tsx), worker-entry.mjs registers tsx's loader, which worker threads do not
-    // inherit on every Node version; the bundle (scripts/build-server.mjs) has history-worker.js
-    // next to the module that holds this code.
-    const bundled = !import.meta.url.endsWith('.ts');
     this.worker = new OnDemandWorker({
-      url: new URL(bundled ? './history-worker.js' : './worker-entry.mjs', import.meta.url),
+      url: workerUrl(import.meta.url, { bundled: './history-worker.js', source: './worker-entry.mjs' }),
       workerData: { nice },
       idleMs,
       name: 'history worker',

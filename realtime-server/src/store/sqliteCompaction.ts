@@ -1,5 +1,6 @@
-// A SQLite compaction's two transactions, shared by the engine (which runs them on the main
-// thread for a database in memory) and the SQLite worker (store/sqliteWorker.ts, for a file).
+// A SQLite compaction's two transactions, shared by the SQLite worker (store/sqliteWorker.ts, for
+// a file) and the engine (which runs them on the main thread when there is no worker: a database
+// in memory, `offThread: false`, or a worker that failed).
 // The merge runs between them, outside any transaction: a throwing merge leaves nothing half-done,
 // and anything appended meanwhile is not among the entries retired. Holding the write lock across
 // the merge (as PostgreSQL does) would stall every other write meanwhile.

@@ -21,7 +21,7 @@
 // wait on it (awaiting, the event loop free) instead of finding the file locked and sleeping on
 // busy_timeout. If the worker cannot run, the engine does both itself, as before
 // (SqliteEngine.compact, and wal_autocheckpoint back on).
-import { OnDemandWorker, type WorkerReply } from '../threads/onDemandWorker.ts';
+import { OnDemandWorker, type WorkerReply, workerUrl } from '../threads/onDemandWorker.ts';
 import type { CompactionInput } from './sqliteCompaction.ts';
 import type { WriteGate } from './writeGate.ts';
 
@@ -37,7 +37,7 @@ export type MaintenanceReply = WorkerReply;
 export const CHECKPOINT_WAL_BYTES = 1000 * 4096;
 /** At most one checkpoint a second: the WAL file keeps its size after SQLite starts it over. */
 export const CHECKPOINT_EVERY_MS = 1000;
-/** A worker with nothing to do exits after this long (it is a V8 heap with Yjs once it merged). */
+/** A worker with nothing to do exits after this long (a V8 heap and the driver: ~11 MB). */
 export const MAINTENANCE_IDLE_MS = 30_000;
 /** Below the main thread's priority (history/compute.ts's WORKER_NICE says why). */
 export const MAINTENANCE_NICE = 10;
@@ -58,11 +58,8 @@ export class SqliteMaintenance {
     idleMs = MAINTENANCE_IDLE_MS,
     nice = MAINTENANCE_NICE,
   ) {
-    // As history/compute.ts: from sources an entry registers tsx's loader; the bundle
-    // (scripts/build-server.mjs) has sqlite-worker.js beside this code.
-    const bundled = !import.meta.url.endsWith('.ts');
     this.worker = new OnDemandWorker({
-      url: new URL(bundled ? './sqlite-worker.js' : './sqlite-worker-entry.mjs', import.meta.url),
+      url: workerUrl(import.meta.url, { bundled: './sqlite-worker.js', source: './sqlite-worker-entry.mjs' }),
       workerData: { file, nice },
       idleMs,
       name: 'sqlite worker',

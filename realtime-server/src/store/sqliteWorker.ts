@@ -1,17 +1,12 @@
 // The SQLite worker thread: a second connection to the store's file, for the two long writes that
 // would otherwise hold the main thread (store/sqliteMaintenance.ts says why and when). One message
 // per call; the main thread holds its write gate while a compaction's write runs here.
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../threads/priority.ts';
 import type { MaintenanceReply, MaintenanceRequest } from './sqliteMaintenance.ts';
 
 const { file, nice } = workerData as { file: string; nice: number };
-// Below the main thread, as the history worker (history/worker.ts): nobody waits for a checkpoint.
-if (nice > 0) {
-  try {
-    setPriority(nice);
-  } catch {}
-}
+lowerThisThread(nice);
 // Loaded once the priority is set: loading the driver and the statements' modules (with the
 // shared schemas) is most of a start's CPU, which at the main thread's priority would compete
 // with every live board (the worker starts mid-edit, at the first compaction or checkpoint).

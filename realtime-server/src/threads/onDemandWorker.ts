@@ -9,6 +9,15 @@ export type WorkerReply =
   | { rid: number; ok: true; result: unknown }
   | { rid: number; ok: false; name: string; message: string };
 
+/**
+ * The URL of a worker module beside `base` (the caller's import.meta.url): from sources (tsx) an
+ * entry that registers tsx's loader, which worker threads do not inherit on every Node version;
+ * in the bundle (scripts/build-server.mjs) the worker's own file, next to the module that starts it.
+ */
+export function workerUrl(base: string, files: { bundled: string; source: string }): URL {
+  return new URL(base.endsWith('.ts') ? files.source : files.bundled, base);
+}
+
 export interface OnDemandWorkerOptions {
   /** The worker's module: from sources an entry that registers tsx's loader, else the bundle's file. */
   url: URL;
