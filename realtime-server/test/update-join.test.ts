@@ -36,6 +36,13 @@ function editsOf(random: Random, doc: Y.Doc, label: string, count: number): Uint
 
 const join = (updates: Uint8Array[]) => joinUpdates(updates, updates.map(checkUpdate))?.update ?? null;
 
+/** A doc's delete set as [client, [[clock, length], …]] pairs. */
+const deletionsOf = (doc: Y.Doc) =>
+  [...Y.decodeUpdate(Y.encodeStateAsUpdate(doc)).ds.clients].map(([client, ranges]) => [
+    client,
+    ranges.map((r) => [r.clock, r.len]),
+  ]);
+
 function assertSameDoc(a: Y.Doc, b: Y.Doc, message: string): void {
   assert.deepEqual(Y.encodeStateVector(a), Y.encodeStateVector(b), `${message}: state vectors`);
   assert.deepEqual(a.getMap('shapes').toJSON(), b.getMap('shapes').toJSON(), `${message}: shapes`);
@@ -222,5 +229,82 @@ test('a persister batch joined stores what merging it stores, one person or seve
       Y.mergeUpdates(typed),
       `seed ${seed}: typing joins to the merged bytes`,
     );
+  }
+});
+
+test('a joined update whose deletions go back in clock order reaches a receiver behind as it does one by one', () => {
+  // The convergence fuzz test's seed 1553958763: one client's updates delete an older item after a
+  // newer one (s3's value, then s1's). A receiver that lacks those items keeps the deletions for
+  // later; out of order, Yjs stored them garbled and later deleted an item nobody had deleted.
+  const author = new Y.Doc();
+  author.clientID = 11;
+  const shapes = author.getMap('shapes');
+  for (let i = 0; i < 6; i++) shapes.set(`s${i}`, i);
+  const created = Y.encodeStateAsUpdate(author);
+  const updates: Uint8Array[] = [];
+  author.on('update', (update: Uint8Array) => updates.push(update));
+  shapes.delete('s3');
+  shapes.delete('s1');
+  shapes.delete('s4');
+  const joined = join(updates);
+  assert.ok(joined, 'deletions only: they join');
+  const { ds } = Y.decodeUpdate(joined);
+  assert.deepEqual(
+    [...ds.clients].map(([client, ranges]) => [client, ranges.map((r) => [r.clock, r.len])]),
+    [
+      [
+        11,
+        [
+          [1, 1],
+          [3, 2],
+        ],
+      ],
+    ],
+    'one entry per client, its ranges in clock order and merged, as Yjs writes a delete set',
+  );
+
+  const behind = new Y.Doc();
+  Y.applyUpdate(behind, joined); // before the shapes it deletes: kept for later
+  // The author goes on: a new shape, whose clock follows the deleted ones.
+  author.getMap('shapes').set('s6', 6);
+  Y.applyUpdate(behind, created);
+  Y.applyUpdate(behind, Y.encodeStateAsUpdate(author, Y.encodeStateVector(behind)));
+  assert.deepEqual(behind.getMap('shapes').toJSON(), { s0: 0, s2: 2, s5: 5, s6: 6 });
+  assert.equal(behind.store.pendingDs, null, 'nothing left waiting');
+  assertSameDoc(behind, author, 'the receiver behind');
+});
+
+test('random joins reach a receiver that lacks what they delete as applying them one by one does', () => {
+  for (let round = 0; round < 5; round++) {
+    const seed = testSeed();
+    const random = new Random(seed);
+    const author = new Y.Doc();
+    const updates = editsOf(random, author, 'a', 300);
+    // The receiver gets each batch joined, but the board it builds on only at the end.
+    const cut = 100 + random.int(100);
+    const behind = new Y.Doc();
+    for (let i = cut; i < updates.length; ) {
+      const batch = updates.slice(i, i + 1 + random.int(40));
+      i += batch.length;
+      const joined = join(batch);
+      assert.ok(joined, `seed ${seed}: a run of one client's updates joins`);
+      Y.applyUpdate(behind, joined);
+    }
+    for (const update of updates.slice(0, cut)) Y.applyUpdate(behind, update);
+    // Items arrived in another order, so Yjs may cut them apart differently: the same content,
+    // the same deletions, not necessarily the same bytes.
+    assert.equal(behind.store.pendingDs, null, `seed ${seed}: nothing left waiting`);
+    assert.deepEqual(Y.encodeStateVector(behind), Y.encodeStateVector(author), `seed ${seed}: state vectors`);
+    assert.deepEqual(
+      behind.getMap('shapes').toJSON(),
+      author.getMap('shapes').toJSON(),
+      `seed ${seed}: shapes`,
+    );
+    assert.equal(
+      behind.getText('notes').toString(),
+      author.getText('notes').toString(),
+      `seed ${seed}: text`,
+    );
+    assert.deepEqual(deletionsOf(behind), deletionsOf(author), `seed ${seed}: deletions`);
   }
 });
