@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as Y from 'yjs';
 import { dropSchema, freePort, postgresUrl, skipUnless } from '../../testing/services.ts';
+import { checkUpdate } from '../src/documents/updates.ts';
 import { openStore } from '../src/store/index.ts';
 import { MemoryDocStore } from '../src/store/memory.ts';
 import { migrations } from '../src/store/migrations.ts';
@@ -130,6 +131,13 @@ async function loadJson(store: DocStore, boardId: string): Promise<unknown> {
 }
 
 const content = (doc: Y.Doc): unknown => doc.getMap('shapes').toJSON();
+
+/** A doc holding one update. */
+function docOf(update: Uint8Array): Y.Doc {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, update);
+  return doc;
+}
 
 /** Each shape of a doc as one line, in key order. */
 const shapeList = (doc: Y.Doc): string[] =>
@@ -587,6 +595,44 @@ function storeContract(fixture: StoreFixture): void {
         updates.map((u) => Buffer.from(u).toString('hex')),
       );
       assert.deepEqual(await loadJson(store, b.id), content(doc));
+    });
+
+    test('content: an entry stored with its delete set out of clock order loads as Yjs would write it', async () => {
+      // Joined entries written before joinedDeletes (documents/updates.ts) named one client's
+      // deletions in several entries, a later one deleting an older item. Two instances append to
+      // one log, so such an entry can come before the entry that holds what it deletes: applied
+      // in that order, Yjs kept the deletions garbled and later deleted what nobody had.
+      const ada = await user();
+      const b = await board(ada.id);
+      const author = new Y.Doc();
+      author.clientID = 11;
+      const shapes = author.getMap('shapes');
+      for (let i = 0; i < 6; i++) shapes.set(`s${i}`, i);
+      const created = Y.encodeStateAsUpdate(author);
+      const deletions: Uint8Array[] = [];
+      author.on('update', (update: Uint8Array) => deletions.push(update));
+      shapes.delete('s3');
+      shapes.delete('s1');
+      shapes.delete('s4');
+      // The old join: no structs, then every update's delete set entries one after the other.
+      const entries = deletions.map((update) => {
+        const layout = checkUpdate(update);
+        return update.subarray(layout.deletesFrom, layout.deletesTo);
+      });
+      const legacy = Buffer.concat([Uint8Array.of(0, entries.length), ...entries]);
+      // Garbled, those deletions named clocks 129 and 132 of the same client: items it makes later.
+      author.transact(() => {
+        for (let i = 6; i < 140; i++) shapes.set(`s${i}`, i);
+      });
+      const later = Y.encodeStateAsUpdate(author, Y.encodeStateVector(docOf(created)));
+      await appendAll(store, b.id, [legacy, created, later]);
+      const expected = content(author) as Record<string, number>;
+      assert.equal(Object.keys(expected).length, 137);
+      assert.deepEqual(await loadJson(store, b.id), expected);
+      const log = await store.logSince(b.id, 0);
+      const replayed = new Y.Doc();
+      for (const entry of log) Y.applyUpdate(replayed, entry.update);
+      assert.deepEqual(content(replayed), expected, 'the log history reads');
     });
 
     test('content: append records who sent each entry and when, and moves updatedAt forward', async () => {

@@ -17,6 +17,7 @@ import {
   joinOrMerge,
   joinUpdates,
   mergeInBulk,
+  withOrderedDeletes,
 } from '../src/documents/updates.ts';
 
 /** A client's edits, one update each: shapes made, moved, recoloured, deleted, typed into. */
@@ -262,6 +263,9 @@ test('a joined update whose deletions go back in clock order reaches a receiver 
     ],
     'one entry per client, its ranges in clock order and merged, as Yjs writes a delete set',
   );
+
+  for (const update of [...updates, created, joined])
+    assert.equal(withOrderedDeletes(update), update, "an update in Yjs's form is passed on as it is");
 
   const behind = new Y.Doc();
   Y.applyUpdate(behind, joined); // before the shapes it deletes: kept for later

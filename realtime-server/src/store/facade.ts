@@ -6,6 +6,7 @@
 // workspace/ use it, several of them being changed by others at the same time; a caller may
 // reach a repository directly (store.users.get) where that reads better.
 import type { BoardListItem, Member, Role } from '@tandem/shared';
+import { withOrderedDeletes } from '../documents/updates.ts';
 import { BoardRepository } from './boards.ts';
 import { CommentRepository } from './comments.ts';
 import { HistoryRepository } from './history.ts';
@@ -93,8 +94,9 @@ export class SqlStore implements Store {
   close(): Promise<void> {
     return this.engine.close();
   }
-  loadDoc(boardId: string): Promise<StoredDoc> {
-    return this.engine.loadDoc(boardId);
+  async loadDoc(boardId: string): Promise<StoredDoc> {
+    const stored = await this.engine.loadDoc(boardId);
+    return { ...stored, updates: stored.updates.map(withOrderedDeletes) };
   }
   append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.engine.append(boardId, entries);
@@ -247,8 +249,9 @@ export class SqlStore implements Store {
   }
 
   // Version history.
-  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
-    return this.history.logSince(boardId, afterSeq, limit);
+  async logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
+    const entries = await this.history.logSince(boardId, afterSeq, limit);
+    return entries.map((entry) => ({ ...entry, update: withOrderedDeletes(entry.update) }));
   }
   lastSeq(boardId: string): Promise<number> {
     return this.history.lastSeq(boardId);
