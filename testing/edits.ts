@@ -1,6 +1,6 @@
 // Random board edits for the convergence fuzz tests.
 import { colorNames } from '@tandem/shared';
-import type * as Y from 'yjs';
+import * as Y from 'yjs';
 import { addShape } from './clients.ts';
 import type { Random } from './random.ts';
 
@@ -39,4 +39,28 @@ export function randomEdit(random: Random, doc: Y.Doc, label: string, step: numb
     if (text.length > 0 && random.chance(0.3)) text.delete(random.int(text.length), 1);
     else text.insert(random.int(text.length + 1), random.pick(['a', 'b', 'c', ' ', 'é', '🙂']));
   }
+}
+
+/**
+ * A client (id 11) that makes shapes s0–s5 and then deletes s3, s1 and s4, one update each: the
+ * later updates delete older items than the first, which a joined update once wrote out of clock
+ * order (documents/updates.ts, joinedDeletes). `created` is the board before the deletions.
+ */
+export function deletionsBackInClockOrder(): {
+  author: Y.Doc;
+  shapes: Y.Map<unknown>;
+  created: Uint8Array;
+  deletions: Uint8Array[];
+} {
+  const author = new Y.Doc();
+  author.clientID = 11;
+  const shapes = author.getMap<unknown>('shapes');
+  for (let i = 0; i < 6; i++) shapes.set(`s${i}`, i);
+  const created = Y.encodeStateAsUpdate(author);
+  const deletions: Uint8Array[] = [];
+  const take = (update: Uint8Array) => deletions.push(update);
+  author.on('update', take);
+  for (const key of ['s3', 's1', 's4']) shapes.delete(key);
+  author.off('update', take);
+  return { author, shapes, created, deletions };
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as Y from 'yjs';
+import { deletionsBackInClockOrder } from '../../testing/edits.ts';
 import { dropSchema, freePort, postgresUrl, skipUnless } from '../../testing/services.ts';
 import { checkUpdate } from '../src/documents/updates.ts';
 import { openStore } from '../src/store/index.ts';
@@ -604,16 +605,7 @@ function storeContract(fixture: StoreFixture): void {
       // in that order, Yjs kept the deletions garbled and later deleted what nobody had.
       const ada = await user();
       const b = await board(ada.id);
-      const author = new Y.Doc();
-      author.clientID = 11;
-      const shapes = author.getMap('shapes');
-      for (let i = 0; i < 6; i++) shapes.set(`s${i}`, i);
-      const created = Y.encodeStateAsUpdate(author);
-      const deletions: Uint8Array[] = [];
-      author.on('update', (update: Uint8Array) => deletions.push(update));
-      shapes.delete('s3');
-      shapes.delete('s1');
-      shapes.delete('s4');
+      const { author, shapes, created, deletions } = deletionsBackInClockOrder();
       // The old join: no structs, then every update's delete set entries one after the other.
       const entries = deletions.map((update) => {
         const layout = checkUpdate(update);

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as Y from 'yjs';
-import { randomEdit } from '../../testing/edits.ts';
+import { deletionsBackInClockOrder, randomEdit } from '../../testing/edits.ts';
 import { Random, testSeed } from '../../testing/random.ts';
 import {
   addedSince,
@@ -237,16 +237,7 @@ test('a joined update whose deletions go back in clock order reaches a receiver 
   // The convergence fuzz test's seed 1553958763: one client's updates delete an older item after a
   // newer one (s3's value, then s1's). A receiver that lacks those items keeps the deletions for
   // later; out of order, Yjs stored them garbled and later deleted an item nobody had deleted.
-  const author = new Y.Doc();
-  author.clientID = 11;
-  const shapes = author.getMap('shapes');
-  for (let i = 0; i < 6; i++) shapes.set(`s${i}`, i);
-  const created = Y.encodeStateAsUpdate(author);
-  const updates: Uint8Array[] = [];
-  author.on('update', (update: Uint8Array) => updates.push(update));
-  shapes.delete('s3');
-  shapes.delete('s1');
-  shapes.delete('s4');
+  const { author, created, deletions: updates } = deletionsBackInClockOrder();
   const joined = join(updates);
   assert.ok(joined, 'deletions only: they join');
   const { ds } = Y.decodeUpdate(joined);
