@@ -44,11 +44,17 @@ const deletionsOf = (doc: Y.Doc) =>
     ranges.map((r) => [r.clock, r.len]),
   ]);
 
+/**
+ * The same board: state vector, content and delete set. Not the same bytes: a joined update's
+ * deletions are applied in clock order (joinedDeletes), not in the order the updates made them,
+ * and Yjs may then cut a deleted run of items at other places (seed 748032585), which encodes
+ * differently and means the same.
+ */
 function assertSameDoc(a: Y.Doc, b: Y.Doc, message: string): void {
   assert.deepEqual(Y.encodeStateVector(a), Y.encodeStateVector(b), `${message}: state vectors`);
   assert.deepEqual(a.getMap('shapes').toJSON(), b.getMap('shapes').toJSON(), `${message}: shapes`);
   assert.equal(a.getText('notes').toString(), b.getText('notes').toString(), `${message}: text`);
-  assert.deepEqual(Y.encodeStateAsUpdate(a), Y.encodeStateAsUpdate(b), `${message}: encoded state`);
+  assert.deepEqual(deletionsOf(a), deletionsOf(b), `${message}: deletions`);
 }
 
 test('one client’s edits joined apply as they do one by one', () => {
@@ -286,20 +292,7 @@ test('random joins reach a receiver that lacks what they delete as applying them
       Y.applyUpdate(behind, joined);
     }
     for (const update of updates.slice(0, cut)) Y.applyUpdate(behind, update);
-    // Items arrived in another order, so Yjs may cut them apart differently: the same content,
-    // the same deletions, not necessarily the same bytes.
     assert.equal(behind.store.pendingDs, null, `seed ${seed}: nothing left waiting`);
-    assert.deepEqual(Y.encodeStateVector(behind), Y.encodeStateVector(author), `seed ${seed}: state vectors`);
-    assert.deepEqual(
-      behind.getMap('shapes').toJSON(),
-      author.getMap('shapes').toJSON(),
-      `seed ${seed}: shapes`,
-    );
-    assert.equal(
-      behind.getText('notes').toString(),
-      author.getText('notes').toString(),
-      `seed ${seed}: text`,
-    );
-    assert.deepEqual(deletionsOf(behind), deletionsOf(author), `seed ${seed}: deletions`);
+    assertSameDoc(behind, author, `seed ${seed}`);
   }
 });
