@@ -277,8 +277,8 @@ function orderedDeletes(
   layouts: readonly UpdateLayout[],
   which: readonly number[],
 ): Uint8Array {
-  // Each client's ranges as [clock, length, clock, length, …], in the order they come.
-  const rangesOf = new Map<number, number[]>();
+  // Each client's ranges as [clock, length], in the order they come.
+  const rangesOf = new Map<number, [number, number][]>();
   for (const i of which) {
     const layout = layouts[i]!;
     const decoder = decoding.createDecoder(updates[i]!.subarray(layout.deletesFrom, layout.deletesTo));
@@ -287,7 +287,7 @@ function orderedDeletes(
       const ranges = rangesOf.get(client) ?? [];
       rangesOf.set(client, ranges);
       for (let r = decoding.readVarUint(decoder); r > 0; r--)
-        ranges.push(decoding.readVarUint(decoder), decoding.readVarUint(decoder));
+        ranges.push([decoding.readVarUint(decoder), decoding.readVarUint(decoder)]);
     }
   }
   return encoding.encode((e) => {
@@ -343,10 +343,8 @@ function deletesInOrder(update: Uint8Array, layout: UpdateLayout): boolean {
   return true;
 }
 
-/** Ranges [clock, length, …] sorted by clock, those that overlap or touch made one. */
-function sortedAndMerged(flat: readonly number[]): number[] {
-  const ranges: [number, number][] = [];
-  for (let i = 0; i < flat.length; i += 2) ranges.push([flat[i]!, flat[i + 1]!]);
+/** Ranges sorted by clock, those that overlap or touch made one, as [clock, length, …]. */
+function sortedAndMerged(ranges: [number, number][]): number[] {
   ranges.sort((a, b) => a[0] - b[0]);
   const out: number[] = [];
   for (const [clock, length] of ranges) {
