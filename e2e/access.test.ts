@@ -126,6 +126,15 @@ describe('roles and access', () => {
     assert.ok(a.x + a.width <= b.x, `the avatars do not overlap: ${a.x + a.width} > ${b.x}`);
     await memberDash.screenshot({ path: `${artifacts}/dashboard.png` });
 
+    // Both browsers keep a copy of the board for offline work while it exists.
+    const copies = (page: typeof owner) =>
+      page.evaluate(
+        async (id) => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes(`:${id}`)),
+        boardId,
+      );
+    await until(async () => (await copies(member)).length === 1, "the member's copy of the board");
+    assert.equal((await copies(owner)).length, 1, "the owner's copy of the board");
+
     await owner.goto('/boards');
     owner.once('dialog', (d) => void d.accept());
     await owner.getByRole('button', { name: 'Delete Doomed' }).click();
@@ -133,6 +142,9 @@ describe('roles and access', () => {
     await member.getByText(closeSentence.NO_SUCH_BOARD).first().waitFor();
     await memberDash.getByText('“Doomed” was deleted or you no longer have access to it.').waitFor();
     assert.equal(await memberDash.getByRole('link', { name: 'Doomed', exact: true }).count(), 0);
+    // A deleted board does not stay readable in the browsers that had it open.
+    await until(async () => (await copies(member)).length === 0, "the member's copy deleted");
+    await until(async () => (await copies(owner)).length === 0, "the owner's copy deleted");
   });
 
   it('sign-in page and its errors are sentences', async () => {

@@ -10,6 +10,7 @@ import {
 import { type FormEvent, useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Avatar } from '../board/presence/Avatars.tsx';
+import { dropBoardCopies } from '../board/sync/localCopies.ts';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { TemplateGallery } from '../templates/TemplateGallery.tsx';
@@ -92,7 +93,11 @@ export function Dashboard() {
     // A (re)connected workspace channel means the server is reachable again: refresh the list too.
     connect: () => void load(),
     'board:changed': ({ board }) => dispatch({ type: 'changed', board }),
-    'board:removed': ({ boardId }) => dispatch({ type: 'removed', boardId }),
+    // Deleted, or my access to it removed: this browser's copies of it go too (localCopies.ts).
+    'board:removed': ({ boardId }) => {
+      dispatch({ type: 'removed', boardId });
+      void dropBoardCopies(user.id, boardId);
+    },
     'presence:boards': (presence) => dispatch({ type: 'presence', presence }),
     'members:changed': () => dispatch({ type: 'membersChanged' }),
   });
@@ -152,6 +157,7 @@ export function Dashboard() {
     try {
       await api.deleteBoard(b.id);
       dispatch({ type: 'removed', boardId: b.id, byMe: true });
+      void dropBoardCopies(user.id, b.id);
     } catch (err) {
       setError(errorSentence(err));
     }

@@ -22,6 +22,7 @@ import {
   shouldReconnect,
 } from './connection.ts';
 import { setMessageHandler } from './internals.ts';
+import { dropBoardCopies, localStoreName } from './localCopies.ts';
 import { sendOnlyOwnAwareness, watchOwnColor } from './ownAwareness.ts';
 import { sendInPieces } from './pieces.ts';
 import { type SavedStatus, SaveTracker } from './saved.ts';
@@ -52,9 +53,6 @@ export interface BoardSession {
 export function wsOrigin(): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}`;
 }
-
-/** Local copies are per person: another account signing in on this browser must never send them. */
-export const localStoreName = (userId: string, boardId: string): string => `tandem:${userId}:${boardId}`;
 
 export function openBoard(
   boardId: string,
@@ -108,8 +106,21 @@ export function openBoard(
   provider.on('sync', (synced: boolean) => {
     if (synced) dispatch({ type: 'synced', readOnly: opts.readOnly() });
   });
+  // Set once the server says the board itself is gone (4404 on its first page): every copy this
+  // browser keeps of it is deleted (localCopies.ts); the doc stays in memory, so what is on screen
+  // can still be exported until the page is left.
+  let boardGone = false;
+  const forgetBoard = () => {
+    if (boardGone) return;
+    boardGone = true;
+    window.removeEventListener('beforeunload', beforeUnload);
+    void idb.destroy().then(() => dropBoardCopies(opts.userId, boardId));
+  };
   provider.on('connection-close', (event) => {
-    if (pageId !== MAIN_PAGE_ID && event?.code === CloseCode.NO_SUCH_BOARD) refusedAsUnlisted = true;
+    if (event?.code === CloseCode.NO_SUCH_BOARD) {
+      if (pageId === MAIN_PAGE_ID) forgetBoard();
+      else refusedAsUnlisted = true;
+    }
     // `null` means we closed it ourselves (disconnect, or the provider's silence watchdog).
     dispatch({
       type: 'closed',
@@ -213,7 +224,7 @@ export function openBoard(
       // back; those edits are sent the next time the page is opened. A copy refused before it
       // loaded is kept too: nothing here tells that it is empty.
       const dropCopy = refusedAsUnlisted && copyLoaded && doc.store.clients.size === 0;
-      void (dropCopy ? idb.clearData() : idb.destroy());
+      if (!boardGone) void (dropCopy ? idb.clearData() : idb.destroy());
       doc.destroy();
     },
   };

@@ -4,7 +4,7 @@
 // and get back to the live board as the server has it.
 import { clearDocument } from 'y-indexeddb';
 import type { ConnectionState } from '../sync/connection.ts';
-import { localStoreName } from '../sync/provider.ts';
+import { localStoreName } from '../sync/localCopies.ts';
 
 export function Recover({
   state,
