@@ -6,7 +6,7 @@ import { exportBoard, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { itemOf } from '../documents/internals.ts';
 import { nextTurn } from '../documents/turns.ts';
-import { hasPendingUpdates, mergeInBulk } from '../documents/updates.ts';
+import { hasPendingUpdates, mergeInBulk, withOrderedDeletes } from '../documents/updates.ts';
 
 /** One stored batch of a board's updates: who sent it (null: unknown) and when. */
 export interface HistoryEntry {
@@ -21,11 +21,21 @@ export interface VersionStats {
   removed: number;
 }
 
+/**
+ * Applies one entry of the stored log. The Store gives the log as stored (store/facade.ts), and an
+ * entry an older server wrote can name its deletions out of clock order, which Yjs garbles when
+ * they come before what they delete (documents/updates.ts, withOrderedDeletes): put in order
+ * here, in the history worker, rather than on the main thread for every read of the log.
+ */
+function applyLogged(doc: Y.Doc, update: Uint8Array, origin?: unknown): void {
+  Y.applyUpdate(doc, withOrderedDeletes(update), origin);
+}
+
 /** A doc holding `base` (a version's snapshot, or nothing) and then the entries, in order. */
 export function docAt(base: Uint8Array | null, entries: Iterable<HistoryEntry> = []): Y.Doc {
   const doc = new Y.Doc();
   if (base) Y.applyUpdate(doc, base);
-  for (const e of entries) Y.applyUpdate(doc, e.update);
+  for (const e of entries) applyLogged(doc, e.update);
   return doc;
 }
 
@@ -73,7 +83,7 @@ export function nextVersion(
   const before = prev ? docAt(prev) : null;
   const doc = new Y.Doc();
   for (const part of prev ? [prev] : (stored ?? [])) Y.applyUpdate(doc, part);
-  for (const u of updates) Y.applyUpdate(doc, u);
+  for (const u of updates) applyLogged(doc, u);
   const result = {
     data: Y.encodeStateAsUpdate(doc),
     stats: shapeStats(before, doc),
@@ -319,7 +329,7 @@ export async function revertChanges(
   for (const e of entries) {
     const theirs = e.userId === userId && e.at.getTime() >= sinceMs;
     if (theirs) replayed += 1;
-    Y.applyUpdate(doc, e.update, theirs ? REVERTED : OTHERS);
+    applyLogged(doc, e.update, theirs ? REVERTED : OTHERS);
     if (performance.now() - sliceStart > sliceMs) {
       await nextTurn();
       sliceStart = performance.now();
