@@ -129,7 +129,8 @@ describe('roles and access', () => {
     // Both browsers keep a copy of the board for offline work while it exists.
     const copies = (page: typeof owner) =>
       page.evaluate(
-        async (id) => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes(`:${id}`)),
+        async (id) =>
+          (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => n.includes(`:${id}`)),
         boardId,
       );
     await until(async () => (await copies(member)).length === 1, "the member's copy of the board");
