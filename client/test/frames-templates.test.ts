@@ -102,6 +102,42 @@ describe('frames that behave', () => {
     assert.equal(clips.get(spilling)?.id, outer);
     assert.equal(clips.has(outside), false);
   });
+
+  it('a connector is clipped only by a frame that holds both its ends', () => {
+    const doc = new Y.Doc();
+    // Two columns side by side, as in a retro; a frame moved over its neighbour's edge put the
+    // middle of an arrow between them inside the neighbour, which cut the arrow off at its edge.
+    const mad = createFrame(doc, { x: 0, y: 0, w: 500, h: 800 }, 'u1', 'Mad');
+    createFrame(doc, { x: 400, y: 0, w: 500, h: 800 }, 'u1', 'Sad');
+    const note = createShape(doc, { type: 'sticky', x: 100, y: 300, w: 100, h: 100 }, 'u1');
+    const noteInMad = createShape(doc, { type: 'sticky', x: 100, y: 500, w: 100, h: 100 }, 'u1');
+    const box = createShape(doc, { type: 'rect', x: 700, y: 300, w: 100, h: 100 }, 'u1');
+    const across = createShape(
+      doc,
+      {
+        type: 'arrow',
+        x: 150,
+        y: 350,
+        from: { shapeId: note, x: 150, y: 350 },
+        to: { shapeId: box, x: 750, y: 350 },
+      },
+      'u1',
+    );
+    const within = createShape(
+      doc,
+      {
+        type: 'arrow',
+        x: 150,
+        y: 350,
+        from: { shapeId: note, x: 150, y: 350 },
+        to: { shapeId: noteInMad, x: 150, y: 550 },
+      },
+      'u1',
+    );
+    const clips = clippingFrames(readAll(doc));
+    assert.equal(clips.has(across), false, 'the arrow from Mad to Sad is drawn whole');
+    assert.equal(clips.get(within)?.id, mad, 'an arrow between two notes of Mad is Mad’s');
+  });
 });
 
 describe('templates on the board', () => {

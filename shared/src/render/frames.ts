@@ -22,17 +22,30 @@ export function frameMembers(frame: ShapeRecord, shapes: Iterable<ShapeRecord>):
 /**
  * Which frame clips each shape: the smallest frame holding the shape's centre (a frame drawn
  * inside another is the one its notes belong to). Frames clip what they hold on the canvas and
- * in exports, so a note half out of its column does not spill over the next one.
+ * in exports, so a note half out of its column does not spill over the next one. A connector is
+ * clipped only by a frame that holds both its ends (a bound end is its shape's centre): one from
+ * a note in one frame to a note in another is drawn whole, not cut off at a frame's edge.
  */
 export function clippingFrames(list: readonly ShapeRecord[]): Map<string, ShapeRecord> {
   const frames = list.filter(isFrame).sort((a, b) => b.w * b.h - a.w * a.h);
   const out = new Map<string, ShapeRecord>();
   if (frames.length === 0) return out;
+  const byId = new Map(list.map((s) => [s.id, s]));
   for (const s of list) {
     if (isFrame(s)) continue;
-    const c = center(boundsOf(s));
-    // Largest first, so the last frame that holds the centre is the smallest.
-    for (const f of frames) if (inside(f, c)) out.set(s.id, f);
+    const points = s.type === 'arrow' ? connectorEnds(s, byId) : [center(boundsOf(s))];
+    // Largest first, so the last frame that holds the points is the smallest.
+    for (const f of frames) if (points.every((p) => inside(f, p))) out.set(s.id, f);
   }
   return out;
+}
+
+/** A connector's two ends: a bound end at its shape's centre, a free one where it is. */
+function connectorEnds(s: ShapeRecord, byId: Map<string, ShapeRecord>): Point[] {
+  const end = (e: ShapeRecord['from'], free: Point): Point => {
+    const bound = e?.shapeId ? byId.get(e.shapeId) : undefined;
+    if (bound) return center(boundsOf(bound));
+    return e ? { x: e.x, y: e.y } : free;
+  };
+  return [end(s.from, { x: s.x, y: s.y }), end(s.to, { x: s.x + s.w, y: s.y + s.h })];
 }
