@@ -411,7 +411,7 @@ function EditorView({
           pageDoc={session.doc}
           undo={pagesUndo}
           readOnly={locked}
-          me={me}
+          me={meShown}
         />
       )}
       <StatusBar state={connection} saved={readOnly ? null : saved} />
