@@ -130,6 +130,17 @@ function EditorView({
 }: Props & { session: BoardSession; boardSession: BoardSession; pagesUndo: Y.UndoManager }) {
   const pagesOpen = usePagesPanel((s) => s.open);
   const pages = usePages(boardSession.doc);
+  // Someone else deleted the page shown (it was listed, now it is not): the first page is shown,
+  // saying why, rather than leaving this person editing a page nobody can reach.
+  const listed = pages.some((p) => p.id === pageId);
+  const wasListed = useRef(false);
+  useEffect(() => {
+    if (listed) wasListed.current = true;
+    else if (wasListed.current && pageId !== MAIN_PAGE_ID) {
+      useEditor.getState().setNotice('This page was deleted, so the first page is shown.');
+      navigate(pagePath(board.id, MAIN_PAGE_ID), { replace: true });
+    }
+  }, [listed, pageId, board.id]);
   const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
   // `?share=webhooks` (the dashboard's notice of a disabled webhook) opens Share at its webhooks.
