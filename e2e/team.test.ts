@@ -7,6 +7,20 @@ import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { artifacts, newUser, pageNames, pathOf, sharedBoard, until, waitStatus, withApp } from './helpers.ts';
 
+type Box = { x: number; y: number; width: number; height: number };
+const apart = (a: Box, b: Box) =>
+  a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+
+/** Whether a click at the centre of `name`'s button reaches that button (nothing lies over it). */
+async function reachable(page: Page, name: string): Promise<boolean> {
+  const button = page.getByRole('button', { name, exact: true });
+  const box = (await button.boundingBox())!;
+  return button.evaluate((el, { x, y }) => el.contains(document.elementFromPoint(x, y)), {
+    x: box.x + box.width / 2,
+    y: box.y + box.height / 2,
+  });
+}
+
 describe('a team of three on one board', () => {
   const app = withApp();
   let ana: Page;
@@ -70,5 +84,33 @@ describe('a team of three on one board', () => {
     await until(async () => (await pageNames(ben)).includes('Actions'), 'Actions back in Ben’s list');
     await ben.getByRole('button', { name: 'Close pages' }).click();
     await ana.getByRole('button', { name: 'Close pages' }).click();
+  });
+
+  it('the title and the people stay beside the tools, never under them', async () => {
+    await ana.locator('.title-button').click();
+    await ana
+      .locator('.title-input')
+      .fill('Q3 retro of the platform, infrastructure and developer experience teams, all of it');
+    await ana.locator('.title-input').press('Enter');
+    await until(async () => (await cy.title()).startsWith('Q3 retro'), 'the new title on Cy’s tab');
+    await until(
+      async () =>
+        (await ben.getByRole('toolbar', { name: 'People on this board' }).getByRole('button').count()) === 3,
+      'everyone in Ben’s top bar',
+    );
+    for (const page of [ana, ben, cy]) {
+      for (const width of [1280, 1600]) {
+        await page.setViewportSize({ width, height: 800 });
+        const tools = (await page.getByRole('toolbar', { name: 'Tools' }).boundingBox())!;
+        const title = (await page.locator('.title-panel').boundingBox())!;
+        const right = (await page.locator('.right-panel').boundingBox())!;
+        assert.ok(apart(tools, title), `the title panel is beside the tools at ${width} px`);
+        assert.ok(apart(tools, right), `the right panel is beside the tools at ${width} px`);
+        for (const name of ['Pages', 'Comments', 'History', 'Share'])
+          assert.ok(await reachable(page, name), `${name} can be clicked at ${width} px`);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    await ben.screenshot({ path: `${artifacts}/team-top-bar.png` });
   });
 });

@@ -68,40 +68,46 @@ export function Avatars({
   });
   return (
     <div className="avatars" role="toolbar" aria-label="People on this board">
-      {people.map(({ clientId, state }) => {
-        // Read-only people (viewers, and commenters: they comment but do not edit) carry the eye.
-        const viewer = state.role === 'viewer' || state.role === 'commenter';
-        const label = `${state.user.name}${viewer ? ` (${state.role})` : ''}${state.idle ? ' (idle)' : ''}`;
-        return (
-          <button
-            type="button"
-            key={clientId}
-            className={`avatar-btn ${state.idle ? 'idle' : ''} ${following === clientId ? 'following' : ''}`}
-            style={{ ['--ring' as string]: state.user.color }}
-            aria-label={`Follow ${label}`}
-            aria-pressed={following === clientId}
-            title={following === clientId ? `Following ${state.user.name}. Move to stop.` : `Follow ${label}`}
-            onClick={() => follow(following === clientId ? null : clientId)}
+      {/* The others scroll sideways when the top bar has no room for them all (editor.css); this
+          person's own avatar stays outside, so its colour menu is not cut off by the scrolling. */}
+      <span className="avatars-others">
+        {people.map(({ clientId, state }) => {
+          // Read-only people (viewers, and commenters: they comment but do not edit) carry the eye.
+          const viewer = state.role === 'viewer' || state.role === 'commenter';
+          const label = `${state.user.name}${viewer ? ` (${state.role})` : ''}${state.idle ? ' (idle)' : ''}`;
+          return (
+            <button
+              type="button"
+              key={clientId}
+              className={`avatar-btn ${state.idle ? 'idle' : ''} ${following === clientId ? 'following' : ''}`}
+              style={{ ['--ring' as string]: state.user.color }}
+              aria-label={`Follow ${label}`}
+              aria-pressed={following === clientId}
+              title={
+                following === clientId ? `Following ${state.user.name}. Move to stop.` : `Follow ${label}`
+              }
+              onClick={() => follow(following === clientId ? null : clientId)}
+            >
+              <Avatar user={state.user} />
+              {viewer && (
+                <span className="viewer-badge" aria-hidden="true">
+                  <Icon name="eye" size={11} />
+                </span>
+              )}
+            </button>
+          );
+        })}
+        {anonymous > 0 && (
+          <span
+            className="anonymous-viewers"
+            role="img"
+            aria-label={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}`}
+            title={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}, watching through a public link`}
           >
-            <Avatar user={state.user} />
-            {viewer && (
-              <span className="viewer-badge" aria-hidden="true">
-                <Icon name="eye" size={11} />
-              </span>
-            )}
-          </button>
-        );
-      })}
-      {anonymous > 0 && (
-        <span
-          className="anonymous-viewers"
-          role="img"
-          aria-label={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}`}
-          title={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}, watching through a public link`}
-        >
-          <Icon name="eye" size={14} /> {anonymous}
-        </span>
-      )}
+            <Icon name="eye" size={14} /> {anonymous}
+          </span>
+        )}
+      </span>
       <ColorMenu me={me} onPick={onPickColor} />
     </div>
   );

@@ -1,4 +1,5 @@
 // The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
+import { useLayoutEffect, useRef } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import { type Tool, useEditor } from '../store.ts';
@@ -33,8 +34,24 @@ export function Toolbar({
   const toolLocked = useEditor((s) => s.toolLocked);
   const setToolLocked = useEditor((s) => s.setToolLocked);
   const shown = readOnly ? tools.slice(0, 2) : tools;
+  // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
+  // editor (editor.css).
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    const host = el?.closest<HTMLElement>('.editor');
+    if (!el || !host) return;
+    const measure = () => host.style.setProperty('--toolbar-w', `${el.offsetWidth}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      host.style.removeProperty('--toolbar-w');
+    };
+  }, []);
   return (
-    <div className="toolbar panel" role="toolbar" aria-label="Tools">
+    <div className="toolbar panel" role="toolbar" aria-label="Tools" ref={ref}>
       {shown.map((t) => (
         <ToolButton
           key={t.tool}
