@@ -113,4 +113,26 @@ describe('a team of three on one board', () => {
     }
     await ben.screenshot({ path: `${artifacts}/team-top-bar.png` });
   });
+
+  it('a long text pasted on the board is a note that holds all of it, and a longer one says it was cut', async () => {
+    await ben.keyboard.press('Escape');
+    await ben.evaluate((text) => {
+      const transfer = new DataTransfer();
+      transfer.setData('text/plain', text);
+      document.body.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+      );
+    }, 'The deploy logs, line by line. '.repeat(250));
+    const note = ben.locator('[data-shape-type="sticky"]').filter({ hasText: 'The deploy logs' });
+    await note.waitFor();
+    const { text, rect } = await note.evaluate((g) => ({
+      text: g.querySelector('.shape-text')!.getBoundingClientRect().bottom,
+      rect: g.querySelector('rect.sticky')!.getBoundingClientRect().bottom,
+    }));
+    assert.ok(text <= rect + 1, `the text (to ${text}) stays inside its note (to ${rect})`);
+    await ben
+      .getByRole('status')
+      .filter({ hasText: 'Only the first 5,000 characters were pasted.' })
+      .waitFor();
+  });
 });

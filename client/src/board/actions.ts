@@ -1,6 +1,7 @@
 // Editor commands shared by the keyboard, the toolbar and menus: each reads the editor state,
 // calls the pure model and updates the selection. Read-only sessions get no content changes.
 import type { ColorName } from '@tandem/shared';
+import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
@@ -28,7 +29,8 @@ import {
   type StylePatch,
   setStyle,
 } from './model/shapes.ts';
-import { shapeForPastedText, textShapeAt } from './model/textInput.ts';
+import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
+import { layoutText } from './model/textLayout.ts';
 import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
@@ -155,6 +157,15 @@ export function createActions(
       // Not shapes copied from a board: plain text becomes a text shape or a sticky note.
       const shape = shapeForPastedText(t, centre);
       if (!shape) return;
+      // A long text's note grows to hold every line once its font is at the floor, as it does
+      // while typing (TextEditor): 5,000 pasted characters spilled far out of a 200-unit note.
+      if (shape.type === 'sticky' && shape.w !== undefined && shape.h !== undefined)
+        shape.h = Math.max(
+          shape.h,
+          layoutText({ ...shape, w: shape.w, h: shape.h }, measureIn('sans')).neededH,
+        );
+      if (shape.text?.length === PASTE_MAX_CHARS && t.trim().length > PASTE_MAX_CHARS)
+        s.setNotice(`Only the first ${PASTE_MAX_CHARS.toLocaleString('en')} characters were pasted.`);
       undo.stopCapturing();
       s.select([createShape(doc, shape, userId)]);
     },
