@@ -178,17 +178,26 @@ export class DocPersister {
       this.timer = null;
     }
     // Loop: another caller's write may fail and put its batch back while this one waits, and two
-    // callers flushing at once must both see the edits stored before they resolve.
+    // callers flushing at once must both see the edits stored before they resolve. A compaction the
+    // writes started ends too (a flushed board is as compact as it gets); the debounce may start a
+    // write while it runs, so the loop goes on until nothing is queued, written or compacted: a
+    // flush that resolved with a write in flight let its room unload and close with the write
+    // failing, and the close's rejection went unhandled (Rooms.release).
     for (;;) {
       if (this.writing) {
         await this.writing.catch(() => undefined);
         continue;
       }
-      if (this.queue.length === 0) break;
-      await this.write(true);
+      if (this.queue.length > 0) {
+        await this.write(true);
+        continue;
+      }
+      if (this.compacting) {
+        await this.compacting;
+        continue;
+      }
+      break;
     }
-    // A compaction the writes started ends too: a flushed board is as compact as it gets.
-    await this.compacting;
   }
 
   private write(throwOnFailure = false): Promise<void> {

@@ -464,7 +464,7 @@ export class Room {
     do {
       this.replication.adopt(null, 'flush');
       await this.persister.flush();
-    } while (this.replication.holding || this.persister.pending > 0);
+    } while (this.replication.holding || !this.persister.settled);
   }
 
   /**

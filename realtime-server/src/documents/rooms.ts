@@ -193,8 +193,11 @@ export class Rooms {
     const pending = this.loading.get(key);
     if (pending) return pending;
     const load = (async () => {
-      // A room still storing its last edits must finish before the board is read again.
+      // A room still storing its last edits must finish before the board is read again; one
+      // whose close failed is back in the map then, and is the room.
       await this.unloading.get(key);
+      const kept = this.rooms.get(key);
+      if (kept) return kept;
       const room = await Room.load(key, this.deps, this.instanceView);
       this.rooms.set(key, room);
       this.deps.metrics.rooms.set(this.rooms.size);
@@ -256,24 +259,38 @@ export class Rooms {
     void unload.finally(() => this.unloading.delete(room.key));
   }
 
+  /** Never rejects: release() does not wait for it, and open() waits for it before a load. */
   private async unload(room: Room): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
         await room.flush();
+        if (!room.isEmpty || this.stopping) return;
+        this.rooms.delete(room.key);
+        this.deps.metrics.rooms.set(this.rooms.size);
+        try {
+          // Flushes again: what another instance relayed since needs storing, and may fail.
+          await room.close();
+        } catch (error) {
+          // Not closed (a failed close leaves the room as it was): back in the map, so that
+          // closeAll stores it at shutdown and a client that comes back finds it.
+          this.rooms.set(room.key, room);
+          this.deps.metrics.rooms.set(this.rooms.size);
+          throw error;
+        }
         break;
-      } catch {
+      } catch (error) {
         // The store is down: keep the room (and its edits) and try again; a client that comes
         // back meanwhile finds the room still open. Once shutdown begins, closeAll takes over.
+        this.deps.log.warn(
+          { err: error, boardId: room.key, attempt: attempt + 1 },
+          'unloading a board failed; retrying',
+        );
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(RETRY_MAX_MS, 500 * 2 ** Math.min(attempt, 6))),
         );
         if (!room.isEmpty || this.stopping) return;
       }
     }
-    if (!room.isEmpty || this.stopping) return;
-    this.rooms.delete(room.key);
-    this.deps.metrics.rooms.set(this.rooms.size);
-    await room.close();
     this.recentlyClosed.set(room.key, Date.now());
   }
 
