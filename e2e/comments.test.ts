@@ -67,6 +67,16 @@ describe('comments: two people', () => {
     await ana.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
     const field = ana.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
     await field.waitFor();
+    // Over the limit, Enter sends nothing: the sentence is beside the field, and no refusal comes.
+    let posted = 0;
+    ana.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(`/boards/${boardId}/threads`)) posted += 1;
+    });
+    await field.fill('x'.repeat(2001));
+    await field.press('Enter');
+    await ana.getByText('A comment has at most 2,000 characters.').waitFor();
+    assert.equal(await field.inputValue(), 'x'.repeat(2001), 'the text stays in the field');
+    await field.fill('');
     await field.pressSequentially('Is this bold enough, @Be');
     const option = ana.getByRole('option', { name: 'Ben' });
     await option.waitFor();
@@ -77,6 +87,8 @@ describe('comments: two people', () => {
     await field.press('Enter');
 
     await card(ana).waitFor();
+    assert.equal(posted, 1, 'only the comment within the limit was sent');
+    assert.equal(await ana.getByText('Some fields need attention.').count(), 0);
     assert.equal(await pins(ana).count(), 1);
     assert.equal(await pins(ana).first().getAttribute('aria-label'), 'Comment thread by Ana, 1 comment');
     assert.equal(await card(ana).locator('.mention').textContent(), '@Ben');

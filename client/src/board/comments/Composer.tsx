@@ -60,9 +60,12 @@ export function Composer({
     });
   };
 
+  // What the server checks is the body, mentions written out (shared/src/comments.ts).
+  const body = composeBody(text, picked);
+  const tooLong = body.length > limits.commentBodyMax;
   const send = async () => {
-    const body = composeBody(text, picked);
-    if (!body || sending) return;
+    // Enter sends too: a body over the limit stays here, said beside the field, not refused later.
+    if (!body || sending || tooLong) return;
     setSending(true);
     const taken = await onSubmit(body);
     setSending(false);
@@ -106,7 +109,6 @@ export function Composer({
     }
   };
 
-  const tooLong = text.length > limits.commentBodyMax;
   return (
     <div className="composer">
       <textarea
@@ -170,7 +172,7 @@ export function Composer({
         <button
           type="button"
           className="btn small primary"
-          disabled={sending || tooLong || composeBody(text, picked) === ''}
+          disabled={sending || tooLong || body === ''}
           onClick={() => void send()}
         >
           {submitLabel}
