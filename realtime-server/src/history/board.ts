@@ -113,10 +113,10 @@ export function exportJson(parts: Uint8Array[]): { json: string; invalid: string
   return { json: JSON.stringify(board), invalid };
 }
 
-/** A board's stored parts applied to a fresh doc. */
+/** A board's stored parts applied to a fresh doc (each put in order as a log entry is: applyLogged). */
 export function docOfParts(parts: Uint8Array[]): Y.Doc {
   const doc = new Y.Doc();
-  for (const part of parts) Y.applyUpdate(doc, part);
+  for (const part of parts) applyLogged(doc, part);
   return doc;
 }
 

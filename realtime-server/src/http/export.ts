@@ -18,7 +18,7 @@ export const exportRoutes: ResourcePlugin = async (app, { store, rooms, history 
     // Each page's document (docs/api.md §17) from its open room here, else from the Store.
     const pageParts = async (key: string): Promise<Uint8Array[]> => {
       const open = rooms.get(key);
-      return open ? [Y.encodeStateAsUpdate(open.doc)] : partsOf(await store.loadDoc(key));
+      return open ? [Y.encodeStateAsUpdate(open.doc)] : partsOf(await store.loadDocAsStored(key));
     };
     const [{ json, invalid }, threads] = await Promise.all([
       history.versions.compute.exportJson(await pageParts(board.id)),

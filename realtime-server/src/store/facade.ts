@@ -98,6 +98,14 @@ export class SqlStore implements Store {
     const stored = await this.engine.loadDoc(boardId);
     return { ...stored, updates: stored.updates.map(withOrderedDeletes) };
   }
+  /**
+   * The board as stored, its entries not put in order: for a caller that applies them in the
+   * history worker, which does (history/board.ts, docOfParts). Walking a big board's entries here
+   * held the main thread for each export.json of a board nobody had open.
+   */
+  loadDocAsStored(boardId: string): Promise<StoredDoc> {
+    return this.engine.loadDoc(boardId);
+  }
   append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.engine.append(boardId, entries);
   }

@@ -147,6 +147,8 @@ export interface Store extends DocStore, HistoryStore, TemplateStore {
    * row, for /readyz.
    */
   probeWrite(): Promise<void>;
+  /** loadDoc without putting an older server's entries in order: for the history worker, which does. */
+  loadDocAsStored(boardId: string): Promise<StoredDoc>;
   close(): Promise<void>;
 
   createUser(user: Omit<UserRow, 'createdAt'>): Promise<UserRow>;
