@@ -112,28 +112,15 @@ describe('frames that behave', () => {
     const note = createShape(doc, { type: 'sticky', x: 100, y: 300, w: 100, h: 100 }, 'u1');
     const noteInMad = createShape(doc, { type: 'sticky', x: 100, y: 500, w: 100, h: 100 }, 'u1');
     const box = createShape(doc, { type: 'rect', x: 700, y: 300, w: 100, h: 100 }, 'u1');
-    const across = createShape(
-      doc,
-      {
-        type: 'arrow',
-        x: 150,
-        y: 350,
-        from: { shapeId: note, x: 150, y: 350 },
-        to: { shapeId: box, x: 750, y: 350 },
-      },
-      'u1',
-    );
-    const within = createShape(
-      doc,
-      {
-        type: 'arrow',
-        x: 150,
-        y: 350,
-        from: { shapeId: note, x: 150, y: 350 },
-        to: { shapeId: noteInMad, x: 150, y: 550 },
-      },
-      'u1',
-    );
+    // An arrow from the first note's centre, its ends bound to the shapes.
+    const arrowTo = (shapeId: string, x: number, y: number) =>
+      createShape(
+        doc,
+        { type: 'arrow', x: 150, y: 350, from: { shapeId: note, x: 150, y: 350 }, to: { shapeId, x, y } },
+        'u1',
+      );
+    const across = arrowTo(box, 750, 350);
+    const within = arrowTo(noteInMad, 150, 550);
     const clips = clippingFrames(readAll(doc));
     assert.equal(clips.has(across), false, 'the arrow from Mad to Sad is drawn whole');
     assert.equal(clips.get(within)?.id, mad, 'an arrow between two notes of Mad is Mad’s');
