@@ -16,6 +16,7 @@ import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { addRecord } from '../../testing/records.ts';
 import type { TestServer } from '../../testing/server.ts';
 import { waitUntil } from '../../testing/services.ts';
+import { exportJson } from '../src/history/board.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 import { partsOf } from '../src/store/store.ts';
 
@@ -53,6 +54,39 @@ function boardOf(shapes: number, createdBy: string, prefix = 's'): Uint8Array {
   const update = Y.encodeStateAsUpdate(doc);
   doc.destroy();
   return update;
+}
+
+/**
+ * What walking `board` once costs a main thread on this machine now: the median of three exports
+ * (history/board.ts exportJson, the work the history worker does for export.json and, near
+ * enough, for a restore's change) in this process. The stall bounds below are fractions of it,
+ * not fixed milliseconds: the machine's load (other test files run beside this one on two cores)
+ * stretches the server's stalls and this cost alike, while work done on the server's main thread
+ * would stall another board for the whole of it on any machine. The figures in milliseconds are
+ * printed, and measured on a quiet machine in docs/benchmarks.md.
+ */
+function mainThreadCost(board: Uint8Array): number {
+  const took: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = performance.now();
+    exportJson([board]);
+    took.push(performance.now() - start);
+  }
+  return percentile(took, 50);
+}
+
+/**
+ * Work done on the server's main thread holds the edit in flight on another board for all of it:
+ * `operations` such pieces of work would stall at least that many of the probe's edits (one edit
+ * is in flight at a time). Fewer than half as many edits over `limit` means the work was not there.
+ */
+function assertFewStalls(samples: number[], limit: number, operations: number, what: string): void {
+  const stalls = samples.filter((ms) => ms >= limit);
+  assert.ok(
+    stalls.length < operations / 2,
+    `${stalls.length} edits on another board took ${limit.toFixed(1)} ms or more during ${operations} ${what}: ` +
+      stalls.map((ms) => ms.toFixed(1)).join(', '),
+  );
 }
 
 /**
@@ -192,11 +226,11 @@ describe('exports of a big board', () => {
   });
   after(async () => ctx?.close());
 
-  test('three export.json of a 4,000-shape board nobody has open: another board relays under 50 ms (p99)', async () => {
+  test('nine export.json of a 4,000-shape board nobody has open: fewer than half of them hold an edit on another board for half of what one export costs a main thread', async () => {
     const boardId = await owner.createBoard('Big');
-    await ctx.store.append(boardId, [
-      { update: boardOf(4000, owner.userId), userId: owner.userId, at: new Date() },
-    ]);
+    const board = boardOf(4000, owner.userId);
+    await ctx.store.append(boardId, [{ update: board, userId: owner.userId, at: new Date() }]);
+    const costBefore = mainThreadCost(board);
     const probe = await RelayProbe.start(ctx.server, owner);
     await waitUntil('a few quiet samples', () => probe.samples.length >= 20);
     const quiet = [...probe.samples];
@@ -215,22 +249,24 @@ describe('exports of a big board', () => {
     };
     await Promise.all([exporting(), exporting(), exporting()]);
     const samples = (await probe.stop()).slice(baseline);
+    const cost = Math.max(costBefore, mainThreadCost(board));
     const p99 = percentile(samples, 99);
     console.log(
-      `quiet: p50 ${percentile(quiet, 50).toFixed(1)} ms, p99 ${percentile(quiet, 99).toFixed(1)} ms; ` +
-        `${exports} exports of 4,000 shapes: ${samples.length} relayed edits on another board, p50 ` +
-        `${percentile(samples, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${percentile(samples, 100).toFixed(1)} ms`,
+      `one export on a main thread here: ${cost.toFixed(1)} ms; quiet: p50 ${percentile(quiet, 50).toFixed(1)} ms, ` +
+        `p99 ${percentile(quiet, 99).toFixed(1)} ms; ${exports} exports of 4,000 shapes: ${samples.length} ` +
+        `relayed edits on another board, p50 ${percentile(samples, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+        `max ${percentile(samples, 100).toFixed(1)} ms`,
     );
-    assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms while exports ran`);
+    assert.equal(exports, 9);
+    assertFewStalls(samples, cost / 2, exports, 'exports');
     assert.ok(samples.length >= 10, `only ${samples.length} edits timed`);
   });
 
-  test('restores of a 4,000-shape board, nobody on it (the Store is written, no room opened) and then someone on it (slices, one per turn): another board relays under 50 / 100 ms (p99), and the Store ends as restored', async () => {
+  test('restores of a 4,000-shape board, nobody on it (the Store is written, no room opened) and then someone on it (slices, one per turn): fewer than half of them hold an edit on another board for half / all of what walking the board costs a main thread, and the Store ends as restored', async () => {
     const boardId = await owner.createBoard('Big, restored');
     const empty = await saveVersion(owner, boardId, 'Empty');
-    await ctx.store.append(boardId, [
-      { update: boardOf(4000, owner.userId), userId: owner.userId, at: new Date() },
-    ]);
+    const board = boardOf(4000, owner.userId);
+    await ctx.store.append(boardId, [{ update: board, userId: owner.userId, at: new Date() }]);
     const full = await saveVersion(owner, boardId, 'Full');
     const storedShapes = async () => {
       const doc = new Y.Doc();
@@ -239,25 +275,27 @@ describe('exports of a big board', () => {
       doc.destroy();
       return size;
     };
-    const timed = async (what: string, bound: number, run: () => Promise<void>) => {
+    const timed = async (restores: number, what: string, share: number, run: () => Promise<void>) => {
+      const costBefore = mainThreadCost(board);
       const probe = await RelayProbe.start(ctx.server, owner);
       await waitUntil('a few quiet samples', () => probe.samples.length >= 10);
       const baseline = probe.samples.length;
       await run();
       const samples = (await probe.stop()).slice(baseline);
-      const p99 = percentile(samples, 99);
+      const cost = Math.max(costBefore, mainThreadCost(board));
       console.log(
-        `${what}: ${samples.length} relayed edits on another board, p50 ${percentile(samples, 50).toFixed(1)} ms, ` +
-          `p99 ${p99.toFixed(1)} ms, max ${percentile(samples, 100).toFixed(1)} ms`,
+        `${restores} restores of a 4,000-shape board ${what} (walking it on a main thread here: ${cost.toFixed(1)} ms): ` +
+          `${samples.length} relayed edits on another board, p50 ${percentile(samples, 50).toFixed(1)} ms, ` +
+          `p99 ${percentile(samples, 99).toFixed(1)} ms, max ${percentile(samples, 100).toFixed(1)} ms`,
       );
+      assertFewStalls(samples, cost * share, restores, `restores of a board ${what}`);
       assert.ok(samples.length >= 5, `only ${samples.length} edits timed`);
-      assert.ok(p99 < bound, `${what}: p99 ${p99.toFixed(1)} ms`);
     };
 
     // Nobody has the board open: the change is computed from the Store and appended to it.
     const loads = () => metric(ctx.server, 'tandem_store_seconds_count{op="load"}');
     const loadsBefore = await loads();
-    await timed('4 restores of a 4,000-shape board nobody has open', 50, async () => {
+    await timed(4, 'nobody has open', 1 / 2, async () => {
       for (const version of [empty, full, empty, full]) await restore(owner, boardId, version);
     });
     assert.equal(await storedShapes(), 4000, 'restored to Full, in the Store');
@@ -282,7 +320,7 @@ describe('exports of a big board', () => {
       // The slices are applied on the main thread, a few milliseconds per turn; what is left is
       // garbage collection of the replaced board (p99 15–25 ms on a quiet machine, 50–70 with the
       // machine's two cores four times oversubscribed; 420 ms and more in one transaction).
-      await timed('2 restores of a 4,000-shape board someone has open', 100, async () => {
+      await timed(2, 'someone has open', 1, async () => {
         await restore(owner, boardId, empty);
         await restore(owner, boardId, full);
       });
