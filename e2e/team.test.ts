@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, newUser, pageNames, pathOf, sharedBoard, until, waitStatus, withApp } from './helpers.ts';
+import {
+  artifacts,
+  boardArea,
+  newUser,
+  pageNames,
+  pathOf,
+  sharedBoard,
+  until,
+  waitStatus,
+  withApp,
+} from './helpers.ts';
 
 type Box = { x: number; y: number; width: number; height: number };
 const apart = (a: Box, b: Box) =>
@@ -50,6 +60,82 @@ describe('a team of three on one board', () => {
     await inPanel.waitFor();
     assert.equal(await inPanel.evaluate((el) => getComputedStyle(el).backgroundColor), picked);
     await ben.getByRole('button', { name: 'Close pages' }).click();
+  });
+
+  it('Ben’s comment pin and dot, his name in mention suggestions and his row in the Share dialog are in the colour his avatar shows, not his account’s', async () => {
+    // Ben's account takes Ana's colour; opening the board again, he is shown in another one.
+    const anaColor = await ana.evaluate(
+      async () => (await (await fetch('/api/me')).json()).user.color as string,
+    );
+    const put = await ben.evaluate(
+      async (color) =>
+        (
+          await fetch('/api/me/color', {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ color }),
+          })
+        ).status,
+      anaColor,
+    );
+    assert.equal(put, 200);
+    await ben.reload();
+    await waitStatus(ben, 'live');
+    const background = (el: Element) => getComputedStyle(el).backgroundColor;
+    const benOnAnas = ana
+      .getByRole('toolbar', { name: 'People on this board' })
+      .locator('.avatar[title="Ben"]');
+    const anaOwn = await ana.locator('.avatar-me .avatar').evaluate(background);
+    let shown = '';
+    await until(async () => {
+      shown = await benOnAnas.evaluate(background);
+      return shown !== anaOwn;
+    }, 'Ben shown in a colour of his own beside Ana');
+
+    await ben.getByRole('button', { name: 'Comment', exact: true }).click();
+    await boardArea(ben).click({ position: { x: 400, y: 420 } });
+    const field = ben.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.fill('Start with what went well');
+    await field.press('Enter');
+    const pin = ana.locator('.comment-pin[aria-label^="Comment thread by Ben"]');
+    await pin.waitFor();
+    assert.equal(
+      await pin.evaluate((el) => getComputedStyle(el).borderColor),
+      shown,
+      'the pin on Ana’s screen',
+    );
+    await pin.click();
+    const card = ana.getByRole('region', { name: 'Comment thread' });
+    assert.equal(
+      await card.locator('.comment-dot').first().evaluate(background),
+      shown,
+      'the dot in the thread',
+    );
+    // Ana mentions Ben in her reply: the suggestion carries his colour too.
+    const reply = card.getByLabel('Reply');
+    await reply.pressSequentially('Agreed @Be');
+    const option = ana.getByRole('option', { name: 'Ben' });
+    await option.waitFor();
+    assert.equal(await option.locator('.mention-dot').evaluate(background), shown, 'the mention suggestion');
+    await reply.press('Escape');
+    await reply.fill('');
+    await card.getByRole('button', { name: 'Close thread' }).click();
+    assert.equal(
+      await ben
+        .locator('.comment-pin')
+        .first()
+        .evaluate((el) => getComputedStyle(el).borderColor),
+      await ben.locator('.avatar-me .avatar').evaluate(background),
+      'the pin on Ben’s own screen is in his own avatar’s colour',
+    );
+
+    await ana.getByRole('button', { name: 'Share', exact: true }).click();
+    const row = ana.locator('.members li', { hasText: 'Ben' }).locator('.avatar');
+    await row.waitFor();
+    assert.equal(await row.evaluate(background), shown, 'Ben’s row in the Share dialog');
+    await ana.screenshot({ path: `${artifacts}/team-colours-share.png` });
+    await ana.keyboard.press('Escape');
+    await ana.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
   it('a page deleted while Ben is on it takes him to the first page, saying why', async () => {

@@ -36,6 +36,7 @@ import { Avatars } from './presence/Avatars.tsx';
 import { Cursors } from './presence/Cursors.tsx';
 import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
+import { ShownColors, shownColorsOf } from './presence/shownColors.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
 import { insertTemplate } from './templates/insert.ts';
@@ -187,6 +188,10 @@ function EditorView({
     [presence],
   );
   useEffect(() => () => presence.stop(), [presence]);
+  const boardRemotes = useRemotes(boardSession.awareness);
+  const shownColors = useMemo(() => shownColorsOf(boardRemotes, meShown), [boardRemotes, meShown]);
+  // The laser trail and chat bubble drawn here in the colour the others see them in.
+  const userShown = useMemo(() => ({ ...user, color: meShown.color }), [user, meShown.color]);
   useBoardPresence(boardSession, session, pageId, me, pickedColor);
   // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
   const pointerRef = useRef<{ x: number; y: number } | null>(null);
@@ -293,166 +298,168 @@ function EditorView({
   });
 
   return (
-    <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
-      <Canvas
-        index={previewIndex ?? index}
-        controller={controller}
-        awareness={session.awareness}
-        readOnly={locked || previewIndex !== null}
-        onPointer={(p) => {
-          pointerRef.current = p;
-          presence.pointer(p);
-        }}
-        onEditRequest={actions.editText}
-        onEmptyDoubleClick={actions.addTextAt}
-      />
-      {!locked && <EmptyHint index={index} />}
-      {!previewIndex && <TextEditor doc={session.doc} index={index} />}
-      <Cursors awareness={session.awareness} />
-      <ImageInput
-        pointer={() => pointerRef.current}
-        boardId={board.id}
-        userId={user.id}
-        session={session}
-        readOnly={locked}
-        onMessage={setMessage}
-      />
-      <header className="topbar">
-        <div className="panel title-panel">
-          <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
-            <Icon name="back" />
-          </Link>
-          <BoardTitle
-            boardId={board.id}
-            title={title}
-            canRename={!readOnly && !accessLost}
-            onRenamed={setTitle}
-          />
-          <PagesButton count={pages.length} />
-        </div>
-        <div className="panel right-panel">
-          <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />
-          <CommentsButton boardId={board.id} comments={comments} />
-          <HistoryButton />
-          <TemplatesMenu
-            session={session}
-            index={index}
-            title={title}
-            userId={user.id}
-            readOnly={locked || previewIndex !== null}
-            onMessage={setMessage}
-          />
-          <ExportMenu
-            boardId={board.id}
-            session={session}
-            pages={{ boardSession, pageId, count: pages.length }}
-            index={index}
-            title={title}
-            userId={user.id}
-            readOnly={locked}
-            onMessage={setMessage}
-          />
-          <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
-            <Icon name="share" size={18} /> <span className="label">Share</span>
-          </button>
-        </div>
-      </header>
-      <div className="banners">
-        {readOnly && !accessLost && (
-          <div className="banner" role="note">
-            {canComment(role)
-              ? 'You can comment on this board (C). Only editors can change it.'
-              : 'You are viewing this board. Only editors can change it.'}
-          </div>
-        )}
-        <Following
-          boardAwareness={boardSession.awareness}
+    <ShownColors.Provider value={shownColors}>
+      <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
+        <Canvas
+          index={previewIndex ?? index}
+          controller={controller}
           awareness={session.awareness}
-          boardId={board.id}
-          pageId={pageId}
+          readOnly={locked || previewIndex !== null}
+          onPointer={(p) => {
+            pointerRef.current = p;
+            presence.pointer(p);
+          }}
+          onEditRequest={actions.editText}
+          onEmptyDoubleClick={actions.addTextAt}
         />
-      </div>
-      {!previewIndex && (
-        <CommentsLayer
+        {!locked && <EmptyHint index={index} />}
+        {!previewIndex && <TextEditor doc={session.doc} index={index} />}
+        <Cursors awareness={session.awareness} />
+        <ImageInput
+          pointer={() => pointerRef.current}
           boardId={board.id}
-          comments={comments}
-          index={index}
-          me={user}
-          role={accessLost ? 'viewer' : role}
+          userId={user.id}
+          session={session}
+          readOnly={locked}
           onMessage={setMessage}
         />
-      )}
-      <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
-      <Minimap index={previewIndex ?? index} />
-      <HistoryLayer
-        boardId={docKey(board.id, pageId)}
-        role={role}
-        meId={user.id}
-        onPreview={setPreviewIndex}
-        onMessage={setMessage}
-      />
-      <Toolbar
-        actions={actions}
-        readOnly={locked || previewIndex !== null}
-        canComment={canComment(role) && !accessLost && previewIndex === null}
-      />
-      <Facilitation
-        boardId={board.id}
-        title={title}
-        role={role}
-        user={user}
-        session={session}
-        boardDoc={boardSession.doc}
-        boardAwareness={boardSession.awareness}
-        pageId={pageId}
-        index={index}
-        locked={locked || previewIndex !== null}
-        presence={presence}
-        onMessage={setMessage}
-      />
-      {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
-      {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
-      <ZoomControls actions={actions} />
-      {pagesOpen && (
-        <PagesPanel
-          boardId={board.id}
-          doc={boardSession.doc}
-          awareness={boardSession.awareness}
-          pageId={pageId}
-          pageDoc={session.doc}
-          undo={pagesUndo}
-          readOnly={locked}
-          me={meShown}
-        />
-      )}
-      <StatusBar state={connection} saved={readOnly ? null : saved} />
-      <MessageStack>
-        <Notices />
-        <Progress />
-        <Alert message={message} onDismiss={() => setMessage(null)} />
-      </MessageStack>
-      <Recover state={connection} boardId={board.id} userId={user.id} />
-      {accessLost && (
-        <AccessLost
-          code={connection.code}
-          sentence={connection.sentence}
-          session={session}
-          index={index}
-          title={title}
-          userId={user.id}
-        />
-      )}
-      {sharing && (
-        <ShareDialog
-          boardId={board.id}
-          isOwner={role === 'owner'}
+        <header className="topbar">
+          <div className="panel title-panel">
+            <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
+              <Icon name="back" />
+            </Link>
+            <BoardTitle
+              boardId={board.id}
+              title={title}
+              canRename={!readOnly && !accessLost}
+              onRenamed={setTitle}
+            />
+            <PagesButton count={pages.length} />
+          </div>
+          <div className="panel right-panel">
+            <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />
+            <CommentsButton boardId={board.id} comments={comments} />
+            <HistoryButton />
+            <TemplatesMenu
+              session={session}
+              index={index}
+              title={title}
+              userId={user.id}
+              readOnly={locked || previewIndex !== null}
+              onMessage={setMessage}
+            />
+            <ExportMenu
+              boardId={board.id}
+              session={session}
+              pages={{ boardSession, pageId, count: pages.length }}
+              index={index}
+              title={title}
+              userId={user.id}
+              readOnly={locked}
+              onMessage={setMessage}
+            />
+            <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
+              <Icon name="share" size={18} /> <span className="label">Share</span>
+            </button>
+          </div>
+        </header>
+        <div className="banners">
+          {readOnly && !accessLost && (
+            <div className="banner" role="note">
+              {canComment(role)
+                ? 'You can comment on this board (C). Only editors can change it.'
+                : 'You are viewing this board. Only editors can change it.'}
+            </div>
+          )}
+          <Following
+            boardAwareness={boardSession.awareness}
+            awareness={session.awareness}
+            boardId={board.id}
+            pageId={pageId}
+          />
+        </div>
+        {!previewIndex && (
+          <CommentsLayer
+            boardId={board.id}
+            comments={comments}
+            index={index}
+            me={user}
+            role={accessLost ? 'viewer' : role}
+            onMessage={setMessage}
+          />
+        )}
+        <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
+        <Minimap index={previewIndex ?? index} />
+        <HistoryLayer
+          boardId={docKey(board.id, pageId)}
+          role={role}
           meId={user.id}
-          membersVersion={membersVersion}
-          showWebhooks={showWebhooks}
-          onClose={() => setSharing(false)}
+          onPreview={setPreviewIndex}
+          onMessage={setMessage}
         />
-      )}
-    </div>
+        <Toolbar
+          actions={actions}
+          readOnly={locked || previewIndex !== null}
+          canComment={canComment(role) && !accessLost && previewIndex === null}
+        />
+        <Facilitation
+          boardId={board.id}
+          title={title}
+          role={role}
+          user={userShown}
+          session={session}
+          boardDoc={boardSession.doc}
+          boardAwareness={boardSession.awareness}
+          pageId={pageId}
+          index={index}
+          locked={locked || previewIndex !== null}
+          presence={presence}
+          onMessage={setMessage}
+        />
+        {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
+        {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
+        <ZoomControls actions={actions} />
+        {pagesOpen && (
+          <PagesPanel
+            boardId={board.id}
+            doc={boardSession.doc}
+            awareness={boardSession.awareness}
+            pageId={pageId}
+            pageDoc={session.doc}
+            undo={pagesUndo}
+            readOnly={locked}
+            me={meShown}
+          />
+        )}
+        <StatusBar state={connection} saved={readOnly ? null : saved} />
+        <MessageStack>
+          <Notices />
+          <Progress />
+          <Alert message={message} onDismiss={() => setMessage(null)} />
+        </MessageStack>
+        <Recover state={connection} boardId={board.id} userId={user.id} />
+        {accessLost && (
+          <AccessLost
+            code={connection.code}
+            sentence={connection.sentence}
+            session={session}
+            index={index}
+            title={title}
+            userId={user.id}
+          />
+        )}
+        {sharing && (
+          <ShareDialog
+            boardId={board.id}
+            isOwner={role === 'owner'}
+            meId={user.id}
+            membersVersion={membersVersion}
+            showWebhooks={showWebhooks}
+            onClose={() => setSharing(false)}
+          />
+        )}
+      </div>
+    </ShownColors.Provider>
   );
 }
 

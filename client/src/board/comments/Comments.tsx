@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { api, errorSentence } from '../../api/client.ts';
 import { PHONE_QUERY } from '../../breakpoints.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { useColorOf } from '../presence/shownColors.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
 import { SidePanelHead } from './../ui/SidePanelHead.tsx';
@@ -45,6 +46,7 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
   const panelOpen = useEditor((s) => s.commentsPanel);
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const mayComment = canComment(role);
+  const colorOf = useColorOf();
 
   // A viewer who picks the Comment tool (C) is told why they cannot, and keeps the tool they had.
   const tool = useEditor((s) => s.tool);
@@ -97,7 +99,10 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
             key={thread.id}
             type="button"
             className={`comment-pin ${thread.id === openId ? 'open' : ''} ${unread.has(thread.id) ? 'unread' : ''} ${thread.resolved ? 'resolved' : ''}`}
-            style={{ transform: `translate(${p.x}px, ${p.y}px)`, borderColor: first?.author.color }}
+            style={{
+              transform: `translate(${p.x}px, ${p.y}px)`,
+              borderColor: first && colorOf(first.author),
+            }}
             data-thread-id={thread.id}
             aria-label={`Comment thread by ${first?.author.name ?? 'someone'}, ${count} ${count === 1 ? 'comment' : 'comments'}`}
             aria-expanded={thread.id === openId}
@@ -212,6 +217,7 @@ function ThreadCard({
 }) {
   const [editing, setEditing] = useState<string | null>(null);
   const mayComment = canComment(role);
+  const colorOf = useColorOf();
   const list = useRef<HTMLOListElement>(null);
   const count = thread.comments.length;
   // Newest reply in view.
@@ -270,7 +276,7 @@ function ThreadCard({
         {thread.comments.map((c) => (
           <li key={c.id} className="comment" data-comment-id={c.id}>
             <div className="comment-meta">
-              <span className="comment-dot" style={{ background: c.author.color }} aria-hidden="true" />
+              <span className="comment-dot" style={{ background: colorOf(c.author) }} aria-hidden="true" />
               <strong>{c.author.name}</strong>
               <time dateTime={c.createdAt}>{when(c.createdAt)}</time>
               {c.editedAt && <span className="muted">(edited)</span>}
@@ -375,6 +381,7 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
   const shapes = useSyncExternalStore(index.subscribe, index.getSnapshot);
   const [filter, setFilter] = useState<ThreadFilter>('open');
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
+  const colorOf = useColorOf();
   if (!shown) return null;
   const list = filterThreads(comments.threads, filter, me.id);
   const tabs: [ThreadFilter, string][] = [
@@ -433,7 +440,7 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
                   <span className="comment-meta">
                     <span
                       className="comment-dot"
-                      style={{ background: first?.author.color }}
+                      style={{ background: first && colorOf(first.author) }}
                       aria-hidden="true"
                     />
                     <strong>{first?.author.name}</strong>

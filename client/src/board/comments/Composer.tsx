@@ -2,6 +2,7 @@
 // Enter sends and Shift+Enter breaks the line. What is typed becomes the body by composeBody.
 import { limits, type Member } from '@tandem/shared';
 import { useId, useMemo, useRef, useState } from 'react';
+import { useColorOf } from '../presence/shownColors.ts';
 import { composeBody, insertMention, mentionCandidates, mentionQuery, type Picked } from './threads.ts';
 
 interface Props {
@@ -29,6 +30,7 @@ export function Composer({
   onCancel,
   autoFocus,
 }: Props) {
+  const colorOf = useColorOf();
   const [text, setText] = useState(initial?.text ?? '');
   const [picked, setPicked] = useState<Picked[]>(initial?.picked ?? []);
   const [caret, setCaret] = useState(0);
@@ -151,7 +153,11 @@ export function Composer({
                 pick(m);
               }}
             >
-              <span className="mention-dot" style={{ background: m.color }} aria-hidden="true" />
+              <span
+                className="mention-dot"
+                style={{ background: colorOf({ id: m.userId, color: m.color }) }}
+                aria-hidden="true"
+              />
               {m.name}
             </div>
           ))}

@@ -7,6 +7,7 @@ import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
 import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
 import { useAnonymousViewers, useRemotes } from './remote.ts';
+import { useColorOf } from './shownColors.ts';
 import './avatars.css';
 
 // Words that start with a letter or digit only: "Sorter (bot)" is "S", not "S(".
@@ -28,12 +29,13 @@ export function isLight(color: string): boolean {
 }
 
 export function Avatar({ user, size = 32 }: { user: PresenceUser; size?: number }) {
+  const color = useColorOf()(user);
   return (
     <span
       className="avatar"
       style={{
-        background: user.color,
-        color: isLight(user.color) ? '#1f2328' : '#ffffff',
+        background: color,
+        color: isLight(color) ? '#1f2328' : '#ffffff',
         width: size,
         height: size,
         fontSize: size * 0.4,
