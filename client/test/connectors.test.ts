@@ -70,6 +70,28 @@ describe('elbow routing', () => {
     assert.equal(route.length, 4);
   });
 
+  it('shapes nearly in line (13 px apart): one straight segment through the middle of their overlap', () => {
+    // Side by side: the overlap in height is 13..80, so the line runs at 46.5.
+    assert.deepEqual(elbowRoute(box(0, 0), box(300, 13)), [
+      { x: 106, y: 46.5 },
+      { x: 294, y: 46.5 },
+    ]);
+    // Stacked, the other way round: the overlap in width is 13..100, the line at x 56.5.
+    assert.deepEqual(elbowRoute(box(13, 300), box(0, 0)), [
+      { x: 56.5, y: 294 },
+      { x: 56.5, y: 86 },
+    ]);
+    // Exactly in line: the middle of both sides, as before.
+    assert.deepEqual(elbowRoute(box(0, 0), box(300, 0)), [
+      { x: 106, y: 40 },
+      { x: 294, y: 40 },
+    ]);
+    // Overlapping by less than half the smaller side: a jog, leaving from the middles.
+    const offset = elbowRoute(box(0, 0), box(300, 50));
+    assert.deepEqual(offset[0], { x: 106, y: 40 });
+    assert.ok(offset.length > 2);
+  });
+
   it('stacked shapes of different widths: out of the bottom, into the top', () => {
     const a = box(0, 0, 100, 80);
     const b = box(20, 200, 60, 60);

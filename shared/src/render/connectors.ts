@@ -113,6 +113,32 @@ function departure(end: ConnectorEnd, other: ConnectorEnd): { at: Point; dir: Po
 }
 
 /**
+ * Two bound ends whose facing sides face each other and whose spans along those sides overlap by
+ * half the smaller span or more: one straight segment through the middle of the overlap. Each side
+ * is left a little off its middle, as tldraw and Miro draw shapes that are nearly in line, rather
+ * than a jog of a few pixels between two stubs (two stickies 13 px apart in height drew a step).
+ */
+function alignedRun(
+  a: ConnectorEnd,
+  b: ConnectorEnd,
+  da: { at: Point; dir: Point },
+  db: { at: Point; dir: Point },
+): Point[] | null {
+  if (!a.box || !b.box || da.dir.x !== -db.dir.x || da.dir.y !== -db.dir.y) return null;
+  const across = da.dir.x !== 0 ? 'y' : 'x';
+  const span = across === 'y' ? 'h' : 'w';
+  const from = Math.max(a.box[across], b.box[across]);
+  const to = Math.min(a.box[across] + a.box[span], b.box[across] + b.box[span]);
+  if (to - from < Math.min(a.box[span], b.box[span]) / 2) return null;
+  const middle = (from + to) / 2;
+  const start = { ...da.at, [across]: middle };
+  const end = { ...db.at, [across]: middle };
+  // The sides must have room between them, the start before the end in the direction it leaves.
+  if ((end.x - start.x) * da.dir.x + (end.y - start.y) * da.dir.y <= 0) return null;
+  return [start, end];
+}
+
+/**
  * An orthogonal route from `a` to `b`, around the boxes of both ends. Candidates with up to three
  * turns between the two stubs are tried over a handful of channels (the stubs, their middle, and
  * lanes just outside each box); the shortest that keeps clear of both boxes wins, a turn counting
@@ -121,6 +147,8 @@ function departure(end: ConnectorEnd, other: ConnectorEnd): { at: Point; dir: Po
 export function elbowRoute(a: ConnectorEnd, b: ConnectorEnd): Point[] {
   const da = departure(a, b);
   const db = departure(b, a);
+  const aligned = alignedRun(a, b, da, db);
+  if (aligned) return aligned;
   const boxes = [a.box, b.box].filter((r): r is Rect => r !== null);
   // The stubs end just outside the lanes the route keeps clear.
   const clear = boxes.map((r) => inflate(r, ELBOW_STUB - 1));
