@@ -45,7 +45,8 @@ describe('a team of three on one board', () => {
     boardId = await sharedBoard(ana, 'Sprint retro', { editors: [ben], viewers: [cy] });
     await until(
       async () =>
-        (await ana.getByRole('toolbar', { name: 'People on this board' }).getByRole('button').count()) === 3,
+        (await ana.getByRole('toolbar', { name: 'People on this board' }).locator('.avatar-btn').count()) ===
+        3,
       'Ben, Cy and Ana in Ana’s top bar',
     );
   });
@@ -181,7 +182,8 @@ describe('a team of three on one board', () => {
     await until(async () => (await cy.title()).startsWith('Q3 retro'), 'the new title on Cy’s tab');
     await until(
       async () =>
-        (await ben.getByRole('toolbar', { name: 'People on this board' }).getByRole('button').count()) === 3,
+        (await ben.getByRole('toolbar', { name: 'People on this board' }).locator('.avatar-btn').count()) ===
+        3,
       'everyone in Ben’s top bar',
     );
     for (const page of [ana, ben, cy]) {
@@ -198,6 +200,40 @@ describe('a team of three on one board', () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
     await ben.screenshot({ path: `${artifacts}/team-top-bar.png` });
+  });
+
+  it('avatars the top bar has no room for are counted ("+N") and listed, each to follow; none when all fit', async () => {
+    const bar = ana.getByRole('toolbar', { name: 'People on this board' });
+    const more = bar.getByRole('button', { name: /^\d+ more (person|people) on this board$/ });
+    await more.waitFor();
+    const outOfSight = await bar.locator('.avatars-others').evaluate((strip) => {
+      const box = strip.getBoundingClientRect();
+      return [...strip.querySelectorAll('.avatar-btn')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.left < box.left - 1 || r.right > box.right + 1;
+      }).length;
+    });
+    assert.ok(outOfSight >= 1, 'at 1280 px with a long title, someone is out of sight');
+    assert.equal(await more.textContent(), `+${outOfSight}`);
+    await more.click();
+    const menu = ana.getByRole('menu', { name: 'Everyone on this board' });
+    assert.deepEqual(await menu.locator('.people-menu-name').allTextContents(), ['Ben', 'Cy (viewer)']);
+    await ana.screenshot({ path: `${artifacts}/team-everyone-menu.png` });
+    await menu.getByRole('menuitemcheckbox', { name: 'Cy (viewer)' }).click();
+    assert.equal(await menu.count(), 0, 'the menu closes');
+    const cyAvatar = bar.getByRole('button', { name: 'Follow Cy (viewer)' });
+    await until(async () => (await cyAvatar.getAttribute('aria-pressed')) === 'true', 'Ana follows Cy');
+    await more.click();
+    await menu.getByRole('menuitemcheckbox', { name: 'Cy (viewer)', checked: true }).click();
+    await until(
+      async () => (await cyAvatar.getAttribute('aria-pressed')) === 'false',
+      'Ana stops following Cy',
+    );
+
+    await ana.setViewportSize({ width: 1920, height: 900 });
+    await until(async () => (await more.count()) === 0, 'no "+N" when everyone fits');
+    await ana.setViewportSize({ width: 1280, height: 800 });
+    await more.waitFor();
   });
 
   it('a long text pasted on the board is a note that holds all of it, and a longer one says it was cut', async () => {

@@ -1,12 +1,12 @@
 // Everyone on the board: click an avatar to follow that person's viewport; idle people are
 // dimmed, viewers carry an eye badge.
 import { colorNames, colors, type PresenceUser } from '@tandem/shared';
-import { useCallback, useRef, useState } from 'react';
+import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
 import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
-import { useAnonymousViewers, useRemotes } from './remote.ts';
+import { type Remote, useAnonymousViewers, useRemotes } from './remote.ts';
 import { useColorOf } from './shownColors.ts';
 import './avatars.css';
 
@@ -68,15 +68,23 @@ export function Avatars({
     seen.add(r.state.user.id);
     return true;
   });
+  const strip = useRef<HTMLSpanElement>(null);
+  const hidden = useHiddenCount(strip, people.length);
+  const labelOf = (state: Remote['state']) => {
+    // Read-only people (viewers, and commenters: they comment but do not edit) carry the eye.
+    const viewer = state.role === 'viewer' || state.role === 'commenter';
+    return {
+      viewer,
+      label: `${state.user.name}${viewer ? ` (${state.role})` : ''}${state.idle ? ' (idle)' : ''}`,
+    };
+  };
   return (
     <div className="avatars" role="toolbar" aria-label="People on this board">
       {/* The others scroll sideways when the top bar has no room for them all (editor.css); this
           person's own avatar stays outside, so its colour menu is not cut off by the scrolling. */}
-      <span className="avatars-others">
+      <span className="avatars-others" ref={strip}>
         {people.map(({ clientId, state }) => {
-          // Read-only people (viewers, and commenters: they comment but do not edit) carry the eye.
-          const viewer = state.role === 'viewer' || state.role === 'commenter';
-          const label = `${state.user.name}${viewer ? ` (${state.role})` : ''}${state.idle ? ' (idle)' : ''}`;
+          const { viewer, label } = labelOf(state);
           return (
             <button
               type="button"
@@ -110,8 +118,111 @@ export function Avatars({
           </span>
         )}
       </span>
+      {hidden > 0 && (
+        <EveryoneMenu
+          hidden={hidden}
+          people={people
+            .map((r) => ({ clientId: r.clientId, user: r.state.user, label: labelOf(r.state).label }))
+            .sort((a, b) => a.label.localeCompare(b.label))}
+          following={following}
+          onFollow={(clientId) => follow(following === clientId ? null : clientId)}
+        />
+      )}
       <ColorMenu me={me} onPick={onPickColor} />
     </div>
+  );
+}
+
+/**
+ * How many of the strip's avatars are not wholly in sight (the strip scrolls sideways when the
+ * top bar has no room for everyone): measured on layout, on resize and on scroll.
+ */
+function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): number {
+  const [hidden, setHidden] = useState(0);
+  useLayoutEffect(() => {
+    const el = strip.current;
+    if (!el || people === 0) {
+      setHidden(0);
+      return;
+    }
+    const measure = () => {
+      const box = el.getBoundingClientRect();
+      let n = 0;
+      for (const avatar of el.querySelectorAll('.avatar-btn')) {
+        const r = avatar.getBoundingClientRect();
+        if (r.left < box.left - 1 || r.right > box.right + 1) n++;
+      }
+      setHidden(n);
+    };
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(el);
+    el.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      resized.disconnect();
+      el.removeEventListener('scroll', measure);
+    };
+  }, [strip, people]);
+  return hidden;
+}
+
+/**
+ * "+N" after the avatars when some are out of sight, as Miro and Google Docs show it: a menu of
+ * everyone else on the board by name, each to follow as their avatar would.
+ */
+function EveryoneMenu({
+  hidden,
+  people,
+  following,
+  onFollow,
+}: {
+  hidden: number;
+  people: { clientId: number; user: PresenceUser; label: string }[];
+  following: number | null;
+  onFollow(clientId: number): void;
+}) {
+  const [open, setOpen] = useState(false);
+  const wrap = useRef<HTMLSpanElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useMenuDismiss(open, wrap, close);
+  const more = `${hidden} more ${hidden === 1 ? 'person' : 'people'} on this board`;
+  return (
+    <span className="avatars-more menu-wrap" ref={wrap}>
+      <button
+        type="button"
+        className="avatars-more-btn"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-label={more}
+        title={`${more}: see everyone`}
+        onClick={() => setOpen(!open)}
+      >
+        +{hidden}
+      </button>
+      {open && (
+        <div className="menu panel people-menu" role="menu" aria-label="Everyone on this board">
+          {people.map(({ clientId, user, label }) => (
+            <button
+              type="button"
+              role="menuitemcheckbox"
+              aria-checked={following === clientId}
+              key={clientId}
+              title={following === clientId ? `Stop following ${user.name}` : `Follow ${label}`}
+              onClick={() => {
+                onFollow(clientId);
+                close();
+              }}
+            >
+              <span aria-hidden="true">
+                <Avatar user={user} size={22} />
+              </span>
+              <span className="people-menu-name">{label}</span>
+              {following === clientId && <span className="people-menu-following">Following</span>}
+            </button>
+          ))}
+        </div>
+      )}
+    </span>
   );
 }
 
