@@ -8,7 +8,6 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
-import { Icon } from '../ui/icons.tsx';
 import { SidePanelHead } from './../ui/SidePanelHead.tsx';
 import './history.css';
 import { historyApi } from '../../api/history.ts';

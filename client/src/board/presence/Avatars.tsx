@@ -1,11 +1,11 @@
 // Everyone on the board: click an avatar to follow that person's viewport; idle people are
 // dimmed, viewers carry an eye badge.
 import { colorNames, colors, type PresenceUser } from '@tandem/shared';
-import { type RefObject, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import { type RefObject, useLayoutEffect, useRef, useState } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
-import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
+import { useMenu } from '../ui/useMenuDismiss.ts';
 import { type Remote, useAnonymousViewers, useRemotes } from './remote.ts';
 import { useColorOf } from './shownColors.ts';
 import './avatars.css';
@@ -181,10 +181,7 @@ function EveryoneMenu({
   following: number | null;
   onFollow(clientId: number): void;
 }) {
-  const [open, setOpen] = useState(false);
-  const wrap = useRef<HTMLSpanElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useMenuDismiss(open, wrap, close);
+  const { open, setOpen, wrap, close } = useMenu<HTMLSpanElement>();
   const more = `${hidden} more ${hidden === 1 ? 'person' : 'people'} on this board`;
   return (
     <span className="avatars-more menu-wrap" ref={wrap}>
@@ -228,10 +225,7 @@ function EveryoneMenu({
 
 /** This person's own avatar: a menu of the palette's colours to show themselves in. */
 function ColorMenu({ me, onPick }: { me: PresenceUser; onPick(color: string): void }) {
-  const [open, setOpen] = useState(false);
-  const wrap = useRef<HTMLSpanElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useMenuDismiss(open, wrap, close);
+  const { open, setOpen, wrap, close } = useMenu<HTMLSpanElement>();
   return (
     <span className="avatar-me menu-wrap" ref={wrap}>
       <button

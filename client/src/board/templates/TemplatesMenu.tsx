@@ -1,13 +1,13 @@
 // The board's Templates menu (docs/api.md §19): insert one from the gallery where the user is
 // looking, or save the selected frame or the whole board as a template of one's own.
 import type { TemplateSummary } from '@tandem/shared';
-import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { TemplateGallery } from '../../templates/TemplateGallery.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
-import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
+import { useMenu } from '../ui/useMenuDismiss.ts';
 import { insertTemplate } from './insert.ts';
 import { boardTemplate, frameTemplate, type TemplateDraft } from './templates.ts';
 
@@ -23,12 +23,9 @@ interface Props {
 type Saving = { draft: TemplateDraft; suggested: string; what: 'frame' | 'board' };
 
 export function TemplatesMenu({ session, index, title, userId, readOnly, onMessage }: Props) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, wrap } = useMenu<HTMLDivElement>();
   const [gallery, setGallery] = useState(false);
   const [saving, setSaving] = useState<Saving | null>(null);
-  const wrap = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useMenuDismiss(open, wrap, close);
   // Looked up when the selection changes, not in the store selector: a selector runs on every
   // store change, and scanning 2,000 selected ids on each frame of a drag is wasted work.
   const selection = useEditor((s) => s.selection);

@@ -2,7 +2,7 @@
 // PNG or SVG, the board as JSON; import a board's JSON.
 
 import { type PageExport, withPageList } from '@tandem/shared';
-import { useCallback, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
@@ -18,7 +18,7 @@ import type { BoardSession } from '../sync/provider.ts';
 import { download, picturesPdf, safeName, svgToPng } from './download.ts';
 import { Icon } from './icons.tsx';
 import { importInPieces } from './importInPieces.ts';
-import { useMenuDismiss } from './useMenuDismiss.ts';
+import { useMenu } from './useMenuDismiss.ts';
 
 interface Props {
   boardId: string;
@@ -36,10 +36,7 @@ interface Props {
 }
 
 export function ExportMenu({ boardId, session, pages, index, title, userId, readOnly, onMessage }: Props) {
-  const [open, setOpen] = useState(false);
-  const wrap = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useMenuDismiss(open, wrap, close);
+  const { open, setOpen, wrap } = useMenu<HTMLDivElement>();
   const file = useRef<HTMLInputElement>(null);
   const hasSelection = useEditor((s) => s.selection.length > 0);
   // On a board of several pages, "Page as …" is the page shown and "All pages as …" every page.

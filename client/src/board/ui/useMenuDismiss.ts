@@ -1,6 +1,6 @@
 // A popup menu closes on Escape (focus goes back to its button) and on a press outside it, as
 // menus do everywhere.
-import { type RefObject, useEffect } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { onKeydown } from '../shortcuts.ts';
 
 export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null>, close: () => void): void {
@@ -24,4 +24,13 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
       window.removeEventListener('pointerdown', press, true);
     };
   }, [open, wrap, close]);
+}
+
+/** A popup menu's state: whether it is open, the element that wraps its button and it, and `close`. */
+export function useMenu<T extends HTMLElement>() {
+  const [open, setOpen] = useState(false);
+  const wrap = useRef<T>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useMenuDismiss(open, wrap, close);
+  return { open, setOpen, wrap, close };
 }
