@@ -49,7 +49,11 @@ describe('history preview', () => {
   it('closing stops the build', async () => {
     const board: BoardExport = { version: 1, shapes: Array.from({ length: 2000 }, (_, i) => record(i)) };
     const preview = buildPreview(board);
+    const shapes = preview.doc.getMap('shapes');
+    const atClose = shapes.size;
+    assert.ok(atClose > 0 && atClose < 2000, `the first slice only (${atClose} shapes)`);
     preview.close();
     await preview.done;
+    assert.equal(shapes.size, atClose, 'no slice after closing');
   });
 });
