@@ -208,7 +208,7 @@ describe('a team of three on one board', () => {
     await more.waitFor();
     const outOfSight = await bar.locator('.avatars-others').evaluate((strip) => {
       const box = strip.getBoundingClientRect();
-      return [...strip.querySelectorAll('.avatar-btn')].filter((b) => {
+      return Array.from(strip.querySelectorAll('.avatar-btn')).filter((b) => {
         const r = b.getBoundingClientRect();
         return r.left < box.left - 1 || r.right > box.right + 1;
       }).length;

@@ -82,6 +82,27 @@ describe('dashboard list', () => {
     assert.equal(dashboardReducer(shared, { type: 'dismissNotice' }).notice, null);
   });
 
+  it('a webhook turned off marks my own board, live, and deleting it clears the mark; not a board shared with me', () => {
+    const s = loaded([item('a', 'Alpha'), item('b', 'Beta', 'editor')]);
+    const off = dashboardReducer(s, { type: 'webhookHealth', boardId: 'a', disabled: true });
+    assert.equal(off.boards?.[0]?.webhookDisabled, true);
+    assert.equal(off.boards?.[1], s.boards?.[1], 'the other board is the same object');
+    // A rename keeps the mark; the health event alone clears it.
+    const renamed = dashboardReducer(off, { type: 'changed', board: board('a', 'Alpha 2') });
+    assert.equal(renamed.boards?.[0]?.webhookDisabled, true);
+    const on = dashboardReducer(renamed, { type: 'webhookHealth', boardId: 'a', disabled: false });
+    assert.equal('webhookDisabled' in (on.boards?.[0] ?? {}), false);
+    assert.equal(on.boards?.[0]?.title, 'Alpha 2');
+    // Only an owner sees the mark (the server tells only the owner; a stray event changes nothing).
+    const shared = dashboardReducer(s, { type: 'webhookHealth', boardId: 'b', disabled: true });
+    assert.equal(shared.boards?.[1]?.webhookDisabled, undefined);
+    // Before the list has loaded there is nothing to mark.
+    assert.equal(
+      dashboardReducer(initialDashboardList, { type: 'webhookHealth', boardId: 'a', disabled: true }).boards,
+      null,
+    );
+  });
+
   it('presence merges per board; a role change asks for a reload', () => {
     const s = loaded([item('a', 'Alpha')]);
     const ada = { id: 'u2', name: 'Ada', color: '#ff6b6b' };

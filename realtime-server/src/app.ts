@@ -127,7 +127,21 @@ export async function createApp({
   // `integrations` is defined below, once the rooms and the workspace exist; keys are resolved
   // only once requests arrive.
   const http = await createHttpServer(config, log, sessions, (key) => integrations.resolve(key));
-  const webhooks = new Webhooks({ store, config, log, instanceId });
+  const webhooks = new Webhooks({
+    store,
+    config,
+    log,
+    instanceId,
+    // The owner's dashboards show a board with a webhook turned off; told live, not on reload.
+    onHealthChanged: (boardId) =>
+      void (async () => {
+        const board = await store.getBoard(boardId);
+        if (!board) return;
+        const disabled = (await webhooks.list(boardId)).some((w) => w.disabledAt !== null);
+        // `workspace` is defined below; this runs only once a webhook changes.
+        workspace.webhookHealth(board.ownerId, { boardId, disabled });
+      })().catch((error: unknown) => log.warn({ err: error, boardId }, 'telling webhook health failed')),
+  });
   const versions = new Versions(store, {
     historyDays: config.historyDays,
     onRecorded: (version) =>

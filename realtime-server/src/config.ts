@@ -12,7 +12,14 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { assetDefaults, defaults, historyDefaults, integrationLimits, limits } from '@tandem/shared';
+import {
+  assetDefaults,
+  defaults,
+  historyDefaults,
+  integrationLimits,
+  limits,
+  webhookLimits,
+} from '@tandem/shared';
 
 export interface Config {
   port: number;
@@ -97,6 +104,8 @@ export interface Config {
   webhookRetryBaseMs: number;
   /** A delivery's request is given up after this long (a timeout counts as a failure). */
   webhookTimeoutMs: number;
+  /** A webhook whose deliveries have only failed for this long is turned off (24 h, docs/api.md §15). */
+  webhookDisableAfterMs: number;
   /** board.updated: at most one per this long per board (the changes in between are coalesced). */
   webhookUpdateWindowMs: number;
   /** How often each instance looks for deliveries due (and claims that lapsed). */
@@ -146,6 +155,7 @@ export const configVariables = [
   'WEBHOOK_ALLOW_PRIVATE',
   'WEBHOOK_RETRY_BASE_MS',
   'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_DISABLE_AFTER_MS',
   'WEBHOOK_UPDATE_WINDOW_MS',
   'WEBHOOK_POLL_MS',
   'EMBED_ORIGINS',
@@ -455,6 +465,13 @@ export function loadConfig(env: Env = process.env as Env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 10_000, 1, 3_600_000),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookDisableAfterMs: integer(
+      env,
+      'WEBHOOK_DISABLE_AFTER_MS',
+      webhookLimits.disableAfterMs,
+      1000,
+      webhookLimits.disableAfterMs * 30,
+    ),
     webhookUpdateWindowMs: integer(env, 'WEBHOOK_UPDATE_WINDOW_MS', 10_000, 100, 3_600_000),
     webhookPollMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
   };

@@ -19,6 +19,16 @@ export interface ServerToClientEvents {
   'thread:removed': (payload: ThreadRemoved) => void;
   /** Someone mentioned me in a comment: to the mentioned user only. */
   mention: (payload: MentionEvent) => void;
+  /**
+   * Whether a board has a webhook turned off after a day of failed deliveries (docs/api.md §15),
+   * told to the board's owner when it is turned off and when one is deleted: the dashboard's notice.
+   */
+  'webhooks:health': (payload: WebhookHealth) => void;
+}
+
+export interface WebhookHealth {
+  boardId: string;
+  disabled: boolean;
 }
 
 export interface ClientToServerEvents {

@@ -93,6 +93,7 @@ export function Dashboard() {
     // A (re)connected workspace channel means the server is reachable again: refresh the list too.
     connect: () => void load(),
     'board:changed': ({ board }) => dispatch({ type: 'changed', board }),
+    'webhooks:health': (health) => dispatch({ type: 'webhookHealth', ...health }),
     // Deleted, or my access to it removed: this browser's copies of it go too (localCopies.ts).
     'board:removed': ({ boardId }) => {
       dispatch({ type: 'removed', boardId });

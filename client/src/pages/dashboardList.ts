@@ -1,7 +1,7 @@
 // The dashboard's list as a pure reducer: what each socket event and REST answer does
 // to the boards shown, with no React and no I/O, so it is tested in Node. The page dispatches;
 // when the list needs the server (a board newly shared with me), the state asks for a reload.
-import type { Board, BoardListItem, BoardPresence } from '@tandem/shared';
+import type { Board, BoardListItem, BoardPresence, WebhookHealth } from '@tandem/shared';
 
 export interface DashboardList {
   /** null until the first load answered. */
@@ -22,7 +22,9 @@ export type DashboardAction =
   | { type: 'presence'; presence: BoardPresence }
   /** members:changed: my role on a board may have changed. */
   | { type: 'membersChanged' }
-  | { type: 'dismissNotice' };
+  | { type: 'dismissNotice' }
+  /** webhooks:health: a board of mine got a webhook turned off, or no longer has one. */
+  | ({ type: 'webhookHealth' } & WebhookHealth);
 
 export const initialDashboardList: DashboardList = { boards: null, presence: {}, notice: null, reloads: 0 };
 
@@ -67,6 +69,18 @@ export function dashboardReducer(state: DashboardList, action: DashboardAction):
       return { ...state, reloads: state.reloads + 1 };
     case 'dismissNotice':
       return { ...state, notice: null };
+    case 'webhookHealth': {
+      if (!state.boards) return state;
+      const { boardId, disabled } = action;
+      return {
+        ...state,
+        boards: state.boards.map((b) => {
+          if (b.id !== boardId || b.role !== 'owner') return b;
+          const { webhookDisabled: _, ...rest } = b;
+          return disabled ? { ...rest, webhookDisabled: true } : rest;
+        }),
+      };
+    }
   }
 }
 

@@ -38,6 +38,22 @@ function release(): void {
 
 export type WorkspaceHandlers = Partial<ServerToClientEvents> & { connect?: () => void };
 
+/** Every event the server sends on the workspace channel (the keys of ServerToClientEvents). */
+const SERVER_EVENTS = [
+  'board:changed',
+  'board:removed',
+  'presence:boards',
+  'members:changed',
+  'votes:changed',
+  'thread:changed',
+  'thread:removed',
+  'mention',
+  'webhooks:health',
+] as const satisfies readonly (keyof ServerToClientEvents)[];
+
+type Listener = (payload: unknown) => void;
+type Listeners = { on(name: string, listener: Listener): void; off(name: string, listener: Listener): void };
+
 /** Subscribes to workspace events while the component is mounted; handlers may change between renders. */
 export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void {
   const ref = useRef(handlers);
@@ -45,43 +61,20 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
   useEffect(() => {
     if (!enabled) return;
     const s = acquire();
-    const on = {
-      'board:changed': (p: Parameters<ServerToClientEvents['board:changed']>[0]) =>
-        ref.current['board:changed']?.(p),
-      'board:removed': (p: Parameters<ServerToClientEvents['board:removed']>[0]) =>
-        ref.current['board:removed']?.(p),
-      'presence:boards': (p: Parameters<ServerToClientEvents['presence:boards']>[0]) =>
-        ref.current['presence:boards']?.(p),
-      'members:changed': (p: Parameters<ServerToClientEvents['members:changed']>[0]) =>
-        ref.current['members:changed']?.(p),
-      'votes:changed': (p: Parameters<ServerToClientEvents['votes:changed']>[0]) =>
-        ref.current['votes:changed']?.(p),
-      'thread:changed': (p: Parameters<ServerToClientEvents['thread:changed']>[0]) =>
-        ref.current['thread:changed']?.(p),
-      'thread:removed': (p: Parameters<ServerToClientEvents['thread:removed']>[0]) =>
-        ref.current['thread:removed']?.(p),
-      mention: (p: Parameters<ServerToClientEvents['mention']>[0]) => ref.current.mention?.(p),
-    };
+    // Each server event goes to the handler of that name current at the time (handlers change
+    // between renders; the socket's listeners do not). The names are ServerToClientEvents' own,
+    // so the socket is addressed untyped here only to register them in one loop.
+    const events = s as unknown as Listeners;
+    const forward = SERVER_EVENTS.map((name) => {
+      const listener = (payload: unknown) => (ref.current[name] as Listener | undefined)?.(payload);
+      return [name, listener] as const;
+    });
     const connect = () => ref.current.connect?.();
-    s.on('board:changed', on['board:changed']);
-    s.on('board:removed', on['board:removed']);
-    s.on('presence:boards', on['presence:boards']);
-    s.on('members:changed', on['members:changed']);
-    s.on('votes:changed', on['votes:changed']);
-    s.on('thread:changed', on['thread:changed']);
-    s.on('thread:removed', on['thread:removed']);
-    s.on('mention', on.mention);
+    for (const [name, listener] of forward) events.on(name, listener);
     s.on('connect', connect);
     if (s.connected) connect();
     return () => {
-      s.off('board:changed', on['board:changed']);
-      s.off('board:removed', on['board:removed']);
-      s.off('presence:boards', on['presence:boards']);
-      s.off('members:changed', on['members:changed']);
-      s.off('votes:changed', on['votes:changed']);
-      s.off('thread:changed', on['thread:changed']);
-      s.off('thread:removed', on['thread:removed']);
-      s.off('mention', on.mention);
+      for (const [name, listener] of forward) events.off(name, listener);
       s.off('connect', connect);
       release();
     };

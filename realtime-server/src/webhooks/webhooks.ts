@@ -71,11 +71,17 @@ export interface WebhooksDeps {
     | 'webhookAllowPrivate'
     | 'webhookRetryBaseMs'
     | 'webhookTimeoutMs'
+    | 'webhookDisableAfterMs'
     | 'webhookUpdateWindowMs'
     | 'webhookPollMs'
   >;
   log: Logger;
   instanceId: string;
+  /**
+   * A webhook of the board was turned off or deleted: whether the board still has one turned off
+   * may have changed (its owner's dashboard shows it, docs/api.md §15).
+   */
+  onHealthChanged?(boardId: string): void;
 }
 
 export class Webhooks {
@@ -126,8 +132,10 @@ export class Webhooks {
     return (await this.store.list(boardId)).map(toWebhook);
   }
 
-  delete(boardId: string, webhookId: string): Promise<boolean> {
-    return this.store.delete(boardId, webhookId);
+  async delete(boardId: string, webhookId: string): Promise<boolean> {
+    const deleted = await this.store.delete(boardId, webhookId);
+    if (deleted) this.deps.onHealthChanged?.(boardId);
+    return deleted;
   }
 
   /** The webhook's last deliveries, newest first; null when the board has no such webhook. */
@@ -335,12 +343,13 @@ export class Webhooks {
         },
         'webhook delivery failed',
       );
-      const cutoff = new Date(at.getTime() - webhookLimits.disableAfterMs);
+      const cutoff = new Date(at.getTime() - config.webhookDisableAfterMs);
       if (await this.store.disableIfFailingSince(delivery.webhookId, cutoff, at)) {
         log.warn(
           { boardId: delivery.boardId, webhookId: delivery.webhookId },
           'webhook disabled after 24 h of failures',
         );
+        this.deps.onHealthChanged?.(delivery.boardId);
       }
     }
   }

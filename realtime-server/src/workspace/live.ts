@@ -1,6 +1,14 @@
 // What REST changes announce live: to dashboards (socket.io) and to open document connections,
 // on every instance.
-import type { Board, MentionEvent, Role, ThreadChanged, ThreadRemoved, VotesChanged } from '@tandem/shared';
+import type {
+  Board,
+  MentionEvent,
+  Role,
+  ThreadChanged,
+  ThreadRemoved,
+  VotesChanged,
+  WebhookHealth,
+} from '@tandem/shared';
 
 export interface LiveEvents {
   boardChanged(board: Board): void;
@@ -19,4 +27,6 @@ export interface LiveEvents {
   threadRemoved(payload: ThreadRemoved): void;
   /** A comment mentions this user: to them only, on every instance (docs/api.md §18). */
   mentioned(userId: string, payload: MentionEvent): void;
+  /** Whether the board has a webhook turned off: to its owner only, on every instance (§15). */
+  webhookHealth(ownerId: string, payload: WebhookHealth): void;
 }

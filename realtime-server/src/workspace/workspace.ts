@@ -14,6 +14,7 @@ import {
   type ThreadChanged,
   type ThreadRemoved,
   type VotesChanged,
+  type WebhookHealth,
   WORKSPACE_PATH,
 } from '@tandem/shared';
 import type { Logger } from 'pino';
@@ -178,6 +179,10 @@ export class Workspace implements LiveEvents {
 
   mentioned(userId: string, payload: MentionEvent): void {
     this.io.to(`user:${userId}`).emit('mention', payload);
+  }
+
+  webhookHealth(ownerId: string, payload: WebhookHealth): void {
+    this.io.to(`user:${ownerId}`).emit('webhooks:health', payload);
   }
 
   accessChanged(boardId: string, userId: string, role: Role | null): void {
