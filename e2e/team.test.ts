@@ -236,6 +236,32 @@ describe('a team of three on one board', () => {
     await more.waitFor();
   });
 
+  it('? lists every keyboard shortcut; Escape closes the list; the button beside the zoom opens it too', async () => {
+    await ben.keyboard.press('Escape');
+    await ben.keyboard.press('?');
+    const dialog = ben.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    for (const group of ['Tools', 'Edit', 'Arrange', 'View', 'With others'])
+      await dialog.getByRole('region', { name: group }).waitFor();
+    const row = (what: string) => dialog.locator('.shortcut', { has: ben.getByText(what, { exact: true }) });
+    assert.deepEqual(await row('Sticky note').locator('kbd').allTextContents(), ['N']);
+    assert.deepEqual(await row('Align centre').locator('kbd').allTextContents(), ['Alt+H']);
+    assert.deepEqual(await row('Redo').locator('kbd').allTextContents(), ['Ctrl+Shift+Z', 'Ctrl+Y']);
+    await ben.screenshot({ path: `${artifacts}/team-shortcuts.png` });
+    // Keys pressed in the list are not board commands: N does not pick the Sticky note tool.
+    await ben.keyboard.press('n');
+    assert.equal(
+      await ben.getByRole('button', { name: 'Sticky note', exact: true }).getAttribute('aria-pressed'),
+      'false',
+    );
+    await ben.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await ben.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('a long text pasted on the board is a note that holds all of it, and a longer one says it was cut', async () => {
     await ben.keyboard.press('Escape');
     await ben.evaluate((text) => {

@@ -52,6 +52,7 @@ import { Minimap } from './ui/Minimap.tsx';
 import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
+import { ShortcutsDialog, useShortcutsDialog } from './ui/ShortcutsDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { StylePanel } from './ui/StylePanel.tsx';
 import { Toolbar } from './ui/Toolbar.tsx';
@@ -146,6 +147,7 @@ function EditorView({
   const [title, setTitle] = useState(board.title);
   // `?share=webhooks` (the dashboard's notice of a disabled webhook) opens Share at its webhooks.
   const [sharing, setSharing] = useState(() => sharePanelAsked() !== null);
+  const [shortcutsOpen, setShortcutsOpen] = useShortcutsDialog();
   const [showWebhooks] = useState(() => sharePanelAsked() === 'webhooks');
   const [membersVersion, setMembersVersion] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
@@ -418,7 +420,7 @@ function EditorView({
         />
         {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
         {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
-        <ZoomControls actions={actions} />
+        <ZoomControls actions={actions} onShortcuts={() => setShortcutsOpen(true)} />
         {pagesOpen && (
           <PagesPanel
             boardId={board.id}
@@ -448,6 +450,7 @@ function EditorView({
             userId={user.id}
           />
         )}
+        {shortcutsOpen && <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />}
         {sharing && (
           <ShareDialog
             boardId={board.id}

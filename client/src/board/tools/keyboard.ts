@@ -35,6 +35,23 @@ export const alignKeys: Record<string, Alignment> = {
   KeyS: 'bottom',
 };
 
+/** The key that picks `tool`, as people read it ("V"), when it has one. */
+export function toolKeyOf(tool: Tool): string | undefined {
+  const key = Object.keys(toolKeys).find((k) => toolKeys[k] === tool);
+  return key?.toUpperCase();
+}
+
+/** The keys that align a selection by `how` ("Alt+A"). */
+export function alignKeyOf(how: Alignment): string {
+  const code = Object.keys(alignKeys).find((c) => alignKeys[c] === how)!;
+  return `Alt+${code.replace(/^Key/, '')}`;
+}
+
+/** The keys that distribute a selection along `axis` (Shift with centre's or middle's key). */
+export function distributeKeyOf(axis: 'x' | 'y'): string {
+  return alignKeyOf(axis === 'x' ? 'center' : 'middle').replace('Alt+', 'Alt+Shift+');
+}
+
 export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
   if (isTyping(e.target)) return;
   // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).

@@ -3,23 +3,15 @@
 // Alt+Shift+H/V distribute, Ctrl+G group, Ctrl+Shift+G ungroup.
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
-import { type Alignment, unitsOf } from '../model/layout.ts';
+import { unitsOf } from '../model/layout.ts';
+import { alignKeyOf, distributeKeyOf } from '../tools/keyboard.ts';
+import { alignments, distributions } from './controls.ts';
 import { useSelectedRecords } from './StylePanel.tsx';
 import { ToolButton } from './ToolButton.tsx';
 
-const aligns: { how: Alignment; label: string; icon: string; key: string }[] = [
-  { how: 'left', label: 'Align left', icon: 'alignLeft', key: 'Alt+A' },
-  { how: 'center', label: 'Align centre', icon: 'alignCenter', key: 'Alt+H' },
-  { how: 'right', label: 'Align right', icon: 'alignRight', key: 'Alt+D' },
-  { how: 'top', label: 'Align top', icon: 'alignTop', key: 'Alt+W' },
-  { how: 'middle', label: 'Align middle', icon: 'alignMiddle', key: 'Alt+V' },
-  { how: 'bottom', label: 'Align bottom', icon: 'alignBottom', key: 'Alt+S' },
-];
+const aligns = alignments.map((a) => ({ ...a, key: alignKeyOf(a.how) }));
 
-const distributions = [
-  { axis: 'x', label: 'Distribute horizontally', icon: 'distributeX', key: 'Alt+Shift+H' },
-  { axis: 'y', label: 'Distribute vertically', icon: 'distributeY', key: 'Alt+Shift+V' },
-] as const;
+const distributes = distributions.map((d) => ({ ...d, key: distributeKeyOf(d.axis) }));
 
 export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeIndex }) {
   const recs = useSelectedRecords(index).filter((r) => !r.locked);
@@ -44,7 +36,7 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
       {units >= 3 && (
         <>
           <span className="sep" />
-          {distributions.map((d) => (
+          {distributes.map((d) => (
             <ToolButton
               key={d.axis}
               label={d.label}

@@ -2,22 +2,12 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
-import { type Tool, useEditor } from '../store.ts';
-import type { IconName } from './icons.tsx';
+import { useEditor } from '../store.ts';
+import { toolKeyOf } from '../tools/keyboard.ts';
+import { paletteTools } from './controls.ts';
 import { ToolButton } from './ToolButton.tsx';
 
-const tools: { tool: Tool; label: string; key: string; icon: IconName }[] = [
-  { tool: 'select', label: 'Select', key: 'V', icon: 'select' },
-  { tool: 'hand', label: 'Hand', key: 'H', icon: 'hand' },
-  { tool: 'sticky', label: 'Sticky note', key: 'N', icon: 'sticky' },
-  { tool: 'rect', label: 'Rectangle', key: 'R', icon: 'rect' },
-  { tool: 'ellipse', label: 'Ellipse', key: 'O', icon: 'ellipse' },
-  { tool: 'diamond', label: 'Diamond', key: 'D', icon: 'diamond' },
-  { tool: 'text', label: 'Text', key: 'T', icon: 'text' },
-  { tool: 'arrow', label: 'Arrow', key: 'A', icon: 'arrow' },
-  { tool: 'pen', label: 'Pen', key: 'P', icon: 'pen' },
-  { tool: 'eraser', label: 'Eraser', key: 'E', icon: 'eraser' },
-];
+const tools = paletteTools.map((t) => ({ ...t, key: toolKeyOf(t.tool) }));
 
 export function Toolbar({
   actions,

@@ -1,8 +1,9 @@
 import type { Actions } from '../actions.ts';
 import { useEditor } from '../store.ts';
+import { SHORTCUTS_KEY } from './shortcutList.ts';
 import { ToolButton } from './ToolButton.tsx';
 
-export function ZoomControls({ actions }: { actions: Actions }) {
+export function ZoomControls({ actions, onShortcuts }: { actions: Actions; onShortcuts(): void }) {
   const zoom = useEditor((s) => s.viewport.zoom);
   const hasSelection = useEditor((s) => s.selection.length > 0);
   const minimap = useEditor((s) => s.minimap);
@@ -40,6 +41,13 @@ export function ZoomControls({ actions }: { actions: Actions }) {
         title={minimap ? 'Hide the minimap' : 'Show the minimap'}
         pressed={minimap}
         onClick={() => useEditor.getState().setMinimap(!minimap)}
+      />
+      <ToolButton
+        label="Keyboard shortcuts"
+        icon="keyboard"
+        shortcut={SHORTCUTS_KEY}
+        className="wide-only"
+        onClick={onShortcuts}
       />
     </div>
   );

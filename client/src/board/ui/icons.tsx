@@ -1,6 +1,7 @@
 // Small stroke icons (24×24 grid), drawn here so the app has no icon dependency.
 const paths: Record<string, string> = {
   select: 'M5 3l14 8-6 2-3 6z',
+  keyboard: 'M3 7h18v10H3zM6 10h1M9 10h1M12 10h1M15 10h1M18 10h1M7 14h10',
   hand: 'M8 13V5.5a1.5 1.5 0 0 1 3 0V12M11 11V4a1.5 1.5 0 0 1 3 0v7M14 11V5.5a1.5 1.5 0 0 1 3 0V13M17 10a1.5 1.5 0 0 1 3 0v4a7 7 0 0 1-7 7h-1a7 7 0 0 1-5.5-2.7L4 15a1.5 1.5 0 0 1 2.4-1.8L8 15',
   sticky: 'M4 4h16v10l-6 6H4zM14 20v-6h6',
   rect: 'M4 6h16v12H4z',

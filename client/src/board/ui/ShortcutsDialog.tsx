@@ -1,0 +1,70 @@
+// The Keyboard shortcuts dialog: every shortcut of the board (shortcutList.ts), opened with `?`
+// or the button beside the zoom controls, closed with Escape or its Close button.
+import { useEffect, useRef, useState } from 'react';
+import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
+import { Icon } from './icons.tsx';
+import { SHORTCUTS_KEY, shortcutGroups } from './shortcutList.ts';
+
+const groups = shortcutGroups();
+
+/** Whether the dialog is open, and its opening: `?` on the board (not while typing or in a dialog). */
+export function useShortcutsDialog(): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(false);
+  useEffect(
+    () =>
+      onKeydown((e) => {
+        if (e.key !== SHORTCUTS_KEY || e.ctrlKey || e.metaKey || e.altKey) return;
+        if (isTyping(e.target) || inDialogOrMenu(e.target)) return;
+        e.preventDefault();
+        setOpen(true);
+      }),
+    [],
+  );
+  return [open, setOpen];
+}
+
+export function ShortcutsDialog({ onClose }: { onClose(): void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      className="dialog shortcuts-dialog"
+      aria-label="Keyboard shortcuts"
+      onClose={onClose}
+      onCancel={onClose}
+    >
+      <header>
+        <h2>Keyboard shortcuts</h2>
+        <button type="button" className="tool" aria-label="Close" onClick={() => dialog.current?.close()}>
+          <Icon name="close" />
+        </button>
+      </header>
+      <p className="shortcuts-note">On a Mac, ⌘ for Ctrl and ⌥ for Alt.</p>
+      <div className="shortcuts-groups">
+        {groups.map((group) => (
+          <section key={group.title} aria-label={group.title}>
+            <h3>{group.title}</h3>
+            <dl>
+              {group.shortcuts.map((s) => (
+                <div key={s.what} className="shortcut">
+                  <dt>{s.what}</dt>
+                  <dd>
+                    {s.keys.map((k, i) => (
+                      <span key={k}>
+                        {i > 0 && <span className="shortcut-or"> or </span>}
+                        <kbd>{k}</kbd>
+                      </span>
+                    ))}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
+      </div>
+    </dialog>
+  );
+}
