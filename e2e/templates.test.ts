@@ -1,8 +1,8 @@
 // Templates (docs/api.md §19) and frames that behave (§14) in Chromium, as a facilitator runs a
 // retro: a board started from Mad/Sad/Glad, two people adding notes in its frames, a frame saved
 // as a shared template and inserted on another board (one Undo takes it away), a frame drawn by
-// dragging, and a marquee inside a frame that leaves the frame where it is. Screenshots at
-// 1280×800 and 390×844 go to test-artifacts/templates-*.png.
+// dragging, a marquee inside a frame that leaves the frame where it is, and a frame renamed by a
+// double-click on its title. Screenshots at 1280×800 and 390×844 go to test-artifacts/templates-*.png.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -211,5 +211,32 @@ describe('templates and frames in a retro', () => {
       'the border moves the frame',
     );
     await waitStatus(fay, 'live');
+  });
+
+  it("a double-click on a frame's title renames it; one inside its empty body writes text there", async () => {
+    await fay.goto('/boards');
+    await createBoard(fay, 'Sprint', 'Kanban');
+    await until(async () => (await shapes(fay, 'frame').count()) === 3, 'the Kanban frames');
+    const count = await shapes(fay).count();
+    // By the mouse at the title: the canvas takes the pointer (its hit test finds the frame).
+    const title = (await frameNamed(fay, 'Doing').locator('.frame-name').boundingBox())!;
+    await fay.mouse.dblclick(title.x + title.width / 2, title.y + title.height / 2);
+    const field = fay.getByLabel('Frame name', { exact: true });
+    await field.waitFor();
+    assert.equal(await field.inputValue(), 'Doing');
+    assert.equal(await fay.getByLabel('Shape text').count(), 0, 'no text box over the title');
+    await field.fill('In progress');
+    await field.press('Enter');
+    await frameNamed(fay, 'In progress').waitFor();
+    assert.equal(await shapes(fay).count(), count, 'no new shape');
+    await shot(fay, 'frame-renamed-1280');
+
+    // Inside the frame, away from its prompt and starter note, a double-click is on the board.
+    const body = (await (await frameBody(fay, 'In progress')).boundingBox())!;
+    await fay.mouse.dblclick(body.x + body.width / 2, body.y + body.height - 40);
+    await fay.getByLabel('Shape text').waitFor();
+    await fay.keyboard.type('Review the embed');
+    await fay.keyboard.press('Escape');
+    await fay.locator('[data-shape-type="text"] .shape-text', { hasText: 'Review the embed' }).waitFor();
   });
 });

@@ -23,10 +23,9 @@ import {
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { fontStacks } from '../drawing/fonts.ts';
-import { clippingFrames } from '../facilitation/frames.ts';
+import { clippingFrames, grabbedAt } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { intersects, unionRect } from '../model/geometry.ts';
-import { topmostAt } from '../model/hit.ts';
 import { recordBounds } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
@@ -205,13 +204,17 @@ export function Canvas({
     const p = local(e);
     const st = useEditor.getState();
     const at = toBoard(st.viewport, st.screen, p.x, p.y);
-    const rec = topmostAt(
+    // What a press there would take hold of: a frame only by its title or border, so a
+    // double-click on a frame's title renames it (FrameNameEditor) instead of putting a new text
+    // shape over the title, and one inside a frame's empty body writes text there as on the board.
+    const rec = grabbedAt(
       snap.list.map((x) => x.rec),
       at,
       4 / st.viewport.zoom,
     );
     // An arrow takes a label (docs/api.md §10: text that follows its midpoint).
-    if (rec && (rec.text !== undefined || rec.type === 'arrow') && !rec.locked) onEditRequest(rec.id);
+    const editable = rec && (rec.text !== undefined || rec.type === 'arrow' || rec.type === 'frame');
+    if (rec && editable && !rec.locked) onEditRequest(rec.id);
     // Empty canvas with the select tool: a text shape there, as in Excalidraw and tldraw.
     else if (!rec && st.tool === 'select') onEmptyDoubleClick?.(at);
   };

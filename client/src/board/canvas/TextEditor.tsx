@@ -73,7 +73,8 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
     }
   });
 
-  if (!editingId || !rec) return null;
+  // A frame's name is edited in its own field above the frame (FrameNameEditor), not here.
+  if (!editingId || !rec || rec.type === 'frame') return null;
   // A connector's label is typed in a free-text box on the path's midpoint (drawing/label.ts).
   const arrow = rec.type === 'arrow';
   const box: ShapeRecord = arrow

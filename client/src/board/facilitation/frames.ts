@@ -6,6 +6,7 @@ import { frameMembers, inside, isFrame } from '@tandem/shared/render/frames.ts';
 import * as Y from 'yjs';
 import { edit, shapesOf } from '../model/doc.ts';
 import type { Point, Rect } from '../model/geometry.ts';
+import { topmostAt } from '../model/hit.ts';
 import { keyBetween, zOrder } from '../model/order.ts';
 import { readAll, readShape } from '../model/read.ts';
 import { createShape, moveShapes } from '../model/shapes.ts';
@@ -108,6 +109,26 @@ export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): bo
     h: frame.h - 2 * tolerance,
   };
   return inside(outer, p) && !(inner.w > 0 && inner.h > 0 && inside(inner, p));
+}
+
+/**
+ * What a press at `p` takes hold of: the topmost shape under it, where a frame counts only by its
+ * title or border (`onFrameGrip`, with a few more pixels for the border), so a press inside a
+ * frame is a press on the board there (docs/api.md §14). The Select tool's press and the
+ * double-click (rename a frame by its title, as in Figma and Miro) share it.
+ */
+export function grabbedAt(shapes: ShapeRecord[], p: Point, tolerance: number): ShapeRecord | null {
+  const shape = topmostAt(
+    shapes.filter((s) => !isFrame(s)),
+    p,
+    tolerance,
+  );
+  if (shape) return shape;
+  for (let i = shapes.length - 1; i >= 0; i--) {
+    const s = shapes[i]!;
+    if (isFrame(s) && onFrameGrip(s, p, tolerance * 2)) return s;
+  }
+  return null;
 }
 
 export { clippingFrames } from '@tandem/shared/render/frames.ts';

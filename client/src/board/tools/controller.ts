@@ -2,7 +2,7 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
-import { createFrame, isFrame, onFrameGrip, withFrameMembers } from '../facilitation/frames.ts';
+import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
@@ -99,20 +99,11 @@ export class ToolController {
    * instead of moving the frame (docs/api.md §14).
    */
   private selectHit(p: Point): ShapeRecord | null {
-    const tolerance = this.tolerance();
-    const list = this.ctx.shapes().list.map((e) => e.rec);
-    const shape = topmostAt(
-      list.filter((s) => !isFrame(s)),
+    return grabbedAt(
+      this.ctx.shapes().list.map((e) => e.rec),
       p,
-      tolerance,
+      this.tolerance(),
     );
-    if (shape) return shape;
-    // A border is easier to catch with a few more pixels than a shape's edge needs.
-    for (let i = list.length - 1; i >= 0; i--) {
-      const s = list[i]!;
-      if (isFrame(s) && onFrameGrip(s, p, tolerance * 2)) return s;
-    }
-    return null;
   }
 
   down(e: {
