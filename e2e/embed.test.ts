@@ -1,7 +1,8 @@
 // Live embeds (docs/api.md §16) in real Chromium: a page on another origin (a static file served by
 // this test on its own port, listed in EMBED_ORIGINS) frames /embed/:token and shows an editor's
 // new sticky live; a page on an origin not in EMBED_ORIGINS cannot frame it, and no page can frame
-// the rest of the app (the browser refuses both). The owner sees the watcher as a count.
+// the rest of the app (the browser refuses both). The owner sees the watcher as a count. The public
+// page of a board with pages lets a visitor switch between them.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -206,6 +207,27 @@ describe('live embeds', () => {
     await owner.keyboard.press('Escape');
     await embed.locator('svg text', { hasText: 'Added while watched' }).waitFor();
     await wiki.screenshot({ path: `${artifacts}/embed-page.png` });
+    assert.equal(await embed.getByLabel('Page').count(), 0, 'the embed shows the page it was given');
+
+    // The public page lists the pages: a visitor switches to the second one and back.
+    const visitor = await context.newPage();
+    failOnPageErrors(visitor, 'visitor');
+    await visitor.setViewportSize({ width: 390, height: 844 });
+    await visitor.goto(`${app.server.url}/p/${token}`);
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    await visitor.locator('svg text', { hasText: 'On page one' }).waitFor();
+    const picker = visitor.getByLabel('Page', { exact: true });
+    assert.deepEqual(await picker.locator('option').allTextContents(), ['Page 1', 'Planning']);
+    await picker.selectOption({ label: 'Planning' });
+    await visitor.locator('svg text', { hasText: 'On page two' }).waitFor();
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    assert.equal(new URL(visitor.url()).search, `?page=${pageId}`, 'the address names the page, to share it');
+    const bar = (await visitor.locator('.public-bar').boundingBox())!;
+    const zoomIn = (await visitor.getByRole('button', { name: 'Zoom in' }).boundingBox())!;
+    assert.ok(zoomIn.x + zoomIn.width <= bar.x + bar.width, 'the zoom buttons stay on a phone');
+    await visitor.screenshot({ path: `${artifacts}/public-view-pages-phone.png` });
+    await picker.selectOption({ label: 'Page 1' });
+    await visitor.locator('svg text', { hasText: 'On page one' }).waitFor();
 
     // A page the board does not list: the first page, with a sentence.
     const lost = await context.newPage();

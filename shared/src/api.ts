@@ -183,6 +183,11 @@ export interface PublicTokenAnswer {
   expiresAt: string;
   /** The board's title, for the page's heading. */
   title: string;
+  /**
+   * The board's pages in order (docs/api.md §17; the first page's name may be empty), so a visitor
+   * of the public page can switch between them: read again with every token.
+   */
+  pages: { id: string; name: string }[];
 }
 /** `GET /api/join/:token`: what an invite link leads to, shown before signing in. */
 export interface JoinPreviewAnswer {

@@ -1,6 +1,7 @@
 // A board watched through a public link (docs/api.md §16): `/p/:token` full page, `/embed/:token`
 // for another site's iframe (minimal chrome: zoom, fit, "Open in Tandem"; `?page=` shows that page,
 // `?frame=` one frame). A page the board does not list (deleted, mistyped) falls back to the first.
+// The full page lists the board's pages to switch between (the embed shows the one it was given).
 // No account, no guest name: the page asks for a read-only access token with the link, opens the
 // document channel with it and draws the board with the shared renderer (the one the export and
 // the server's board.svg use) on every change. It sends no presence and is sent none. Images are
@@ -13,6 +14,7 @@ import {
   exportBoard,
   linkPages,
   MAIN_PAGE_ID,
+  type PublicTokenAnswer,
 } from '@tandem/shared';
 import { boardSvg } from '@tandem/shared/render/board.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -21,7 +23,9 @@ import * as Y from 'yjs';
 import { ApiError, api } from '../api/client.ts';
 import { layoutOf } from '../board/canvas/measure.ts';
 import { loadFonts } from '../board/drawing/fonts.ts';
+import { pageLabel } from '../board/pages/model.ts';
 import { wsOrigin } from '../board/sync/provider.ts';
+import { navigate } from '../router.tsx';
 import { PublicImageUrls } from './publicImages.ts';
 import './publicView.css';
 
@@ -48,6 +52,8 @@ export function PublicView({ token, embed, frame, page }: Props) {
     setFellBack(false);
   }, [page]);
   const [title, setTitle] = useState('');
+  // The board's pages, as the server listed them with the last token (read again on each switch).
+  const [pages, setPages] = useState<PublicTokenAnswer['pages']>([]);
   const [svg, setSvg] = useState<{ markup: string; width: number; height: number } | null>(null);
   const [zoom, setZoom] = useState<number | null>(null);
   const stage = useRef<HTMLDivElement>(null);
@@ -86,6 +92,7 @@ export function PublicView({ token, embed, frame, page }: Props) {
         const answer = await api.publicToken(token);
         if (stopped) return;
         setTitle(answer.title);
+        setPages(answer.pages);
         const first = !imageUrls.ready;
         imageUrls.setToken(answer.boardId, answer.token, Date.parse(answer.expiresAt));
         if (first) schedule();
@@ -163,6 +170,25 @@ export function PublicView({ token, embed, frame, page }: Props) {
     <main className={`public-view${embed ? ' embed' : ''}`} data-status={status}>
       <header className="public-bar">
         {!embed && <strong className="public-title">{title}</strong>}
+        {!embed && pages.length > 1 && (
+          <select
+            className="public-page"
+            aria-label="Page"
+            value={shownPage}
+            onChange={(e) => {
+              const id = e.target.value;
+              navigate(
+                `${linkPages.publicView(token)}${id === MAIN_PAGE_ID ? '' : `?page=${encodeURIComponent(id)}`}`,
+              );
+            }}
+          >
+            {pages.map((entry, position) => (
+              <option key={entry.id} value={entry.id}>
+                {pageLabel(entry, position)}
+              </option>
+            ))}
+          </select>
+        )}
         <span className="public-live" aria-live="polite">
           {status === 'live' ? 'Live' : status === 'loading' ? 'Loading…' : 'Reconnecting…'}
         </span>

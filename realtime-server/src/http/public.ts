@@ -11,6 +11,7 @@ import {
   MAIN_PAGE_ID,
   type PublicTokenAnswer,
   publicViewerId,
+  readPages,
   renditionWidths,
 } from '@tandem/shared';
 import { fillImages } from '@tandem/shared/render/images.ts';
@@ -114,7 +115,22 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
         role: 'viewer',
         expiresAt,
       });
-      return { boardId: board.id, token, expiresAt: new Date(expiresAt).toISOString(), title: board.title };
+      // The page list lives in the first document; the viewer's connection loads that Room anyway
+      // (the first page, or the check that its page is listed).
+      const { room, release } = await rooms.acquire(board.id);
+      let pages: PublicTokenAnswer['pages'];
+      try {
+        pages = readPages(room.doc);
+      } finally {
+        release();
+      }
+      return {
+        boardId: board.id,
+        token,
+        expiresAt: new Date(expiresAt).toISOString(),
+        title: board.title,
+        pages,
+      };
     },
   );
 
