@@ -85,7 +85,7 @@ describe('a team of three on one board', () => {
     const background = (el: Element) => getComputedStyle(el).backgroundColor;
     const benOnAnas = ana
       .getByRole('toolbar', { name: 'People on this board' })
-      .locator('.avatar[title="Ben"]');
+      .locator('.avatars-others .avatar[title="Ben"]');
     const anaOwn = await ana.locator('.avatar-me .avatar').evaluate(background);
     let shown = '';
     await until(async () => {
@@ -210,11 +210,23 @@ describe('a team of three on one board', () => {
       const box = strip.getBoundingClientRect();
       return Array.from(strip.querySelectorAll('.avatar-btn')).filter((b) => {
         const r = b.getBoundingClientRect();
-        return r.left < box.left - 1 || r.right > box.right + 1;
+        return r.right <= box.left + 1 || r.left >= box.right - 1;
       }).length;
     });
     assert.ok(outOfSight >= 1, 'at 1280 px with a long title, someone is out of sight');
-    assert.equal(await more.textContent(), `+${outOfSight}`);
+    assert.equal(
+      await more.getAttribute('aria-label'),
+      `${outOfSight} more ${outOfSight === 1 ? 'person' : 'people'} on this board`,
+    );
+    // With no room for a single one of the two, the button shows the first one's face and "+1".
+    const faces = await more.locator('.avatar').count();
+    if (outOfSight === 2) {
+      assert.equal(faces, 1, 'a face when nobody else is in sight');
+      assert.equal(await more.locator('.avatars-more-count').textContent(), '+1');
+    } else {
+      assert.equal(faces, 0);
+      assert.equal(await more.textContent(), `+${outOfSight}`);
+    }
     await more.click();
     const menu = ana.getByRole('menu', { name: 'Everyone on this board' });
     assert.deepEqual(await menu.locator('.people-menu-name').allTextContents(), ['Ben', 'Cy (viewer)']);

@@ -121,6 +121,7 @@ export function Avatars({
       {hidden > 0 && (
         <EveryoneMenu
           hidden={hidden}
+          face={hidden === people.length ? people[0]?.state.user : undefined}
           people={people
             .map((r) => ({ clientId: r.clientId, user: r.state.user, label: labelOf(r.state).label }))
             .sort((a, b) => a.label.localeCompare(b.label))}
@@ -134,8 +135,8 @@ export function Avatars({
 }
 
 /**
- * How many of the strip's avatars are not wholly in sight (the strip scrolls sideways when the
- * top bar has no room for everyone): measured on layout, on resize and on scroll.
+ * How many of the strip's avatars are out of sight (the strip scrolls sideways when the top bar
+ * has no room for everyone): measured on layout, on resize and on scroll.
  */
 function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): number {
   const [hidden, setHidden] = useState(0);
@@ -150,7 +151,8 @@ function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): n
       let n = 0;
       for (const avatar of el.querySelectorAll('.avatar-btn')) {
         const r = avatar.getBoundingClientRect();
-        if (r.left < box.left - 1 || r.right > box.right + 1) n++;
+        // Wholly out of sight: a face cut by the strip's edge is still seen (and clicked).
+        if (r.right <= box.left + 1 || r.left >= box.right - 1) n++;
       }
       setHidden(n);
     };
@@ -168,15 +170,19 @@ function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): n
 
 /**
  * "+N" after the avatars when some are out of sight, as Miro and Google Docs show it: a menu of
- * everyone else on the board by name, each to follow as their avatar would.
+ * everyone else on the board by name, each to follow as their avatar would. When the top bar has
+ * no room for a single one of them (1280 px beside the tools), the button shows the first
+ * person's face, small, and "+N" for the rest: there is always a face to say someone is here.
  */
 function EveryoneMenu({
   hidden,
+  face,
   people,
   following,
   onFollow,
 }: {
   hidden: number;
+  face: PresenceUser | undefined;
   people: { clientId: number; user: PresenceUser; label: string }[];
   following: number | null;
   onFollow(clientId: number): void;
@@ -194,7 +200,14 @@ function EveryoneMenu({
         title={`${more}: see everyone`}
         onClick={() => setOpen(!open)}
       >
-        +{hidden}
+        {face ? (
+          <>
+            <Avatar user={face} size={26} />
+            {hidden > 1 && <span className="avatars-more-count">+{hidden - 1}</span>}
+          </>
+        ) : (
+          `+${hidden}`
+        )}
       </button>
       {open && (
         <div className="menu panel people-menu" role="menu" aria-label="Everyone on this board">
