@@ -36,7 +36,7 @@ import { Avatars } from './presence/Avatars.tsx';
 import { Cursors } from './presence/Cursors.tsx';
 import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
-import { ShownColors, shownColorsOf } from './presence/shownColors.ts';
+import { ShownColors, useShownColors } from './presence/shownColors.ts';
 import { useEditor } from './store.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
 import { insertTemplate } from './templates/insert.ts';
@@ -190,8 +190,7 @@ function EditorView({
     [presence],
   );
   useEffect(() => () => presence.stop(), [presence]);
-  const boardRemotes = useRemotes(boardSession.awareness);
-  const shownColors = useMemo(() => shownColorsOf(boardRemotes, meShown), [boardRemotes, meShown]);
+  const shownColors = useShownColors(boardSession.awareness, meShown);
   // The laser trail and chat bubble drawn here in the colour the others see them in.
   const userShown = useMemo(() => ({ ...user, color: meShown.color }), [user, meShown.color]);
   useBoardPresence(boardSession, session, pageId, me, pickedColor);
