@@ -187,19 +187,11 @@ function EveryoneMenu({
   following: number | null;
   onFollow(clientId: number): void;
 }) {
-  const { open, setOpen, wrap, close } = useMenu<HTMLSpanElement>();
+  const { open, wrap, close, trigger } = useMenu<HTMLSpanElement>();
   const more = `${hidden} more ${hidden === 1 ? 'person' : 'people'} on this board`;
   return (
     <span className="avatars-more menu-wrap" ref={wrap}>
-      <button
-        type="button"
-        className="avatars-more-btn"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-label={more}
-        title={`${more}: see everyone`}
-        onClick={() => setOpen(!open)}
-      >
+      <button {...trigger} className="avatars-more-btn" aria-label={more} title={`${more}: see everyone`}>
         {face ? (
           <>
             <Avatar user={face} size={26} />
@@ -238,17 +230,14 @@ function EveryoneMenu({
 
 /** This person's own avatar: a menu of the palette's colours to show themselves in. */
 function ColorMenu({ me, onPick }: { me: PresenceUser; onPick(color: string): void }) {
-  const { open, setOpen, wrap, close } = useMenu<HTMLSpanElement>();
+  const { open, wrap, close, trigger } = useMenu<HTMLSpanElement>();
   return (
     <span className="avatar-me menu-wrap" ref={wrap}>
       <button
-        type="button"
+        {...trigger}
         className="avatar-btn"
-        aria-haspopup="menu"
-        aria-expanded={open}
         aria-label={`${me.name} (you): your colour`}
         title={`${me.name} (you): pick your colour`}
-        onClick={() => setOpen(!open)}
       >
         <Avatar user={me} />
       </button>

@@ -23,7 +23,7 @@ interface Props {
 type Saving = { draft: TemplateDraft; suggested: string; what: 'frame' | 'board' };
 
 export function TemplatesMenu({ session, index, title, userId, readOnly, onMessage }: Props) {
-  const { open, setOpen, wrap } = useMenu<HTMLDivElement>();
+  const { open, setOpen, wrap, trigger } = useMenu<HTMLDivElement>();
   const [gallery, setGallery] = useState(false);
   const [saving, setSaving] = useState<Saving | null>(null);
   // Looked up when the selection changes, not in the store selector: a selector runs on every
@@ -55,15 +55,7 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
 
   return (
     <div className="menu-wrap" ref={wrap}>
-      <button
-        type="button"
-        className="btn ghost"
-        aria-label="Templates"
-        title="Templates"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
+      <button {...trigger} className="btn ghost" aria-label="Templates" title="Templates">
         <span aria-hidden="true">⊞</span> <span className="label">Templates</span>
       </button>
       {open && (

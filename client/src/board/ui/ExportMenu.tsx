@@ -36,7 +36,7 @@ interface Props {
 }
 
 export function ExportMenu({ boardId, session, pages, index, title, userId, readOnly, onMessage }: Props) {
-  const { open, setOpen, wrap } = useMenu<HTMLDivElement>();
+  const { open, setOpen, wrap, trigger } = useMenu<HTMLDivElement>();
   const file = useRef<HTMLInputElement>(null);
   const hasSelection = useEditor((s) => s.selection.length > 0);
   // On a board of several pages, "Page as …" is the page shown and "All pages as …" every page.
@@ -179,15 +179,7 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
 
   return (
     <div className="menu-wrap" ref={wrap}>
-      <button
-        type="button"
-        className="btn ghost"
-        aria-label="Export"
-        title="Export"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-      >
+      <button {...trigger} className="btn ghost" aria-label="Export" title="Export">
         <Icon name="download" size={18} /> <span className="label">Export</span>
       </button>
       {open && (

@@ -26,11 +26,20 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
   }, [open, wrap, close]);
 }
 
-/** A popup menu's state: whether it is open, the element that wraps its button and it, and `close`. */
+/**
+ * A popup menu's state: whether it is open, the element that wraps its button and it, `close`,
+ * and `trigger`, the props of the button that opens and closes it (spread on a <button>).
+ */
 export function useMenu<T extends HTMLElement>() {
   const [open, setOpen] = useState(false);
   const wrap = useRef<T>(null);
   const close = useCallback(() => setOpen(false), []);
   useMenuDismiss(open, wrap, close);
-  return { open, setOpen, wrap, close };
+  const trigger = {
+    type: 'button',
+    'aria-haspopup': 'menu',
+    'aria-expanded': open,
+    onClick: () => setOpen((was) => !was),
+  } as const;
+  return { open, setOpen, wrap, close, trigger };
 }
