@@ -145,6 +145,8 @@ function EditorView({
   }, [listed, pageId, board.id]);
   const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
+  /** The column of notes at the bottom of the view; the presenting chip is shown in it too. */
+  const [bannerColumn, setBannerColumn] = useState<HTMLDivElement | null>(null);
   // `?share=webhooks` (the dashboard's notice of a disabled webhook) opens Share at its webhooks.
   const [sharing, setSharing] = useState(() => sharePanelAsked() !== null);
   const [shortcutsOpen, setShortcutsOpen] = useShortcutsDialog();
@@ -364,7 +366,7 @@ function EditorView({
             </button>
           </div>
         </header>
-        <div className="banners">
+        <div className="banners" ref={setBannerColumn}>
           {readOnly && !accessLost && (
             <div className="banner" role="note">
               {canComment(role)
@@ -415,6 +417,7 @@ function EditorView({
           index={index}
           locked={locked || previewIndex !== null}
           presence={presence}
+          bannerColumn={bannerColumn}
           onMessage={setMessage}
         />
         {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}

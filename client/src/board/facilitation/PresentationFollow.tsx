@@ -1,6 +1,7 @@
 // Following a presentation, and the presenter's chip and arrow keys (docs/api.md §14, §17).
 import { MAIN_PAGE_ID, type PresentationState } from '@tandem/shared';
-import { useEffect, useMemo, useRef } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef } from 'react';
+import { createPortal } from 'react-dom';
 import { useRemotes } from '../presence/remote.ts';
 import { isTyping, onKeydown } from '../shortcuts.ts';
 import { useEditor } from '../store.ts';
@@ -78,9 +79,13 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
     return onKeydown(down, { capture: true });
   }, [mine, presentation, place]);
 
-  if (!presentation) return null;
+  const column = props.bannerColumn;
+  if (!presentation || !column) return null;
+  // In the editor's column of notes, above a "Following" banner: laid out with them, never over
+  // them, the bars or the messages (which that column pushes up).
+  const inBannerColumn = (chip: ReactNode) => createPortal(chip, column);
   if (mine) {
-    return (
+    return inBannerColumn(
       <div className="panel presenting-chip" role="status">
         <span>You are presenting</span>
         <button
@@ -93,11 +98,11 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
         <button type="button" className="btn small ghost" onClick={() => writePresentation(boardDoc, null)}>
           Stop
         </button>
-      </div>
+      </div>,
     );
   }
   const following = presenter !== undefined && followId === presenter.clientId;
-  return (
+  return inBannerColumn(
     <div className="panel presenting-chip" role="status">
       <span>{presenter ? `${presenter.state.user.name} is presenting` : 'A presentation is on'}</span>
       {!following && presenter && (
@@ -109,6 +114,6 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
           Follow again
         </button>
       )}
-    </div>
+    </div>,
   );
 }

@@ -30,5 +30,11 @@ export interface FacilitationProps {
   locked: boolean;
   /** This user's presence, for the laser pointer, cursor chat and reactions. */
   presence: LocalPresence;
+  /**
+   * The editor's column of notes at the bottom of the view ("You are viewing…", "Following…"):
+   * the presenting chip is shown in it, so it stacks with them and the messages above them on
+   * every screen size rather than being placed over them. Null until the editor has drawn it.
+   */
+  bannerColumn: HTMLElement | null;
   onMessage(sentence: string): void;
 }
