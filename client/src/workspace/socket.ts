@@ -38,18 +38,21 @@ function release(): void {
 
 export type WorkspaceHandlers = Partial<ServerToClientEvents> & { connect?: () => void };
 
-/** Every event the server sends on the workspace channel (the keys of ServerToClientEvents). */
-const SERVER_EVENTS = [
-  'board:changed',
-  'board:removed',
-  'presence:boards',
-  'members:changed',
-  'votes:changed',
-  'thread:changed',
-  'thread:removed',
-  'mention',
-  'webhooks:health',
-] as const satisfies readonly (keyof ServerToClientEvents)[];
+/**
+ * Every event the server sends on the workspace channel: a record over ServerToClientEvents' keys,
+ * so an event added there and not here fails the typecheck instead of never being heard.
+ */
+const SERVER_EVENTS = Object.keys({
+  'board:changed': true,
+  'board:removed': true,
+  'presence:boards': true,
+  'members:changed': true,
+  'votes:changed': true,
+  'thread:changed': true,
+  'thread:removed': true,
+  mention: true,
+  'webhooks:health': true,
+} satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
 
 type Listener = (payload: unknown) => void;
 type Listeners = { on(name: string, listener: Listener): void; off(name: string, listener: Listener): void };

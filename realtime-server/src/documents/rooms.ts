@@ -4,7 +4,7 @@
 // same moment (they share one pending load), and unloaded after its edits are stored when the
 // last connection leaves. Rooms react to what Instances learns of the others: a lapsed instance's
 // presences vanish and its unconfirmed updates are stored here; a returned one is resynced with.
-import { MAIN_PAGE_ID, PAGE_LISTED_WAIT_MS, readPages } from '@tandem/shared';
+import { MAIN_PAGE_ID, PAGE_LISTED_WAIT_MS, type PageEntry, readPages } from '@tandem/shared';
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
 import { RETRY_MAX_MS } from './persister.ts';
@@ -152,6 +152,16 @@ export class Rooms {
         const timer = setTimeout(() => done(false), PAGE_LISTED_WAIT_MS);
         room.doc.on('update', onUpdate);
       });
+    } finally {
+      release();
+    }
+  }
+
+  /** A board's pages in order (docs/api.md §17), read from its first document's open room. */
+  async pagesOf(boardId: string): Promise<PageEntry[]> {
+    const { room, release } = await this.acquire(boardId);
+    try {
+      return readPages(room.doc);
     } finally {
       release();
     }

@@ -11,7 +11,6 @@ import {
   MAIN_PAGE_ID,
   type PublicTokenAnswer,
   publicViewerId,
-  readPages,
   renditionWidths,
 } from '@tandem/shared';
 import { fillImages } from '@tandem/shared/render/images.ts';
@@ -115,21 +114,14 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
         role: 'viewer',
         expiresAt,
       });
-      // The page list lives in the first document; the viewer's connection loads that Room anyway
-      // (the first page, or the check that its page is listed).
-      const { room, release } = await rooms.acquire(board.id);
-      let pages: PublicTokenAnswer['pages'];
-      try {
-        pages = readPages(room.doc);
-      } finally {
-        release();
-      }
       return {
         boardId: board.id,
         token,
         expiresAt: new Date(expiresAt).toISOString(),
         title: board.title,
-        pages,
+        // The page list lives in the first document; the viewer's connection loads that Room
+        // anyway (the first page, or the check that its page is listed).
+        pages: await rooms.pagesOf(board.id),
       };
     },
   );

@@ -122,9 +122,8 @@ export function Avatars({
         <EveryoneMenu
           hidden={hidden}
           face={hidden === people.length ? people[0]?.state.user : undefined}
-          people={people
-            .map((r) => ({ clientId: r.clientId, user: r.state.user, label: labelOf(r.state).label }))
-            .sort((a, b) => a.label.localeCompare(b.label))}
+          people={people}
+          labelOf={(state) => labelOf(state).label}
           following={following}
           onFollow={(clientId) => follow(following === clientId ? null : clientId)}
         />
@@ -178,12 +177,14 @@ function EveryoneMenu({
   hidden,
   face,
   people,
+  labelOf,
   following,
   onFollow,
 }: {
   hidden: number;
   face: PresenceUser | undefined;
-  people: { clientId: number; user: PresenceUser; label: string }[];
+  people: Remote[];
+  labelOf(state: Remote['state']): string;
   following: number | null;
   onFollow(clientId: number): void;
 }) {
@@ -203,25 +204,29 @@ function EveryoneMenu({
       </button>
       {open && (
         <div className="menu panel people-menu" role="menu" aria-label="Everyone on this board">
-          {people.map(({ clientId, user, label }) => (
-            <button
-              type="button"
-              role="menuitemcheckbox"
-              aria-checked={following === clientId}
-              key={clientId}
-              title={following === clientId ? `Stop following ${user.name}` : `Follow ${label}`}
-              onClick={() => {
-                onFollow(clientId);
-                close();
-              }}
-            >
-              <span aria-hidden="true">
-                <Avatar user={user} size={22} />
-              </span>
-              <span className="people-menu-name">{label}</span>
-              {following === clientId && <span className="people-menu-following">Following</span>}
-            </button>
-          ))}
+          {/* Listed by name only while open: the avatars render again with every cursor move. */}
+          {people
+            .map((r) => ({ clientId: r.clientId, user: r.state.user, label: labelOf(r.state) }))
+            .sort((a, b) => a.label.localeCompare(b.label))
+            .map(({ clientId, user, label }) => (
+              <button
+                type="button"
+                role="menuitemcheckbox"
+                aria-checked={following === clientId}
+                key={clientId}
+                title={following === clientId ? `Stop following ${user.name}` : `Follow ${label}`}
+                onClick={() => {
+                  onFollow(clientId);
+                  close();
+                }}
+              >
+                <span aria-hidden="true">
+                  <Avatar user={user} size={22} />
+                </span>
+                <span className="people-menu-name">{label}</span>
+                {following === clientId && <span className="people-menu-following">Following</span>}
+              </button>
+            ))}
         </div>
       )}
     </span>
