@@ -32,6 +32,7 @@ import {
   startTimer,
   writeTimer,
 } from '../src/board/facilitation/timer.ts';
+import { votableStickies } from '../src/board/facilitation/votable.ts';
 import {
   createShape,
   createUndoManager,
@@ -252,5 +253,21 @@ describe('presentation', () => {
     assert.equal(shouldFollow(summoned, null, 'me'), false);
     writePresentation(doc, null);
     assert.equal(readPresentation(doc), null);
+  });
+});
+
+describe('vote', () => {
+  it('offers the stickies in view with something written on them, not empty ones or other shapes', () => {
+    const doc = new Y.Doc();
+    const idea = createShape(doc, { type: 'sticky', x: 0, y: 0, w: 200, h: 200, text: 'Pair more' }, 'u1');
+    createShape(doc, { type: 'sticky', x: 220, y: 0, w: 200, h: 200, text: '' }, 'u1');
+    createShape(doc, { type: 'sticky', x: 440, y: 0, w: 200, h: 200, text: '  \n ' }, 'u1');
+    createShape(doc, { type: 'rect', x: 0, y: 220, w: 200, h: 200, text: 'A box' }, 'u1');
+    createShape(doc, { type: 'sticky', x: 5000, y: 0, w: 200, h: 200, text: 'Far away' }, 'u1');
+    const offered = votableStickies(readAll(doc), { x: -100, y: -100, w: 1000, h: 800 });
+    assert.deepEqual(
+      offered.map((s) => s.id),
+      [idea],
+    );
   });
 });

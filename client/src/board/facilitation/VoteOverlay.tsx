@@ -5,6 +5,7 @@ import { useResultsHidden } from './hiddenResults.ts';
 import { useShapes } from './hooks.ts';
 import type { FacilitationProps } from './props.ts';
 import { type Votes, votesUsed } from './useVotes.ts';
+import { votableStickies } from './votable.ts';
 
 /**
  * While a vote is open, each sticky in view is a button: a click gives it one of my votes, a
@@ -24,16 +25,10 @@ export function VoteOverlay(props: FacilitationProps & { canEdit: boolean; votes
   const totals = new Map((cur.results ?? []).map((r) => [r.shapeId, r.votes]));
   if (!open && (totals.size === 0 || hidden)) return null;
   const view = visibleRect(viewport, screen);
-  const stickies = snap.list
-    .map((e) => e.rec)
-    .filter(
-      (s) =>
-        s.type === 'sticky' &&
-        s.x + s.w >= view.x &&
-        s.x <= view.x + view.w &&
-        s.y + s.h >= view.y &&
-        s.y <= view.y + view.h,
-    );
+  const stickies = votableStickies(
+    snap.list.map((e) => e.rec),
+    view,
+  );
   const mine = cur.myVotes;
   const left = session.votesPerPerson - votesUsed(mine);
   const place = async (shapeId: string, delta: 1 | -1) => {
