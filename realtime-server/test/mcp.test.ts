@@ -158,6 +158,51 @@ describe('MCP endpoint', () => {
     assert.equal(live.doc.getMap('shapes').size, before);
   });
 
+  test('a sticky grid with no frame or point: a frame-scoped key fills its frame, any other goes beside the content, never on it', async () => {
+    const board = await owner.createBoard('Placement');
+    const seeded = await owner.call('POST', contentPaths.shapes(board), {
+      shapes: [
+        { type: 'sticky', x: -100, y: 50, text: 'Already here' },
+        { type: 'rect', x: 300, y: 400, w: 120, h: 80 },
+        { id: 'far', type: 'frame', x: 2000, y: -500, w: 700, h: 500, name: 'Far' },
+      ],
+    });
+    assert.equal(seeded.status, 201, JSON.stringify(seeded.body));
+    const keyFor = async (body: Record<string, unknown>) =>
+      (await owner.call<{ key: string }>('POST', apiPaths.integrations(board), { role: 'editor', ...body }))
+        .body.key;
+    const anywhere = await connectAgent(await keyFor({ name: 'Anywhere' }));
+    const scoped = await connectAgent(await keyFor({ name: 'Scoped', frameId: 'far' }));
+    const grid = async (client: Client) => {
+      const answer = (await client.callTool({
+        name: 'add_sticky_grid',
+        arguments: { boardId: board, texts: ['One', 'Two', 'Three'] },
+      })) as ToolAnswer;
+      assert.equal(answer.isError, undefined, answer.content[0]?.text);
+      return (JSON.parse(answer.content[0]!.text).shapes as { x: number; y: number }[]).map((s) => [
+        s.x,
+        s.y,
+      ]);
+    };
+    try {
+      // The content spans x -100 to 2700 (the frame's right edge) and starts at y -500.
+      assert.deepEqual(await grid(anywhere), [
+        [2800, -500],
+        [3020, -500],
+        [2800, -280],
+      ]);
+      // Three columns of 220 fit in the frame's 700 past its 40 margin: one row from its corner.
+      assert.deepEqual(await grid(scoped), [
+        [2040, -460],
+        [2260, -460],
+        [2480, -460],
+      ]);
+    } finally {
+      await anywhere.close();
+      await scoped.close();
+    }
+  });
+
   test('read_board answers a board of 5,000 shapes in one call under 1 MB', async () => {
     const bigBoard = await owner.createBoard('Big');
     const bigKey = await owner.call<{ key: string }>('POST', apiPaths.integrations(bigBoard), {

@@ -239,12 +239,15 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'add_sticky_grid',
     {
       description:
-        'Adds sticky notes laid out in a grid, in one change: inside a frame (from its top-left corner, as many columns as fit) or from a point. Use it to cluster ideas.',
+        'Adds sticky notes laid out in a grid, in one change: inside a frame (from its top-left corner, as many columns as fit) or from a point. Given neither, a key limited to a frame fills that frame, and any other key puts the grid to the right of everything on the board. Use it to cluster ideas.',
       inputSchema: {
         boardId,
         texts: z.array(z.string().max(10_000)).min(1).describe('One sticky per text, in reading order.'),
         frameId: z.string().optional().describe('The frame to fill (read_board lists frames).'),
-        x: z.number().optional().describe('Top-left corner when no frame is given.'),
+        x: z
+          .number()
+          .optional()
+          .describe('Top-left corner when no frame is given (omit to place it beside the content).'),
         y: z.number().optional(),
         columns: z.number().int().min(1).max(100).optional(),
         color: ColorName.optional(),

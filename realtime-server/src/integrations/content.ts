@@ -255,11 +255,11 @@ export function applyDelete(doc: Y.Doc, ids: string[]): number {
   return deleted;
 }
 
-/**
- * Where a writer last worked: the centre of these shapes' bounding box (those that exist), for
- * its cursor; null when none does.
- */
-export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | null {
+/** The bounding box of these shapes (those that exist); null when none does. */
+export function extentOf(
+  doc: Y.Doc,
+  ids: Iterable<string>,
+): { x: number; y: number; w: number; h: number } | null {
   const map = shapesOf(doc);
   let minX = Number.POSITIVE_INFINITY;
   let minY = Number.POSITIVE_INFINITY;
@@ -274,7 +274,16 @@ export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | n
     maxX = Math.max(maxX, b.x + b.w);
     maxY = Math.max(maxY, b.y + b.h);
   }
-  return Number.isFinite(minX) ? { x: (minX + maxX) / 2, y: (minY + maxY) / 2 } : null;
+  return Number.isFinite(minX) ? { x: minX, y: minY, w: maxX - minX, h: maxY - minY } : null;
+}
+
+/**
+ * Where a writer last worked: the centre of these shapes' bounding box (those that exist), for
+ * its cursor; null when none does.
+ */
+export function focusOf(doc: Y.Doc, ids: string[]): { x: number; y: number } | null {
+  const box = extentOf(doc, ids);
+  return box && { x: box.x + box.w / 2, y: box.y + box.h / 2 };
 }
 
 /** The records of these shapes as they are now (§10 JSON). */

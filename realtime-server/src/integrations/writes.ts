@@ -19,6 +19,7 @@ import {
   applyDelete,
   applyPatch,
   ContentError,
+  extentOf,
   focusOf,
   planAdd,
   planDelete,
@@ -124,11 +125,9 @@ export async function connectShapes(
 
 const GRID_STEP = 220;
 const GRID_MARGIN = 40;
+/** Between what is on the board and a grid placed beside it. */
+const GRID_GAP = 100;
 
-/**
- * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, as many
- * columns as fit unless given) or from a point.
- */
 /** A grid of stickies to add (the MCP tool add_sticky_grid): their texts, and where. */
 export interface StickyGrid {
   texts: string[];
@@ -139,6 +138,13 @@ export interface StickyGrid {
   color?: ColorName | undefined;
 }
 
+/**
+ * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, as many
+ * columns as fit unless given) or from a point. Given neither, a frame-scoped key fills its
+ * frame, and any other starts right of everything on the board, level with its top, so the
+ * grid never lands on what is there (an agent that did not say where should not bury the
+ * board's content under its notes).
+ */
 export async function addStickyGrid(
   integrations: Integrations,
   actor: Actor,
@@ -150,11 +156,15 @@ export async function addStickyGrid(
     actor.writer,
     JSON.stringify(grid.texts).length + grid.texts.length * 200,
     (doc) => {
-      let originX = grid.x ?? 0;
-      let originY = grid.y ?? 0;
+      const shapes = doc.getMap<Y.Map<unknown>>(SHAPES_KEY);
+      const placed = grid.x !== undefined || grid.y !== undefined;
+      const frameId = grid.frameId ?? (placed ? null : actor.frameId);
+      const content = placed || frameId !== null ? null : extentOf(doc, shapes.keys());
+      let originX = grid.x ?? (content ? content.x + content.w + GRID_GAP : 0);
+      let originY = grid.y ?? (content ? content.y : 0);
       let columns = grid.columns ?? Math.ceil(Math.sqrt(grid.texts.length));
-      if (grid.frameId !== undefined) {
-        const frame = doc.getMap<Y.Map<unknown>>(SHAPES_KEY).get(grid.frameId);
+      if (frameId !== null) {
+        const frame = shapes.get(frameId);
         if (!(frame instanceof Y.Map) || frame.get('type') !== 'frame')
           throw new ContentError('VALIDATION', 'Some fields need attention.', {
             frameId: 'No such frame on this board.',
