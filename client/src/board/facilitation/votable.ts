@@ -8,7 +8,7 @@ export function votableStickies(shapes: readonly ShapeRecord[], view: Rect): Sha
   return shapes.filter(
     (s) =>
       s.type === 'sticky' &&
-      s.text.trim() !== '' &&
+      (s.text ?? '').trim() !== '' &&
       s.x + s.w >= view.x &&
       s.x <= view.x + view.w &&
       s.y + s.h >= view.y &&
