@@ -133,14 +133,8 @@ export async function createApp({
     log,
     instanceId,
     // The owner's dashboards show a board with a webhook turned off; told live, not on reload.
-    onHealthChanged: (boardId) =>
-      void (async () => {
-        const board = await store.getBoard(boardId);
-        if (!board) return;
-        const disabled = (await webhooks.list(boardId)).some((w) => w.disabledAt !== null);
-        // `workspace` is defined below; this runs only once a webhook changes.
-        workspace.webhookHealth(board.ownerId, { boardId, disabled });
-      })().catch((error: unknown) => log.warn({ err: error, boardId }, 'telling webhook health failed')),
+    // `workspace` is defined below; this runs only once a webhook changes.
+    onHealthChanged: (ownerId, health) => workspace.webhookHealth(ownerId, health),
   });
   const versions = new Versions(store, {
     historyDays: config.historyDays,

@@ -10,6 +10,7 @@ import {
   type Webhook,
   type WebhookDelivery,
   type WebhookEvent,
+  type WebhookHealth,
   type WebhookPayload,
   webhookLimits,
 } from '@tandem/shared';
@@ -78,10 +79,10 @@ export interface WebhooksDeps {
   log: Logger;
   instanceId: string;
   /**
-   * A webhook of the board was turned off or deleted: whether the board still has one turned off
-   * may have changed (its owner's dashboard shows it, docs/api.md §15).
+   * A webhook of the board was turned off or deleted: whether the board still has one turned off,
+   * for its owner's dashboard (docs/api.md §15).
    */
-  onHealthChanged?(boardId: string): void;
+  onHealthChanged?(ownerId: string, health: WebhookHealth): void;
 }
 
 export class Webhooks {
@@ -102,6 +103,20 @@ export class Webhooks {
 
   private get store() {
     return this.deps.store.webhooks;
+  }
+
+  /** Tells the board's owner whether it still has a webhook turned off; never throws. */
+  private tellHealth(boardId: string): void {
+    const tell = this.deps.onHealthChanged;
+    if (!tell) return;
+    void (async () => {
+      const board = await this.deps.store.getBoard(boardId);
+      if (!board) return;
+      const disabled = (await this.store.list(boardId)).some((w) => w.disabledAt !== null);
+      tell(board.ownerId, { boardId, disabled });
+    })().catch((error: unknown) =>
+      this.deps.log.warn({ err: error, boardId }, 'telling webhook health failed'),
+    );
   }
 
   // The owner's calls.
@@ -134,7 +149,7 @@ export class Webhooks {
 
   async delete(boardId: string, webhookId: string): Promise<boolean> {
     const deleted = await this.store.delete(boardId, webhookId);
-    if (deleted) this.deps.onHealthChanged?.(boardId);
+    if (deleted) this.tellHealth(boardId);
     return deleted;
   }
 
@@ -347,9 +362,9 @@ export class Webhooks {
       if (await this.store.disableIfFailingSince(delivery.webhookId, cutoff, at)) {
         log.warn(
           { boardId: delivery.boardId, webhookId: delivery.webhookId },
-          'webhook disabled after 24 h of failures',
+          `webhook disabled after ${config.webhookDisableAfterMs} ms of failures`,
         );
-        this.deps.onHealthChanged?.(delivery.boardId);
+        this.tellHealth(delivery.boardId);
       }
     }
   }
