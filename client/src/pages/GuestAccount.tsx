@@ -2,8 +2,9 @@
 // would lose every board they own for good. They are warned first and offered to keep everything
 // by turning the guest into a full account (email + password) — the same user, so the same boards.
 import { fieldMessages, UpgradeBody } from '@tandem/shared';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError, api } from '../api/client.ts';
+import { ModalDialog } from '../board/ui/ModalDialog.tsx';
 import { navigate } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { Field } from './Field.tsx';
@@ -59,9 +60,6 @@ function UpgradeDialog({
   const setUser = useSession((s) => s.setUser);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const parsed = UpgradeBody.safeParse(Object.fromEntries(new FormData(e.currentTarget)));
@@ -81,10 +79,7 @@ function UpgradeDialog({
   };
   const title = warning ? 'Sign out of a guest account?' : 'Keep your boards with an account';
   return (
-    <dialog ref={ref} className="dialog" aria-label={title} onClose={onClose} onCancel={onClose}>
-      <header>
-        <h2>{title}</h2>
-      </header>
+    <ModalDialog title={title} closeButton={false} dialogRef={ref} onClose={onClose}>
       <section>
         {warning && (
           <p className="warning" role="alert">
@@ -125,6 +120,6 @@ function UpgradeDialog({
           </div>
         </form>
       </section>
-    </dialog>
+    </ModalDialog>
   );
 }

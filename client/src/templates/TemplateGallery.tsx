@@ -2,9 +2,9 @@
 // template" on a board: the built-in templates with a preview each, then the person's own and
 // those shared with everyone. The owner of a saved template shares, unshares or deletes it here.
 import { builtInTemplates, type TemplateSummary, templateSummary } from '@tandem/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
-import { Icon } from '../board/ui/icons.tsx';
+import { ModalDialog } from '../board/ui/ModalDialog.tsx';
 import { TemplatePreview } from './TemplatePreview.tsx';
 import './templates.css';
 
@@ -20,7 +20,6 @@ interface Props {
 const offline = builtInTemplates.map(templateSummary);
 
 export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Props) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [templates, setTemplates] = useState<TemplateSummary[]>(offline);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -36,7 +35,6 @@ export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Pro
   }, []);
   useEffect(() => {
     void load();
-    dialog.current?.showModal();
   }, [load]);
 
   const run = async (fn: () => Promise<unknown>) => {
@@ -105,19 +103,7 @@ export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Pro
   );
 
   return (
-    <dialog
-      ref={dialog}
-      className="dialog template-gallery"
-      aria-label={heading}
-      onClose={onClose}
-      onCancel={onClose}
-    >
-      <header>
-        <h2>{heading}</h2>
-        <button type="button" className="tool" aria-label="Close" onClick={() => dialog.current?.close()}>
-          <Icon name="close" size={18} />
-        </button>
-      </header>
+    <ModalDialog title={heading} className="template-gallery" onClose={onClose}>
       <section>
         {error && (
           <p className="warning" role="alert">
@@ -149,6 +135,6 @@ export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Pro
           </>
         )}
       </section>
-    </dialog>
+    </ModalDialog>
   );
 }

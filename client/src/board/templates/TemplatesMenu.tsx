@@ -1,12 +1,13 @@
 // The board's Templates menu (docs/api.md §19): insert one from the gallery where the user is
 // looking, or save the selected frame or the whole board as a template of one's own.
 import type { TemplateSummary } from '@tandem/shared';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { TemplateGallery } from '../../templates/TemplateGallery.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
+import { ModalDialog } from '../ui/ModalDialog.tsx';
 import { useMenu } from '../ui/useMenuDismiss.ts';
 import { insertTemplate } from './insert.ts';
 import { boardTemplate, frameTemplate, type TemplateDraft } from './templates.ts';
@@ -101,12 +102,8 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
 }
 
 function SaveTemplateDialog({ saving, onDone }: { saving: Saving; onDone(sentence: string | null): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget);
@@ -128,15 +125,12 @@ function SaveTemplateDialog({ saving, onDone }: { saving: Saving; onDone(sentenc
     }
   };
   return (
-    <dialog
-      ref={dialog}
-      className="dialog save-template"
-      aria-label={saving.what === 'frame' ? 'Save frame as template' : 'Save board as template'}
-      onCancel={() => onDone(null)}
+    <ModalDialog
+      title={saving.what === 'frame' ? 'Save frame as template' : 'Save board as template'}
+      className="save-template"
+      closeButton={false}
+      onClose={() => onDone(null)}
     >
-      <header>
-        <h2>{saving.what === 'frame' ? 'Save frame as template' : 'Save board as template'}</h2>
-      </header>
       <section>
         <form onSubmit={(e) => void submit(e)}>
           <label className="field">
@@ -168,6 +162,6 @@ function SaveTemplateDialog({ saving, onDone }: { saving: Saving; onDone(sentenc
           </div>
         </form>
       </section>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -2,11 +2,12 @@
 // and their roles. Editors and viewers see the members read-only and can copy the board's address.
 // Removing a member and revoking a link ask first.
 import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { IntegrationsSection } from './IntegrationsSection.tsx';
 import { Icon } from './icons.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 import { WebhooksSection } from './WebhooksSection.tsx';
 
 interface Props {
@@ -46,7 +47,6 @@ export function ShareDialog({
   const [members, setMembers] = useState<Member[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState<string | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
 
   const load = useCallback(async () => {
     try {
@@ -65,9 +65,6 @@ export function ShareDialog({
   useEffect(() => {
     void load();
   }, [load, membersVersion]);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   const run = async (fn: () => Promise<unknown>) => {
     try {
@@ -88,13 +85,7 @@ export function ShareDialog({
   const absolute = (url: string) => new URL(url, location.origin).toString();
 
   return (
-    <dialog ref={dialog} className="dialog" aria-label="Share board" onClose={onClose} onCancel={onClose}>
-      <header>
-        <h2>Share board</h2>
-        <button type="button" className="tool" aria-label="Close" onClick={() => dialog.current?.close()}>
-          <Icon name="close" />
-        </button>
-      </header>
+    <ModalDialog title="Share board" onClose={onClose}>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -207,6 +198,6 @@ export function ShareDialog({
       </section>
       {isOwner && <IntegrationsSection boardId={boardId} membersVersion={membersVersion} />}
       {isOwner && <WebhooksSection boardId={boardId} reveal={showWebhooks} />}
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,8 +1,8 @@
 // The Keyboard shortcuts dialog: every shortcut of the board (shortcutList.ts), opened with `?`
 // or the button beside the zoom controls, closed with Escape or its Close button.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
-import { Icon } from './icons.tsx';
+import { ModalDialog } from './ModalDialog.tsx';
 import { SHORTCUTS_KEY, shortcutGroups } from './shortcutList.ts';
 
 const groups = shortcutGroups();
@@ -24,24 +24,8 @@ export function useShortcutsDialog(): [boolean, (open: boolean) => void] {
 }
 
 export function ShortcutsDialog({ onClose }: { onClose(): void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
   return (
-    <dialog
-      ref={dialog}
-      className="dialog shortcuts-dialog"
-      aria-label="Keyboard shortcuts"
-      onClose={onClose}
-      onCancel={onClose}
-    >
-      <header>
-        <h2>Keyboard shortcuts</h2>
-        <button type="button" className="tool" aria-label="Close" onClick={() => dialog.current?.close()}>
-          <Icon name="close" />
-        </button>
-      </header>
+    <ModalDialog title="Keyboard shortcuts" className="shortcuts-dialog" onClose={onClose}>
       <p className="shortcuts-note">On a Mac, ⌘ for Ctrl and ⌥ for Alt.</p>
       <div className="shortcuts-groups">
         {groups.map((group) => (
@@ -65,6 +49,6 @@ export function ShortcutsDialog({ onClose }: { onClose(): void }) {
           </section>
         ))}
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
