@@ -1,0 +1,99 @@
+// Keeps the README and docs/api.md true to the server: the configuration table names every
+// variable config.ts reads and only those, and the API reference names every route the server
+// answers and only those (a route or variable added without its line, or a line left for one
+// removed, fails here).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pino } from 'pino';
+import { createApp } from '../src/app.ts';
+import { openBus } from '../src/bus/index.ts';
+import { configVariables, loadConfig } from '../src/config.ts';
+import { openStore } from '../src/store/index.ts';
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+/** The backticked names in the first cell of each row of a README section's table. */
+function tableVariables(readme: string, section: string): string[] {
+  const start = readme.indexOf(`## ${section}\n`);
+  assert.ok(start >= 0, `README has a "${section}" section`);
+  const end = readme.indexOf('\n## ', start + 1);
+  const rows = readme
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .filter((line) => line.startsWith('| `'));
+  return rows.flatMap((row) =>
+    [...(row.split('|')[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] as string),
+  );
+}
+
+test('the README configuration table names exactly the variables config.ts reads, each once', () => {
+  const named = tableVariables(read('README.md'), 'Configuration');
+  assert.deepEqual(
+    named.filter((name, i) => named.indexOf(name) !== i),
+    [],
+    'named twice',
+  );
+  assert.deepEqual([...named].sort(), [...configVariables].sort());
+});
+
+/** `METHOD /path` with every parameter written `:` (the docs and the code name them differently). */
+const routeKey = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`;
+
+/** The routes of fastify's printRoutes tree: each line a path segment under its parent's. */
+function servedRoutes(tree: string): Set<string> {
+  const paths: string[] = [];
+  const routes = new Set<string>();
+  for (const line of tree.split('\n')) {
+    const m = /^((?:│ {3}| {4})*)[├└]── (\S+) \(([^)]*)\)$/.exec(line);
+    if (!m) continue;
+    const depth = (m[1] as string).length / 4;
+    const path = (paths[depth - 1] ?? '') + m[2];
+    paths[depth] = path;
+    // fastify answers HEAD for every GET by itself.
+    for (const method of (m[3] as string).split(', '))
+      if (method !== 'HEAD') routes.add(routeKey(method, path));
+  }
+  return routes;
+}
+
+test('docs/api.md names exactly the routes the server answers', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-routes-'));
+  const logger = pino({ level: 'silent' });
+  const store = await openStore({ dataDir, timeoutMs: 5000, logger });
+  const bus = await openBus({ prefix: 'routes:', logger });
+  const app = await createApp({
+    config: loadConfig({ DATA_DIR: dataDir, CLIENT_DIR: '' }),
+    store,
+    bus,
+    logger,
+  });
+  try {
+    await app.http.ready();
+    const served = servedRoutes(app.http.printRoutes({ commonPrefix: false }));
+    assert.ok(
+      served.has('POST /api/boards') && served.has('GET /api/boards/:/export.json'),
+      'the tree was read',
+    );
+    const documented = new Set(
+      [...read('docs/api.md').matchAll(/`(GET|POST|PUT|PATCH|DELETE) (\/[^\s`?[]*)/g)].map((m) =>
+        routeKey(m[1] as string, m[2] as string),
+      ),
+    );
+    assert.deepEqual(
+      [...served].filter((r) => !documented.has(r)).sort(),
+      [],
+      'served but not in docs/api.md',
+    );
+    assert.deepEqual(
+      [...documented].filter((r) => !served.has(r)).sort(),
+      [],
+      'in docs/api.md but not served',
+    );
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
