@@ -1,12 +1,13 @@
-// Keeps the README and docs/api.md true to the server: the configuration table names every
-// variable config.ts reads and only those, and the API reference names every route the server
-// answers and only those (a route or variable added without its line, or a line left for one
-// removed, fails here).
+// Keeps the README and docs/api.md true to the server and shared/: the configuration table names
+// every variable config.ts reads, the API reference every route the server answers, and the error
+// catalogue every REST code with its status and every close code, each only those (one added
+// without its line, or a line left for one removed, fails here).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { CloseCode, errorStatus } from '@tandem/shared';
 import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { openBus } from '../src/bus/index.ts';
@@ -96,4 +97,37 @@ test('docs/api.md names exactly the routes the server answers', async () => {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+/** The rows of the table in a docs/api.md section that follows `after`, split into cells. */
+function tableAfter(doc: string, after: string): string[][] {
+  const start = doc.indexOf(after);
+  assert.ok(start >= 0, `docs/api.md has "${after}"`);
+  const lines = doc.slice(start).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+  }
+  return rows;
+}
+
+test('docs/api.md §8 lists every REST error code with its status, and every close code, as shared/ defines them', () => {
+  const doc = read('docs/api.md');
+  const errors = tableAfter(doc, 'REST errors (`shared/src/errors.ts`');
+  assert.deepEqual(
+    Object.fromEntries(errors.map(([status, code]) => [(code ?? '').replaceAll('`', ''), Number(status)])),
+    errorStatus,
+  );
+  const closes = tableAfter(doc, 'Document socket close codes');
+  assert.deepEqual(
+    closes.map(([code]) => Number(code)).sort(),
+    [...new Set(Object.values(CloseCode))].sort(),
+  );
 });
