@@ -1,13 +1,14 @@
 // Keeps the README and docs/api.md true to the server and shared/: the configuration table names
-// every variable config.ts reads, the API reference every route the server answers, and the error
-// catalogue every REST code with its status and every close code, each only those (one added
-// without its line, or a line left for one removed, fails here).
+// every variable config.ts reads, the API reference every route the server answers, the error
+// catalogue every REST code with its status and every close code, and the workspace channel
+// every event; each only those (one added without its line, or a line left for one removed,
+// fails here).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CloseCode, errorStatus } from '@tandem/shared';
+import { CloseCode, clientEventNames, errorStatus, serverEventNames } from '@tandem/shared';
 import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { openBus } from '../src/bus/index.ts';
@@ -130,4 +131,12 @@ test('docs/api.md §8 lists every REST error code with its status, and every clo
     closes.map(([code]) => Number(code)).sort(),
     [...new Set(Object.values(CloseCode))].sort(),
   );
+});
+
+test('docs/api.md §7 lists every workspace event, each in its direction, as shared/ defines them', () => {
+  const rows = tableAfter(read('docs/api.md'), 'Typed in `shared/src/events.ts`');
+  const named = (direction: string) =>
+    rows.filter(([dir]) => dir === direction).map(([, event]) => (event ?? '').replaceAll('`', ''));
+  assert.deepEqual(named('server → client').sort(), [...serverEventNames].sort());
+  assert.deepEqual(named('client → server').sort(), [...clientEventNames].sort());
 });

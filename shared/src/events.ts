@@ -26,6 +26,23 @@ export interface ServerToClientEvents {
   'webhooks:health': (payload: WebhookHealth) => void;
 }
 
+/**
+ * Every event the server sends on the workspace channel: a record over ServerToClientEvents' keys,
+ * so an event added there and not here fails the typecheck (the client would never hear it, and
+ * docs/api.md §7 would not name it: a test reads this list).
+ */
+export const serverEventNames = Object.keys({
+  'board:changed': true,
+  'board:removed': true,
+  'presence:boards': true,
+  'members:changed': true,
+  'votes:changed': true,
+  'thread:changed': true,
+  'thread:removed': true,
+  mention: true,
+  'webhooks:health': true,
+} satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
+
 export interface WebhookHealth {
   boardId: string;
   disabled: boolean;
@@ -35,3 +52,8 @@ export interface ClientToServerEvents {
   /** Ask for a fresh `presence:boards` (for example after the board list changed). */
   'presence:refresh': () => void;
 }
+
+/** Every event a client may send on the workspace channel (as serverEventNames). */
+export const clientEventNames = Object.keys({
+  'presence:refresh': true,
+} satisfies Record<keyof ClientToServerEvents, true>) as (keyof ClientToServerEvents)[];

@@ -1,6 +1,11 @@
 // The workspace channel (socket.io, docs/api.md §7) with the shared event maps: one connection per tab,
 // shared by the dashboard and the board page, opened while someone listens.
-import { type ClientToServerEvents, type ServerToClientEvents, WORKSPACE_PATH } from '@tandem/shared';
+import {
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  serverEventNames,
+  WORKSPACE_PATH,
+} from '@tandem/shared';
 import { useEffect, useRef } from 'react';
 import { io, type Socket } from 'socket.io-client';
 
@@ -38,22 +43,6 @@ function release(): void {
 
 export type WorkspaceHandlers = Partial<ServerToClientEvents> & { connect?: () => void };
 
-/**
- * Every event the server sends on the workspace channel: a record over ServerToClientEvents' keys,
- * so an event added there and not here fails the typecheck instead of never being heard.
- */
-const SERVER_EVENTS = Object.keys({
-  'board:changed': true,
-  'board:removed': true,
-  'presence:boards': true,
-  'members:changed': true,
-  'votes:changed': true,
-  'thread:changed': true,
-  'thread:removed': true,
-  mention: true,
-  'webhooks:health': true,
-} satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
-
 type Listener = (payload: unknown) => void;
 type Listeners = { on(name: string, listener: Listener): void; off(name: string, listener: Listener): void };
 
@@ -68,7 +57,7 @@ export function useWorkspace(handlers: WorkspaceHandlers, enabled = true): void 
     // between renders; the socket's listeners do not). The names are ServerToClientEvents' own,
     // so the socket is addressed untyped here only to register them in one loop.
     const events = s as unknown as Listeners;
-    const forward = SERVER_EVENTS.map((name) => {
+    const forward = serverEventNames.map((name) => {
       const listener = (payload: unknown) => (ref.current[name] as Listener | undefined)?.(payload);
       return [name, listener] as const;
     });
