@@ -2,6 +2,7 @@
 // against a real server: the tools, a board read, a sticky grid in a frame, a connection, what a
 // live WebsocketProvider client sees, a refusal as a tool error, and a revoked key.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -83,6 +84,15 @@ describe('MCP endpoint', () => {
     }
     const readBoard = tools.find((t) => t.name === 'read_board');
     assert.deepEqual(readBoard?.inputSchema.required, ['boardId']);
+    // docs/api.md §15's table names the same tools (its first cell: one or two backticked names).
+    const apiDoc = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const table = apiDoc.slice(apiDoc.indexOf('| tool | arguments | result |'));
+    const documented = table
+      .split('\n')
+      .slice(2)
+      .filter((line, i, lines) => line.startsWith('|') && lines.slice(0, i).every((l) => l.startsWith('|')))
+      .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1]));
+    assert.deepEqual(documented.sort(), tools.map((t) => t.name).sort());
   });
 
   test('lists its board, adds a sticky grid in its frame, connects two shapes; a live client sees them, attributed to the bot, and read_board shows them', async () => {
