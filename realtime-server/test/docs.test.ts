@@ -31,7 +31,7 @@ function tableVariables(readme: string, section: string): string[] {
   );
 }
 
-test('the README configuration table names exactly the variables config.ts reads, each once', () => {
+test('the README configuration table and docs/api.md §9 name exactly the variables config.ts reads, each once', () => {
   const named = tableVariables(read('README.md'), 'Configuration');
   assert.deepEqual(
     named.filter((name, i) => named.indexOf(name) !== i),
@@ -39,6 +39,11 @@ test('the README configuration table names exactly the variables config.ts reads
     'named twice',
   );
   assert.deepEqual([...named].sort(), [...configVariables].sort());
+  // docs/api.md §9 has the same table, with what each value bounds.
+  const limits = tableAfter(read('docs/api.md'), '| environment variable | default |').flatMap(([first]) =>
+    [...(first ?? '').matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] as string),
+  );
+  assert.deepEqual([...limits].sort(), [...configVariables].sort(), 'docs/api.md §9');
 });
 
 /** `METHOD /path` with every parameter written `:` (the docs and the code name them differently). */
