@@ -46,6 +46,48 @@ test('the README configuration table and docs/api.md §9 name exactly the variab
   assert.deepEqual([...limits].sort(), [...configVariables].sort(), 'docs/api.md §9');
 });
 
+/**
+ * What a default cell says, where it says it plainly: a number (with a KiB/MiB unit, or a
+ * gloss in brackets after it), true/false, or one backticked word; undefined for prose ("unset
+ * → SQLite", "pid + random"), which is not checked.
+ */
+function plainDefault(cell: string): number | boolean | string | undefined {
+  const text = cell.replace(/\s*\(.*\)$/, '').trim();
+  const units: Record<string, number> = { KiB: 1024, MiB: 1024 ** 2 };
+  const number = /^`?(\d+)(?: (KiB|MiB))?`?$/.exec(text);
+  if (number) return Number(number[1]) * (units[number[2] ?? ''] ?? 1);
+  if (/^`?(true|false)`?$/.test(text)) return text.includes('true');
+  const word = /^`([^`/ ]+)`$/.exec(text);
+  return word ? word[1] : undefined;
+}
+
+/** The config field a variable sets: its name in camelCase (HISTORY_DAYS → historyDays). */
+const fieldOf = (variable: string) =>
+  variable.toLowerCase().replace(/_([a-z0-9])/g, (_match, ch: string) => ch.toUpperCase());
+
+test('the defaults the README and docs/api.md §9 state are the ones config.ts applies', () => {
+  const defaults = loadConfig({ DATA_DIR: tmpdir() }) as unknown as Record<string, unknown>;
+  let checked = 0;
+  for (const [doc, rows] of [
+    ['README', tableAfter(read('README.md'), '## Configuration')],
+    ['docs/api.md §9', tableAfter(read('docs/api.md'), '| environment variable | default |')],
+  ] as const) {
+    for (const [first = '', cell = ''] of rows) {
+      const variables = [...first.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] as string);
+      const values = cell.split(' / ');
+      if (values.length !== variables.length) continue;
+      variables.forEach((variable, i) => {
+        const stated = plainDefault(values[i] as string);
+        if (stated === undefined || !(fieldOf(variable) in defaults)) return;
+        assert.equal(defaults[fieldOf(variable)], stated, `${doc}: ${variable}`);
+        checked++;
+      });
+    }
+  }
+  // Most rows state a plain default: a parser that silently matched none would prove nothing.
+  assert.ok(checked >= 60, `${checked} defaults checked`);
+});
+
 /** `METHOD /path` with every parameter written `:` (the docs and the code name them differently). */
 const routeKey = (method: string, path: string) => `${method} ${path.replace(/:\w+/g, ':')}`;
 
