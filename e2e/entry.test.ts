@@ -1,6 +1,7 @@
 // Writing without a tool and the board around it: a double-click on empty canvas writes text,
 // pasted plain text becomes a text shape or a sticky note, the title is renamed in place with the
-// dashboard's rules, and the dashboard shows each board's real thumbnail.
+// dashboard's rules, Back and Forward move between the dashboard and a board, and the dashboard
+// shows each board's real thumbnail.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -102,6 +103,21 @@ describe('text entry, title and thumbnails', () => {
     await page.getByLabel('Board title').fill('Never mind');
     await page.getByLabel('Board title').press('Escape');
     await page.getByRole('button', { name: 'Rename board: Words and pictures' }).waitFor();
+  });
+
+  it('the browser’s Back and Forward move between the dashboard and a board', async () => {
+    await newBoard('Travel');
+    const onBoard = page.getByRole('button', { name: 'Rename board: Travel' });
+    const onDashboard = page.getByRole('heading', { name: 'My boards' });
+    await onBoard.waitFor();
+    await page.getByRole('link', { name: 'All boards' }).click();
+    await onDashboard.waitFor();
+    await page.goBack();
+    await onBoard.waitFor();
+    assert.equal(await onDashboard.count(), 0);
+    await page.goForward();
+    await onDashboard.waitFor();
+    assert.equal(await onBoard.count(), 0);
   });
 
   it('the dashboard shows the board’s real thumbnail, painted from its shapes', async () => {

@@ -1,4 +1,4 @@
-// A tiny history router: the app has six routes (docs/api.md §2), which do not need a library.
+// A tiny history router: the app has a handful of routes (docs/api.md §2), which do not need a library.
 
 import { MAIN_PAGE_ID } from '@tandem/shared';
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from 'react';
@@ -8,7 +8,6 @@ const listeners = new Set<() => void>();
 const notify = () => {
   for (const fn of listeners) fn();
 };
-window.addEventListener('popstate', notify);
 
 export function navigate(target: string, opts: { replace?: boolean } = {}): void {
   // Only ever a path on this site: history refuses a foreign URL with a SecurityError.
@@ -19,8 +18,13 @@ export function navigate(target: string, opts: { replace?: boolean } = {}): void
 }
 
 const subscribe = (fn: () => void) => {
+  // Listened for from the first subscriber on (not at import, so matchRoute runs outside a browser).
+  if (listeners.size === 0) window.addEventListener('popstate', notify);
   listeners.add(fn);
-  return () => listeners.delete(fn);
+  return () => {
+    listeners.delete(fn);
+    if (listeners.size === 0) window.removeEventListener('popstate', notify);
+  };
 };
 const snapshot = () => location.pathname + location.search;
 
