@@ -363,6 +363,38 @@ export interface PdfPagePicture {
 }
 
 /**
+ * Undoes PNG row filters (a PDF image's `/Predictor` 10–15: each row starts with its filter's
+ * byte), which pdf-lib's decoder leaves in place: the rows' bytes, `rowBytes` long each.
+ */
+function unfilterPng(data: Uint8Array, rowBytes: number, bpp: number): Uint8Array {
+  const rows = Math.floor(data.length / (rowBytes + 1));
+  const out = new Uint8Array(rows * rowBytes);
+  for (let r = 0; r < rows; r++) {
+    const filter = data[r * (rowBytes + 1)];
+    const src = r * (rowBytes + 1) + 1;
+    const at = r * rowBytes;
+    for (let i = 0; i < rowBytes; i++) {
+      const a = i >= bpp ? out[at + i - bpp]! : 0;
+      const b = r > 0 ? out[at - rowBytes + i]! : 0;
+      const c = r > 0 && i >= bpp ? out[at - rowBytes + i - bpp]! : 0;
+      let base = 0;
+      if (filter === 1) base = a;
+      else if (filter === 2) base = b;
+      else if (filter === 3) base = (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        base = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      out[at + i] = (data[src + i]! + base) & 0xff;
+    }
+  }
+  return out;
+}
+
+/**
  * Each page of a PDF made by the client's exports (jsPDF: one PNG picture per page), read in Node
  * with pdf-lib, no system tool needed.
  */
@@ -397,7 +429,10 @@ export function pdfPagePictures(pdf: PDFDocument): PdfPagePicture[] {
     const number = (key: string) => (image.dict.get(PDFName.of(key)) as PDFNumber).asNumber();
     assert.equal(number('BitsPerComponent'), 8);
     assert.equal(image.dict.get(PDFName.of('ColorSpace')), PDFName.of('DeviceRGB'));
-    const rgb = decodePDFRawStream(image).decode();
+    const inflated = decodePDFRawStream(image).decode();
+    const parms = image.dict.lookupMaybe(PDFName.of('DecodeParms'), PDFDict);
+    const predictor = (parms?.get(PDFName.of('Predictor')) as PDFNumber | undefined)?.asNumber() ?? 1;
+    const rgb = predictor >= 10 ? unfilterPng(inflated, number('Width') * 3, 3) : inflated;
     const colours = new Set<number>();
     for (let p = 0; p + 2 < rgb.length; p += 3)
       colours.add(((rgb[p] ?? 0) << 16) | ((rgb[p + 1] ?? 0) << 8) | (rgb[p + 2] ?? 0));

@@ -120,9 +120,16 @@ describe('pages: export of every page, and presenting across pages', () => {
     await shot(ana, 'export-menu');
     await ana.getByRole('button', { name: 'Export' }).click();
 
-    const pdf = await PDFDocument.load(await exported(ana, 'All pages as PDF'));
+    const pdfBytes = await exported(ana, 'All pages as PDF');
+    const pdf = await PDFDocument.load(pdfBytes);
     assert.equal(pdf.getPageCount(), 3, 'one PDF page per board page');
     const pictures = pdfPagePictures(pdf);
+    // The pictures are deflated: stored raw, three pages of a few notes made a file of megabytes.
+    const rawBytes = pictures.reduce((sum, p) => sum + p.pixels.width * p.pixels.height * 3, 0);
+    assert.ok(
+      pdfBytes.length < rawBytes / 5,
+      `the PDF is ${pdfBytes.length} bytes for ${rawBytes} bytes of pixels: not compressed`,
+    );
     // Pages one and two hold two frames side by side, page three one note: it is the narrowest.
     const widths = pictures.map((p) => p.width);
     assert.ok(widths[0]! > widths[2]! && widths[1]! > widths[2]!, `page widths ${widths.join(', ')}`);

@@ -57,7 +57,9 @@ export async function picturesPdf(
     const orientation = width >= height ? 'landscape' : 'portrait';
     if (!pdf) pdf = new jsPDF({ orientation, unit: 'px', format: [width, height], hotfixes: ['px_scaling'] });
     else pdf.addPage([width, height], orientation);
-    pdf.addImage(png, 'PNG', 0, 0, width, height);
+    // Deflated: without a compression jsPDF stores the PNG's pixels raw, so a one-page
+    // flowchart came out at about 5 MB. FAST (zlib level 1) is quick even for 8192 px pictures.
+    pdf.addImage(png, 'PNG', 0, 0, width, height, undefined, 'FAST');
   }
   return pdf?.output('blob') ?? null;
 }
