@@ -107,6 +107,50 @@ describe('the trial’s bugs', () => {
     assert.equal(await buttonUnder(page, 'Frame'), 'Frame');
   });
 
+  it('at 1024 and 820 px wide Share, Export and the title are on screen, and no panel covers the tools', async () => {
+    const { page } = await newUser(app, 'Nia');
+    await createBoard(page, 'Checkout flow, second pass');
+    await sticky(page, 500, 300, 'One');
+    await sticky(page, 700, 300, 'Two');
+    const box = async (name: string, role: 'button' | 'toolbar' = 'button') =>
+      (await page.getByRole(role, { name, exact: true }).boundingBox())!;
+    const apart = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+      a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    for (const width of [1024, 820]) {
+      await page.setViewportSize({ width, height: 720 });
+      await canvas(page).focus();
+      await page.keyboard.press('Escape');
+      // Each control of the top bar and the tools is on screen and is what a click there presses
+      // (at 1024 px Share was off the screen, at 820 px Export and Templates too).
+      for (const name of ['Share', 'Export', 'Templates', 'History', 'Comments', 'Pages', 'Select', 'Redo']) {
+        const b = await box(name);
+        assert.ok(
+          b.x >= 0 && b.x + b.width <= width,
+          `${name} on screen at ${width} px: ${JSON.stringify(b)}`,
+        );
+        assert.equal(await buttonUnder(page, name), name, `a click on ${name} presses it at ${width} px`);
+      }
+      // The title shows more than its first letter (it was 8 px wide at 820 px).
+      const title = (await page.getByRole('button', { name: /^Rename board/ }).boundingBox())!;
+      assert.ok(title.width > 100, `the title is ${title.width} px wide at ${width} px`);
+      // With two notes selected, the style panel and the align bar leave the tools uncovered, and
+      // the align bar's first button is not under the style panel.
+      await page.keyboard.press('Control+a');
+      await page.getByRole('button', { name: 'Group', exact: true }).waitFor();
+      const tools = await box('Tools', 'toolbar');
+      const style = await box('Selection', 'toolbar');
+      assert.ok(apart(tools, style), `the style panel covers the tools at ${width} px`);
+      assert.ok(apart(tools, await box('Align and group', 'toolbar')), `the align bar covers the tools`);
+      assert.equal(
+        await buttonUnder(page, 'Align left'),
+        'Align left',
+        `Align left pressable at ${width} px`,
+      );
+      assert.equal(await buttonUnder(page, 'Group'), 'Group');
+      await page.screenshot({ path: `${artifacts}/trial-narrow-${width}.png` });
+    }
+  });
+
   it('after a vote only the voted stickies carry a total; the totals can be cleared and stay cleared', async () => {
     const { page } = await newUser(app, 'Vera');
     await createBoard(page, 'Votes');
