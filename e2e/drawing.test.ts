@@ -293,7 +293,13 @@ describe('drawing styles, shared', () => {
       await ana.mouse.click(line.x + line.width / 2, line.y + line.height / 2);
     }
     await elbow.click();
-    await until(async () => (await serverShape(arrow))?.route === 'elbow', 'the elbow route on the server');
+    // New shapes start with the styles last picked: the cartoonist look of the first test came with
+    // the arrow. Exact lines, so the route is read from its polyline.
+    await ana.getByLabel('Sloppiness').selectOption('architect');
+    await until(async () => {
+      const a = await serverShape(arrow);
+      return a?.route === 'elbow' && a.sloppiness === 'architect';
+    }, 'the elbow route on the server');
 
     const pointsOn = (page: Page) =>
       page.locator(`[data-shape-id="${arrow}"] polyline`).first().getAttribute('points');

@@ -5,6 +5,7 @@
 // landing at the pointer, and XL text on a full note saying why it does not grow.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ShapeRecord } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
@@ -149,6 +150,48 @@ describe('the trial’s bugs', () => {
       assert.equal(await buttonUnder(page, 'Group'), 'Group');
       await page.screenshot({ path: `${artifacts}/trial-narrow-${width}.png` });
     }
+  });
+
+  it('the next connector is elbow once Elbow was picked, and the next rectangle hatched', async () => {
+    const { page } = await newUser(app, 'Eli');
+    const boardId = await createBoard(page, 'Signup flow');
+    const stored = async () =>
+      (
+        (await (await page.request.get(`/api/boards/${boardId}/export.json`)).json()) as {
+          shapes: ShapeRecord[];
+        }
+      ).shapes;
+    const area = (await boardArea(page).boundingBox())!;
+    /** Draws with `tool` by a drag between canvas points; answers the new shape once stored. */
+    const draw = async (tool: string, from: [number, number], to: [number, number]) => {
+      const before = new Set((await stored()).map((s) => s.id));
+      await page.getByRole('button', { name: tool, exact: true }).click();
+      await page.mouse.move(area.x + from[0], area.y + from[1]);
+      await page.mouse.down();
+      await page.mouse.move(area.x + to[0], area.y + to[1], { steps: 6 });
+      await page.mouse.up();
+      let made: ShapeRecord | undefined;
+      await until(async () => {
+        made = (await stored()).find((s) => !before.has(s.id));
+        return made !== undefined;
+      }, `the new ${tool} on the server`);
+      return made!;
+    };
+    await draw('Arrow', [300, 200], [500, 320]);
+    await page.getByRole('button', { name: 'Elbow', exact: true }).click();
+    await page.getByRole('button', { name: 'Elbow', exact: true, pressed: true }).waitFor();
+    await page.keyboard.press('Escape');
+    const second = await draw('Arrow', [300, 400], [500, 520]);
+    assert.equal(second.route, 'elbow', 'the second connector is elbow like the first');
+    await page.getByRole('button', { name: 'Elbow', exact: true, pressed: true }).waitFor();
+
+    await draw('Rectangle', [700, 200], [860, 280]);
+    await page.getByLabel('Fill style').selectOption('hatched');
+    await page.getByLabel('Sloppiness').selectOption('artist');
+    await page.keyboard.press('Escape');
+    const rect = await draw('Rectangle', [700, 400], [860, 480]);
+    assert.deepEqual([rect.fillStyle, rect.sloppiness], ['hatched', 'artist']);
+    assert.equal(await page.getByLabel('Fill style').inputValue(), 'hatched', 'the panel shows it');
   });
 
   it('after a vote only the voted stickies carry a total; the totals can be cleared and stay cleared', async () => {

@@ -228,6 +228,37 @@ describe('tool controller gestures', () => {
     const drawn = readAll(t.doc).at(-1)!;
     assert.deepEqual([drawn.x, drawn.y, drawn.w, drawn.h], [200, 0, 100, 100]);
   });
+
+  it('new shapes start with the styles last picked, each with those it carries', () => {
+    const t = setup();
+    t.store
+      .getState()
+      .rememberStyle({ route: 'elbow', sloppiness: 'artist', fill: 'red', fillStyle: 'hatched' });
+    t.store.getState().rememberStyle({ fontFamily: 'hand' });
+    const made = (
+      tool: 'rect' | 'arrow' | 'sticky' | 'pen',
+      from: [number, number],
+      to: [number, number],
+    ) => {
+      const before = new Set(t.index.getSnapshot().byId.keys());
+      t.store.getState().setTool(tool);
+      t.drag(from, [to]);
+      return [...t.index.getSnapshot().byId.values()].find((r) => !before.has(r.id))!;
+    };
+    const rect = made('rect', [0, 0], [120, 80]);
+    assert.deepEqual(
+      [rect.sloppiness, rect.fill, rect.fillStyle, rect.fontFamily, rect.route],
+      ['artist', 'red', 'hatched', 'hand', undefined],
+      'a rectangle takes the look and fill, not the connector route',
+    );
+    const arrow = made('arrow', [400, 0], [600, 200]);
+    assert.deepEqual([arrow.route, arrow.sloppiness, arrow.fill], ['elbow', 'artist', undefined]);
+    const note = made('sticky', [0, 400], [200, 600]);
+    assert.equal(note.fill, undefined, 'a sticky keeps its note colour');
+    assert.equal(note.fontFamily, 'hand');
+    const stroke = made('pen', [800, 0], [900, 50]);
+    assert.equal(stroke.type, 'freehand');
+  });
 });
 
 describe('dragging a large selection (docs/client.md: moved on screen, written on release)', () => {

@@ -21,6 +21,7 @@ import {
 } from './model/layout.ts';
 import { bringForward, bringToFront, sendBackward, sendToBack } from './model/order.ts';
 import {
+  carriedStyle,
   createShape,
   deleteShapes,
   ensureLabel,
@@ -93,6 +94,7 @@ export function createActions(
     restyle(patch: StylePatch) {
       if (!canEdit()) return;
       setStyle(doc, sel(), patch);
+      ed().rememberStyle(patch);
     },
     /** Aligns the selected shapes (a group counts as one) on their common bounds. */
     align: (how: Alignment) => arrange((units) => alignUnits(units, how)),
@@ -179,7 +181,7 @@ export function createActions(
     addTextAt(p: Point) {
       if (!canEdit()) return;
       undo.stopCapturing();
-      const id = createShape(doc, textShapeAt(p), userId);
+      const id = createShape(doc, { ...textShapeAt(p), ...carriedStyle('text', ed().lastStyle) }, userId);
       const s = ed();
       s.select([id]);
       s.setEditing(id);

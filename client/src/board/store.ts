@@ -6,6 +6,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { PHONE_QUERY } from '../breakpoints.ts';
 import type { Point, Rect } from './model/geometry.ts';
 import type { Guide } from './model/layout.ts';
+import type { StylePatch } from './model/shapes.ts';
 
 export type Tool =
   | 'select'
@@ -63,6 +64,8 @@ export interface EditorState {
   liftOffset: Point;
   /** Tool lock (Q, or double-click a tool): a drawing tool stays on after each shape. */
   toolLocked: boolean;
+  /** The styles last picked in the style panel: new shapes start with those they carry (model/shapes.ts carriedStyle). */
+  lastStyle: StylePatch;
   /** Set when the note being typed in was deleted by someone else: letter keys are swallowed (not
    * tool shortcuts) until the person clicks or presses Escape. */
   keyGuard: boolean;
@@ -98,6 +101,8 @@ export interface EditorState {
   setLift(ids: ReadonlySet<string> | null): void;
   setLiftOffset(offset: Point): void;
   setToolLocked(on: boolean): void;
+  /** Adds a pick of the style panel to `lastStyle`. */
+  rememberStyle(patch: StylePatch): void;
   /** Adds a notice (the same sentence again moves to the end); null clears them all. */
   setNotice(notice: string | null): void;
   dismissNotice(id: number): void;
@@ -145,6 +150,7 @@ const initial = {
   lift: null as EditorState['lift'],
   liftOffset: { x: 0, y: 0 } as Point,
   toolLocked: false,
+  lastStyle: {} as StylePatch,
   keyGuard: false,
   notice: null as string | null,
   notices: [] as NoticeItem[],
@@ -190,6 +196,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
   setLift: (ids) => set({ lift: ids ? { ids } : null, liftOffset: { x: 0, y: 0 } }),
   setLiftOffset: (liftOffset) => set({ liftOffset }),
   setToolLocked: (toolLocked) => set({ toolLocked }),
+  rememberStyle: (patch) => set((s) => ({ lastStyle: { ...s.lastStyle, ...patch } })),
   setNotice: (notice) => set((s) => withNotice(s.notices, notice)),
   dismissNotice: (id) =>
     set((s) => {

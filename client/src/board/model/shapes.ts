@@ -152,6 +152,19 @@ export function styleKeysFor(type: ShapeType): (keyof StylePatch)[] {
   return keys;
 }
 
+/**
+ * The styles a new shape of `type` starts with: those last picked in the style panel that such a
+ * shape carries. As in Excalidraw and tldraw, picking Elbow or a hand-drawn look once makes every
+ * next connector or shape the same; before, each new one came back to the defaults. A sticky note
+ * keeps its note colour (a rectangle's fill is not a note colour).
+ */
+export function carriedStyle(type: ShapeType, last: StylePatch): StylePatch {
+  const keys = styleKeysFor(type).filter(
+    (k) => last[k] !== undefined && !(type === 'sticky' && k === 'fill'),
+  );
+  return Object.fromEntries(keys.map((k) => [k, last[k]])) as StylePatch;
+}
+
 /** Sets style fields on the shapes that carry them (a text size does not land on an arrow). */
 export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): void {
   edit(doc, () => {

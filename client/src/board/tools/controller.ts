@@ -6,7 +6,7 @@ import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
-import { createShape, deleteShapes } from '../model/shapes.ts';
+import { carriedStyle, createShape, deleteShapes } from '../model/shapes.ts';
 import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
 import type { ToolContext } from './context.ts';
 import {
@@ -227,7 +227,11 @@ export class ToolController {
     }
     const type = creators[tool];
     if (type) {
-      const id = createShape(this.ctx.doc, { type, x: p.x, y: p.y, w: 1, h: 1 }, this.ctx.userId);
+      const id = createShape(
+        this.ctx.doc,
+        { type, x: p.x, y: p.y, w: 1, h: 1, ...carriedStyle(type, st.lastStyle) },
+        this.ctx.userId,
+      );
       this.gesture = createGesture(id, p, type, this.snapTargets(new Set([id])));
       return;
     }
@@ -236,7 +240,14 @@ export class ToolController {
       const from: ArrowEnd = target ? { shapeId: target.id, x: p.x, y: p.y } : { x: p.x, y: p.y };
       const id = createShape(
         this.ctx.doc,
-        { type: 'arrow', x: p.x, y: p.y, from, to: { x: p.x, y: p.y } },
+        {
+          type: 'arrow',
+          x: p.x,
+          y: p.y,
+          from,
+          to: { x: p.x, y: p.y },
+          ...carriedStyle('arrow', st.lastStyle),
+        },
         this.ctx.userId,
       );
       this.gesture = arrowGesture(id, from);

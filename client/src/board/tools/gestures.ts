@@ -15,6 +15,7 @@ import {
   snapBox,
 } from '../model/layout.ts';
 import {
+  carriedStyle,
   createShape,
   defaultSize,
   deleteShapes,
@@ -356,7 +357,11 @@ export function penGesture(first: Point): Gesture {
       if (points.length > 1 || points.length === 1) {
         const pts =
           points.length === 1 ? [points[0]!, { x: points[0]!.x + 0.5, y: points[0]!.y + 0.5 }] : points;
-        createShape(env.ctx.doc, { type: 'freehand', ...freehandFrom(pts) }, env.ctx.userId);
+        createShape(
+          env.ctx.doc,
+          { type: 'freehand', ...freehandFrom(pts), ...carriedStyle('freehand', env.state().lastStyle) },
+          env.ctx.userId,
+        );
       }
     },
     cancel: (env) => env.state().setDraft(null),
