@@ -194,6 +194,40 @@ describe('the trial’s bugs', () => {
     assert.equal(await page.getByLabel('Fill style').inputValue(), 'hatched', 'the panel shows it');
   });
 
+  it('Enter on a connector just drawn types its label', async () => {
+    const { page } = await newUser(app, 'Lou');
+    const boardId = await createBoard(page, 'Labels');
+    await place(page, 'Rectangle', 300, 300);
+    await page.keyboard.press('Escape');
+    await place(page, 'Ellipse', 700, 300);
+    await page.keyboard.press('Escape');
+    const area = (await boardArea(page).boundingBox())!;
+    await page.getByRole('button', { name: 'Arrow', exact: true }).click();
+    await page.mouse.move(area.x + 300, area.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(area.x + 700, area.y + 300, { steps: 8 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Elbow', exact: true }).waitFor();
+    // As on a rectangle: Enter, then the letters go into the label (they picked tools: E, the eraser).
+    await page.keyboard.press('Enter');
+    await until(
+      async () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') === 'Shape text'),
+      'the label field has the focus',
+    );
+    await page.keyboard.type('yes');
+    await page.keyboard.press('Escape');
+    await until(async () => {
+      const res = await page.request.get(`/api/boards/${boardId}/export.json`);
+      const { shapes } = (await res.json()) as { shapes: ShapeRecord[] };
+      return shapes.find((s) => s.type === 'arrow')?.text === 'yes';
+    }, 'the label “yes” on the server');
+    assert.equal(
+      await page.getByRole('button', { name: 'Select', exact: true, pressed: true }).count(),
+      1,
+      'the Select tool is still on',
+    );
+  });
+
   it('after a vote only the voted stickies carry a total; the totals can be cleared and stay cleared', async () => {
     const { page } = await newUser(app, 'Vera');
     await createBoard(page, 'Votes');

@@ -134,7 +134,10 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   }
   if (e.key === 'Enter' && st.selection.length === 1 && !readOnly && !actions.isLocked(st.selection[0]!)) {
     e.preventDefault();
-    st.setEditing(st.selection[0]!);
+    // Through the action, which gives a connector its (empty) label first: setting the editing
+    // id alone opened a box on an unlabelled arrow with nothing to type into, and the letters
+    // typed became tool shortcuts (E picked the eraser).
+    actions.editText(st.selection[0]!);
     return;
   }
   if (e.key === '=' || e.key === '+') {
