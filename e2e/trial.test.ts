@@ -228,6 +228,34 @@ describe('the trial’s bugs', () => {
     );
   });
 
+  it('Alt-drag drags a copy of a shape, the original stays', async () => {
+    const { page } = await newUser(app, 'Abe');
+    const boardId = await createBoard(page, 'Wireframe');
+    const stored = async () =>
+      (
+        (await (await page.request.get(`/api/boards/${boardId}/export.json`)).json()) as {
+          shapes: ShapeRecord[];
+        }
+      ).shapes;
+    await place(page, 'Rectangle', 400, 300);
+    await page.keyboard.press('Escape');
+    await until(async () => (await stored()).length === 1, 'the rectangle on the server');
+    const [original] = await stored();
+    const area = (await boardArea(page).boundingBox())!;
+    await page.keyboard.down('Alt');
+    await page.mouse.move(area.x + 400, area.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(area.x + 400, area.y + 450, { steps: 8 });
+    await page.mouse.up();
+    await page.keyboard.up('Alt');
+    await until(async () => (await stored()).length === 2, 'a copy on the server');
+    const after = await stored();
+    const kept = after.find((s) => s.id === original!.id)!;
+    assert.deepEqual([kept.x, kept.y], [original!.x, original!.y], 'the original stays');
+    const copy = after.find((s) => s.id !== original!.id)!;
+    assert.ok(Math.abs(copy.y - original!.y - 150) < 8, `the copy moved down 150 (${copy.y - original!.y})`);
+  });
+
   it('after a vote only the voted stickies carry a total; the totals can be cleared and stay cleared', async () => {
     const { page } = await newUser(app, 'Vera');
     await createBoard(page, 'Votes');

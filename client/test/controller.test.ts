@@ -229,6 +229,47 @@ describe('tool controller gestures', () => {
     assert.deepEqual([drawn.x, drawn.y, drawn.w, drawn.h], [200, 0, 100, 100]);
   });
 
+  it('Alt-drag drags a copy of the selection and leaves the originals, as one undo step', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const frame = createShape(t.doc, { type: 'frame', x: 400, y: 0, w: 300, h: 300 }, 'u1');
+    const inside = createShape(t.doc, { type: 'sticky', x: 450, y: 50, w: 100, h: 100 }, 'u1');
+    t.undo.clear();
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    const altDrag = (from: [number, number], to: [number, number]) => {
+      t.controller.down({
+        ...screen(...from),
+        button: 0,
+        shift: false,
+        alt: true,
+        pointerId: 1,
+        handle: null,
+      });
+      t.controller.move({ ...screen(...to), pointerId: 1, shift: false, noSnap: true });
+      t.controller.up({ ...screen(...to), pointerId: 1 });
+    };
+    altDrag([50, 50], [50, 250]);
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0], 'the original stays');
+    const [copy] = t.store.getState().selection;
+    assert.ok(copy && copy !== a, 'the copy is selected');
+    assert.deepEqual([t.rec(copy).type, t.rec(copy).x, t.rec(copy).y], ['rect', 0, 200]);
+    t.undo.undo();
+    assert.equal(readAll(t.doc).length, 3, 'one undo takes the copy away');
+    assert.deepEqual([t.rec(a).x, t.rec(a).y], [0, 0]);
+
+    // A frame's copy takes copies of what is inside it; the originals stay in the original frame.
+    altDrag([405, 5], [405, 405]);
+    assert.deepEqual([t.rec(frame).y, t.rec(inside).y], [0, 50]);
+    const copies = readAll(t.doc).filter((r) => r.id !== a && r.id !== frame && r.id !== inside);
+    assert.deepEqual(copies.map((r) => [r.type, r.y]).sort(), [
+      ['frame', 400],
+      ['sticky', 450],
+    ]);
+  });
+
   it('new shapes start with the styles last picked, each with those it carries', () => {
     const t = setup();
     t.store

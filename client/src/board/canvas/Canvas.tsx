@@ -185,7 +185,14 @@ export function Canvas({
     ref.current?.focus({ preventScroll: true });
     const handle = ((e.target as Element).closest('[data-handle]')?.getAttribute('data-handle') ??
       null) as Handle | null;
-    controller.down({ ...local(e), button: e.button, shift: e.shiftKey, pointerId: e.pointerId, handle });
+    controller.down({
+      ...local(e),
+      button: e.button,
+      shift: e.shiftKey,
+      alt: e.altKey,
+      pointerId: e.pointerId,
+      handle,
+    });
   };
   const onPointerMove = (e: ReactPointerEvent<SVGSVGElement>) => {
     const p = local(e);

@@ -207,8 +207,14 @@ export function pasteShapes(doc: Y.Doc, text: string, createdBy: string, at?: Po
   return insertRecords(doc, parsed.shapes, createdBy, offset);
 }
 
-export function duplicateShapes(doc: Y.Doc, ids: Iterable<string>, createdBy: string): string[] {
-  return insertRecords(doc, recordsOf(doc, ids), createdBy, { x: 24, y: 24 });
+/** Copies of the shapes, `offset` from them (Ctrl+D's copies step aside; an Alt-drag's start in place). */
+export function duplicateShapes(
+  doc: Y.Doc,
+  ids: Iterable<string>,
+  createdBy: string,
+  offset: { x: number; y: number } = { x: 24, y: 24 },
+): string[] {
+  return insertRecords(doc, recordsOf(doc, ids), createdBy, offset);
 }
 
 /** The board as the shared export JSON (the same code the server's export.json runs). */

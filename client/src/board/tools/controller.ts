@@ -3,6 +3,7 @@
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames.ts';
+import { duplicateShapes } from '../model/clipboard.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
 import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
@@ -111,6 +112,8 @@ export class ToolController {
     y: number;
     button: number;
     shift: boolean;
+    /** Alt (Option) held: a drag on the selection drags a copy of it. */
+    alt?: boolean;
     pointerId: number;
     handle: Handle | null;
   }): void {
@@ -205,8 +208,15 @@ export class ToolController {
         else if (!readOnly && sel.includes(hit.id)) {
           const byId = this.ctx.shapes().byId;
           // A frame carries the shapes inside it (docs/api.md §14); locked shapes stay where they are.
-          const ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
+          let ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
           const moving = ids.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
+          // Alt (Option) drags a copy and leaves the originals, as in Excalidraw, tldraw, Figma and
+          // Miro. The copies start in place, so the originals' bounds are theirs; a frame's copy
+          // takes copies of its contents (moving it alone would carry the originals off).
+          if (e.alt && ids.length > 0) {
+            ids = duplicateShapes(this.ctx.doc, ids, this.ctx.userId, { x: 0, y: 0 });
+            st.select(ids);
+          }
           this.gesture = moveGesture(
             p,
             ids,
