@@ -256,6 +256,32 @@ describe('the trial’s bugs', () => {
     assert.ok(Math.abs(copy.y - original!.y - 150) < 8, `the copy moved down 150 (${copy.y - original!.y})`);
   });
 
+  it('a pasted shape lands at the pointer, as a pasted image does', async () => {
+    const { page } = await newUser(app, 'Pia');
+    const boardId = await createBoard(page, 'Paste');
+    const stored = async () =>
+      (
+        (await (await page.request.get(`/api/boards/${boardId}/export.json`)).json()) as {
+          shapes: ShapeRecord[];
+        }
+      ).shapes;
+    // The view is centred on board (0, 0) at 100 %: a canvas point minus the area's middle is a board point.
+    const area = (await boardArea(page).boundingBox())!;
+    await place(page, 'Rectangle', area.width / 2, area.height / 2);
+    await page.keyboard.press('Escape');
+    await page.mouse.click(area.x + area.width / 2, area.y + area.height / 2);
+    await page.keyboard.press('Control+c');
+    await page.mouse.move(area.x + area.width / 2 + 300, area.y + area.height / 2 + 200, { steps: 4 });
+    await page.keyboard.press('Control+v');
+    await until(async () => (await stored()).length === 2, 'the pasted rectangle on the server');
+    const [first, pasted] = (await stored()).sort((a, b) => a.x - b.x);
+    const centre = { x: pasted!.x + pasted!.w / 2, y: pasted!.y + pasted!.h / 2 };
+    assert.ok(
+      Math.abs(centre.x - 300) < 2 && Math.abs(centre.y - 200) < 2,
+      `the paste is centred on the pointer (300, 200), not at ${JSON.stringify(centre)} (the first is at ${first!.x}, ${first!.y})`,
+    );
+  });
+
   it('after a vote only the voted stickies carry a total; the totals can be cleared and stay cleared', async () => {
     const { page } = await newUser(app, 'Vera');
     await createBoard(page, 'Votes');

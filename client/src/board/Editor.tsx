@@ -196,7 +196,7 @@ function EditorView({
   // The laser trail and chat bubble drawn here in the colour the others see them in.
   const userShown = useMemo(() => ({ ...user, color: meShown.color }), [user, meShown.color]);
   useBoardPresence(boardSession, session, pageId, me, pickedColor);
-  // Where the pointer is on the board (null when it is off the canvas): a pasted image lands there.
+  // Where the pointer is on the board (null when it is off the canvas): a paste lands there.
   const pointerRef = useRef<{ x: number; y: number } | null>(null);
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
@@ -205,7 +205,15 @@ function EditorView({
   const joint = useMemo(() => jointUndo([session.undo, pagesUndo]), [session, pagesUndo]);
   useEffect(() => () => joint.destroy(), [joint]);
   const actions = useMemo(
-    () => createActions(session, index, user.id, () => lockedRef.current, joint),
+    () =>
+      createActions(
+        session,
+        index,
+        user.id,
+        () => lockedRef.current,
+        joint,
+        () => pointerRef.current,
+      ),
     [session, index, user.id, joint],
   );
   const controller = useMemo(

@@ -45,6 +45,8 @@ export function createActions(
   readOnly: () => boolean,
   /** What Ctrl+Z and Ctrl+Y act on: the canvas's undo, joined with the page list's in the editor. */
   history: { undo(): unknown; redo(): unknown } = session.undo,
+  /** Where the pointer is on the board, null when it is off the canvas: a paste lands there. */
+  pointer: () => Point | null = () => null,
 ) {
   const { doc, undo } = session;
   const ed = () => useEditor.getState();
@@ -136,7 +138,11 @@ export function createActions(
       if (!canEdit()) return;
       if (await this.copy()) this.deleteSelection();
     },
-    /** Pastes `text` (from a paste event) or whatever we can read; lands centred in view. */
+    /**
+     * Pastes `text` (from a paste event) or whatever we can read, centred on the pointer as in
+     * Excalidraw and Miro (and as a pasted image lands), or in the middle of the view when the
+     * pointer is off the canvas. It always landed in the middle, over whatever was drawn there.
+     */
     async paste(text?: string) {
       if (!canEdit()) return;
       let t = text;
@@ -150,7 +156,7 @@ export function createActions(
       if (!t) t = memoryClipboard;
       const s = ed();
       const v = visibleRect(s.viewport, s.screen);
-      const centre = { x: v.x + v.w / 2, y: v.y + v.h / 2 };
+      const centre = pointer() ?? { x: v.x + v.w / 2, y: v.y + v.h / 2 };
       const ids = pasteShapes(doc, t, userId, centre);
       if (ids.length > 0) {
         s.select(ids);
