@@ -14,9 +14,12 @@ import {
   exported,
   joinByLink,
   newUser,
+  pageNames,
+  pathOf,
   place,
   shapes,
   shareLink,
+  stickyText,
   until,
   waitStatus,
   withApp,
@@ -313,5 +316,86 @@ describe('comments: two people', () => {
       await ana.screenshot({ path: `${artifacts}/comments-share-${width}.png` });
       await ana.getByRole('button', { name: 'Close', exact: true }).click();
     }
+  });
+});
+
+// A thread belongs to the page it was placed on (docs/api.md §17, §18): its pin shows there only,
+// the panel of another page names its page (not "Shape deleted": the shape is on the other page),
+// and opening it, from the panel or from a mention on the dashboard, goes to its page.
+describe('comments on a board of several pages', () => {
+  const app = withApp();
+
+  it('a thread on the second page is pinned there, listed as on it elsewhere, and opens there', async () => {
+    const olga = (await newUser(app, 'Olga')).page;
+    const ben = (await newUser(app, 'Ben')).page;
+    const boardId = await createBoard(olga, 'Q3 Planning');
+    await place(olga, 'Sticky note', 400, 350);
+    await olga.keyboard.type('Launch checklist');
+    await olga.keyboard.press('Escape');
+    await olga.getByRole('button', { name: 'Pages' }).click();
+    await olga.getByRole('button', { name: 'Add page' }).click();
+    await olga.getByLabel('Page name').fill('Risks');
+    await olga.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(olga)).join(',') === 'Page 1,Risks', 'the Risks page');
+    await waitStatus(olga, 'live');
+    const risks = pathOf(olga);
+    assert.match(risks, new RegExp(`^/b/${boardId}/p/`));
+    await place(olga, 'Sticky note', 500, 400);
+    await olga.keyboard.type('Vendor delay');
+    await olga.keyboard.press('Escape');
+    const link = await shareLink(olga, 'can edit');
+    await olga.getByRole('link', { name: 'All boards' }).click();
+    await olga.waitForURL('**/boards');
+
+    // Ben comments on the Risks page's sticky and mentions Olga.
+    await joinByLink(ben, link, boardId);
+    await ben.getByRole('button', { name: 'Pages' }).click();
+    await ben.locator('.pages-panel .page-name', { hasText: 'Risks' }).click();
+    await ben.waitForURL(`**${risks}`);
+    await waitStatus(ben, 'live');
+    await until(
+      async () => (await stickyText(ben).allTextContents()).includes('Vendor delay'),
+      'Risks shown',
+    );
+    await ben.getByRole('button', { name: 'Comment', exact: true }).click();
+    const sticky = await shapes(ben, 'sticky').first().boundingBox();
+    assert.ok(sticky);
+    await ben.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
+    const field = ben.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.pressSequentially('Who owns this, @Ol');
+    await ben.getByRole('option', { name: 'Olga' }).waitFor();
+    await field.press('Enter');
+    await field.press('Enter');
+    await card(ben).waitFor();
+    assert.equal(await pins(ben).count(), 1, 'the pin on the Risks page');
+
+    // On the first page, no pin, and the panel says where the thread is.
+    await ben.locator('.pages-panel .page-name', { hasText: 'Page 1' }).click();
+    await ben.waitForURL(`**/b/${boardId}`);
+    await until(
+      async () => (await stickyText(ben).allTextContents()).includes('Launch checklist'),
+      'Page 1 shown',
+    );
+    assert.equal(await pins(ben).count(), 0, 'no pin of the Risks page’s thread on Page 1');
+    await ben.getByRole('button', { name: 'Comments', exact: true }).click();
+    const panel = ben.getByRole('complementary', { name: 'Comments panel' });
+    const item = panel.getByRole('button', { name: /Ben.*Who owns this/ });
+    await item.waitFor();
+    assert.match((await item.textContent()) ?? '', /On Risks/);
+    assert.doesNotMatch((await item.textContent()) ?? '', /Shape deleted/);
+    await ben.screenshot({ path: `${artifacts}/comments-pages-panel.png` });
+    await item.click();
+    await ben.waitForURL(`**${risks}`);
+    await card(ben).getByText('Who owns this').waitFor();
+    assert.equal(await card(ben).getByText('Shape deleted').count(), 0);
+    await until(async () => (await pins(ben).count()) === 1, 'the pin again on the Risks page');
+
+    // Olga's mention on the dashboard opens the Risks page at the thread.
+    await olga.getByRole('button', { name: 'Mentions, 1 unread' }).click();
+    await olga.getByRole('menuitem', { name: /Ben mentioned you on Q3 Planning/ }).click();
+    await olga.waitForURL(`**${risks}`);
+    await card(olga).getByText('Who owns this').waitFor();
+    assert.equal(await pins(olga).count(), 1);
+    await olga.screenshot({ path: `${artifacts}/comments-pages-mention.png` });
   });
 });

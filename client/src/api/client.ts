@@ -146,8 +146,8 @@ export const api = {
     call<TemplateAnswer>('PATCH', apiPaths.template(id), { shared }),
   deleteTemplate: (id: string) => call<void>('DELETE', apiPaths.template(id)),
   threads: (id: string) => call<ThreadsAnswer>('GET', apiPaths.threads(id)),
-  createThread: (id: string, anchor: ThreadAnchor, body: string) =>
-    call<ThreadCreatedAnswer>('POST', apiPaths.threads(id), { anchor, body }),
+  createThread: (id: string, anchor: ThreadAnchor, body: string, pageId: string) =>
+    call<ThreadCreatedAnswer>('POST', apiPaths.threads(id), { anchor, body, pageId }),
   resolveThread: (id: string, threadId: string, resolved: boolean) =>
     call<ThreadAnswer>('PATCH', apiPaths.thread(id, threadId), { resolved }),
   deleteThread: (id: string, threadId: string) => call<void>('DELETE', apiPaths.thread(id, threadId)),

@@ -301,7 +301,7 @@ function EditorView({
     };
   }, [title]);
   const comments = useComments(board.id, membersVersion, setMessage);
-  useOpenThreadFromLink(comments, index);
+  useOpenThreadFromLink(comments, index, board.id, pageId);
 
   useWorkspace({
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
@@ -396,10 +396,19 @@ function EditorView({
             index={index}
             me={user}
             role={accessLost ? 'viewer' : role}
+            pageId={pageId}
+            pages={pages}
             onMessage={setMessage}
           />
         )}
-        <CommentsPanel boardId={board.id} comments={comments} index={index} me={user} />
+        <CommentsPanel
+          boardId={board.id}
+          comments={comments}
+          index={index}
+          me={user}
+          pageId={pageId}
+          pages={pages}
+        />
         <Minimap index={previewIndex ?? index} />
         <HistoryLayer
           boardId={docKey(board.id, pageId)}

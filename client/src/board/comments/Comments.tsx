@@ -2,11 +2,20 @@
 // beside its pin, the composer of a thread being placed with the Comment tool, and the Comments
 // panel (open / resolved / mentions me). Threads come from the server, never the Yjs document.
 
-import { bodyExcerpt, canComment, type Role, type ThreadWithComments, type User } from '@tandem/shared';
+import {
+  bodyExcerpt,
+  canComment,
+  type PageEntry,
+  type Role,
+  type ThreadWithComments,
+  type User,
+} from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { PHONE_QUERY } from '../../breakpoints.ts';
+import { navigate } from '../../router.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { pageLabel, pagePath } from '../pages/model.ts';
 import { useColorOf } from '../presence/shownColors.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
@@ -20,6 +29,8 @@ import {
   pinPosition,
   shapeDeleted,
   type ThreadFilter,
+  type ThreadPage,
+  threadPage,
   unreadByThread,
 } from './threads.ts';
 import type { Comments } from './useComments.ts';
@@ -31,13 +42,23 @@ interface Props {
   index: ShapeIndex;
   me: User;
   role: Role;
+  /** The page shown, and the board's pages: a thread belongs to one page (docs/api.md §17). */
+  pageId: string;
+  pages: readonly PageEntry[];
   onMessage(s: string): void;
+}
+
+/** What a thread is marked with, in the list and on its card, when it has no pin on this page. */
+function threadMark(place: ThreadPage, shapeGone: boolean): string | null {
+  if (place.kind === 'other') return `On ${pageLabel(place.page, place.position)}`;
+  if (place.kind === 'gone') return 'Page deleted';
+  return shapeGone ? 'Shape deleted' : null;
 }
 
 const CARD_WIDTH = 320;
 
 /** Pins, the open thread and the draft composer, over the canvas. */
-export function CommentsLayer({ boardId, comments, index, me, role, onMessage }: Props) {
+export function CommentsLayer({ boardId, comments, index, me, role, pageId, pages, onMessage }: Props) {
   const shapes = useSyncExternalStore(index.subscribe, index.getSnapshot);
   const viewport = useEditor((s) => s.viewport);
   const screen = useEditor((s) => s.screen);
@@ -58,7 +79,10 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
   }, [tool, mayComment, onMessage]);
 
   const place = (p: { x: number; y: number }) => toScreen(viewport, screen, p.x, p.y);
-  const open = comments.threads.find((t) => t.id === openId) ?? null;
+  // A thread open when its page was left stays closed here; one on a deleted page opens anywhere.
+  const found = comments.threads.find((t) => t.id === openId) ?? null;
+  const openPlace = found && threadPage(found, pageId, pages);
+  const open = openPlace?.kind === 'other' ? null : found;
   useEffect(() => {
     if (open) comments.markRead(open.id);
   }, [open, comments.markRead]);
@@ -72,7 +96,7 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
     if (!draft) return false;
     try {
       const anchor = draft.shapeId ? { shapeId: draft.shapeId } : { x: draft.x, y: draft.y };
-      const answer = await api.createThread(boardId, anchor, body);
+      const answer = await api.createThread(boardId, anchor, body, pageId);
       comments.changed(answer.thread);
       const st = useEditor.getState();
       if (!st.toolLocked) st.setTool('select');
@@ -88,6 +112,8 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
     <div className="comments-layer">
       {comments.threads.map((thread) => {
         if (thread.resolved && thread.id !== openId) return null;
+        // Pins of other pages' threads are on their pages (their shape ids mean nothing here).
+        if (thread.pageId !== pageId) return null;
         const at = pinPosition(thread, shapes.byId);
         if (!at) return null;
         const p = place(at);
@@ -140,9 +166,9 @@ export function CommentsLayer({ boardId, comments, index, me, role, onMessage }:
           comments={comments}
           me={me}
           role={role}
-          deleted={shapeDeleted(open, shapes.byId)}
+          mark={threadMark(threadPage(open, pageId, pages), shapeDeleted(open, shapes.byId))}
           style={(() => {
-            const at = pinPosition(open, shapes.byId);
+            const at = open.pageId === pageId ? pinPosition(open, shapes.byId) : null;
             return at ? cardStyle(place(at), screen) : pinlessCardStyle(screen, panelOpen);
           })()}
           onMessage={onMessage}
@@ -202,7 +228,7 @@ function ThreadCard({
   comments,
   me,
   role,
-  deleted,
+  mark,
   style,
   onMessage,
 }: {
@@ -211,7 +237,8 @@ function ThreadCard({
   comments: Comments;
   me: User;
   role: Role;
-  deleted: boolean;
+  /** Why it has no pin here ("Shape deleted", "Page deleted"), if it has none. */
+  mark: string | null;
   style: React.CSSProperties;
   onMessage(s: string): void;
 }) {
@@ -251,7 +278,7 @@ function ThreadCard({
       <header className="thread-head">
         <span className="thread-state">
           {thread.resolved ? 'Resolved' : 'Open'}
-          {deleted && <span className="pill">Shape deleted</span>}
+          {mark && <span className="pill">{mark}</span>}
         </span>
         {mayComment && (
           <button
@@ -375,7 +402,14 @@ export function CommentsButton({ boardId, comments }: { boardId: string; comment
 }
 
 /** The Comments panel: every thread of the board, by state, or those that mention me. */
-export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'role' | 'onMessage'>) {
+export function CommentsPanel({
+  boardId,
+  comments,
+  index,
+  me,
+  pageId,
+  pages,
+}: Omit<Props, 'role' | 'onMessage'>) {
   const shown = useEditor((s) => s.commentsPanel);
   const openId = useEditor((s) => s.openThreadId);
   const shapes = useSyncExternalStore(index.subscribe, index.getSnapshot);
@@ -390,6 +424,12 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
     ['mentions', 'Mentions me'],
   ];
   const go = (thread: ThreadWithComments) => {
+    // A thread of another page opens there: its page is shown, moved to its pin (openFromLink.ts).
+    if (threadPage(thread, pageId, pages).kind === 'other') {
+      if (window.matchMedia(PHONE_QUERY).matches) useEditor.getState().setCommentsPanel(false);
+      navigate(`${pagePath(boardId, thread.pageId)}?thread=${encodeURIComponent(thread.id)}`);
+      return;
+    }
     const st = useEditor.getState();
     st.openThread(thread.id);
     // On a phone the panel covers the board: it steps aside for the thread.
@@ -429,6 +469,8 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
           {list.map((t) => {
             const first = t.comments[0];
             const replies = t.comments.length - 1;
+            const place = threadPage(t, pageId, pages);
+            const mark = threadMark(place, place.kind === 'here' && shapeDeleted(t, shapes.byId));
             return (
               <li key={t.id}>
                 <button
@@ -445,7 +487,7 @@ export function CommentsPanel({ boardId, comments, index, me }: Omit<Props, 'rol
                     />
                     <strong>{first?.author.name}</strong>
                     {unread.has(t.id) && <span className="badge small">@</span>}
-                    {shapeDeleted(t, shapes.byId) && <span className="pill">Shape deleted</span>}
+                    {mark && <span className="pill">{mark}</span>}
                   </span>
                   <span className="thread-excerpt">{first ? bodyExcerpt(first.body) : ''}</span>
                   <span className="muted">

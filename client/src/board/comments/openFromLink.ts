@@ -1,13 +1,20 @@
 // `/b/:boardId?thread=:threadId` (a mention on the dashboard) opens the board at that thread: once
-// the threads and the shapes are loaded, the view moves to its pin and the thread opens.
+// the threads and the shapes are loaded, the view moves to its pin and the thread opens. A thread
+// of another page (docs/api.md §17) opens that page first, with the same `?thread=`.
 import { useEffect, useRef } from 'react';
 import { navigate, useLocation } from '../../router.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { pagePath } from '../pages/model.ts';
 import { useEditor } from '../store.ts';
 import { pinPosition } from './threads.ts';
 import type { Comments } from './useComments.ts';
 
-export function useOpenThreadFromLink(comments: Comments, index: ShapeIndex): void {
+export function useOpenThreadFromLink(
+  comments: Comments,
+  index: ShapeIndex,
+  boardId: string,
+  pageId: string,
+): void {
   const { path, search } = useLocation();
   const wanted = search.get('thread');
   const done = useRef<string | null>(null);
@@ -19,6 +26,14 @@ export function useOpenThreadFromLink(comments: Comments, index: ShapeIndex): vo
     navigate(path, { replace: true });
     if (!thread) {
       useEditor.getState().setNotice('That comment thread was deleted.');
+      return;
+    }
+    // Its shape is on its own page. A page since deleted is refused by the server and its first
+    // page shown (Editor), without `?thread=`, so this cannot go round.
+    if (thread.pageId !== pageId) {
+      navigate(`${pagePath(boardId, thread.pageId)}?thread=${encodeURIComponent(thread.id)}`, {
+        replace: true,
+      });
       return;
     }
     const st = useEditor.getState();
@@ -45,5 +60,5 @@ export function useOpenThreadFromLink(comments: Comments, index: ShapeIndex): vo
         go();
       }, 3000);
     }
-  }, [wanted, comments.loaded, comments.threads, index, path]);
+  }, [wanted, comments.loaded, comments.threads, index, path, boardId, pageId]);
 }
