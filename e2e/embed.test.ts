@@ -76,11 +76,23 @@ describe('live embeds', () => {
     await createBoard(owner, 'Retro');
     const { url, token } = await publicLink(owner);
 
+    // The Share dialog gives the code to paste into the wiki: an iframe of the link's /embed/.
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    const code = await owner.getByLabel('Embed code').inputValue();
+    const src = /^<iframe src="([^"]+)"[^>]*><\/iframe>$/.exec(code)?.[1];
+    assert.equal(src, `${app.server.url}/embed/${token}`, code);
+    const embedRow = owner.locator('li', { has: owner.getByLabel('Embed code') });
+    await embedRow.getByRole('button', { name: 'Copy' }).click();
+    await embedRow.getByRole('button', { name: 'Copied' }).waitFor();
+    assert.equal(await owner.evaluate(() => navigator.clipboard.readText()), code);
+    await owner.screenshot({ path: `${artifacts}/embed-share-code.png` });
+    await owner.getByRole('button', { name: 'Close', exact: true }).click();
+
     // The allowed site frames the embed: it goes live with no sign-in and no guest name.
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const wiki = await context.newPage();
     failOnPageErrors(wiki, 'wiki');
-    await wiki.goto(allowed.frame(`${app.server.url}/embed/${token}`));
+    await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
     assert.equal(await embed.getByRole('link', { name: 'Open in Tandem' }).count(), 1);

@@ -30,7 +30,8 @@ const roleLabel: Record<Role | LinkRole, string> = {
 };
 /**
  * The roles a link can give, and how a sentence names them ("can comment": docs/api.md §18). A
- * public link (§16) lets anyone watch, read-only, with no account: it also gives the embed code.
+ * public link (§16) lets anyone watch, read-only, with no account: it also gives the embed code
+ * (an iframe of its /embed/ address).
  */
 const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer', 'public-viewer'];
 const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
@@ -83,6 +84,10 @@ export function ShareDialog({
     setCopied(key);
   };
   const absolute = (url: string) => new URL(url, location.origin).toString();
+  // What a wiki or a page takes to show the board live (docs/integrations.md §7): the public link's
+  // /embed/ address in an iframe, so nobody has to know to rewrite /p/ by hand.
+  const embedCode = (l: ShareLink) =>
+    `<iframe src="${new URL(`/embed/${encodeURIComponent(l.token)}`, absolute(l.url))}" width="800" height="600" style="border:0" title="Tandem board" allowfullscreen></iframe>`;
 
   return (
     <ModalDialog title="Share board" onClose={onClose}>
@@ -111,7 +116,7 @@ export function ShareDialog({
             ))}
           </div>
           <ul className="links">
-            {links.map((l) => (
+            {links.flatMap((l) => [
               <li key={l.token}>
                 <span className={`pill pill-${l.role}`}>{roleLabel[l.role]}</span>
                 <input
@@ -136,8 +141,28 @@ export function ShareDialog({
                 >
                   Revoke
                 </button>
-              </li>
-            ))}
+              </li>,
+              ...(l.role === 'public-viewer'
+                ? [
+                    <li key={`${l.token}:embed`}>
+                      <span className="pill pill-public-viewer">Embed</span>
+                      <input
+                        readOnly
+                        value={embedCode(l)}
+                        aria-label="Embed code"
+                        onFocus={(e) => e.currentTarget.select()}
+                      />
+                      <button
+                        type="button"
+                        className="btn small"
+                        onClick={() => copy(embedCode(l), `${l.token}:embed`)}
+                      >
+                        {copied === `${l.token}:embed` ? 'Copied' : 'Copy'}
+                      </button>
+                    </li>,
+                  ]
+                : []),
+            ])}
             {links.length === 0 && <li className="hint">No active links.</li>}
           </ul>
         </section>
