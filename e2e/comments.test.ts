@@ -14,6 +14,7 @@ import {
   exported,
   joinByLink,
   newUser,
+  onPhone,
   pageNames,
   pathOf,
   place,
@@ -397,5 +398,41 @@ describe('comments on a board of several pages', () => {
     await card(olga).getByText('Who owns this').waitFor();
     assert.equal(await pins(olga).count(), 1);
     await olga.screenshot({ path: `${artifacts}/comments-pages-mention.png` });
+  });
+
+  it('a side panel that opens closes the ones it would cover (Comments and History; on a phone, Pages too)', async () => {
+    const cara = (await newUser(app, 'Cara')).page;
+    await createBoard(cara, 'Panels');
+    const commentsButton = cara.getByRole('button', { name: 'Comments', exact: true });
+    const commentsPanel = cara.getByRole('complementary', { name: 'Comments panel' });
+    const historyPanel = cara.getByRole('complementary', { name: 'Version history' });
+    await commentsButton.click();
+    await commentsPanel.waitFor();
+    await cara.getByRole('button', { name: 'History', exact: true }).click();
+    await historyPanel.waitFor();
+    // Comments was under History, its button still pressed: pressing it closed what nobody saw.
+    await commentsPanel.waitFor({ state: 'detached' });
+    assert.equal(await commentsButton.getAttribute('aria-pressed'), 'false');
+    await commentsButton.click();
+    await commentsPanel.waitFor();
+    await historyPanel.waitFor({ state: 'detached' });
+    // Pages sits at the left, beside Comments, on a wide screen.
+    await cara.getByRole('button', { name: 'Pages' }).click();
+    await cara.getByRole('region', { name: 'Pages' }).waitFor();
+    assert.equal(await commentsPanel.count(), 1);
+
+    await onPhone(app, cara, async (phone) => {
+      const pages = phone.getByRole('region', { name: 'Pages' });
+      const comments = phone.getByRole('complementary', { name: 'Comments panel' });
+      await phone.getByRole('button', { name: 'Pages' }).click();
+      await pages.waitFor();
+      await phone.getByRole('button', { name: 'Comments', exact: true }).click();
+      await comments.waitFor();
+      await pages.waitFor({ state: 'detached' });
+      await phone.screenshot({ path: `${artifacts}/comments-phone-one-panel.png` });
+      await phone.getByRole('button', { name: 'Pages' }).click();
+      await pages.waitFor();
+      await comments.waitFor({ state: 'detached' });
+    });
   });
 });

@@ -55,6 +55,7 @@ import { ShareDialog } from './ui/ShareDialog.tsx';
 import { ShortcutsDialog, useShortcutsDialog } from './ui/ShortcutsDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
 import { StylePanel } from './ui/StylePanel.tsx';
+import { useOneSidePanel } from './ui/sidePanels.ts';
 import { Toolbar } from './ui/Toolbar.tsx';
 import { useTouchLayout } from './ui/touch.ts';
 import { ZoomControls } from './ui/ZoomControls.tsx';
@@ -300,6 +301,7 @@ function EditorView({
       document.title = 'Tandem';
     };
   }, [title]);
+  useOneSidePanel();
   const comments = useComments(board.id, membersVersion, setMessage);
   useOpenThreadFromLink(comments, index, board.id, pageId);
 

@@ -1,0 +1,40 @@
+// The Comments and History panels take the same place at the right of the screen, and on a phone
+// every side panel (Pages too) takes the whole width under the top bar. Opening one closes those
+// it would cover: otherwise the one opened last hid the other while that one's button still said
+// it was open, and pressing that button closed a panel nobody could see.
+import { useEffect } from 'react';
+import { PHONE_QUERY } from '../../breakpoints.ts';
+import { useHistoryPanel } from '../history/state.ts';
+import { usePagesPanel } from '../pages/state.ts';
+import { useEditor } from '../store.ts';
+
+type Panel = 'comments' | 'history' | 'pages';
+
+function closeCovered(opened: Panel): void {
+  const phone = window.matchMedia(PHONE_QUERY).matches;
+  // Pages sits at the left on a wider screen, beside either of the others.
+  const covers = (other: Panel) => other !== opened && (phone || (opened !== 'pages' && other !== 'pages'));
+  if (covers('comments') && useEditor.getState().commentsPanel) useEditor.getState().setCommentsPanel(false);
+  if (covers('history') && useHistoryPanel.getState().open) useHistoryPanel.getState().close();
+  if (covers('pages') && usePagesPanel.getState().open) usePagesPanel.getState().close();
+}
+
+/** While the editor is shown, a side panel that opens closes the ones it would cover. */
+export function useOneSidePanel(): void {
+  useEffect(() => {
+    const offs = [
+      useEditor.subscribe((s, before) => {
+        if (s.commentsPanel && !before.commentsPanel) closeCovered('comments');
+      }),
+      useHistoryPanel.subscribe((s, before) => {
+        if (s.open && !before.open) closeCovered('history');
+      }),
+      usePagesPanel.subscribe((s, before) => {
+        if (s.open && !before.open) closeCovered('pages');
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, []);
+}
