@@ -90,6 +90,11 @@ describe('live embeds', () => {
 
     // The allowed site frames the embed: it goes live with no sign-in and no guest name.
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // Nobody watching asks who they are: it answered 401, a red error in every embedding page.
+    const askedWho: string[] = [];
+    context.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/me') askedWho.push(request.frame().url());
+    });
     const wiki = await context.newPage();
     failOnPageErrors(wiki, 'wiki');
     await wiki.goto(allowed.frame(src));
@@ -138,6 +143,7 @@ describe('live embeds', () => {
     await visitor.screenshot({ path: `${artifacts}/public-view.png` });
     await visitor.setViewportSize({ width: 390, height: 844 });
     await visitor.screenshot({ path: `${artifacts}/public-view-phone.png` });
+    assert.deepEqual(askedWho, [], 'no /api/me from the embed or the public page');
     await context.close();
   });
   it("the live public view draws the board's images, loaded with the viewer's token", async () => {

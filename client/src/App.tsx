@@ -20,10 +20,13 @@ export function App() {
   const user = useSession((s) => s.user);
   const loaded = useSession((s) => s.loaded);
   const load = useSession((s) => s.load);
-  useEffect(() => {
-    void load();
-  }, [load]);
   const route = matchRoute(path);
+  // A public view asks nobody who they are: its viewers have no session, and asking answered 401
+  // (a red console error in every page that embeds the board). The app's other routes ask once.
+  const isPublic = route.name === 'public';
+  useEffect(() => {
+    if (!isPublic && !loaded) void load();
+  }, [isPublic, loaded, load]);
   // A public link needs no session at all (docs/api.md §16): no guest name, no sign-in.
   if (route.name === 'public')
     return (
