@@ -193,6 +193,31 @@ describe('pages, two people', () => {
     }, 'page 2’s notes on the imported board');
     await ana.screenshot({ path: `${artifacts}/pages-imported.png` });
   });
+
+  it('with the Pages panel open, a selected note’s style panel is beside it, not under it', async () => {
+    await ana.getByRole('region', { name: 'Pages' }).waitFor();
+    await ana.getByRole('button', { name: 'Select', exact: true }).click();
+    const note = await ana
+      .locator('[data-shape-type="sticky"]', { has: ana.locator('.shape-text', { hasText: 'On planning' }) })
+      .boundingBox();
+    assert.ok(note);
+    await ana.mouse.click(note.x + note.width / 2, note.y + note.height / 2);
+    const style = ana.getByRole('toolbar', { name: 'Selection' });
+    await style.waitFor();
+    const pages = await ana.getByRole('region', { name: 'Pages' }).boundingBox();
+    const panel = await style.boundingBox();
+    assert.ok(pages && panel);
+    const apart =
+      panel.x >= pages.x + pages.width ||
+      pages.x >= panel.x + panel.width ||
+      panel.y >= pages.y + pages.height ||
+      pages.y >= panel.y + panel.height;
+    await ana.screenshot({ path: `${artifacts}/pages-style-panel.png` });
+    assert.ok(
+      apart,
+      `the style panel ${JSON.stringify(panel)} clear of the Pages panel ${JSON.stringify(pages)}`,
+    );
+  });
 });
 
 describe('a page the board does not list', () => {

@@ -312,7 +312,10 @@ function EditorView({
 
   return (
     <ShownColors.Provider value={shownColors}>
-      <div className={`editor ${locked ? 'locked' : ''}`} onPointerDown={() => presence.activity()}>
+      <div
+        className={`editor ${locked ? 'locked' : ''} ${pagesOpen ? 'pages-open' : ''}`}
+        onPointerDown={() => presence.activity()}
+      >
         <Canvas
           index={previewIndex ?? index}
           controller={controller}
