@@ -218,6 +218,30 @@ describe('pages, two people', () => {
       `the style panel ${JSON.stringify(panel)} clear of the Pages panel ${JSON.stringify(pages)}`,
     );
   });
+
+  it('the Pages panel copies a link to a page, and the link opens that page', async () => {
+    const board = pathOf(ana).split('/')[2];
+    await ana.getByRole('button', { name: 'Copy link to Architecture' }).click();
+    await until(
+      async () =>
+        (await ana.getByRole('button', { name: 'Copy link to Architecture' }).getAttribute('title')) ===
+        'Link copied',
+      'the link copied',
+    );
+    const link = await ana.evaluate(() => navigator.clipboard.readText());
+    assert.match(link, new RegExp(`^${app.server.url}/b/${board}/p/[A-Za-z0-9_-]+$`));
+    const other = await ana.context().newPage();
+    await other.goto(link);
+    await waitStatus(other, 'live');
+    await other.getByRole('button', { name: 'Pages' }).click();
+    await until(
+      async () =>
+        (await other.locator('.pages-panel .page-name[aria-current="page"]').textContent()) ===
+        'Architecture',
+      'the linked page shown',
+    );
+    await other.close();
+  });
 });
 
 describe('a page the board does not list', () => {

@@ -62,6 +62,13 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   const remotes = useRemotes(awareness);
   const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
   const [dragging, setDragging] = useState<string | null>(null);
+  // The page whose link was just copied: its button shows a tick for a moment.
+  const [copied, setCopied] = useState<string | null>(null);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(null), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const canUndo = useSyncExternalStore(
     (fn) => {
       undo.on('stack-item-added', fn);
@@ -74,6 +81,16 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     () => undo.undoStack.length > 0,
   );
   const go = (id: string) => navigate(pagePath(boardId, id));
+  // A link straight to one page (docs/api.md §17), for everyone who can see the board.
+  const copyLink = async (id: string) => {
+    try {
+      await navigator.clipboard.writeText(new URL(pagePath(boardId, id), location.origin).toString());
+      setCopied(id);
+    } catch {
+      // No clipboard permission: the page opens instead, so its link is in the address bar.
+      go(id);
+    }
+  };
   const peopleOn = (id: string): PresenceUser[] => [
     ...(id === pageId ? [me] : []),
     ...remotes.filter((r) => (r.state.page ?? MAIN_PAGE_ID) === id).map((r) => r.state.user),
@@ -153,42 +170,53 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                   <Avatar key={user.id} user={user} size={20} />
                 ))}
               </span>
-              {!readOnly && (
-                <span className="page-actions">
-                  <button
-                    type="button"
-                    className="tool"
-                    aria-label={`Rename ${label}`}
-                    title="Rename"
-                    onClick={() => setRenaming(page.id)}
-                  >
-                    <Icon name="pencil" size={14} />
-                  </button>
-                  <button
-                    type="button"
-                    className="tool"
-                    aria-label={`Duplicate ${label}`}
-                    title="Duplicate"
-                    onClick={() => duplicate(page, position)}
-                  >
-                    <Icon name="copy" size={14} />
-                  </button>
-                  {page.id === MAIN_PAGE_ID ? (
-                    // The first page cannot be deleted: its place is kept so the buttons line up.
-                    <span className="page-action-gap" aria-hidden="true" />
-                  ) : (
+              <span className="page-actions">
+                <button
+                  type="button"
+                  className="tool"
+                  aria-label={`Copy link to ${label}`}
+                  title={copied === page.id ? 'Link copied' : 'Copy link'}
+                  onClick={() => void copyLink(page.id)}
+                >
+                  <Icon name={copied === page.id ? 'check' : 'link'} size={14} />
+                </button>
+                {!readOnly && (
+                  <>
                     <button
                       type="button"
                       className="tool"
-                      aria-label={`Delete ${label}`}
-                      title="Delete"
-                      onClick={() => remove(page, position)}
+                      aria-label={`Rename ${label}`}
+                      title="Rename"
+                      onClick={() => setRenaming(page.id)}
                     >
-                      <Icon name="trash" size={14} />
+                      <Icon name="pencil" size={14} />
                     </button>
-                  )}
-                </span>
-              )}
+                    <button
+                      type="button"
+                      className="tool"
+                      aria-label={`Duplicate ${label}`}
+                      title="Duplicate"
+                      onClick={() => duplicate(page, position)}
+                    >
+                      <Icon name="copy" size={14} />
+                    </button>
+                    {page.id === MAIN_PAGE_ID ? (
+                      // The first page cannot be deleted: its place is kept so the buttons line up.
+                      <span className="page-action-gap" aria-hidden="true" />
+                    ) : (
+                      <button
+                        type="button"
+                        className="tool"
+                        aria-label={`Delete ${label}`}
+                        title="Delete"
+                        onClick={() => remove(page, position)}
+                      >
+                        <Icon name="trash" size={14} />
+                      </button>
+                    )}
+                  </>
+                )}
+              </span>
             </li>
           );
         })}
