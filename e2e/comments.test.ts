@@ -393,7 +393,10 @@ describe('comments on a board of several pages', () => {
 
     // Olga's mention on the dashboard opens the Risks page at the thread.
     await olga.getByRole('button', { name: 'Mentions, 1 unread' }).click();
-    await olga.getByRole('menuitem', { name: /Ben mentioned you on Q3 Planning/ }).click();
+    const mention = olga.getByRole('menuitem', { name: /Ben mentioned you on Q3 Planning/ });
+    // It says when, as the board cards do.
+    assert.match((await mention.locator('time').textContent()) ?? '', /^(just now|1 min ago)$/);
+    await mention.click();
     await olga.waitForURL(`**${risks}`);
     await card(olga).getByText('Who owns this').waitFor();
     assert.equal(await pins(olga).count(), 1);

@@ -18,16 +18,8 @@ import { refreshPresence, useWorkspace } from '../workspace/socket.ts';
 import { dashboardReducer, initialDashboardList, visibleBoards } from './dashboardList.ts';
 import { SignOutButton } from './GuestAccount.tsx';
 import { MentionsMenu } from './Mentions.tsx';
+import { timeAgo } from './timeAgo.ts';
 import './dashboard.css';
-
-const when = (iso: string) => {
-  const d = new Date(iso);
-  const mins = Math.round((Date.now() - d.getTime()) / 60000);
-  if (mins < 1) return 'just now';
-  if (mins < 60) return `${mins} min ago`;
-  if (mins < 60 * 24) return `${Math.round(mins / 60)} h ago`;
-  return d.toLocaleDateString();
-};
 
 /** The board's content in small (rendered by a client that edited it, stored on the server), or
  * an empty card for a board nobody has drawn on yet. */
@@ -210,7 +202,7 @@ export function Dashboard() {
             </Link>
           )}
           <span className="hint">
-            {b.role === 'owner' ? 'You' : b.ownerName} · {when(b.updatedAt)}
+            {b.role === 'owner' ? 'You' : b.ownerName} · {timeAgo(b.updatedAt)}
             {b.role === 'viewer' ? ' · view only' : b.role === 'commenter' ? ' · can comment' : ''}
           </span>
           {b.webhookDisabled && (

@@ -7,6 +7,7 @@ import { Icon } from '../board/ui/icons.tsx';
 import { useMenuDismiss } from '../board/ui/useMenuDismiss.ts';
 import { Link } from '../router.tsx';
 import { useWorkspace } from '../workspace/socket.ts';
+import { timeAgo } from './timeAgo.ts';
 
 export const threadLink = (m: Pick<Mention, 'boardId' | 'threadId'>) =>
   `/b/${encodeURIComponent(m.boardId)}?thread=${encodeURIComponent(m.threadId)}`;
@@ -66,6 +67,10 @@ export function MentionsMenu() {
                   <strong>{m.by.name}</strong> mentioned you on <strong>{m.boardTitle}</strong>
                 </span>
                 <span className="mention-excerpt">{m.excerpt}</span>
+                {/* When, as in Miro's notifications: a mention of last week is told from today's. */}
+                <time className="mention-time" dateTime={m.at}>
+                  {timeAgo(m.at)}
+                </time>
               </Link>
             ))
           )}
