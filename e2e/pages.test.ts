@@ -272,6 +272,19 @@ describe('a page the board does not list', () => {
       { name, update: [...update] },
     );
 
+  it('a link to a page no longer on the board opens the first page and says why', async () => {
+    const { page } = await newUser(app, 'Vic');
+    const boardId = await createBoard(page, 'Old links');
+    await page.goto(`/b/${boardId}/p/gonePage01`);
+    await until(async () => pathOf(page) === `/b/${boardId}`, 'the first page');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'That page is no longer on the board, so its first page is shown.' })
+      .waitFor();
+    await waitStatus(page, 'live');
+    await page.context().close();
+  });
+
   it('leaves no IndexedDB copy of it behind, but keeps a copy that holds edits', async () => {
     const { page } = await newUser(app, 'Una');
     const boardId = await createBoard(page, 'Links');

@@ -104,9 +104,12 @@ export function Editor(props: Props) {
     setPageSession(s);
     // A page the board does not list (deleted, or a mistyped link) is refused with the code of a
     // board that does not exist (docs/api.md §17); the board is there: its first page is shown.
+    // Said, as the public view says it: a page link (or a comment's) that lands on the first page
+    // without a word looks like a broken link.
     const stop = s.onConnection((state) => {
-      if (state.code === CloseCode.NO_SUCH_BOARD)
-        navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
+      if (state.code !== CloseCode.NO_SUCH_BOARD) return;
+      useEditor.getState().setNotice('That page is no longer on the board, so its first page is shown.');
+      navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
     });
     return () => {
       stop();
