@@ -347,11 +347,11 @@ describe('exports of a big board', () => {
     assert.equal(await storedShapes(), 4000, 'after everyone left, the Store holds the restored board');
   });
 
-  test('a flood of version exports: a writer on another board is told "saved" within 1 s, compaction included', async () => {
+  test('a flood of version exports: a writer on another board is told "saved" within 1 s, or five exports\' main-thread cost on a loaded machine, compaction included', async () => {
     const big = await owner.createBoard('Big, versioned');
-    await ctx.store.append(big, [
-      { update: boardOf(4000, owner.userId), userId: owner.userId, at: new Date() },
-    ]);
+    const bigBoard = boardOf(4000, owner.userId);
+    await ctx.store.append(big, [{ update: bigBoard, userId: owner.userId, at: new Date() }]);
+    const costBefore = mainThreadCost(bigBoard);
     const version = await saveVersion(owner, big, 'Everything');
     // The writer's board: big enough that its compaction merges in a worker (over 256 KB), and a
     // log one entry short of compaction, so the writer's first stored edit starts one.
@@ -393,12 +393,18 @@ describe('exports of a big board', () => {
         },
       );
       const worst = percentile(writer.samples, 100);
+      // Twenty exports on the server's main thread would hold an edit made meanwhile for most of
+      // twenty exports' cost; in the worker it waits for none of it. One second on a quiet
+      // machine; the bound grows with what an export costs here when the machine is loaded.
+      const cost = Math.max(costBefore, mainThreadCost(bigBoard));
+      const bound = Math.max(1000, 5 * cost);
       console.log(
         `${writer.samples.length} edits during 20 version exports: saved after p50 ` +
-          `${percentile(writer.samples, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms`,
+          `${percentile(writer.samples, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms ` +
+          `(one export on a main thread here: ${cost.toFixed(0)} ms; bound ${bound.toFixed(0)} ms)`,
       );
       assert.ok(writer.samples.length >= 5, `only ${writer.samples.length} edits`);
-      assert.ok(worst < 1000, `an edit was confirmed saved after ${worst.toFixed(0)} ms`);
+      assert.ok(worst < bound, `an edit was confirmed saved after ${worst.toFixed(0)} ms`);
       const stored = await ctx.store.loadDoc(writes);
       assert.ok(stored.snapshot, "the writer's board was compacted meanwhile");
     } finally {
