@@ -1,5 +1,6 @@
 // A modal <dialog>: opened as it mounts, its title as its heading and accessible name, and (when
 // it has one) a Close button in the header. Escape and the Close button both end in onClose.
+// Focus goes back to what opened it when it goes away.
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import { Icon } from './icons.tsx';
 
@@ -23,7 +24,15 @@ export function ModalDialog({
   const own = useRef<HTMLDialogElement>(null);
   const dialog = dialogRef ?? own;
   useEffect(() => {
+    const opener = document.activeElement;
     dialog.current?.showModal();
+    return () => {
+      // The dialog is unmounted as it closes (often from its own cancel event), before the
+      // browser's own return of focus can run, so focus fell to the page and a keyboard user
+      // started again from its top. Back to the opener, unless focus has gone somewhere on purpose.
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
   }, [dialog]);
   return (
     <dialog

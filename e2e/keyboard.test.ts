@@ -1,0 +1,55 @@
+// A person who works with the keyboard only (and a screen reader): what they meet on the way
+// from the dashboard to a board, judged by roles, names and where focus is.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createBoard, newUser, until, withApp } from './helpers.ts';
+
+/** What has focus, as a screen reader names it: its role (or tag) and accessible name. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'the page';
+    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
+  });
+
+/** Presses `key` and waits until focus is on `where`. */
+async function pressTo(page: Page, key: string, where: string): Promise<void> {
+  await page.keyboard.press(key);
+  await until(async () => (await focused(page)) === where, `${key} moves focus to ${where}`);
+}
+
+describe('keyboard only', () => {
+  let kay: Page;
+
+  const app = withApp();
+  before(async () => {
+    kay = (await newUser(app, 'Kay')).page;
+  });
+
+  it('a dialog takes focus as it opens and gives it back to its button when Escape closes it', async () => {
+    // The dashboard's New board gallery.
+    await kay.getByLabel('New board title').focus();
+    await pressTo(kay, 'Tab', 'button New board');
+    await pressTo(kay, 'Enter', 'button Close');
+    await kay.getByRole('dialog', { name: 'New board' }).waitFor();
+    await pressTo(kay, 'Escape', 'button New board');
+    assert.equal(await kay.getByRole('dialog').count(), 0, 'the gallery is closed');
+
+    // On a board: Keyboard shortcuts (?) and Share.
+    await createBoard(kay, 'Keys');
+    const shortcuts = kay.getByRole('button', { name: 'Keyboard shortcuts' });
+    await shortcuts.focus();
+    await pressTo(kay, 'Enter', 'button Close');
+    await kay.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await pressTo(kay, 'Escape', 'button Keyboard shortcuts');
+    await kay.getByRole('button', { name: 'Share', exact: true }).focus();
+    await pressTo(kay, 'Enter', 'button Close');
+    await kay.getByRole('dialog', { name: 'Share board' }).waitFor();
+    await pressTo(kay, 'Escape', 'button Share');
+    // Its Close button, pressed with Enter, gives focus back too.
+    await pressTo(kay, 'Enter', 'button Close');
+    await pressTo(kay, 'Enter', 'button Share');
+    assert.equal(await kay.getByRole('dialog').count(), 0, 'the share dialog is closed');
+  });
+});
