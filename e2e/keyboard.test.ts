@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createBoard, newUser, until, withApp } from './helpers.ts';
+import { canvas, createBoard, newUser, shapes, stickyText, until, withApp } from './helpers.ts';
 
 /** What has focus, as a screen reader names it: its role (or tag) and accessible name. */
 const focused = (page: Page) =>
@@ -51,5 +51,34 @@ describe('keyboard only', () => {
     await pressTo(kay, 'Enter', 'button Close');
     await pressTo(kay, 'Enter', 'button Share');
     assert.equal(await kay.getByRole('dialog').count(), 0, 'the share dialog is closed');
+  });
+
+  it('picks a shape tool by its key and Enter places the shape mid-view, a note ready to type into', async () => {
+    await canvas(kay).focus();
+    await kay.keyboard.press('n');
+    await kay.getByRole('button', { name: 'Sticky note', exact: true, pressed: true }).waitFor();
+    await pressTo(kay, 'Enter', 'textarea Shape text');
+    assert.equal(await shapes(kay, 'sticky').count(), 1, 'one note');
+    await kay.keyboard.type('Said with keys');
+    await pressTo(kay, 'Escape', 'application Board canvas');
+    assert.equal(await stickyText(kay).textContent(), 'Said with keys');
+    // The note is selected: Shift+arrow moves it 10 to the right.
+    const before = (await shapes(kay, 'sticky').boundingBox())!;
+    await kay.keyboard.press('Shift+ArrowRight');
+    await until(
+      async () => (await shapes(kay, 'sticky').boundingBox())!.x > before.x + 5,
+      'the note moved right',
+    );
+    // R, then Enter: a rectangle, selected, and the Select tool back.
+    await kay.keyboard.press('r');
+    await kay.getByRole('button', { name: 'Rectangle', exact: true, pressed: true }).waitFor();
+    await kay.keyboard.press('Enter');
+    await until(async () => (await shapes(kay, 'rect').count()) === 1, 'a rectangle');
+    await kay.getByRole('button', { name: 'Select', exact: true, pressed: true }).waitFor();
+    assert.equal(
+      await kay.getByRole('toolbar', { name: 'Selection' }).count(),
+      1,
+      'the rectangle is selected',
+    );
   });
 });

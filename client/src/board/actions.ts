@@ -23,6 +23,7 @@ import { bringForward, bringToFront, sendBackward, sendToBack } from './model/or
 import {
   carriedStyle,
   createShape,
+  defaultSize,
   deleteShapes,
   ensureLabel,
   moveShapes,
@@ -182,6 +183,22 @@ export function createActions(
       if (!canEdit()) return;
       ensureLabel(doc, id);
       ed().setEditing(id);
+    },
+    /**
+     * A shape of `type` and its default size in the middle of the view, selected (a note or text
+     * ready to type into): what a click with the tool does, for someone without a pointer.
+     */
+    placeAtCentre(type: 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text') {
+      if (!canEdit()) return;
+      const s = ed();
+      const size = defaultSize[type];
+      const at = { x: s.viewport.x - size.w / 2, y: s.viewport.y - size.h / 2 };
+      undo.stopCapturing();
+      const id = createShape(doc, { type, ...at, ...size, ...carriedStyle(type, s.lastStyle) }, userId);
+      s.select([id]);
+      if (s.toolLocked) return;
+      s.setTool('select');
+      if (type === 'sticky' || type === 'text') s.setEditing(id);
     },
     /** A text shape where the person double-clicked empty canvas, ready to type into. */
     addTextAt(p: Point) {

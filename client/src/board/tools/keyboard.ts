@@ -25,6 +25,15 @@ export const toolKeys: Record<string, Tool> = {
  */
 const viewerTools: ReadonlySet<Tool> = new Set(['select', 'hand', 'laser', 'comment']);
 
+/** The tools whose shape Enter places in the middle of the view (a click's default shape). */
+const placeable: Partial<Record<Tool, 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text'>> = {
+  sticky: 'sticky',
+  rect: 'rect',
+  ellipse: 'ellipse',
+  diamond: 'diamond',
+  text: 'text',
+};
+
 /** Alt+letter aligns (tldraw's keys); with Shift, H and V distribute. */
 export const alignKeys: Record<string, Alignment> = {
   KeyA: 'left',
@@ -130,6 +139,14 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     st.follow(null);
     st.select([]);
     st.setTool('select');
+    return;
+  }
+  // Enter with a shape tool picked places its shape mid-view: without it, shapes were made only
+  // by a click or drag on the canvas, so a keyboard user could pick N and never make a note.
+  const placed = placeable[st.tool];
+  if (e.key === 'Enter' && placed && !readOnly) {
+    e.preventDefault();
+    actions.placeAtCentre(placed);
     return;
   }
   if (e.key === 'Enter' && st.selection.length === 1 && !readOnly && !actions.isLocked(st.selection[0]!)) {

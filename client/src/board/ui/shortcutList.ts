@@ -52,7 +52,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Alt+drag', 'Drag a copy of the selection'),
         key('Ctrl+A', 'Select all'),
         key(['Delete', 'Backspace'], 'Delete the selection'),
-        key('Enter', 'Edit the selected shape’s text'),
+        key('Enter', 'Edit the selected shape’s text; with a shape tool, place its shape mid-view'),
         key('Escape', 'Select nothing, and pick Select'),
         key(['Arrow keys', 'Shift+arrow keys'], 'Nudge the selection by 1 or 10'),
       ],
