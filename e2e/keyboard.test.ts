@@ -81,4 +81,16 @@ describe('keyboard only', () => {
       'the rectangle is selected',
     );
   });
+
+  it('the Pages and History buttons say whether their panel is open', async () => {
+    for (const name of ['Pages', 'History']) {
+      const button = kay.getByRole('button', { name, exact: true });
+      await button.focus();
+      assert.equal(await button.getAttribute('aria-pressed'), 'false', `${name}: closed`);
+      await kay.keyboard.press('Enter');
+      await kay.getByRole('button', { name, exact: true, pressed: true }).waitFor();
+      await kay.keyboard.press('Enter');
+      await kay.getByRole('button', { name, exact: true, pressed: false }).waitFor();
+    }
+  });
 });

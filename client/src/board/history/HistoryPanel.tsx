@@ -27,6 +27,7 @@ const localInput = (d: Date): string => {
 /** The History button of the top bar; Ctrl/Cmd+Alt+H toggles the panel from anywhere on the board. */
 export function HistoryButton() {
   const toggle = useHistoryPanel((s) => s.toggle);
+  const open = useHistoryPanel((s) => s.open);
   useEffect(() => {
     const down = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.altKey && (e.code === 'KeyH' || e.key.toLowerCase() === 'h')) {
@@ -41,6 +42,8 @@ export function HistoryButton() {
       type="button"
       className="btn"
       aria-label="History"
+      // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
+      aria-pressed={open}
       title="History (Ctrl+Alt+H)"
       aria-keyshortcuts="Control+Alt+H Meta+Alt+H"
       onClick={toggle}

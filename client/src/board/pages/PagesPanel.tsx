@@ -279,8 +279,17 @@ function RenameField({
 /** The top bar's Pages button. */
 export function PagesButton({ count }: { count: number }) {
   const onClick = usePagesPanel((s) => s.toggle);
+  const open = usePagesPanel((s) => s.open);
   return (
-    <button type="button" className="btn pages-button" aria-label="Pages" title="Pages" onClick={onClick}>
+    <button
+      type="button"
+      className="btn pages-button"
+      aria-label="Pages"
+      // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
+      aria-pressed={open}
+      title="Pages"
+      onClick={onClick}
+    >
       <Icon name="pages" size={18} />{' '}
       <span className="label">{count > 1 ? `Pages (${count})` : 'Pages'}</span>
     </button>
