@@ -93,4 +93,17 @@ describe('keyboard only', () => {
       await kay.getByRole('button', { name, exact: true, pressed: false }).waitFor();
     }
   });
+
+  it('a side panel’s Close button gives focus back to the button that opened the panel', async () => {
+    for (const name of ['Pages', 'History', 'Comments']) {
+      await kay.getByRole('button', { name, exact: true }).focus();
+      await kay.keyboard.press('Enter');
+      await kay.getByRole('button', { name: `Close ${name.toLowerCase()}` }).focus();
+      await pressTo(kay, 'Enter', `button ${name}`);
+      assert.equal(
+        await kay.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
+        'false',
+      );
+    }
+  });
 });
