@@ -106,4 +106,21 @@ describe('keyboard only', () => {
       );
     }
   });
+
+  it('a facilitation menu takes focus as it opens; Escape, in it or in its field, closes it back to its button', async () => {
+    await kay.getByRole('button', { name: 'Timer', exact: true }).focus();
+    await pressTo(kay, 'Enter', 'button Start 1 min');
+    await pressTo(kay, 'Escape', 'button Timer');
+    assert.equal(
+      await kay.getByRole('region', { name: 'Timer controls' }).count(),
+      0,
+      'the timer menu is closed',
+    );
+    await kay.getByRole('button', { name: 'Vote', exact: true }).focus();
+    await kay.keyboard.press('Enter');
+    const field = kay.getByRole('region', { name: 'Voting' }).getByRole('spinbutton');
+    await until(() => field.evaluate((el) => el === document.activeElement), 'the vote’s field has focus');
+    await pressTo(kay, 'Escape', 'button Vote');
+    assert.equal(await kay.getByRole('region', { name: 'Voting' }).count(), 0, 'the vote menu is closed');
+  });
 });

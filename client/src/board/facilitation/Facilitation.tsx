@@ -32,6 +32,15 @@ export function Facilitation(props: FacilitationProps) {
   const canEdit = canEditBoard(role) && !locked;
   const [menu, setMenu] = useState<Menu>(null);
   const toggle = (m: Menu) => setMenu((open) => (open === m ? null : m));
+  // An opened menu takes focus: it is drawn after the whole bar, so Tab from its button went on
+  // along the bar and a keyboard user reached the menu only past the other buttons, if at all.
+  useEffect(() => {
+    if (!menu) return;
+    document
+      .querySelector('.facilitation-menu')
+      ?.querySelector<HTMLElement>('button:not(:disabled), input, select, textarea, a[href]')
+      ?.focus();
+  }, [menu]);
   const timer = useMeta(props.boardDoc ?? session.doc, readTimer);
   const presentation = useMeta(props.boardDoc ?? session.doc, readPresentation);
   const offset = useServerOffset();
@@ -61,6 +70,14 @@ export function Facilitation(props: FacilitationProps) {
   // key in tools/keyboard.ts.)
   useEffect(() => {
     const down = (e: KeyboardEvent) => {
+      // Escape in an open menu (in its fields too) closes it and gives focus back to its button:
+      // the menu went with focus in it, so focus fell to the page.
+      const menuEl = e.target instanceof Element ? e.target.closest('.facilitation-menu') : null;
+      if (e.key === 'Escape' && menuEl) {
+        document.querySelector<HTMLElement>('.facilitation-bar [aria-expanded="true"]')?.focus();
+        setMenu(null);
+        return;
+      }
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (inDialogOrMenu(e.target, false)) return;
       if (e.key === 'Escape') setMenu(null);
