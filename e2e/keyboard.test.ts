@@ -53,6 +53,20 @@ describe('keyboard only', () => {
     assert.equal(await kay.getByRole('dialog').count(), 0, 'the share dialog is closed');
   });
 
+  it('? on the canvas, and a dialog opened from a menu, give focus back too', async () => {
+    await canvas(kay).focus();
+    await kay.keyboard.press('?');
+    await kay.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await pressTo(kay, 'Escape', 'application Board canvas');
+    // Templates → Insert template…: the menu item is gone when the dialog closes; its button is not.
+    await kay.getByRole('button', { name: 'Templates', exact: true }).focus();
+    await kay.keyboard.press('Enter');
+    await pressTo(kay, 'Tab', 'menuitem Insert template…');
+    await pressTo(kay, 'Enter', 'button Close');
+    await kay.getByRole('dialog', { name: 'Insert template' }).waitFor();
+    await pressTo(kay, 'Escape', 'button Templates');
+  });
+
   it('picks a shape tool by its key and Enter places the shape mid-view, a note ready to type into', async () => {
     await canvas(kay).focus();
     await kay.keyboard.press('n');

@@ -45,8 +45,16 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
       onMessage(errorSentence(e));
     }
   };
-  const startSave = (what: 'frame' | 'board') => {
+  /**
+   * Closes the menu with focus on its button, the opener the dialog that follows gives focus back
+   * to: the menu item that opened it is gone by then, and focus fell to the page.
+   */
+  const leaveMenu = () => {
     setOpen(false);
+    wrap.current?.querySelector<HTMLElement>('[aria-haspopup]')?.focus();
+  };
+  const startSave = (what: 'frame' | 'board') => {
+    leaveMenu();
     const draft =
       what === 'frame' && frameId ? frameTemplate(session.doc, frameId) : boardTemplate(session.doc);
     if (!draft.content) return onMessage(draft.problem ?? 'There is nothing to keep yet.');
@@ -66,7 +74,7 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
             role="menuitem"
             disabled={readOnly}
             onClick={() => {
-              setOpen(false);
+              leaveMenu();
               setGallery(true);
             }}
           >

@@ -31,7 +31,9 @@ export function ModalDialog({
       // browser's own return of focus can run, so focus fell to the page and a keyboard user
       // started again from its top. Back to the opener, unless focus has gone somewhere on purpose.
       const lost = document.activeElement === null || document.activeElement === document.body;
-      if (lost && opener instanceof HTMLElement && opener.isConnected) opener.focus();
+      // The opener may be the board canvas (? opens Keyboard shortcuts there), an SVG element.
+      const focusable = opener instanceof HTMLElement || opener instanceof SVGElement;
+      if (lost && focusable && opener.isConnected) opener.focus();
     };
   }, [dialog]);
   return (
