@@ -137,4 +137,21 @@ describe('keyboard only', () => {
     await pressTo(kay, 'Escape', 'button Vote');
     assert.equal(await kay.getByRole('region', { name: 'Voting' }).count(), 0, 'the vote menu is closed');
   });
+
+  it('the arrows move through a menu’s items, round from the last to the first', async () => {
+    await kay.getByRole('button', { name: 'Export', exact: true }).focus();
+    await kay.keyboard.press('Enter');
+    const items = kay.getByRole('menu').getByRole('menuitem');
+    await items.first().waitFor();
+    const enabled = await items.evaluateAll((els) =>
+      els
+        .filter((el) => !(el as HTMLButtonElement).disabled)
+        .map((el) => `menuitem ${el.textContent?.trim()}`),
+    );
+    await pressTo(kay, 'ArrowDown', enabled[0]!);
+    await pressTo(kay, 'ArrowDown', enabled[1]!);
+    await pressTo(kay, 'ArrowUp', enabled[0]!);
+    await pressTo(kay, 'ArrowUp', enabled.at(-1)!);
+    await pressTo(kay, 'Escape', 'button Export');
+  });
 });

@@ -1,5 +1,5 @@
-// A popup menu closes on Escape (focus goes back to its button) and on a press outside it, as
-// menus do everywhere.
+// A popup menu closes on Escape (focus goes back to its button) and on a press outside it, and the
+// up and down arrows move through its items, as menus do everywhere.
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { onKeydown } from '../shortcuts.ts';
 
@@ -7,6 +7,21 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
   useEffect(() => {
     if (!open) return;
     const key = (e: KeyboardEvent) => {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        // Arrows move through the items, as in every menu (ARIA's menu button): a screen reader
+        // in a menu offers the arrows, and they did nothing (on the board they nudged the selection).
+        const root = wrap.current;
+        if (!root || !(e.target instanceof Node) || !root.contains(e.target)) return;
+        const items = [...root.querySelectorAll<HTMLElement>('[role^="menuitem"]:not(:disabled)')];
+        if (items.length === 0) return;
+        e.preventDefault();
+        e.stopPropagation();
+        const at = items.indexOf(e.target as HTMLElement);
+        const step = e.key === 'ArrowDown' ? 1 : -1;
+        const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+        items[next]!.focus();
+        return;
+      }
       if (e.key !== 'Escape') return;
       e.preventDefault();
       e.stopPropagation();
