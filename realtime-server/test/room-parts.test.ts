@@ -560,4 +560,40 @@ describe('DocPersister', () => {
       'the queue someone waits for is stored while the edits go on',
     );
   });
+
+  test('a Store that fails every write (a full disk) is retried with backoff while people keep editing, not once per edit', async () => {
+    // The way a full disk fails: at once, on every append.
+    let failing = true;
+    let attempts = 0;
+    const store = new MemoryDocStore();
+    const append = store.append.bind(store);
+    store.append = async (boardId, entries) => {
+      attempts += 1;
+      if (failing) throw new Error('database or disk is full');
+      return append(boardId, entries);
+    };
+    const metrics = createMetrics();
+    const persister = new DocPersister('b', store, { debounceMs: 20, maxDelayMs: 100 }, silent, metrics);
+    const doc = new Y.Doc();
+    let mark = 0;
+    try {
+      const ends = Date.now() + 1500;
+      while (Date.now() < ends) {
+        const { update } = shapeUpdate(`s${mark}`, doc);
+        persister.enqueue({ update, userId: 'u', at: Date.now(), seq: 0, mark: ++mark });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Backoff from 500 ms (250 ms doubling, ±25 %): a handful of attempts in 1.5 s. Before, every
+      // edit after the first failure started another attempt at once (about one per edit, 100+).
+      assert.ok(attempts <= 6, `${attempts} attempts to store in 1.5 s of edits every 10 ms`);
+      failing = false;
+      await persister.flush();
+    } finally {
+      failing = false;
+      persister.close();
+    }
+    const stored = new Y.Doc();
+    for (const update of (await store.loadDoc('b')).updates) Y.applyUpdate(stored, update);
+    assert.equal(stored.getMap('shapes').size, mark, 'every edit is stored once the Store takes writes');
+  });
 });

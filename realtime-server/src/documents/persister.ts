@@ -119,8 +119,11 @@ export class DocPersister {
     if (this.closed || this.writing) return;
     this.lastQueuedAt = Date.now();
     // A debounce timer already set looks at lastQueuedAt when it fires: an edit costs no timer
-    // of its own (clearing and setting one per edit showed in ingest profiles).
-    if (this.timer && !this.backingOff) return;
+    // of its own (clearing and setting one per edit showed in ingest profiles). A retry's backoff
+    // timer stays too: replacing it with the debounce (whose maxDelayMs had long passed for the
+    // batch put back) made every edit retry at once, so a full disk under people typing meant
+    // dozens of failed writes and warnings a second per board instead of one per backoff.
+    if (this.timer) return;
     this.armDebounce();
   }
 
