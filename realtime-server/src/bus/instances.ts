@@ -43,6 +43,10 @@ export class Instances {
     this.timer.unref();
   }
 
+  // The other instance's name is logged as `peer`: every line already carries this instance's
+  // name as `instance` (the logger's base), and a second `instance` key made the line read, to
+  // any JSON parser, as if the dead instance had logged its own death.
+
   /** Any message from an instance proves it alive. */
   heard(instance: string): void {
     if (instance === this.self) return;
@@ -50,7 +54,10 @@ export class Instances {
     this.lastHeard.set(instance, Date.now());
     if (known) return;
     if (this.lapsed.delete(instance)) {
-      this.log.warn({ instance }, 'instance heard from again after its heartbeat lapsed; resyncing with it');
+      this.log.warn(
+        { peer: instance },
+        'instance heard from again after its heartbeat lapsed; resyncing with it',
+      );
       this.emit(this.returnListeners, instance);
     } else this.emit(this.joinListeners, instance);
   }
@@ -101,7 +108,7 @@ export class Instances {
       if (now - heard < HEARTBEAT_LAPSE_MS || stalled) continue;
       this.lastHeard.delete(instance);
       this.lapsed.add(instance);
-      this.log.warn({ instance }, 'instance heartbeat lapsed; presuming it dead');
+      this.log.warn({ peer: instance }, 'instance heartbeat lapsed; presuming it dead');
       this.emit(this.lapseListeners, instance);
     }
     for (const listener of this.tickListeners) this.call(() => listener());
