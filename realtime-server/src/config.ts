@@ -180,6 +180,14 @@ function integer(env: Env, name: ConfigVariable, fallback: number, min: number, 
   return value;
 }
 
+/**
+ * A URL as it may be quoted in an error: its password hidden. The sentence goes to the log (and
+ * from there to whoever reads the logs), and DATABASE_URL or REDIS_URL usually carry one.
+ */
+export function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
 function url(env: Env, name: ConfigVariable, protocols: string[]): string | null {
   const raw = env[name];
   if (raw === undefined || raw === '') return null;
@@ -187,11 +195,11 @@ function url(env: Env, name: ConfigVariable, protocols: string[]): string | null
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}); it is "${raw}".`);
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')}); it is "${redactUrl(raw)}".`);
   }
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(
-      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is "${raw}".`,
+      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}; it is "${redactUrl(raw)}".`,
     );
   }
   return raw;
