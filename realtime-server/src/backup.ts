@@ -27,7 +27,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { dataDirFiles } from './config.ts';
+import { DATA_DIR_MODE, dataDirFiles } from './config.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 const FORMAT = 'tandem-backup';
@@ -314,7 +314,7 @@ export async function restoreDataDir(options: RestoreOptions): Promise<Manifest>
     // restored file and damage it.
     for (const name of replaced) rmSync(join(dataDir, name), { recursive: true, force: true });
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   copyTree(join(backup, manifest.assets.dir), join(dataDir, dataDirFiles.assets));
   if (manifest.secret === 'included') {
     copyFileSync(join(backup, dataDirFiles.secret), join(dataDir, dataDirFiles.secret));

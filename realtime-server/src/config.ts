@@ -223,6 +223,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 export const dataDirFiles = { database: 'tandem.db', secret: 'secret', assets: 'assets' } as const;
 
+/**
+ * The mode of a DATA_DIR the server (or a restore) creates: only its user may enter it. It holds
+ * password and session hashes and the secret; created with the umask's 0755, any local user could
+ * read tandem.db (itself 0644). A DATA_DIR that already exists keeps the mode it has.
+ */
+export const DATA_DIR_MODE = 0o700;
+
 /** Shortest secret accepted, from SECRET or from DATA_DIR/secret: 32 characters. */
 const MIN_SECRET_LENGTH = 32;
 
@@ -356,7 +363,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
   const port = integer(env, 'PORT', defaults.port, 0, 65535);
   const { dataDir, databaseUrl, databaseSchema: schema } = loadStorageConfig(env);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
   } catch (error) {
     throw new ConfigError(`DATA_DIR "${dataDir}" cannot be created: ${(error as Error).message}`);
   }

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { startProcess } from '../../testing/process.ts';
 import { waitUntil } from '../../testing/services.ts';
+import { loadConfig } from '../src/config.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
 
 const serverDir = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
@@ -86,4 +88,22 @@ describe('hardening: the secret file', () => {
     assert.equal(readFileSync(join(dir, 'secret'), 'utf8'), secret, 'the restart keeps the secret');
     assert.equal(await second.stop(), 0);
   });
+});
+
+test('a DATA_DIR the server creates is mode 0700: tandem.db (password and session hashes) is not for other local users', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'tandem-mode-'));
+  const previous = process.umask(0o022);
+  try {
+    // The server's own path (config creates it), and the Store's when given a directory alone.
+    const viaConfig = join(parent, 'config', 'data');
+    loadConfig({ DATA_DIR: viaConfig });
+    assert.equal((statSync(viaConfig).mode & 0o777).toString(8), '700');
+    const viaStore = join(parent, 'store');
+    const store = new SqliteStore({ dataDir: viaStore });
+    await store.close();
+    assert.equal((statSync(viaStore).mode & 0o777).toString(8), '700');
+  } finally {
+    process.umask(previous);
+    rmSync(parent, { recursive: true, force: true });
+  }
 });

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Logger } from 'pino';
-import { dataDirFiles } from '../config.ts';
+import { DATA_DIR_MODE, dataDirFiles } from '../config.ts';
 import * as doc from './doclog.ts';
 import { type Engine, SqlStore } from './facade.ts';
 import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
@@ -71,7 +71,7 @@ function openDatabase(dataDir: string): Database.Database {
   if (dataDir === ':memory:') {
     db = new Database(':memory:');
   } else {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: DATA_DIR_MODE });
     db = new Database(join(dataDir, dataDirFiles.database));
   }
   db.pragma('journal_mode = WAL');
