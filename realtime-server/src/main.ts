@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { createApp, UnstoredEditsError } from './app.ts';
 import { openBus } from './bus/index.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, redactUrl } from './config.ts';
 import { openStore } from './store/index.ts';
 
 /** Exit codes: 0 stopped cleanly; 1 failed to start, failed to stop, or took too long to stop. */
@@ -37,13 +37,26 @@ async function main(): Promise<void> {
     counted?.inc();
     log.error({ err: reason }, 'UNHANDLED PROMISE REJECTION (a bug; the process keeps running)');
   };
+  // What an operator most often gets wrong at start-up, said as a sentence naming the variable
+  // rather than as a stack trace (exit code 1 either way).
+  const cannotStart = (message: string): never => {
+    log.fatal(message);
+    console.error(`Tandem cannot start: ${message}`);
+    process.exit(EXIT_FAILURE);
+  };
   const store = await openStore({
     databaseUrl: config.databaseUrl ?? undefined,
     dataDir: config.dataDir,
     timeoutMs: config.databaseTimeoutMs,
     schema: config.databaseSchema ?? undefined,
     logger: log,
-  });
+  }).catch((error: Error) =>
+    cannotStart(
+      config.databaseUrl
+        ? `PostgreSQL at ${redactUrl(config.databaseUrl)} (DATABASE_URL) cannot be used: ${error.message}.`
+        : `the SQLite database in DATA_DIR ${config.dataDir} cannot be opened: ${error.message}.`,
+    ),
+  );
   const bus = await openBus({
     redisUrl: config.redisUrl ?? undefined,
     prefix: config.redisPrefix,
@@ -51,7 +64,14 @@ async function main(): Promise<void> {
   });
   const app = await createApp({ config, store, bus, logger: log });
   counted = app.metrics.unhandledRejections;
-  await app.listen();
+  await app.listen().catch(async (error: NodeJS.ErrnoException) => {
+    await app.close().catch(() => {});
+    cannotStart(
+      error.code === 'EADDRINUSE'
+        ? `port ${config.port} on ${config.host} is already in use by another program: stop it, or set PORT to a free port.`
+        : `cannot listen on ${config.host}:${config.port} (HOST, PORT): ${error.message}.`,
+    );
+  });
   log.info(
     {
       url: config.publicOrigin,
