@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     cannotStart(
       error.code === 'EADDRINUSE'
         ? `port ${config.port} on ${config.host} is already in use by another program: stop it, or set PORT to a free port.`
-        : `cannot listen on ${config.host}:${config.port} (HOST, PORT): ${error.message}.`,
+        : `listening on ${config.host}:${config.port} (HOST, PORT) failed: ${error.message}.`,
     );
   });
   log.info(

@@ -33,7 +33,7 @@ import {
 } from './model/shapes.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { layoutText } from './model/textLayout.ts';
-import { fitRect, useEditor, visibleRect, zoomAt } from './store.ts';
+import { fitRect, useEditor, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
@@ -156,8 +156,8 @@ export function createActions(
       }
       if (!t) t = memoryClipboard;
       const s = ed();
-      const v = visibleRect(s.viewport, s.screen);
-      const centre = pointer() ?? { x: v.x + v.w / 2, y: v.y + v.h / 2 };
+      // The viewport's x and y are the board point at the middle of the view.
+      const centre = pointer() ?? { x: s.viewport.x, y: s.viewport.y };
       const ids = pasteShapes(doc, t, userId, centre);
       if (ids.length > 0) {
         s.select(ids);
