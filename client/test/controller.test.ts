@@ -268,6 +268,13 @@ describe('tool controller gestures', () => {
       ['frame', 400],
       ['sticky', 450],
     ]);
+
+    // An Alt-click (pressed and released without a move) leaves no copy on top of the original.
+    const before = readAll(t.doc).length;
+    t.controller.down({ ...screen(50, 50), button: 0, shift: false, alt: true, pointerId: 1, handle: null });
+    t.controller.up({ ...screen(50, 50), pointerId: 1 });
+    assert.equal(readAll(t.doc).length, before, 'no copy left behind');
+    assert.deepEqual(t.store.getState().selection, [a], 'the original stays selected');
   });
 
   it('new shapes start with the styles last picked, each with those it carries', () => {

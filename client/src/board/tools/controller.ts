@@ -14,6 +14,7 @@ import {
   arrowEndGesture,
   arrowGesture,
   type Corner,
+  copyMoveGesture,
   createGesture,
   eraseGesture,
   type Gesture,
@@ -213,16 +214,18 @@ export class ToolController {
           // Alt (Option) drags a copy and leaves the originals, as in Excalidraw, tldraw, Figma and
           // Miro. The copies start in place, so the originals' bounds are theirs; a frame's copy
           // takes copies of its contents (moving it alone would carry the originals off).
-          if (e.alt && ids.length > 0) {
+          const copying = e.alt && ids.length > 0;
+          if (copying) {
             ids = duplicateShapes(this.ctx.doc, ids, this.ctx.userId, { x: 0, y: 0 });
             st.select(ids);
           }
-          this.gesture = moveGesture(
+          const move = moveGesture(
             p,
             ids,
             unionRect(moving.filter((r) => r.type !== 'arrow').map(recordBounds)),
             this.snapTargets(new Set(ids)),
           );
+          this.gesture = copying ? copyMoveGesture(move, ids, sel) : move;
         }
         return;
       }

@@ -135,6 +135,28 @@ export function moveGesture(
 }
 
 /**
+ * An Alt-drag's move of the copies made as it was pressed: released without a move (an
+ * Alt-click), the copies go again and the originals stay selected, so no copy is left unseen on
+ * top of its original.
+ */
+export function copyMoveGesture(inner: Gesture, copies: string[], originals: string[]): Gesture {
+  let moved = false;
+  return {
+    ...inner,
+    move(e, env) {
+      moved = true;
+      inner.move(e, env);
+    },
+    up(p, env) {
+      inner.up?.(p, env);
+      if (moved) return;
+      deleteShapes(env.ctx.doc, copies);
+      env.state().select(originals);
+    },
+  };
+}
+
+/**
  * A large selection's move: on the first move its shapes are lifted into one layer (the canvas
  * draws them there, store `lift`), each frame only moves that layer (`liftOffset`), and the
  * release writes the move in one transaction, which the controller makes one undo step.
