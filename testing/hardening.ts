@@ -2,6 +2,7 @@
 // that wait until the server has joined them to the room, and "bystanders" — ordinary clients on
 // the attacked board and on another board whose sync and stored content must survive each attack.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as encoding from 'lib0/encoding';
@@ -209,4 +210,14 @@ export async function waitAllReleased(server: TestServer, what: string): Promise
     () => server.app.gateway.connectionCount === 0 && server.app.rooms.size === 0,
     20_000,
   );
+}
+
+/** Mounts a tmpfs of `size` at `dir` (a disk that fills up); answers why not when it cannot. */
+export function mountSmallDisk(dir: string, size: string): string | undefined {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tandem-full-disk', dir], { stdio: 'pipe' });
+    return undefined;
+  } catch (error) {
+    return `cannot mount a tmpfs to fill up (needs root): ${(error as Error).message.split('\n')[0]}`;
+  }
 }

@@ -3,14 +3,27 @@
 // instance's own database raises an error, while reads go on working — and readiness must drop
 // (503, store "not writable"), then come back once writes work again. On both stores.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { ApiClient } from '../../testing/clients.ts';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  shapesJson,
+  storedShapes,
+  waitSynced,
+  whenStored,
+} from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
+import { mountSmallDisk } from '../../testing/hardening.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { postgresUrl, skipUnless, waitUntil } from '../../testing/services.ts';
+import { SqliteStore } from '../src/store/sqlite.ts';
 
 const postgresSkip = (await skipUnless('postgres')) ?? (await skipUnless('redis'));
 
@@ -142,3 +155,102 @@ for (const engine of ['sqlite', 'postgres'] as const) {
     });
   });
 }
+
+/** Writes a file at `path` until the disk it is on has no room left; answers how many bytes it took. */
+function fillDisk(path: string): number {
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  const fd = openSync(path, 'w');
+  let written = 0;
+  try {
+    for (;;) written += writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  return written;
+}
+
+describe('hardening: readiness on a disk that is really full (SQLite)', () => {
+  // The triggers above make every write fail; a real full disk does not: rewriting one row in
+  // place (the write probe) still fits in pages the database holds, while storing edits needs new
+  // ones. Readiness must follow the saves, not only the probe.
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-full-disk-'));
+  const skip = mountSmallDisk(dataDir, '16m');
+  let server: TestServer | undefined;
+
+  const filler = join(dataDir, 'filler');
+  after(async () => {
+    // Room first, so that a failed test's server can store what it holds and stop.
+    rmSync(filler, { force: true });
+    await server?.close({ keepData: true });
+    if (!skip) execFileSync('umount', [dataDir]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('/readyz is 503 while edits cannot be stored, and every edit is stored once there is room', {
+    skip,
+  }, async () => {
+    server = await startServer({ dataDir });
+    const owner = await new ApiClient(server.url, server.origin).signup('Owner');
+    const boardId = await owner.createBoard('Full disk');
+    const client = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie, origin: server.origin });
+    try {
+      await waitSynced(client);
+      addShape(client.doc, 'first', { kind: 'sticky', x: 0, y: 0, w: 200, h: 200 }, 'before');
+      await whenStored(client);
+      assert.equal((await readiness(server)).status, 200);
+
+      fillDisk(filler);
+      // People go on editing: each sticky carries 4 KB of text, more than any free page holds.
+      let written = 0;
+      const writing = setInterval(() => {
+        written += 1;
+        addShape(
+          client.doc,
+          `note-${written}`,
+          { kind: 'sticky', x: written * 10, y: 0, w: 200, h: 200 },
+          'x'.repeat(4096),
+        );
+      }, 50);
+      try {
+        await waitUntil(
+          '/readyz reports that the store cannot take the edits',
+          async () => {
+            const answer = await readiness(server!);
+            return answer.status === 503 && answer.body.store === 'not writable';
+          },
+          20_000,
+        );
+      } finally {
+        clearInterval(writing);
+      }
+      assert.equal((await readiness(server)).body.status, 'unavailable');
+
+      rmSync(filler);
+      await waitUntil(
+        '/readyz is ready again once there is room',
+        async () => (await readiness(server!)).status === 200,
+        20_000,
+      );
+      await whenStored(client, 30_000);
+      const live = shapesJson(client.doc);
+      client.destroy();
+      await server.close({ keepData: true });
+      server = undefined;
+      const store = new SqliteStore({ dataDir });
+      try {
+        assert.equal(
+          await storedShapes(store, boardId),
+          live,
+          'the Store holds every edit made while the disk was full',
+        );
+      } finally {
+        await store.close();
+      }
+      assert.ok(written > 0 && live.includes(`note-${written}`));
+    } finally {
+      client.destroy();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { ErrorCode, mulberry32 } from '@tandem/shared';
 import sharp from 'sharp';
 import { ApiClient } from '../../testing/clients.ts';
+import { mountSmallDisk } from '../../testing/hardening.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
 import { assertError, uploadAsset } from '../../testing/rest.ts';
 import { waitUntil } from '../../testing/services.ts';
@@ -145,16 +146,6 @@ describe('hardening: uploads that are abandoned or stall', () => {
     console.log(`stalled upload released ${ms} ms after the server ended it`);
   });
 });
-
-/** Mounts a tmpfs of `size` at `dir` (a disk that fills up); answers why not when it cannot. */
-function mountSmallDisk(dir: string, size: string): string | undefined {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tandem-full-disk', dir], { stdio: 'pipe' });
-    return undefined;
-  } catch (error) {
-    return `cannot mount a tmpfs to fill up (needs root): ${(error as Error).message.split('\n')[0]}`;
-  }
-}
 
 /** Every file under `dir`, as paths relative to it. */
 const filesUnder = (dir: string): string[] =>

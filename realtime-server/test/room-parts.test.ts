@@ -28,6 +28,7 @@ import { RoomPresence } from '../src/documents/presence.ts';
 import { encodeAwarenessUpdate, parseClientMessage } from '../src/documents/protocol.ts';
 import { Replication } from '../src/documents/replication.ts';
 import { SavedTracker, WAITS_RESOLVED_PER_TURN } from '../src/documents/saved.ts';
+import { SaveHealth } from '../src/documents/saveHealth.ts';
 import { DocSize } from '../src/documents/size.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { MemoryDocStore } from '../src/store/memory.ts';
@@ -595,5 +596,28 @@ describe('DocPersister', () => {
     const stored = new Y.Doc();
     for (const update of (await store.loadDoc('b')).updates) Y.applyUpdate(stored, update);
     assert.equal(stored.getMap('shapes').size, mark, 'every edit is stored once the Store takes writes');
+  });
+});
+
+describe('SaveHealth (what /readyz reads of the persisters)', () => {
+  test('failing once a board has failed for the whole window with nothing stored meanwhile', () => {
+    const saves = new SaveHealth();
+    saves.stored('a', 0);
+    saves.failed('a', 1_000);
+    saves.failed('a', 3_000);
+    assert.equal(saves.failing(5_000, 5_999), false, 'failing for less than the window');
+    assert.equal(saves.failing(5_000, 6_000), true);
+    saves.stored('a', 6_500);
+    assert.equal(saves.failing(5_000, 20_000), false, 'stored again');
+  });
+
+  test('one board failing while others are stored is not the instance failing', () => {
+    const saves = new SaveHealth();
+    saves.failed('broken', 0);
+    saves.stored('fine', 8_000);
+    assert.equal(saves.failing(5_000, 10_000), false);
+    assert.equal(saves.failing(5_000, 13_000), true, 'nothing stored for 5 s');
+    saves.forget('broken');
+    assert.equal(saves.failing(5_000, 13_000), false, 'a closed board no longer counts');
   });
 });

@@ -7,6 +7,7 @@ import { limits } from '@tandem/shared';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics.ts';
 import { BoardGoneError, type DocEntry, type DocStore, type LogSize } from '../store/store.ts';
+import type { SaveHealth } from './saveHealth.ts';
 import { mapInTurns } from './turns.ts';
 import { joinOrMerge, mergeInBulk } from './updates.ts';
 
@@ -27,6 +28,8 @@ export interface PersisterOptions {
   onStored?: (stored: readonly QueuedUpdate[]) => void;
   /** Merges a big compaction's parts off the main thread (the history worker); in place without it. */
   mergeOffThread?: (parts: Uint8Array[]) => Promise<Uint8Array>;
+  /** Told of every write's outcome (for /readyz). */
+  saves?: SaveHealth;
 }
 
 /** One update waiting to be stored, with what the room needs to know once it is. */
@@ -216,6 +219,7 @@ export class DocPersister {
       const size = await this.store.append(this.boardId, entries);
       this.metrics.storeLatency.observe({ op: 'append' }, (performance.now() - started) / 1000);
       this.failures = 0;
+      this.options.saves?.stored(this.boardId);
       this.inFlight = [];
       this.options.onStored?.(batch);
       // Not awaited: the next write must not wait for a merge (tens of ms to seconds for a big
@@ -228,6 +232,7 @@ export class DocPersister {
           // The board was deleted: its content must not be stored, now or later.
           this.queue = [];
           this.closed = true;
+          this.options.saves?.forget(this.boardId);
           this.log.info({ boardId: this.boardId }, 'board deleted; its unstored edits are dropped');
           this.onGone?.();
           return;
@@ -236,6 +241,7 @@ export class DocPersister {
         this.inFlight = [];
         this.queue = batch.concat(this.queue);
         this.failures += 1;
+        this.options.saves?.failed(this.boardId);
         this.metrics.storeErrors.inc({ op: 'append' });
         this.log.warn(
           { err: error, boardId: this.boardId, failures: this.failures },
@@ -300,6 +306,7 @@ export class DocPersister {
   /** Stops timers; the caller flushes first. */
   close(): void {
     this.closed = true;
+    this.options.saves?.forget(this.boardId);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }

@@ -39,6 +39,7 @@ import {
 } from './protocol.ts';
 import { type InstanceView, Replication } from './replication.ts';
 import { SavedTracker } from './saved.ts';
+import type { SaveHealth } from './saveHealth.ts';
 import { DocSize } from './size.ts';
 import { mapInTurns } from './turns.ts';
 
@@ -61,6 +62,8 @@ export interface RoomDeps {
    * board.updated). Only changes stored here: each edit is stored by one instance, so counted once.
    */
   changes?: (boardId: string, userId: string, shapeIds: string[]) => void;
+  /** Told whether each of the board's writes to the Store succeeded (for /readyz). */
+  saves?: SaveHealth;
 }
 
 export class Room {
@@ -161,6 +164,7 @@ export class Room {
           this.saved.check();
         },
         mergeOffThread: deps.mergeOffThread,
+        saves: deps.saves,
       },
       log,
       metrics,

@@ -10,6 +10,7 @@ import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.
 import { RETRY_MAX_MS } from './persister.ts';
 import type { InstanceView } from './replication.ts';
 import { Room, type RoomDeps } from './room.ts';
+import { SaveHealth } from './saveHealth.ts';
 import { nextTurn } from './turns.ts';
 
 /** Thrown by open() once the instance is shutting down; the client reconnects elsewhere (1001). */
@@ -47,7 +48,13 @@ export class Rooms {
   /** Boards unloaded here lately, with when: see RECENTLY_CLOSED_MS. */
   private readonly recentlyClosed = new Map<string, number>();
 
-  constructor(private readonly deps: RoomDeps) {
+  /** Whether this instance's boards are being stored (for /readyz). */
+  readonly saves: SaveHealth;
+  private readonly deps: RoomDeps;
+
+  constructor(deps: RoomDeps) {
+    this.saves = deps.saves ?? new SaveHealth();
+    this.deps = { ...deps, saves: this.saves };
     this.instances = new Instances(deps.bus, deps.instanceId, deps.log);
     this.instanceView = {
       othersAlive: () => this.instances.othersAlive(),

@@ -47,7 +47,9 @@ export const healthRoutes: ResourcePlugin = async (app, { config, store, bus, ro
     );
     // A store that answers reads but refuses every write (disk full, read-only, a standby after
     // failover) would lose every edit sent here: not ready, so the balancer sends clients elsewhere.
-    const writesOk = storeOk && (await writes.check());
+    // On a full disk the probe (one row rewritten in place) still fits while saving edits does
+    // not: saves that have failed for as long as a probe's verdict stands count as well.
+    const writesOk = storeOk && !rooms.saves.failing(WRITE_PROBE_MS) && (await writes.check());
     const busOk = bus.isHealthy();
     // A stopping instance tells the balancer at once, so new clients go elsewhere. Without the
     // bus the instance still serves its boards from the Store (degraded mode, docs/architecture.md):
