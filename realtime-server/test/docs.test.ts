@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { createApp } from '../src/app.ts';
 import { openBus } from '../src/bus/index.ts';
 import { configVariables, loadConfig } from '../src/config.ts';
+import { createMetrics } from '../src/metrics.ts';
 import { openStore } from '../src/store/index.ts';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -186,4 +187,18 @@ test('docs/api.md §7 lists every workspace event, each in its direction, as sha
     rows.filter(([dir]) => dir === direction).map(([, event]) => (event ?? '').replaceAll('`', ''));
   assert.deepEqual(named('server → client').sort(), [...serverEventNames].sort());
   assert.deepEqual(named('client → server').sort(), [...clientEventNames].sort());
+});
+
+test("docs/operations.md's metrics table names exactly the tandem_* metrics the server registers", async () => {
+  const operations = read('docs/operations.md');
+  const documented = [
+    ...operations.matchAll(/^\| `(tandem_[a-z_]+)(?:\{[^}]*\})?`(?: \/ `(tandem_[a-z_]+)`)?/gm),
+  ]
+    .flatMap((m) => [m[1], m[2]])
+    .filter((name): name is string => name !== undefined);
+  const registered = (await createMetrics().registry.getMetricsAsJSON())
+    .map((metric) => metric.name)
+    .filter((name) => name.startsWith('tandem_'));
+  assert.deepEqual([...documented].sort(), [...new Set(documented)].sort(), 'each metric once');
+  assert.deepEqual([...documented].sort(), [...registered].sort());
 });
