@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCode, WORKSPACE_PATH } from '@tandem/shared';
+import { pino } from 'pino';
 import { io, type Socket } from 'socket.io-client';
 import { ApiClient } from '../../testing/clients.ts';
 import { assertHeapNear, Bystanders, heapAfterGc } from '../../testing/hardening.ts';
@@ -192,6 +193,22 @@ test('hardening: the per-email login limit holds across addresses and letter cas
       statuses.push(answer.status);
     }
     assert.deepEqual(statuses, [401, 401, 401, 429, 429, 429]);
+  } finally {
+    await server.close();
+  }
+});
+
+test("hardening: balancers' and Prometheus's polls are not logged at info while they answer well", async () => {
+  const lines: { msg?: string; url?: string; level: number }[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const server = await startServer({ logger });
+  try {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/readyz?probe=1']) {
+      assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
+    }
+    assert.equal((await fetch(`${server.url}/api/me`)).status, 401);
+    const requests = lines.filter((line) => line.msg === 'request').map((line) => line.url);
+    assert.deepEqual(requests, ['/api/me'], 'only the API call is logged at info');
   } finally {
     await server.close();
   }

@@ -40,6 +40,8 @@ const acceptsKey = (path: string): boolean =>
 export const badKey = (): ApiError =>
   new ApiError(ErrorCode.AUTH_REQUIRED, 'This key is not valid, or it was revoked.');
 
+/** What balancers and Prometheus poll: logged at debug while they answer well. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -182,10 +184,14 @@ export async function createHttpServer(
     request.user = await sessions.resolve(request.cookies[SESSION_COOKIE]);
   });
   http.addHook('onResponse', async (request, reply) => {
-    request.log.info(
+    // Balancers poll /healthz and /readyz every few seconds on every instance, and Prometheus
+    // scrapes /metrics: at info they buried everything else. A probe that fails stays at info.
+    const url = request.url.split('?')[0] ?? '';
+    const level = reply.statusCode < 400 && PROBES.has(url) ? 'debug' : 'info';
+    request.log[level](
       {
         method: request.method,
-        url: request.url.split('?')[0],
+        url,
         status: reply.statusCode,
         ms: reply.elapsedTime,
       },
