@@ -267,3 +267,27 @@ describe('version history (two instances, PostgreSQL and Redis)', { skip: cluste
     });
   });
 });
+
+test('a board closing as the server stops still gets its version: shutdown waits for rooms being unloaded', async () => {
+  const first = await startServer();
+  const dataDir = first.dataDir;
+  const owner = await new ApiClient(first.url, first.origin).signup('Owner');
+  const boardId = await owner.createBoard('Closing');
+  const client = connectDoc(first.wsUrl, boardId, { cookie: owner.cookie, origin: first.origin });
+  await waitSynced(client);
+  client.doc.getMap('shapes').set('a', new Y.Map([['kind', 'rect']]));
+  await whenStored(client);
+  client.destroy();
+  // The last person left: the room leaves the map and, closing, records the board's version.
+  await waitUntil('the room is unloading', () => first.app.rooms.get(boardId) === undefined, 10_000, 1);
+  await first.close({ keepData: true });
+
+  const again = await startServer({ dataDir });
+  try {
+    const versions = await again.store.listVersions(boardId, null, 10);
+    assert.equal(versions.length, 1, 'the version recorded as the board closed');
+    assert.equal(versions[0]?.kind, 'auto');
+  } finally {
+    await again.close();
+  }
+});

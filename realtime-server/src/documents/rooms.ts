@@ -364,8 +364,13 @@ export class Rooms {
     this.lingering.clear();
     const deadline = Date.now() + budgetMs;
     await Promise.allSettled([...this.loading.values()]);
-    // Rooms still storing their last edits (unloading) are among these: they stay in the map
-    // until stored, and their own retry loop stops now that `stopping` is set.
+    // A room whose unload is past its first flush has left the map and is closing: storing what
+    // was relayed meanwhile, recording the board's version, leaving the bus. Shutdown waits for
+    // it (closing the Store under it lost that version); an unload whose close fails puts its
+    // room back in the map, and one still retrying a flush stops now that `stopping` is set.
+    await settledBy([...this.unloading.values()], deadline);
+    // Rooms still storing their last edits before unloading are among these: they stay in the
+    // map until stored.
     const rooms = [...this.rooms.values()];
     for (const room of rooms) room.closeAll(code, reason);
     const stored = await Promise.all(rooms.map((room) => this.closeWithin(room, deadline)));
@@ -378,17 +383,15 @@ export class Rooms {
   /** Closes a room, retrying while the store fails and the deadline allows; true once its edits are stored. */
   private async closeWithin(room: Room, deadline: number): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
-      let timer: NodeJS.Timeout | undefined;
+      const { reached, cancel } = reaching(deadline);
       const outcome = await Promise.race([
         room.close().then(
           () => 'closed' as const,
           (error: unknown) => error,
         ),
-        new Promise<'deadline'>((resolve) => {
-          timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
-        }),
+        reached,
       ]);
-      clearTimeout(timer);
+      cancel();
       if (outcome === 'closed') return true;
       if (outcome === 'deadline') {
         // The edits may be stored while leaving the bus hangs (Redis down): that is not a loss.
@@ -414,4 +417,25 @@ export class Rooms {
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
+}
+
+/**
+ * Resolves at `deadline` (ms since the epoch); never for an infinite one (setTimeout would take
+ * it for 1 ms). `cancel` clears the timer.
+ */
+function reaching(deadline: number): { reached: Promise<'deadline'>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const reached = new Promise<'deadline'>((resolve) => {
+    if (Number.isFinite(deadline))
+      timer = setTimeout(() => resolve('deadline'), Math.max(0, deadline - Date.now()));
+  });
+  return { reached, cancel: () => clearTimeout(timer) };
+}
+
+/** Waits for `promises` to settle, or for `deadline`, whichever comes first. */
+async function settledBy(promises: Promise<unknown>[], deadline: number): Promise<void> {
+  if (promises.length === 0) return;
+  const { reached, cancel } = reaching(deadline);
+  await Promise.race([Promise.allSettled(promises), reached]);
+  cancel();
 }
