@@ -285,6 +285,36 @@ describe('a page the board does not list', () => {
     await page.context().close();
   });
 
+  it('links to a thread on a page since deleted open the thread on the first page', async () => {
+    const { page } = await newUser(app, 'Wes');
+    const boardId = await createBoard(page, 'Old threads');
+    // A thread made on a page that is no longer on the board (deleted since).
+    const threadId = await page.evaluate(async (id) => {
+      const answer = await fetch(`/api/boards/${id}/threads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ anchor: { x: 40, y: 40 }, body: 'Still worth reading', pageId: 'gonePage02' }),
+      });
+      return ((await answer.json()) as { thread: { id: string } }).thread.id;
+    }, boardId);
+    // A mention's link (the first page, with the thread), and the address the thread's page had
+    // while it was open there.
+    for (const address of [
+      `/b/${boardId}?thread=${threadId}`,
+      `/b/${boardId}/p/gonePage02?thread=${threadId}`,
+    ]) {
+      await page.goto(address);
+      await until(async () => pathOf(page) === `/b/${boardId}`, `the first page, from ${address}`);
+      const card = page.locator(`section.thread-card[data-thread-id="${threadId}"]`);
+      await card.getByText('Still worth reading').waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'That page is no longer on the board, so its first page is shown.' })
+        .waitFor();
+    }
+    await page.context().close();
+  });
+
   it('leaves no IndexedDB copy of it behind, but keeps a copy that holds edits', async () => {
     const { page } = await newUser(app, 'Una');
     const boardId = await createBoard(page, 'Links');
