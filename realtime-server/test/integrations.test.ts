@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { apiPaths, CloseCode, contentPaths, integrationKeyPattern } from '@tandem/shared';
+import * as Y from 'yjs';
 import {
   ApiClient,
   connectDoc,
@@ -15,6 +16,7 @@ import {
 import { TestCluster } from '../../testing/cluster.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
+import { signAccessToken } from '../src/auth/tokens.ts';
 
 interface Setup {
   /** The instance REST writes go to, and the one the live client watches from (the same one on SQLite). */
@@ -434,6 +436,58 @@ describe('integrations: a board only the API touches', () => {
         () => !server.app.rooms.get(second),
         1000,
       );
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('integrations: a script on the document channel outlives its access token', () => {
+  test('the recipe of docs/integrations.md §4: closed with 4401, it fetches a new token and connects again', async () => {
+    const server = await startServer();
+    try {
+      const owner = await new ApiClient(server.url).signup('Olive');
+      const boardId = await owner.createBoard('Long-running script');
+      const created = await owner.call<{ key: string; integration: { userId: string } }>(
+        'POST',
+        apiPaths.integrations(boardId),
+        { name: 'Watcher', role: 'editor' },
+      );
+      const freshToken = async () =>
+        (await withKey<{ token: string }>(server.url, created.body.key, 'POST', apiPaths.boardToken(boardId)))
+          .body.token;
+      // The script's first token, made to run out in a second (real ones last 15 minutes).
+      const shortLived = signAccessToken(server.config.secret, {
+        boardId,
+        userId: created.body.integration.userId,
+        role: 'editor',
+        expiresAt: Date.now() + 1000,
+      });
+      const script = connectDoc(server.wsUrl, boardId, { token: shortLived });
+      script.provider.on('closed', async ({ code }: { code: number }) => {
+        if (code !== CloseCode.NOT_AUTHENTICATED) return;
+        script.provider.params.token = await freshToken();
+        script.provider.connect();
+      });
+      const person = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie, origin: server.url });
+      try {
+        await waitSynced(script);
+        await waitSynced(person);
+        await waitUntil('the first token runs out', () =>
+          script.closes.some((c) => c.code === CloseCode.NOT_AUTHENTICATED),
+        );
+        await waitUntil(
+          'the script is connected and synced again',
+          () => script.provider.wsconnected && script.provider.synced,
+        );
+        person.doc.getMap('shapes').set('later', new Y.Map([['kind', 'rect']]));
+        await waitUntil('an edit made after the renewal reaches the script', () =>
+          script.doc.getMap('shapes').has('later'),
+        );
+      } finally {
+        script.destroy();
+        person.destroy();
+      }
     } finally {
       await server.close();
     }
