@@ -110,6 +110,8 @@ export interface Config {
   webhookUpdateWindowMs: number;
   /** How often each instance looks for deliveries due (and claims that lapsed). */
   webhookPollMs: number;
+  /** When set, GET /metrics answers only with `Authorization: Bearer <it>` (else anyone may read it). */
+  metricsToken: string | null;
 }
 
 /** Every variable config reads, for docs and the compose-file check. */
@@ -159,6 +161,7 @@ export const configVariables = [
   'WEBHOOK_UPDATE_WINDOW_MS',
   'WEBHOOK_POLL_MS',
   'EMBED_ORIGINS',
+  'METRICS_TOKEN',
 ] as const;
 export type ConfigVariable = (typeof configVariables)[number];
 type Env = Partial<Record<ConfigVariable, string | undefined>>;
@@ -232,6 +235,16 @@ export const DATA_DIR_MODE = 0o700;
 
 /** Shortest secret accepted, from SECRET or from DATA_DIR/secret: 32 characters. */
 const MIN_SECRET_LENGTH = 32;
+
+/** Shortest METRICS_TOKEN accepted: one a scraper's config holds, not a word to guess. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+function metricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < MIN_METRICS_TOKEN_LENGTH)
+    throw new ConfigError(`METRICS_TOKEN must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long.`);
+  return raw;
+}
 
 /** The secret from SECRET, else one generated once into DATA_DIR (embedded mode only). */
 function readSecret(env: Env, dataDir: string, shared: boolean): string {
@@ -397,6 +410,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
   }
   return {
     embedOrigins: embedOrigins(env.EMBED_ORIGINS),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     port,
     host: env.HOST || '0.0.0.0',
     dataDir,

@@ -33,6 +33,20 @@ test('a mistyped DATABASE_URL or REDIS_URL is named in the error without its pas
   }
 });
 
+test('a METRICS_TOKEN shorter than 16 characters stops start-up, and an empty one leaves /metrics open', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-config-'));
+  try {
+    assert.throws(
+      () => loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: 'short' }),
+      (error: Error) =>
+        error instanceof ConfigError && /^METRICS_TOKEN must be at least 16/.test(error.message),
+    );
+    assert.equal(loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: '' }).metricsToken, null);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 /** Runs the real server until it exits (it must: each case cannot start); its code and stderr. */
 function startFails(env: Record<string, string>): { status: number | null; stderr: string } {
   const { SECRET: _s, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;

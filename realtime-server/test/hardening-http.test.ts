@@ -213,3 +213,25 @@ test("hardening: balancers' and Prometheus's polls are not logged at info while 
     await server.close();
   }
 });
+
+test('hardening: with METRICS_TOKEN set, /metrics answers only the scraper that holds it', async () => {
+  const token = 'scraper-secret-0123456789';
+  const server = await startServer({ env: { METRICS_TOKEN: token } });
+  try {
+    const scrape = (authorization?: string) =>
+      fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
+    for (const authorization of [undefined, 'Bearer wrong-token-0123456789', token]) {
+      const refused = await scrape(authorization);
+      assert.equal(refused.status, 401, String(authorization));
+      assert.equal(
+        ((await refused.json()) as { error: { code: string } }).error.code,
+        ErrorCode.AUTH_REQUIRED,
+      );
+    }
+    const answer = await scrape(`Bearer ${token}`);
+    assert.equal(answer.status, 200);
+    assert.match(await answer.text(), /^tandem_connections /m);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,6 +1,9 @@
 // For operators and load balancers: liveness, readiness and Prometheus metrics (docs/operations.md).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ErrorCode } from '@tandem/shared';
 import type { Store } from '../store/store.ts';
 import type { ResourcePlugin } from './deps.ts';
+import { ApiError } from './errors.ts';
 
 /**
  * How long a write probe's verdict stands. Balancers poll /readyz every few seconds on every
@@ -33,6 +36,12 @@ class WriteProbe {
   }
 }
 
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Whether an Authorization header carries METRICS_TOKEN (compared in constant time). */
+export const carriesMetricsToken = (header: string | undefined, token: string): boolean =>
+  header !== undefined && timingSafeEqual(digest(header), digest(`Bearer ${token}`));
+
 export const healthRoutes: ResourcePlugin = async (app, { config, store, bus, rooms, metrics }) => {
   const writes = new WriteProbe(store);
 
@@ -62,7 +71,14 @@ export const healthRoutes: ResourcePlugin = async (app, { config, store, bus, ro
     });
   });
 
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', async (request, reply) => {
+    // Connection, board and error counts are the operator's: with METRICS_TOKEN set, a server
+    // reachable from the internet shows them only to the scraper that holds it.
+    if (
+      config.metricsToken !== null &&
+      !carriesMetricsToken(request.headers.authorization, config.metricsToken)
+    )
+      throw new ApiError(ErrorCode.AUTH_REQUIRED, 'Metrics need the METRICS_TOKEN as a bearer token.');
     metrics.busUp.set(bus.isHealthy() ? 1 : 0);
     reply.header('Content-Type', metrics.registry.contentType);
     return metrics.registry.metrics();
