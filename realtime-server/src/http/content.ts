@@ -67,9 +67,21 @@ function asApiError(error: unknown): unknown {
   return error;
 }
 
+/** How often each instance drops the answers kept for Idempotency-Key retries that are past their time. */
+export const IDEMPOTENCY_SWEEP_MS = 3_600_000;
+
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const { store, integrations, events, contentWrites: writes } = deps;
-  let sweptAt = 0;
+  // Answers kept for Idempotency-Key retries are dropped once past their 24 h, every hour on
+  // every instance (the sweep is one indexed delete): kept until the next keyed write, a burst of
+  // keyed writes stayed in the Store for as long as nobody sent another.
+  const sweep = () =>
+    void store.integrations
+      .sweepIdempotency(new Date(Date.now() - integrationLimits.idempotencyMs))
+      .catch(() => undefined);
+  const sweeper = setInterval(sweep, IDEMPOTENCY_SWEEP_MS);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
 
   /**
    * Runs a write once per Idempotency-Key (docs/api.md §15): a retry within 24 h gets the first
@@ -99,10 +111,6 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     }
     const now = Date.now();
     const since = new Date(now - integrationLimits.idempotencyMs);
-    if (now - sweptAt > 3_600_000) {
-      sweptAt = now;
-      void store.integrations.sweepIdempotency(since).catch(() => undefined);
-    }
     const earlier = await store.integrations.claimIdempotency(userId, key, since);
     if (earlier) {
       if (earlier.status === null) {
