@@ -282,3 +282,24 @@ export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewp
   );
   return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
 }
+/**
+ * The viewport moved just enough that `r` is in view, clear of the controls (the margins
+ * `fitRect` keeps), at the same zoom; the same viewport when it is in view already. A rectangle
+ * too large for the view is centred. Used when the keyboard moves the selection (Tab), so the
+ * shape chosen is on screen without the view jumping for every shape already shown.
+ */
+export function panToShow(v: Viewport, screen: { w: number; h: number }, r: Rect): Viewport {
+  const mx = 80 / v.zoom;
+  const my = 130 / v.zoom;
+  const halfW = screen.w / 2 / v.zoom - mx;
+  const halfH = screen.h / 2 / v.zoom - my;
+  const axis = (centre: number, half: number, lo: number, size: number) => {
+    if (size > 2 * half) return lo + size / 2;
+    if (lo < centre - half) return lo + half;
+    if (lo + size > centre + half) return lo + size - half;
+    return centre;
+  };
+  const x = axis(v.x, halfW, r.x, r.w);
+  const y = axis(v.y, halfH, r.y, r.h);
+  return x === v.x && y === v.y ? v : { ...v, x, y };
+}
