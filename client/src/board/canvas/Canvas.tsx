@@ -25,6 +25,7 @@ import type { Awareness } from 'y-protocols/awareness';
 import { fontStacks } from '../drawing/fonts.ts';
 import { clippingFrames, grabbedAt } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
+import { shapeCountText, shapeLabel } from '../model/describe.ts';
 import { intersects, unionRect } from '../model/geometry.ts';
 import { recordBounds } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
@@ -257,6 +258,8 @@ export function Canvas({
         className="canvas"
         role="application"
         aria-label="Board canvas"
+        // How many shapes, as its description: the name stays "Board canvas" (docs/api.md §11).
+        aria-description={shapeCountText(snap.list.length)}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the canvas is an application widget driven by the keyboard
         tabIndex={0}
         // The SVG's own box is the drawn area (the screen plus the margin on every side), and the
@@ -284,6 +287,9 @@ export function Canvas({
         data-shape-count={snap.list.length}
         data-rendered-count={visible.length}
       >
+        {/* Unnamed SVG drawing (the grid, the marquee, the stroke being drawn) is left out of the
+            accessibility tree by the browser; text is not, hence aria-hidden on the layers below
+            that hold text or many parts. */}
         {grid >= 8 && (
           <>
             <defs>
@@ -429,7 +435,15 @@ const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedSha
   return visible
     .filter((e) => e.rec.type === 'frame')
     .map(({ rec: f }) => (
-      <g key={f.id} data-frame-title={f.id} transform={`translate(${f.x} ${f.y})`} pointerEvents="none">
+      // Hidden from screen readers: the frame's own name ("Frame: Sprint 3") says it already.
+      // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is not focusable; biome takes it for a custom element
+      <g
+        key={f.id}
+        data-frame-title={f.id}
+        transform={`translate(${f.x} ${f.y})`}
+        pointerEvents="none"
+        aria-hidden="true"
+      >
         <text className="frame-name" x={0} y={-10} fontFamily={fontStacks.sans}>
           {f.name || 'Frame'}
         </text>
@@ -448,7 +462,15 @@ function ArrowFor({
   editing: boolean;
   detail: boolean;
 }) {
-  return <ArrowView s={rec} path={resolveArrow(rec, byId)} editing={editing} detail={detail} />;
+  return (
+    <ArrowView
+      s={rec}
+      path={resolveArrow(rec, byId)}
+      label={shapeLabel(rec, byId)}
+      editing={editing}
+      detail={detail}
+    />
+  );
 }
 
 function outline(rec: ShapeRecord, byId: Map<string, ShapeRecord>, pad: number) {
@@ -527,7 +549,9 @@ function Selection({
     );
   };
   return (
-    <g className="selection" pointerEvents="none">
+    // Outlines, handles and padlocks are decoration: the live region says what is selected.
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is not focusable; biome takes it for a custom element
+    <g className="selection" pointerEvents="none" aria-hidden="true">
       {recs.map((r) => {
         if (r === arrow) return null; // its end handles show the selection
         const o = outline(r, byId, pad);
@@ -668,7 +692,9 @@ function RemoteSelections({
   const remotes = useRemotes(awareness);
   const pad = 7 / zoom;
   return (
-    <g className="remote-selections" pointerEvents="none">
+    // Decoration: other people's selections are shown, not announced.
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> is not focusable; biome takes it for a custom element
+    <g className="remote-selections" pointerEvents="none" aria-hidden="true">
       {remotes.flatMap(({ clientId, state }) =>
         // A viewer's selection changes nothing (they cannot edit), so it is not shown to others.
         (state.role === 'viewer' ? [] : state.selection.slice(0, 500)).map((id) => {

@@ -8,6 +8,7 @@ import { connectorLabel, labelAttrs } from '../drawing/label.ts';
 import type { Primitive } from '../drawing/primitives.ts';
 import { ImageBody } from '../images/ImageView.tsx';
 import { type ConnectorPath, connectorPath } from '../model/connectors.ts';
+import { shapeLabel } from '../model/describe.ts';
 import type { Point } from '../model/geometry.ts';
 import { linePositions } from '../model/textLayout.ts';
 import { layoutOf } from './measure.ts';
@@ -71,6 +72,8 @@ function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
   );
 }
 
+const noShapes: ReadonlyMap<string, ShapeRecord> = new Map();
+
 export const anchor = { start: 'start', middle: 'middle', end: 'end' } as const;
 
 /** `detail` is off when zoomed far out: text would be unreadable and filters cost the most there. */
@@ -84,14 +87,21 @@ export const ShapeView = memo(function ShapeView({
   detail: boolean;
 }) {
   if (s.type === 'arrow') return null;
+  // Only an arrow's name reads other shapes, so every other shape names itself from its record.
+  const label = shapeLabel(s, noShapes);
   const transform = `translate(${s.x} ${s.y})${s.rotation ? ` rotate(${(s.rotation * 180) / Math.PI} ${s.w / 2} ${s.h / 2})` : ''}`;
   return (
+    // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: an SVG <g> is not interactive; biome takes it for a custom element
     <g
       transform={transform}
       data-shape-id={s.id}
       data-shape-type={s.type}
       data-locked={s.locked ? 'true' : undefined}
       data-group-id={s.groupId}
+      // One named image per shape (docs/api.md §11): a screen reader says "Sticky note: Ship it"
+      // once, instead of the note's lines of text, its hatching and its shadow one by one.
+      role="img"
+      aria-label={label}
       {...opacityAttrs(s)}
     >
       <Body s={s} detail={detail} />
@@ -104,17 +114,28 @@ export const ArrowView = memo(
   function ArrowView({
     s,
     path,
+    label,
     editing,
     detail,
   }: {
     s: ShapeRecord;
     path: ConnectorPath;
+    /** Its accessible name, which names the shapes it joins ("Arrow from Start to End"). */
+    label: string;
     editing: boolean;
     detail: boolean;
   }) {
     const { group, parts } = arrowDrawing(s, path, detail);
     return (
-      <g data-shape-id={s.id} data-shape-type="arrow" data-route={path.route} {...group}>
+      // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: an SVG <g> is not interactive; biome takes it for a custom element
+      <g
+        data-shape-id={s.id}
+        data-shape-type="arrow"
+        data-route={path.route}
+        role="img"
+        aria-label={label}
+        {...group}
+      >
         <Parts parts={parts} />
         <ArrowLabel s={s} path={path} editing={editing} />
       </g>
@@ -124,6 +145,7 @@ export const ArrowView = memo(
   // record and route are unchanged (every arrow, while panning) is not re-rendered.
   (a, b) =>
     a.s === b.s &&
+    a.label === b.label &&
     a.editing === b.editing &&
     a.detail === b.detail &&
     samePoints(a.path.points, b.path.points),
