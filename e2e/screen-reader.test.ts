@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { canvas, createBoard, newUser, withApp } from './helpers.ts';
+import { artifacts, boardArea, canvas, createBoard, newUser, until, withApp } from './helpers.ts';
 
 const base = { rotation: 0, color: 'yellow', createdBy: 'x' };
 /**
@@ -51,6 +51,40 @@ const board = {
 };
 
 /** The text of the live region that speaks for the selection (one of the page's status regions). */
+const said = (page: Page) =>
+  page
+    .getByRole('status')
+    .filter({ hasText: /^(Selected: .*|\d+ shapes selected|Selection cleared)$/ })
+    .textContent({ timeout: 3000 });
+
+/** Waits until the selection's live region says `text`. */
+const untilSaid = (page: Page, text: string) =>
+  until(async () => (await said(page).catch(() => null)) === text, `the live region says “${text}”`);
+
+/** What has focus, as a screen reader names it. */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'the page';
+    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
+  });
+
+/** Whether the named shape is drawn wholly inside the board area on screen. */
+async function inView(page: Page, name: string): Promise<boolean> {
+  // Not drawn at all (far outside the view) counts as out of view.
+  const img = canvas(page).getByRole('img', { name, exact: true });
+  if ((await img.count()) === 0) return false;
+  const shape = await img.boundingBox({ timeout: 1000 });
+  const area = await boardArea(page).boundingBox();
+  if (!shape || !area) return false;
+  return (
+    shape.x >= area.x &&
+    shape.y >= area.y &&
+    shape.x + shape.width <= area.x + area.width &&
+    shape.y + shape.height <= area.y + area.height
+  );
+}
+
 describe('a screen reader on the board', () => {
   let sam: Page;
 
@@ -91,5 +125,49 @@ describe('a screen reader on the board', () => {
     const canvasNode = nodes.find((n) => n.role?.value === 'application');
     assert.equal(canvasNode?.name?.value, 'Board canvas');
     assert.equal(canvasNode?.description?.value, '7 shapes');
+  });
+
+  it('Enter, Tab and Shift+Tab move the selection in reading order, said and brought into view', async () => {
+    // At 100%, centred on the middle of the board: the first row is off screen.
+    await canvas(sam).focus();
+    await sam.keyboard.press('Control+0');
+    await until(async () => !(await inView(sam, 'Sticky note: Ship it')), 'the first note is out of view');
+
+    // Nothing selected: Enter selects the first shape in reading order, and shows it.
+    await sam.keyboard.press('Enter');
+    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+    await until(() => inView(sam, 'Sticky note: Ship it'), 'the note is brought into view');
+
+    // Then left to right along the first row, then down the rows.
+    for (const name of [
+      'Rectangle: Start',
+      'Arrow from Start to End',
+      'Rectangle: End',
+      'Drawing',
+      'Frame: Sprint 3',
+      'Sticky note: Far away',
+    ]) {
+      await sam.keyboard.press('Tab');
+      await untilSaid(sam, `Selected: ${name}`);
+      assert.equal(await focused(sam), 'application Board canvas', `focus stays on the canvas at ${name}`);
+    }
+    await until(() => inView(sam, 'Sticky note: Far away'), 'the far note is brought into view');
+    assert.equal(await sam.locator('[data-selected-id]').count(), 1, 'one shape is outlined');
+    await sam.screenshot({ path: `${artifacts}/screen-reader-tab.png` });
+
+    // Shift+Tab goes back; Tab at the end wraps round to the first.
+    await sam.keyboard.press('Shift+Tab');
+    await untilSaid(sam, 'Selected: Frame: Sprint 3');
+    await sam.keyboard.press('Tab');
+    await sam.keyboard.press('Tab');
+    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+
+    // Ctrl+A is counted; Escape clears, and then Tab leaves the canvas for the rest of the page.
+    await sam.keyboard.press('Control+a');
+    await untilSaid(sam, '7 shapes selected');
+    await sam.keyboard.press('Escape');
+    await untilSaid(sam, 'Selection cleared');
+    await sam.keyboard.press('Tab');
+    await until(async () => (await focused(sam)) !== 'application Board canvas', 'Tab leaves the canvas');
   });
 });

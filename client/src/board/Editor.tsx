@@ -51,6 +51,7 @@ import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
 import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
+import { SelectionAnnouncer } from './ui/SelectionAnnouncer.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { ShortcutsDialog, useShortcutsDialog } from './ui/ShortcutsDialog.tsx';
 import { StatusBar } from './ui/StatusBar.tsx';
@@ -332,6 +333,7 @@ function EditorView({
           onEmptyDoubleClick={actions.addTextAt}
         />
         {!locked && <EmptyHint index={index} />}
+        <SelectionAnnouncer index={index} />
         {!previewIndex && <TextEditor doc={session.doc} index={index} />}
         <Cursors awareness={session.awareness} />
         <ImageInput

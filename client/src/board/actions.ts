@@ -5,6 +5,7 @@ import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
+import { nextInReadingOrder } from './model/describe.ts';
 import { type Point, unionRect } from './model/geometry.ts';
 import {
   type Alignment,
@@ -33,7 +34,7 @@ import {
 } from './model/shapes.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { layoutText } from './model/textLayout.ts';
-import { fitRect, useEditor, zoomAt } from './store.ts';
+import { fitRect, panToShow, useEditor, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
@@ -123,6 +124,23 @@ export function createActions(
     toBack: () => canEdit() && sendToBack(doc, sel()),
     isLocked: (id: string): boolean => index.getSnapshot().byId.get(id)?.locked === true,
     selectAll: () => ed().select(index.getSnapshot().list.map((e) => e.rec.id)),
+    /**
+     * Selects the shape (or group) after the selection in reading order, or before it with -1
+     * (Tab and Shift+Tab), and pans just enough to show it. False on an empty board.
+     */
+    selectAdjacent(step: 1 | -1): boolean {
+      const next = nextInReadingOrder(
+        index.getSnapshot().list.map((e) => e.rec),
+        sel(),
+        step,
+      );
+      if (!next) return false;
+      const s = ed();
+      s.select(next.ids);
+      const view = panToShow(s.viewport, s.screen, next.box);
+      if (view !== s.viewport) s.setViewport(view);
+      return true;
+    },
     copyText: (): string | null => (sel().length > 0 ? serializeShapes(doc, sel()) : null),
     async copy(): Promise<string | null> {
       const text = sel().length > 0 ? serializeShapes(doc, sel()) : null;

@@ -61,6 +61,9 @@ export function distributeKeyOf(axis: 'x' | 'y'): string {
   return alignKeyOf(axis === 'x' ? 'center' : 'middle').replace('Alt+', 'Alt+Shift+');
 }
 
+/** The board canvas (the SVG with role="application"), the one place Tab walks through shapes. */
+const isCanvas = (t: EventTarget | null): boolean => t instanceof Element && t.matches('svg.canvas');
+
 export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
   if (isTyping(e.target)) return;
   // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).
@@ -80,6 +83,16 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
       e.preventDefault();
       return;
     }
+  }
+  // Tab and Shift+Tab on the canvas move the selection to the next or previous shape in reading
+  // order (rows top to bottom, left to right: model/describe.ts), as tldraw does: only while
+  // something is selected, so with nothing selected (Escape) Tab leaves the canvas for the rest
+  // of the page as it always did, and the canvas is never a keyboard trap. Enter with nothing
+  // selected is the way in (below). Alt+Tab is the system's window switcher, never ours.
+  if (e.key === 'Tab' && !mod && !e.altKey && isCanvas(e.target) && st.selection.length > 0) {
+    e.preventDefault();
+    actions.selectAdjacent(e.shiftKey ? -1 : 1);
+    return;
   }
   if (e.key === ' ' && !e.repeat) {
     st.setSpace(true);
@@ -155,6 +168,12 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     // id alone opened a box on an unlabelled arrow with nothing to type into, and the letters
     // typed became tool shortcuts (E picked the eraser).
     actions.editText(st.selection[0]!);
+    return;
+  }
+  // Enter on the canvas with nothing selected selects the first shape in reading order: the way
+  // into the shapes for the keyboard, after which Tab walks on through them.
+  if (e.key === 'Enter' && st.selection.length === 0 && st.tool === 'select' && isCanvas(e.target)) {
+    if (actions.selectAdjacent(1)) e.preventDefault();
     return;
   }
   if (e.key === '=' || e.key === '+') {
