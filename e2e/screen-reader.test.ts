@@ -94,6 +94,12 @@ describe('a screen reader on the board', () => {
     await createBoard(sam, 'Heard, not seen');
   });
 
+  it('the empty board says how to start, Enter included, and a screen reader reads it', async () => {
+    const tree = await sam.locator('.editor').ariaSnapshot();
+    assert.match(tree, /press N for a sticky note or R for a rectangle, then Enter to place it/, tree);
+    await sam.screenshot({ path: `${artifacts}/screen-reader-empty.png` });
+  });
+
   it('names every shape, hides the decoration, and says how many shapes the canvas holds', async () => {
     const file = join(tmpdir(), `tandem-sr-${process.pid}.json`);
     writeFileSync(file, JSON.stringify(board));

@@ -503,16 +503,19 @@ function EmptyHint({ index }: { index: ShapeIndex }) {
   const empty = useSyncExternalStore(index.subscribe, () => index.getSnapshot().list.length === 0);
   const touch = useTouchLayout();
   if (!empty) return null;
+  // Read by screen readers too (it was hidden from them): for someone without a pointer it is
+  // the one place that says how the keyboard alone puts a shape on the board.
   if (touch)
     return (
-      <p className="empty-hint" aria-hidden="true">
+      <p className="empty-hint">
         Tap a tool below, then tap the board to place it. Pinch to zoom; drag with two fingers to move around.
       </p>
     );
   return (
-    <p className="empty-hint" aria-hidden="true">
-      Pick a tool, or press <kbd>N</kbd> for a sticky note, <kbd>R</kbd> for a rectangle, <kbd>P</kbd> to
-      draw. Double-click to write text.
+    <p className="empty-hint">
+      Pick a tool, or press <kbd>N</kbd> for a sticky note or <kbd>R</kbd> for a rectangle, then{' '}
+      <kbd>Enter</kbd> to place it in the middle of the view (or click the board). Press <kbd>P</kbd> to draw.
+      Double-click to write text.
     </p>
   );
 }
