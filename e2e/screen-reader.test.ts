@@ -9,7 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, boardArea, canvas, createBoard, newUser, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  boardArea,
+  canvas,
+  createBoard,
+  joinByLink,
+  newUser,
+  shareLink,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const base = { rotation: 0, color: 'yellow', createdBy: 'x' };
 /**
@@ -87,11 +97,12 @@ async function inView(page: Page, name: string): Promise<boolean> {
 
 describe('a screen reader on the board', () => {
   let sam: Page;
+  let boardId: string;
 
   const app = withApp();
   before(async () => {
     sam = (await newUser(app, 'Sam')).page;
-    await createBoard(sam, 'Heard, not seen');
+    boardId = await createBoard(sam, 'Heard, not seen');
   });
 
   it('the empty board says how to start, Enter included, and a screen reader reads it', async () => {
@@ -175,5 +186,29 @@ describe('a screen reader on the board', () => {
     await untilSaid(sam, 'Selection cleared');
     await sam.keyboard.press('Tab');
     await until(async () => (await focused(sam)) !== 'application Board canvas', 'Tab leaves the canvas');
+  });
+
+  it('says nothing when someone else edits the selected shape', async () => {
+    const link = await shareLink(sam, 'can edit');
+    const bob = (await newUser(app, 'Bob')).page;
+    await joinByLink(bob, link, boardId);
+    await canvas(sam).focus();
+    await sam.keyboard.press('Enter');
+    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+
+    // Bob takes the same way in (Enter selects the first shape), and writes in the note.
+    await canvas(bob).focus();
+    await bob.keyboard.press('Enter');
+    await untilSaid(bob, 'Selected: Sticky note: Ship it');
+    await bob.keyboard.press('Enter');
+    await bob.keyboard.press('End');
+    await bob.keyboard.type(' today');
+    await bob.keyboard.press('Escape');
+
+    // Sam's canvas names the note anew, but the live region does not speak again.
+    await canvas(sam).getByRole('img', { name: 'Sticky note: Ship it today', exact: true }).waitFor();
+    await sam.waitForTimeout(500);
+    assert.equal(await said(sam), 'Selected: Sticky note: Ship it');
+    await bob.context().close();
   });
 });
