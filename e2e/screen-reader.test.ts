@@ -60,16 +60,36 @@ const board = {
   ],
 };
 
-/** The text of the live region that speaks for the selection (one of the page's status regions). */
-const said = (page: Page) =>
-  page
-    .getByRole('status')
-    .filter({ hasText: /^(Selected: .*|\d+ shapes selected|Selection cleared)$/ })
-    .textContent({ timeout: 3000 });
+/** The text of the live region that speaks for the selection. */
+const said = (page: Page) => page.locator('[data-selection-announcer]').textContent({ timeout: 3000 });
 
 /** Waits until the selection's live region says `text`. */
 const untilSaid = (page: Page, text: string) =>
   until(async () => (await said(page).catch(() => null)) === text, `the live region says “${text}”`);
+
+/**
+ * What Chromium's accessibility tree holds in polite live regions: the text of each node inside
+ * one (a screen reader speaks them when they change).
+ */
+async function politelySaid(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  type Node = {
+    nodeId: string;
+    parentId?: string;
+    role?: { value: string };
+    name?: { value: string };
+    properties?: { name: string; value: { value: unknown } }[];
+  };
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Node[] };
+  await cdp.detach();
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const polite = (n: Node | undefined): boolean => {
+    for (let at = n; at; at = at.parentId ? byId.get(at.parentId) : undefined)
+      if (at.properties?.some((p) => p.name === 'live' && p.value.value === 'polite')) return true;
+    return false;
+  };
+  return nodes.filter((n) => n.role?.value === 'StaticText' && polite(n)).map((n) => n.name?.value ?? '');
+}
 
 /** What has focus, as a screen reader names it. */
 const focused = (page: Page) =>
@@ -154,6 +174,11 @@ describe('a screen reader on the board', () => {
     await sam.keyboard.press('Enter');
     await untilSaid(sam, 'Selected: Sticky note: Ship it');
     await until(() => inView(sam, 'Sticky note: Ship it'), 'the note is brought into view');
+    const polite = await politelySaid(sam);
+    assert.ok(
+      polite.includes('Selected: Sticky note: Ship it'),
+      `in a polite live region: ${polite.join(' | ')}`,
+    );
 
     // Then left to right along the first row, then down the rows.
     for (const name of [

@@ -33,8 +33,10 @@ export function SelectionAnnouncer({ index }: { index: ShapeIndex }) {
     };
   }, [index]);
   // Always in the page (empty at first), so screen readers are watching it before it first speaks.
+  // A live region without role="status": the page's status regions (connection, notices) are
+  // found by that role, and this one is not a status of the board.
   return (
-    <p className="sr-only" role="status" aria-live="polite" aria-atomic="true" data-selection-announcer="">
+    <p className="sr-only" aria-live="polite" aria-atomic="true" data-selection-announcer="">
       {text}
     </p>
   );
