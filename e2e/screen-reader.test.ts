@@ -91,6 +91,45 @@ async function politelySaid(page: Page): Promise<string[]> {
   return nodes.filter((n) => n.role?.value === 'StaticText' && polite(n)).map((n) => n.name?.value ?? '');
 }
 
+/** The canvas's accessibility tree, one line per node ('img "Frame: Sprint 3"' unquoted). */
+async function canvasLines(page: Page): Promise<string[]> {
+  const tree = await canvas(page).ariaSnapshot();
+  return tree.split('\n').map((line) => line.trim().replace(/^- '(.*)'$/, '- $1'));
+}
+
+/**
+ * What Chromium's own accessibility tree holds inside the canvas, as "role name" lines, leaving
+ * out the nodes it ignores: what a screen reader can reach there.
+ */
+async function underCanvas(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  type Node = {
+    nodeId: string;
+    ignored: boolean;
+    childIds?: string[];
+    role?: { value: string };
+    name?: { value: string };
+  };
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Node[] };
+  await cdp.detach();
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const root = nodes.find((n) => n.role?.value === 'application');
+  const out: string[] = [];
+  const walk = (n: Node) => {
+    for (const id of n.childIds ?? []) {
+      const child = byId.get(id);
+      if (!child) continue;
+      if (!child.ignored) out.push(`${child.role?.value} ${child.name?.value ?? ''}`.trim());
+      walk(child);
+    }
+  };
+  if (root) walk(root);
+  return out;
+}
+
+/** The nodes in the canvas that are not a named shape: decoration or text a reader would hear. */
+const loose = async (page: Page) => (await underCanvas(page)).filter((line) => !/^image \S/.test(line));
+
 /** What has focus, as a screen reader names it. */
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -137,9 +176,8 @@ describe('a screen reader on the board', () => {
     await sam.getByLabel('Import JSON file').setInputFiles(file);
     await sam.getByText('Imported 7 shapes.').waitFor();
 
-    // One line per node; YAML quotes a line with a colon in it ('img "Frame: Sprint 3"').
-    const tree = await canvas(sam).ariaSnapshot();
-    const lines = tree.split('\n').map((line) => line.trim().replace(/^- '(.*)'$/, '- $1'));
+    const lines = await canvasLines(sam);
+    const tree = lines.join('\n');
     for (const name of [
       'Sticky note: Ship it',
       'Rectangle: Start',
@@ -151,8 +189,7 @@ describe('a screen reader on the board', () => {
     ])
       assert.ok(lines.includes(`- img "${name}"`), `${name} in\n${tree}`);
     // Nothing but the named shapes: no loose text (the frame's title, a note's lines) run together.
-    const loose = lines.filter((line) => !/^- img "[^"]+"$/.test(line) && !/application/.test(line));
-    assert.deepEqual(loose, [], tree);
+    assert.deepEqual(await loose(sam), [], (await underCanvas(sam)).join('\n'));
 
     // The canvas keeps its name, and its description counts the shapes.
     const cdp = await sam.context().newCDPSession(sam);
@@ -194,6 +231,8 @@ describe('a screen reader on the board', () => {
       assert.equal(await focused(sam), 'application Board canvas', `focus stays on the canvas at ${name}`);
     }
     await until(() => inView(sam, 'Sticky note: Far away'), 'the far note is brought into view');
+    // The selection's outline and handles are not read.
+    assert.deepEqual(await loose(sam), [], 'nothing but shapes with a selection');
     assert.equal(await sam.locator('[data-selected-id]').count(), 1, 'one shape is outlined');
     await sam.screenshot({ path: `${artifacts}/screen-reader-tab.png` });
 
@@ -232,6 +271,8 @@ describe('a screen reader on the board', () => {
 
     // Sam's canvas names the note anew, but the live region does not speak again.
     await canvas(sam).getByRole('img', { name: 'Sticky note: Ship it today', exact: true }).waitFor();
+    assert.ok(await sam.locator('[data-remote-selection="Bob"]').count(), 'Bob’s selection is drawn');
+    assert.deepEqual(await loose(sam), [], 'and not read');
     await sam.waitForTimeout(500);
     assert.equal(await said(sam), 'Selected: Sticky note: Ship it');
     await bob.context().close();

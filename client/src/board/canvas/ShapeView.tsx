@@ -54,7 +54,11 @@ function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
   const l = layoutOf(s);
   const pos = linePositions(s, l);
   return (
+    // Hidden: the shape's name already says its words, and Chromium reads an SVG image's text
+    // too, so without this the note was heard twice ("Sticky note: Ship it", "Ship it").
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <text> is not focusable; biome takes it for a custom element
     <text
+      aria-hidden="true"
       className="shape-text"
       fontFamily={fontStacks[s.fontFamily ?? 'sans']}
       fontSize={l.size}
@@ -155,7 +159,9 @@ function ArrowLabel({ s, path, editing }: { s: ShapeRecord; path: ConnectorPath;
   const l = connectorLabel(s, path);
   if (!l || editing) return null;
   return (
-    <text className="arrow-label" {...labelAttrs(l)}>
+    // Hidden, as a shape's text is: the arrow's name ends with its label.
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <text> is not focusable; biome takes it for a custom element
+    <text className="arrow-label" aria-hidden="true" {...labelAttrs(l)}>
       {l.lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
         <tspan key={i} x={l.x} y={l.ys[i]}>
