@@ -103,6 +103,8 @@ describe('keyboard only', () => {
       assert.equal(await button.getAttribute('aria-pressed'), 'false', `${name}: closed`);
       await kay.keyboard.press('Enter');
       await kay.getByRole('button', { name, exact: true, pressed: true }).waitFor();
+      // The open panel took focus; its button, pressed again, closes it.
+      await button.focus();
       await kay.keyboard.press('Enter');
       await kay.getByRole('button', { name, exact: true, pressed: false }).waitFor();
     }
@@ -114,6 +116,26 @@ describe('keyboard only', () => {
       await kay.keyboard.press('Enter');
       await kay.getByRole('button', { name: `Close ${name.toLowerCase()}` }).focus();
       await pressTo(kay, 'Enter', `button ${name}`);
+      assert.equal(
+        await kay.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
+        'false',
+      );
+    }
+  });
+
+  it('a side panel takes focus as it opens; Escape in it closes it and gives focus back to its button', async () => {
+    const panels = [
+      ['Pages', 'region', 'Pages'],
+      ['History', 'complementary', 'Version history'],
+      ['Comments', 'complementary', 'Comments panel'],
+    ] as const;
+    for (const [name, role, label] of panels) {
+      await kay.getByRole('button', { name, exact: true }).focus();
+      await pressTo(kay, 'Enter', `h2 ${name}`);
+      // One step on in the panel: Escape works from any of its controls, not only its heading.
+      await pressTo(kay, 'Tab', `button Close ${name.toLowerCase()}`);
+      await pressTo(kay, 'Escape', `button ${name}`);
+      assert.equal(await kay.getByRole(role, { name: label }).count(), 0, `the ${name} panel is closed`);
       assert.equal(
         await kay.getByRole('button', { name, exact: true }).getAttribute('aria-pressed'),
         'false',

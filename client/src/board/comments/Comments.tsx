@@ -19,7 +19,8 @@ import { pageLabel, pagePath } from '../pages/model.ts';
 import { useColorOf } from '../presence/shownColors.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
-import { SidePanelHead } from './../ui/SidePanelHead.tsx';
+import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { panelButtonId } from '../ui/sidePanels.ts';
 import { CommentText } from './CommentText.tsx';
 import { Composer } from './Composer.tsx';
 import {
@@ -384,6 +385,7 @@ export function CommentsButton({ boardId, comments }: { boardId: string; comment
     <button
       type="button"
       className={`btn comments-button ${open ? 'active' : ''}`}
+      id={panelButtonId.comments}
       aria-label="Comments"
       aria-pressed={open}
       // The name stays "Comments"; the count is its description (a button's content is not read).
@@ -417,6 +419,7 @@ export function CommentsPanel({
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const colorOf = useColorOf();
   if (!shown) return null;
+  const hide = () => useEditor.getState().setCommentsPanel(false);
   const list = filterThreads(comments.threads, filter, me.id);
   const tabs: [ThreadFilter, string][] = [
     ['open', 'Open'],
@@ -438,8 +441,12 @@ export function CommentsPanel({
     if (at) st.setViewport({ ...st.viewport, x: at.x, y: at.y });
   };
   return (
-    <aside className="panel side-panel comments-panel" aria-label="Comments panel">
-      <SidePanelHead title="Comments" onClose={() => useEditor.getState().setCommentsPanel(false)} />
+    <aside
+      className="panel side-panel comments-panel"
+      aria-label="Comments panel"
+      onKeyDown={closeOnEscape('comments', hide)}
+    >
+      <SidePanelHead panel="comments" onClose={hide} />
       <div className="comments-tabs" role="tablist" aria-label="Which threads">
         {tabs.map(([key, label]) => (
           <button

@@ -8,7 +8,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
-import { SidePanelHead } from './../ui/SidePanelHead.tsx';
+import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { panelButtonId } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -41,6 +42,7 @@ export function HistoryButton() {
     <button
       type="button"
       className="btn"
+      id={panelButtonId.history}
       aria-label="History"
       // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
       aria-pressed={open}
@@ -187,8 +189,12 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
           </button>
         </div>
       )}
-      <aside className="panel side-panel history-panel" aria-label="Version history">
-        <SidePanelHead title="History" onClose={close} />
+      <aside
+        className="panel side-panel history-panel"
+        aria-label="Version history"
+        onKeyDown={closeOnEscape('history', close)}
+      >
+        <SidePanelHead panel="history" onClose={close} />
         {canEdit && (
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input

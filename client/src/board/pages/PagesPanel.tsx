@@ -11,7 +11,8 @@ import { navigate } from '../../router.tsx';
 import { Avatar } from '../presence/Avatars.tsx';
 import { useRemotes } from '../presence/remote.ts';
 import { Icon } from '../ui/icons.tsx';
-import { SidePanelHead } from './../ui/SidePanelHead.tsx';
+import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { panelButtonId } from '../ui/sidePanels.ts';
 import {
   addPage,
   deletePage,
@@ -123,8 +124,8 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   };
 
   return (
-    <section className="panel pages-panel" aria-label="Pages">
-      <SidePanelHead title="Pages" onClose={onClose} />
+    <section className="panel pages-panel" aria-label="Pages" onKeyDown={closeOnEscape('pages', onClose)}>
+      <SidePanelHead panel="pages" onClose={onClose} />
       <ol className="pages-list">
         {pages.map((page, position) => {
           const label = pageLabel(page, position);
@@ -284,6 +285,7 @@ export function PagesButton({ count }: { count: number }) {
     <button
       type="button"
       className="btn pages-button"
+      id={panelButtonId.pages}
       aria-label="Pages"
       // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
       aria-pressed={open}

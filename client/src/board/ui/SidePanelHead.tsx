@@ -1,19 +1,54 @@
-// The title row of a side panel (History, Comments, Pages): its name and a close button, which
-// gives focus back to the top-bar button of the same name (the panel goes, and focus with it to
-// the page, so a keyboard user started again from the top).
+// The title row of a side panel (History, Comments, Pages): its name and a close button. The
+// heading takes focus as the panel opens, so a keyboard user is in the panel they asked for (and
+// a screen reader says its name). Closing, by the button or by Escape anywhere in the panel
+// (`closeOnEscape`), gives focus back to the top-bar button that opened it: the panel goes, and
+// focus with it to the page, so a keyboard user started again from the top.
+import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { Icon } from './icons.tsx';
+import { type Panel, panelButtonId } from './sidePanels.ts';
 
-export function SidePanelHead({ title, onClose }: { title: string; onClose(): void }) {
-  const close = () => {
-    onClose();
-    document.querySelector<HTMLElement>(`button[aria-pressed][aria-label="${title}"]`)?.focus();
-  };
+const titles: Record<Panel, string> = { comments: 'Comments', history: 'History', pages: 'Pages' };
+
+/** Closes the panel and puts focus on its top-bar button. */
+function closeToButton(panel: Panel, onClose: () => void): void {
+  onClose();
+  document.getElementById(panelButtonId[panel])?.focus();
+}
+
+export function SidePanelHead({ panel, onClose }: { panel: Panel; onClose(): void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
+  const title = titles[panel];
   return (
     <header className="side-panel-head">
-      <h2>{title}</h2>
-      <button type="button" className="tool" aria-label={`Close ${title.toLowerCase()}`} onClick={close}>
+      {/* Focusable by script only (tabIndex -1): a heading is not a stop on the Tab order. */}
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      <button
+        type="button"
+        className="tool"
+        aria-label={`Close ${title.toLowerCase()}`}
+        onClick={() => closeToButton(panel, onClose)}
+      >
         <Icon name="close" size={16} />
       </button>
     </header>
   );
 }
+
+/**
+ * The panel element's onKeyDown: Escape closes the panel. A field in it that uses Escape itself
+ * (renaming a page) stops the key first, so Escape there only leaves the field.
+ */
+export const closeOnEscape =
+  (panel: Panel, onClose: () => void) =>
+  (e: KeyboardEvent): void => {
+    if (e.key !== 'Escape') return;
+    // Stopped here, so the board's own Escape (clear the selection) does not see it as well.
+    e.preventDefault();
+    e.stopPropagation();
+    closeToButton(panel, onClose);
+  };

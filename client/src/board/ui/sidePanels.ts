@@ -8,7 +8,14 @@ import { useHistoryPanel } from '../history/state.ts';
 import { usePagesPanel } from '../pages/state.ts';
 import { useEditor } from '../store.ts';
 
-type Panel = 'comments' | 'history' | 'pages';
+export type Panel = 'comments' | 'history' | 'pages';
+
+/** The ids of the top-bar buttons that open each panel: closing a panel gives focus back to its. */
+export const panelButtonId: Record<Panel, string> = {
+  comments: 'comments-panel-button',
+  history: 'history-panel-button',
+  pages: 'pages-panel-button',
+};
 
 function closeCovered(opened: Panel): void {
   const phone = window.matchMedia(PHONE_QUERY).matches;
