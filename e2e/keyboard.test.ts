@@ -60,8 +60,7 @@ describe('keyboard only', () => {
     await pressTo(kay, 'Escape', 'application Board canvas');
     // Templates → Insert template…: the menu item is gone when the dialog closes; its button is not.
     await kay.getByRole('button', { name: 'Templates', exact: true }).focus();
-    await kay.keyboard.press('Enter');
-    await pressTo(kay, 'Tab', 'menuitem Insert template…');
+    await pressTo(kay, 'Enter', 'menuitem Insert template…');
     await pressTo(kay, 'Enter', 'button Close');
     await kay.getByRole('dialog', { name: 'Insert template' }).waitFor();
     await pressTo(kay, 'Escape', 'button Templates');
@@ -160,7 +159,7 @@ describe('keyboard only', () => {
     assert.equal(await kay.getByRole('region', { name: 'Voting' }).count(), 0, 'the vote menu is closed');
   });
 
-  it('the arrows move through a menu’s items, round from the last to the first', async () => {
+  it('a menu opened by Enter or Space takes focus on its first item, the arrows go round it, Escape closes it back to its button', async () => {
     await kay.getByRole('button', { name: 'Export', exact: true }).focus();
     await kay.keyboard.press('Enter');
     const items = kay.getByRole('menu').getByRole('menuitem');
@@ -170,10 +169,27 @@ describe('keyboard only', () => {
         .filter((el) => !(el as HTMLButtonElement).disabled)
         .map((el) => `menuitem ${el.textContent?.trim()}`),
     );
-    await pressTo(kay, 'ArrowDown', enabled[0]!);
+    await until(async () => (await focused(kay)) === enabled[0], 'the first item has focus');
     await pressTo(kay, 'ArrowDown', enabled[1]!);
     await pressTo(kay, 'ArrowUp', enabled[0]!);
     await pressTo(kay, 'ArrowUp', enabled.at(-1)!);
+    await pressTo(kay, 'ArrowDown', enabled[0]!);
     await pressTo(kay, 'Escape', 'button Export');
+    assert.equal(await kay.getByRole('menu').count(), 0, 'the export menu is closed');
+
+    // Space, on the Templates menu and on one's own avatar (the colour menu).
+    for (const [name, item] of [
+      ['Templates', 'menuitem Insert template…'],
+      ['Kay (you): your colour', 'menuitemradio'],
+    ] as const) {
+      await kay.getByRole('button', { name, exact: true }).focus();
+      await kay.keyboard.press('Space');
+      await until(
+        async () => (await focused(kay)).startsWith(item),
+        `Space on ${name}: its first item has focus`,
+      );
+      await pressTo(kay, 'Escape', `button ${name}`);
+      assert.equal(await kay.getByRole('menu').count(), 0, `the ${name} menu is closed`);
+    }
   });
 });

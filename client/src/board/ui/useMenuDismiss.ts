@@ -1,9 +1,19 @@
-// A popup menu closes on Escape (focus goes back to its button) and on a press outside it, and the
-// up and down arrows move through its items, as menus do everywhere.
+// A popup menu puts focus on its first item as it opens, closes on Escape (focus goes back to its
+// button) and on a press outside it, and the up and down arrows move through its items, as menus
+// do everywhere.
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { onKeydown } from '../shortcuts.ts';
 
+const ITEMS = '[role^="menuitem"]:not(:disabled)';
+
 export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null>, close: () => void): void {
+  // Its own effect, run only as the menu opens: `close` may be new on every render (Mentions), and
+  // focus must not jump back to the first item then.
+  useEffect(() => {
+    // ARIA's menu button: opened, focus is on the first item, so Enter picks it and the arrows
+    // move on from it. Focus stayed on the button, and a keyboard user had to Tab into the menu.
+    if (open) wrap.current?.querySelector<HTMLElement>(ITEMS)?.focus();
+  }, [open, wrap]);
   useEffect(() => {
     if (!open) return;
     const key = (e: KeyboardEvent) => {
@@ -12,7 +22,7 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
         // in a menu offers the arrows, and they did nothing (on the board they nudged the selection).
         const root = wrap.current;
         if (!root || !(e.target instanceof Node) || !root.contains(e.target)) return;
-        const items = [...root.querySelectorAll<HTMLElement>('[role^="menuitem"]:not(:disabled)')];
+        const items = [...root.querySelectorAll<HTMLElement>(ITEMS)];
         if (items.length === 0) return;
         e.preventDefault();
         e.stopPropagation();
