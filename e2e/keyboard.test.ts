@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { canvas, createBoard, newUser, shapes, stickyText, until, withApp } from './helpers.ts';
+import { artifacts, canvas, createBoard, newUser, shapes, stickyText, until, withApp } from './helpers.ts';
 
 /** What has focus, as a screen reader names it: its role (or tag) and accessible name. */
 const focused = (page: Page) =>
@@ -191,5 +191,25 @@ describe('keyboard only', () => {
       await pressTo(kay, 'Escape', `button ${name}`);
       assert.equal(await kay.getByRole('menu').count(), 0, `the ${name} menu is closed`);
     }
+  });
+
+  it('the canvas shows a focus ring on the board’s edge when Tab reaches it, not when it is clicked', async () => {
+    // A strip at the left edge of the view, clear of the bars: what the ring would change.
+    const edge = () => kay.screenshot({ clip: { x: 0, y: 300, width: 8, height: 120 } });
+    const allBoards = kay.getByRole('link', { name: 'All boards' });
+    await allBoards.focus();
+    const unfocused = await edge();
+    await pressTo(kay, 'Shift+Tab', 'application Board canvas');
+    await kay.screenshot({ path: `${artifacts}/canvas-focus-ring.png` });
+    assert.notDeepEqual(await edge(), unfocused, 'Tab to the canvas rings the edge of the view');
+    await allBoards.focus();
+    assert.deepEqual(await edge(), unfocused, 'the ring goes with focus');
+    // A click on the board (an empty spot) focuses it without a ring.
+    await canvas(kay).click({ position: { x: 640, y: 420 } });
+    await until(
+      async () => (await focused(kay)) === 'application Board canvas',
+      'the click focused the canvas',
+    );
+    assert.deepEqual(await edge(), unfocused, 'no ring after a click');
   });
 });

@@ -183,7 +183,10 @@ export function Canvas({
   const onPointerDown = (e: ReactPointerEvent<SVGSVGElement>) => {
     if (e.button === 2) return;
     (e.currentTarget as Element).setPointerCapture(e.pointerId);
-    ref.current?.focus({ preventScroll: true });
+    // Focus from a press shows no ring (editor.css rings the board for keyboard focus): without
+    // focusVisible, a script's focus keeps the ring state of the element focused before, so a
+    // click after Tabbing about rang the board.
+    ref.current?.focus({ preventScroll: true, focusVisible: false });
     const handle = ((e.target as Element).closest('[data-handle]')?.getAttribute('data-handle') ??
       null) as Handle | null;
     controller.down({
