@@ -117,4 +117,41 @@ describe('phone', () => {
     await page.getByRole('button', { name: 'Redo', exact: true }).tap();
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'redone by tap');
   });
+
+  /**
+   * True when the element is wholly on screen and nothing covers it: a tap at its centre and just
+   * inside each of its corners lands on it.
+   */
+  const inSight = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    const onScreen =
+      r.left >= 0 && r.right <= window.innerWidth && r.top >= 0 && r.bottom <= window.innerHeight;
+    // Inside the rounded corners (panels' radius is 12 px; a button's smaller than its half size).
+    const inset = Math.min(10, r.width / 4, r.height / 4);
+    const points = [
+      [r.left + r.width / 2, r.top + r.height / 2],
+      [r.left + inset, r.top + inset],
+      [r.right - inset, r.top + inset],
+      [r.left + inset, r.bottom - inset],
+      [r.right - inset, r.bottom - inset],
+    ];
+    const hits = points.map(([x, y]) => document.elementFromPoint(x!, y!));
+    return onScreen && r.width > 0 && hits.every((hit) => !!hit && el.contains(hit));
+  };
+
+  it('a selected shape’s style panel stays in sight beside an open Pages panel', async () => {
+    await page.getByRole('button', { name: 'Rectangle', exact: true }).tap();
+    await boardArea(page).tap({ position: { x: 250, y: 520 } });
+    const style = page.getByRole('toolbar', { name: 'Selection' });
+    await style.waitFor();
+    await page.getByRole('button', { name: 'Pages', exact: true }).tap();
+    const pages = page.getByRole('region', { name: 'Pages' });
+    await pages.waitFor();
+    await page.screenshot({ path: `${artifacts}/phone-style-and-pages-390.png` });
+    assert.ok(await style.evaluate(inSight), 'the style panel is on screen, not under the Pages panel');
+    assert.ok(await pages.evaluate(inSight), 'the Pages panel is on screen, not under the style panel');
+    await page.getByRole('button', { name: 'Close pages' }).tap();
+    await page.keyboard.press('Escape');
+    await until(async () => (await style.count()) === 0, 'the selection is cleared');
+  });
 });
