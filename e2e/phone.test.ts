@@ -9,8 +9,10 @@ import {
   boardArea,
   createBoard,
   failOnPageErrors,
+  joinByLink,
   newUser,
   shapes,
+  shareLink,
   until,
   withApp,
 } from './helpers.ts';
@@ -18,13 +20,14 @@ import {
 describe('phone', () => {
   let phone: BrowserContext;
   let page: Page;
+  let boardId: string;
 
   const app = withApp();
   before(async () => {
     // Sign up on a desktop page, then carry the session cookie to a phone.
     const desk = await newUser(app, 'Pia');
     // Long enough to be cut short on a phone.
-    const boardId = await createBoard(desk.page, 'On the go: quarterly planning');
+    boardId = await createBoard(desk.page, 'On the go: quarterly planning');
     phone = await app.browser.newContext({
       viewport: { width: 390, height: 844 },
       isMobile: true,
@@ -153,5 +156,32 @@ describe('phone', () => {
     await page.getByRole('button', { name: 'Close pages' }).tap();
     await page.keyboard.press('Escape');
     await until(async () => (await style.count()) === 0, 'the selection is cleared');
+  });
+
+  it('one’s own avatar is in sight beside another person’s', async () => {
+    const link = await shareLink(page, 'can edit');
+    const otto = await newUser(app, 'Otto');
+    try {
+      await joinByLink(otto.page, link, boardId);
+      const other = page.getByRole('button', { name: 'Follow Otto', exact: true });
+      await other.waitFor();
+      await page.screenshot({ path: `${artifacts}/phone-avatars-390.png` });
+      assert.ok(
+        await page.getByRole('button', { name: 'Pia (you): your colour' }).evaluate(inSight),
+        'my avatar is wholly in sight',
+      );
+      // The others' avatars scroll sideways after one's own: Otto's shows in part, to tap.
+      const seen = await other.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const strip = el.closest('.avatars')!.getBoundingClientRect();
+        const left = Math.max(r.left, strip.left);
+        const right = Math.min(r.right, strip.right);
+        const hit = document.elementFromPoint((left + right) / 2, r.top + r.height / 2);
+        return right - left >= 8 && hit && el.contains(hit) ? right - left : 0;
+      });
+      assert.ok(seen > 0, 'a part of Otto’s avatar is in sight, to tap');
+    } finally {
+      await otto.context.close();
+    }
   });
 });
