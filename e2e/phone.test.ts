@@ -1,6 +1,7 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
 // wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
-// for the board's title beside its controls.
+// for the board's title beside its controls, and one's own avatar in sight; a selection's style
+// panel is not covered by the Pages panel; the Share dialog's links are readable.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -183,5 +184,25 @@ describe('phone', () => {
     } finally {
       await otto.context.close();
     }
+  });
+
+  it('the Share dialog shows a link in a field as wide as the dialog, its Copy button in sight', async () => {
+    await page.getByRole('button', { name: 'Share', exact: true }).tap();
+    const dialog = page.getByRole('dialog', { name: 'Share board' });
+    await dialog.getByRole('button', { name: 'Create “can view” link' }).tap();
+    const field = dialog.getByLabel('Can view link');
+    await field.waitFor();
+    await page.screenshot({ path: `${artifacts}/phone-share-390.png` });
+    const row = dialog.getByRole('listitem').filter({ has: page.getByLabel('Can view link') });
+    const width = (await row.boundingBox())!.width;
+    const box = (await field.boundingBox())!;
+    assert.ok(box.width >= width - 1, `the field is ${box.width} px wide of its row's ${width}`);
+    assert.ok(await field.evaluate(inSight), 'the field is in sight');
+    assert.ok(
+      await row.getByRole('button', { name: 'Copy' }).evaluate(inSight),
+      'its Copy button is in sight',
+    );
+    assert.ok(await row.getByRole('button', { name: 'Revoke' }).evaluate(inSight), 'its Revoke button too');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).tap();
   });
 });
