@@ -18,7 +18,12 @@ function closeToButton(panel: Panel, onClose: () => void): void {
 export function SidePanelHead({ panel, onClose }: { panel: Panel; onClose(): void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    heading.current?.focus();
+    const head = heading.current;
+    // Unless a field of the panel took focus as it rendered: the Pages panel, shown again for the
+    // page just added, opens that page's name to type (autoFocus), and taking focus from it ended
+    // the renaming.
+    if (!head || head.parentElement?.parentElement?.contains(document.activeElement)) return;
+    head.focus();
   }, []);
   const title = titles[panel];
   return (
