@@ -188,7 +188,7 @@ describe('live embeds', () => {
     await context.close();
   });
 
-  it('?page= embeds that page live; a page the board does not list falls back to the first, saying so', async () => {
+  it('the embed code of a page shown embeds that page live; a page the board does not list falls back to the first, saying so', async () => {
     const { page: owner } = await newUser(app, 'Pia');
     await createBoard(owner, 'Quarter');
     await place(owner, 'Sticky note', 500, 400);
@@ -206,11 +206,17 @@ describe('live embeds', () => {
     await owner.keyboard.type('On page two');
     await owner.keyboard.press('Escape');
     const { token } = await publicLink(owner);
+    // The Share dialog's embed code, opened on this page, embeds this page.
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    const code = await owner.getByLabel('Embed code').inputValue();
+    await owner.getByRole('button', { name: 'Close', exact: true }).click();
+    const src = /^<iframe src="([^"]+)"/.exec(code)?.[1];
+    assert.equal(src, `${app.server.url}/embed/${token}?page=${pageId}`, code);
 
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const wiki = await context.newPage();
     failOnPageErrors(wiki, 'wiki');
-    await wiki.goto(allowed.frame(`${app.server.url}/embed/${token}?page=${pageId}`));
+    await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
     await embed.locator('svg text', { hasText: 'On page two' }).waitFor();

@@ -483,6 +483,7 @@ function EditorView({
         {sharing && (
           <ShareDialog
             boardId={board.id}
+            pageId={pageId}
             isOwner={role === 'owner'}
             meId={user.id}
             membersVersion={membersVersion}

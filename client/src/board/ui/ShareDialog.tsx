@@ -1,7 +1,7 @@
 // The owner's share dialog (docs/api.md §11): create "can edit" / "can view" links, copy, revoke; members
 // and their roles. Editors and viewers see the members read-only and can copy the board's address.
 // Removing a member and revoking a link ask first.
-import type { LinkRole, Member, Role, ShareLink } from '@tandem/shared';
+import { type LinkRole, MAIN_PAGE_ID, type Member, type Role, type ShareLink } from '@tandem/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
@@ -12,6 +12,8 @@ import { WebhooksSection } from './WebhooksSection.tsx';
 
 interface Props {
   boardId: string;
+  /** The page the board shows (docs/api.md §17): the embed code embeds it. */
+  pageId: string;
   isOwner: boolean;
   meId: string;
   /** Bumped when the server says members changed, so an open dialog refreshes. */
@@ -38,6 +40,7 @@ const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
 
 export function ShareDialog({
   boardId,
+  pageId,
   isOwner,
   meId,
   membersVersion,
@@ -85,9 +88,14 @@ export function ShareDialog({
   };
   const absolute = (url: string) => new URL(url, location.origin).toString();
   // What a wiki or a page takes to show the board live (docs/integrations.md §7): the public link's
-  // /embed/ address in an iframe, so nobody has to know to rewrite /p/ by hand.
-  const embedCode = (l: ShareLink) =>
-    `<iframe src="${new URL(`/embed/${encodeURIComponent(l.token)}`, absolute(l.url))}" width="800" height="600" style="border:0" title="Tandem board" allowfullscreen></iframe>`;
+  // /embed/ address in an iframe, so nobody has to know to rewrite /p/ by hand. It embeds the page
+  // shown (?page=, §16): the embed of a board's second page showed its first, and the owner had to
+  // copy the page's id from the address bar into the code by hand.
+  const embedCode = (l: ShareLink) => {
+    const src = new URL(`/embed/${encodeURIComponent(l.token)}`, absolute(l.url));
+    if (pageId !== MAIN_PAGE_ID) src.searchParams.set('page', pageId);
+    return `<iframe src="${src}" width="800" height="600" style="border:0" title="Tandem board" allowfullscreen></iframe>`;
+  };
 
   return (
     <ModalDialog title="Share board" onClose={onClose}>
