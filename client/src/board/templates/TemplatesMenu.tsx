@@ -8,7 +8,7 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { ModalDialog } from '../ui/ModalDialog.tsx';
-import { useMenu } from '../ui/useMenuDismiss.ts';
+import { focusMenuButton, useMenu } from '../ui/useMenuDismiss.ts';
 import { insertTemplate } from './insert.ts';
 import { boardTemplate, frameTemplate, type TemplateDraft } from './templates.ts';
 
@@ -51,7 +51,7 @@ export function TemplatesMenu({ session, index, title, userId, readOnly, onMessa
    */
   const leaveMenu = () => {
     setOpen(false);
-    wrap.current?.querySelector<HTMLElement>('[aria-haspopup]')?.focus();
+    focusMenuButton(wrap);
   };
   const startSave = (what: 'frame' | 'board') => {
     leaveMenu();

@@ -6,6 +6,10 @@ import { onKeydown } from '../shortcuts.ts';
 
 const ITEMS = '[role^="menuitem"]:not(:disabled)';
 
+/** Gives focus back to the menu's own button (the element `useMenu`'s trigger props are on). */
+export const focusMenuButton = (wrap: RefObject<HTMLElement | null>): void =>
+  wrap.current?.querySelector<HTMLElement>('[aria-haspopup]')?.focus();
+
 export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null>, close: () => void): void {
   // Its own effect, run only as the menu opens: `close` may be new on every render (Mentions), and
   // focus must not jump back to the first item then.
@@ -36,7 +40,7 @@ export function useMenuDismiss(open: boolean, wrap: RefObject<HTMLElement | null
       e.preventDefault();
       e.stopPropagation();
       close();
-      wrap.current?.querySelector<HTMLElement>('[aria-haspopup]')?.focus();
+      focusMenuButton(wrap);
     };
     const press = (e: PointerEvent) => {
       if (wrap.current && e.target instanceof Node && !wrap.current.contains(e.target)) close();
