@@ -23,6 +23,41 @@ describe('tool controller gestures', () => {
     assert.equal(t.store.getState().marquee, null);
   });
 
+  it('marquee takes an arrow or a drawing where its line passes, not where its box is', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 300, w: 100, h: 100 }, 'u1');
+    // A long diagonal from the top left to the bottom right: its box covers the note at 0,300,
+    // its line passes 200 units away from it.
+    const diagonal = createShape(
+      t.doc,
+      { type: 'arrow', x: 0, y: 0, from: { x: 0, y: 0 }, to: { x: 600, y: 600 } },
+      'u1',
+    );
+    const drawing = createShape(
+      t.doc,
+      { type: 'freehand', x: 0, y: 0, w: 600, h: 600, points: [0, 0, 300, 300, 600, 600] },
+      'u1',
+    );
+    t.drag(
+      [-20, 280],
+      [
+        [50, 350],
+        [120, 420],
+      ],
+    );
+    assert.deepEqual(t.store.getState().selection, [a], 'only the note: the lines pass elsewhere');
+    t.store.getState().select([]);
+    // Across the lines themselves (from a point off them, or the press would grab one), both are taken.
+    t.drag(
+      [400, 250],
+      [
+        [300, 350],
+        [250, 400],
+      ],
+    );
+    assert.deepEqual([...t.store.getState().selection].sort(), [diagonal, drawing].sort());
+  });
+
   it('drags the selection as one undo step', () => {
     const t = setup();
     const a = createShape(t.doc, { type: 'sticky', x: 0, y: 0, w: 100, h: 100 }, 'u1');

@@ -1,7 +1,7 @@
 // Hit tests over plain records: which shape is under a point (arrows along their routed path).
 import type { ShapeRecord } from '@tandem/shared';
 import { connectorPath, pathPolyline } from './connectors.ts';
-import { center, type Point, rotate } from './geometry.ts';
+import { boundsOf, center, intersects, type Point, type Rect, rotate } from './geometry.ts';
 
 export function distToSegment(p: Point, a: Point, b: Point): number {
   const dx = b.x - a.x;
@@ -52,4 +52,53 @@ export function topmostAt(shapes: ShapeRecord[], p: Point, tolerance: number): S
     if (hitShape(s, p, tolerance, byId)) return s;
   }
   return null;
+}
+
+/** Whether segment a–b passes through or ends in `r` (Liang–Barsky: clip the segment to the box). */
+export function segmentTouchesRect(a: Point, b: Point, r: Rect): boolean {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  let enter = 0;
+  let leave = 1;
+  for (const [p, q] of [
+    [-dx, a.x - r.x],
+    [dx, r.x + r.w - a.x],
+    [-dy, a.y - r.y],
+    [dy, r.y + r.h - a.y],
+  ] as const) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) enter = Math.max(enter, t);
+    else leave = Math.min(leave, t);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+const polylineTouchesRect = (points: readonly Point[], r: Rect): boolean =>
+  points.length === 1
+    ? segmentTouchesRect(points[0]!, points[0]!, r)
+    : points.some((p, i) => i > 0 && segmentTouchesRect(points[i - 1]!, p, r));
+
+/** A drawing's stroke in board units (unrotated drawings only; see marqueeTakes). */
+function freehandPoints(s: ShapeRecord): Point[] {
+  const pts = s.points ?? [];
+  const out: Point[] = [];
+  for (let i = 0; i + 1 < pts.length; i += 2) out.push({ x: s.x + pts[i]!, y: s.y + pts[i + 1]! });
+  return out;
+}
+
+/**
+ * Whether a selection rectangle takes `s` (tldraw's rule: what it touches): an arrow or a drawing
+ * when its line passes through `r`, not merely its box (a long diagonal connector's box covers
+ * shapes it never goes near, and a marquee round two notes took it); any other shape when its box
+ * meets `r`. A rotated drawing is judged by its box.
+ */
+export function marqueeTakes(s: ShapeRecord, r: Rect, all?: Map<string, ShapeRecord>): boolean {
+  if (s.type === 'arrow') return polylineTouchesRect(pathPolyline(connectorPath(s, all)), r);
+  if (s.type === 'freehand' && !s.rotation) return polylineTouchesRect(freehandPoints(s), r);
+  return intersects(boundsOf(s), r);
 }

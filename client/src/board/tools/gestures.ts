@@ -4,6 +4,7 @@
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
 import { resizeKeepingAspect } from '../images/placement.ts';
 import { contains, intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
+import { marqueeTakes } from '../model/hit.ts';
 import {
   applyPatches,
   dragCorner,
@@ -287,15 +288,18 @@ export function marqueeGesture(start: Point, base: string[]): Gesture {
       const st = env.state();
       const r = rectFromCorners(start, p);
       st.setMarquee(r);
-      const list = env.ctx.shapes().list;
+      const { list, byId } = env.ctx.shapes();
       // Locked shapes are background: a marquee passes over them (a click still selects one). A
       // frame is taken only when the marquee holds all of it, so one drawn inside a frame selects
-      // the notes there and not the frame around them.
-      const inside = list
-        .filter(
-          (s) => !s.rec.locked && (s.rec.type === 'frame' ? contains(r, s.bounds) : intersects(s.bounds, r)),
-        )
-        .map((s) => s.rec.id);
+      // the notes there and not the frame around them. Lines (arrows, drawings) are taken where
+      // they pass, not where their box is (marqueeTakes).
+      const takes = (s: (typeof list)[number]) =>
+        s.rec.type === 'frame'
+          ? contains(r, s.bounds)
+          : s.rec.type === 'arrow' || s.rec.type === 'freehand'
+            ? marqueeTakes(s.rec, r, byId)
+            : intersects(s.bounds, r);
+      const inside = list.filter((s) => !s.rec.locked && takes(s)).map((s) => s.rec.id);
       const grown = expandToGroups(
         list.map((s) => s.rec),
         inside,
