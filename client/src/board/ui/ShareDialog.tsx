@@ -87,7 +87,7 @@ export function ShareDialog({
     setCopied(key);
   };
   const absolute = (url: string) => new URL(url, location.origin).toString();
-  // What a wiki or a page takes to show the board live (docs/integrations.md §7): the public link's
+  // What a wiki or a page takes to show the board live (docs/integrations.md §8): the public link's
   // /embed/ address in an iframe, so nobody has to know to rewrite /p/ by hand. It embeds the page
   // shown (?page=, §16): the embed of a board's second page showed its first, and the owner had to
   // copy the page's id from the address bar into the code by hand.
