@@ -19,19 +19,15 @@ function find(dir) {
 }
 
 const filters = process.argv.slice(2);
-// Browser tests first: they are most of the longest files (15–75 s each, against a few seconds
-// for most others), and two workers handed the long files first tend to end together (in path
-// order the server's long suites came after the browser's).
-const isBrowserTest = (f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`);
 const files = find(root)
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
-  .sort((a, b) => Number(isBrowserTest(b)) - Number(isBrowserTest(a)) || (a < b ? -1 : a > b ? 1 : 0));
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
 // Browser tests drive the built client, so build it first when any of them runs.
-if (files.some(isBrowserTest)) {
+if (files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`))) {
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
