@@ -2,7 +2,7 @@
 // store, fed the same events the canvas forwards (screen coordinates), no browser.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createShape, groupShapes, readAll, setLocked } from '../src/board/model/index.ts';
+import { createShape, groupShapes, moveShapes, readAll, setLocked } from '../src/board/model/index.ts';
 import { toScreen } from '../src/board/store.ts';
 import { setup } from './gestureHarness.ts';
 
@@ -56,6 +56,35 @@ describe('tool controller gestures', () => {
       ],
     );
     assert.deepEqual([...t.store.getState().selection].sort(), [diagonal, drawing].sort());
+  });
+
+  it('a marquee judges a connector by where it runs now, when a shape it is bound to moves mid-marquee', () => {
+    const t = setup();
+    const from = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    const to = createShape(t.doc, { type: 'rect', x: 600, y: 0, w: 100, h: 100 }, 'u1');
+    const arrow = createShape(
+      t.doc,
+      {
+        type: 'arrow',
+        x: 0,
+        y: 0,
+        from: { shapeId: from, x: 50, y: 50 },
+        to: { shapeId: to, x: 650, y: 50 },
+      },
+      'u1',
+    );
+    const at = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...at(300, 250), button: 0, shift: false, pointerId: 1, handle: null });
+    t.controller.move({ ...at(400, 400), pointerId: 1, shift: false });
+    assert.deepEqual(t.store.getState().selection, [], 'the arrow runs along y = 50, above the marquee');
+    // Someone else moves the second note down: the arrow now runs diagonally through the marquee.
+    moveShapes(t.doc, [to], 0, 600);
+    t.controller.move({ ...at(401, 401), pointerId: 1, shift: false });
+    assert.deepEqual(t.store.getState().selection, [arrow]);
+    t.controller.up({ ...at(401, 401), pointerId: 1 });
   });
 
   it('drags the selection as one undo step', () => {

@@ -97,8 +97,22 @@ function freehandPoints(s: ShapeRecord): Point[] {
  * shapes it never goes near, and a marquee round two notes took it); any other shape when its box
  * meets `r`. A rotated drawing is judged by its box.
  */
-export function marqueeTakes(s: ShapeRecord, r: Rect, all?: Map<string, ShapeRecord>): boolean {
-  if (s.type === 'arrow') return polylineTouchesRect(pathPolyline(connectorPath(s, all)), r);
-  if (s.type === 'freehand' && !s.rotation) return polylineTouchesRect(freehandPoints(s), r);
-  return intersects(boundsOf(s), r);
+export function marqueeTakes(
+  s: ShapeRecord,
+  r: Rect,
+  all?: Map<string, ShapeRecord>,
+  line: Point[] | null = marqueeLine(s, all),
+): boolean {
+  return line ? polylineTouchesRect(line, r) : intersects(boundsOf(s), r);
+}
+
+/**
+ * The line a marquee judges `s` by: an arrow's routed path, an unrotated drawing's stroke; null
+ * for a shape judged by its box. Apart from marqueeTakes so that a marquee can route each arrow
+ * once per board state rather than on every pointer move.
+ */
+export function marqueeLine(s: ShapeRecord, all?: Map<string, ShapeRecord>): Point[] | null {
+  if (s.type === 'arrow') return pathPolyline(connectorPath(s, all));
+  if (s.type === 'freehand' && !s.rotation) return freehandPoints(s);
+  return null;
 }

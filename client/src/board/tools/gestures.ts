@@ -2,9 +2,10 @@
 // and what releasing (or cancelling) it finishes. The ToolController decides on pointer down
 // which gesture starts (tools/controller.ts) and forwards the rest to it.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
+import type { ShapeSnapshot } from '../canvas/shapeIndex.ts';
 import { resizeKeepingAspect } from '../images/placement.ts';
 import { contains, intersects, type Point, type Rect, rectFromCorners } from '../model/geometry.ts';
-import { marqueeTakes } from '../model/hit.ts';
+import { marqueeLine, marqueeTakes } from '../model/hit.ts';
 import {
   applyPatches,
   dragCorner,
@@ -283,12 +284,30 @@ export function rotateGesture(id: string, c: Point): Gesture {
 
 /** A selection rectangle, added to `base` (the selection when Shift was held). */
 export function marqueeGesture(start: Point, base: string[]): Gesture {
+  // Each line's path, worked out once per board state: routing every connector on every pointer
+  // move cost a board of thousands of arrows its frame rate. A new snapshot (any edit, a remote
+  // one too: a bound shape moved reroutes its arrows) starts the cache again.
+  let linesOf: ShapeSnapshot | null = null;
+  const lines = new Map<string, Point[] | null>();
+  const lineOf = (rec: ShapeRecord, byId: Map<string, ShapeRecord>) => {
+    let line = lines.get(rec.id);
+    if (line === undefined) {
+      line = marqueeLine(rec, byId);
+      lines.set(rec.id, line);
+    }
+    return line;
+  };
   return {
     move({ p }, env) {
       const st = env.state();
       const r = rectFromCorners(start, p);
       st.setMarquee(r);
-      const { list, byId } = env.ctx.shapes();
+      const snapshot = env.ctx.shapes();
+      if (snapshot !== linesOf) {
+        lines.clear();
+        linesOf = snapshot;
+      }
+      const { list, byId } = snapshot;
       // Locked shapes are background: a marquee passes over them (a click still selects one). A
       // frame is taken only when the marquee holds all of it, so one drawn inside a frame selects
       // the notes there and not the frame around them. Lines (arrows, drawings) are taken where
@@ -297,7 +316,7 @@ export function marqueeGesture(start: Point, base: string[]): Gesture {
         s.rec.type === 'frame'
           ? contains(r, s.bounds)
           : s.rec.type === 'arrow' || s.rec.type === 'freehand'
-            ? marqueeTakes(s.rec, r, byId)
+            ? marqueeTakes(s.rec, r, byId, lineOf(s.rec, byId))
             : intersects(s.bounds, r);
       const inside = list.filter((s) => !s.rec.locked && takes(s)).map((s) => s.rec.id);
       const grown = expandToGroups(
