@@ -10,6 +10,12 @@ const EXIT_FAILURE = 1;
 /** Stopped, but some board's edits could not be stored within SHUTDOWN_TIMEOUT_MS. */
 const EXIT_EDITS_UNSTORED = 2;
 
+/** A cause from a library, ended with one full stop (some already end with one, most do not). */
+function sentenceEnd(cause: string): string {
+  const trimmed = cause.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 /** Set once the app exists, so an unhandled rejection is counted in its /metrics. */
 let onUnhandledRejection: (reason: unknown) => void = (reason) => {
   console.error('Tandem: UNHANDLED PROMISE REJECTION (a bug; the process keeps running):', reason);
@@ -53,8 +59,8 @@ async function main(): Promise<void> {
   }).catch((error: Error) =>
     cannotStart(
       config.databaseUrl
-        ? `PostgreSQL at ${redactUrl(config.databaseUrl)} (DATABASE_URL) cannot be used: ${error.message}.`
-        : `the SQLite database in DATA_DIR ${config.dataDir} cannot be opened: ${error.message}.`,
+        ? `PostgreSQL at ${redactUrl(config.databaseUrl)} (DATABASE_URL) cannot be used: ${sentenceEnd(error.message)}`
+        : `the SQLite database in DATA_DIR ${config.dataDir} cannot be opened: ${sentenceEnd(error.message)}`,
     ),
   );
   const bus = await openBus({
@@ -69,7 +75,7 @@ async function main(): Promise<void> {
     cannotStart(
       error.code === 'EADDRINUSE'
         ? `port ${config.port} on ${config.host} is already in use by another program: stop it, or set PORT to a free port.`
-        : `listening on ${config.host}:${config.port} (HOST, PORT) failed: ${error.message}.`,
+        : `listening on ${config.host}:${config.port} (HOST, PORT) failed: ${sentenceEnd(error.message)}`,
     );
   });
   log.info(
