@@ -47,6 +47,7 @@ import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
+import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
 import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
@@ -155,6 +156,11 @@ function EditorView({
   // `?share=webhooks` (the dashboard's notice of a disabled webhook) opens Share at its webhooks.
   const [sharing, setSharing] = useState(() => sharePanelAsked() !== null);
   const [shortcutsOpen, setShortcutsOpen] = useShortcutsDialog();
+  // Find on this page (Ctrl+F): the count of Ctrl+F presses, so one while it is open puts the
+  // caret back in its field; 0 while closed.
+  const [findAsked, setFindAsked] = useState(0);
+  const openFind = useCallback(() => setFindAsked((n) => n + 1), []);
+  useFindShortcut(openFind);
   const [showWebhooks] = useState(() => sharePanelAsked() === 'webhooks');
   const [membersVersion, setMembersVersion] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
@@ -420,6 +426,9 @@ function EditorView({
           pages={pages}
         />
         <Minimap index={previewIndex ?? index} />
+        {findAsked > 0 && (
+          <FindBar index={previewIndex ?? index} focusRequest={findAsked} onClose={() => setFindAsked(0)} />
+        )}
         <HistoryLayer
           boardId={docKey(board.id, pageId)}
           role={role}
@@ -449,7 +458,7 @@ function EditorView({
         />
         {!locked && !previewIndex && <StylePanel actions={actions} index={index} />}
         {!locked && !previewIndex && <ArrangeBar actions={actions} index={index} />}
-        <ZoomControls actions={actions} onShortcuts={() => setShortcutsOpen(true)} />
+        <ZoomControls actions={actions} onShortcuts={() => setShortcutsOpen(true)} onFind={openFind} />
         {pagesOpen && (
           <PagesPanel
             boardId={board.id}

@@ -282,6 +282,19 @@ export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewp
   );
   return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
 }
+/** A shape drawn at least this large (its longer side, in screen pixels) can be read where it is. */
+export const READABLE_PX = 96;
+
+/**
+ * The viewport that shows `r` so that it can be read: panned just enough (panToShow) when it is
+ * drawn large enough already, else zoomed in on it, up to 100 %, and centred. Find uses it: at
+ * the 5 % a whole board is fitted at, a found note is a dot.
+ */
+export function showToRead(v: Viewport, screen: { w: number; h: number }, r: Rect): Viewport {
+  if (Math.max(r.w, r.h) * v.zoom >= READABLE_PX) return panToShow(v, screen, r);
+  const fit = fitRect(r, screen);
+  return { ...fit, zoom: Math.max(v.zoom, Math.min(fit.zoom, 1)) };
+}
 /**
  * The viewport moved just enough that `r` is in view, clear of the controls (the margins
  * `fitRect` keeps), at the same zoom; the same viewport when it is in view already. A rectangle

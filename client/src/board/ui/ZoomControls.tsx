@@ -3,7 +3,16 @@ import { useEditor } from '../store.ts';
 import { SHORTCUTS_KEY } from './shortcutList.ts';
 import { ToolButton } from './ToolButton.tsx';
 
-export function ZoomControls({ actions, onShortcuts }: { actions: Actions; onShortcuts(): void }) {
+export function ZoomControls({
+  actions,
+  onShortcuts,
+  onFind,
+}: {
+  actions: Actions;
+  onShortcuts(): void;
+  /** Opens Find on this page: the way to it without a keyboard (a phone, a tablet). */
+  onFind(): void;
+}) {
   const zoom = useEditor((s) => s.viewport.zoom);
   const hasSelection = useEditor((s) => s.selection.length > 0);
   const minimap = useEditor((s) => s.minimap);
@@ -26,6 +35,7 @@ export function ZoomControls({ actions, onShortcuts }: { actions: Actions; onSho
         title="Zoom to fit the whole board — Shift+1"
         onClick={actions.zoomToFit}
       />
+      <ToolButton label="Find on this page" icon="search" shortcut="Ctrl+F" onClick={onFind} />
       <ToolButton
         label="Zoom to selection"
         icon="fitSelection"

@@ -84,6 +84,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Ctrl+0', 'Zoom to 100%'),
         key('Shift+1', 'Zoom to fit the board'),
         key('Shift+2', 'Zoom to the selection'),
+        key('Ctrl+F', 'Find on this page (Enter: next match, Shift+Enter: previous)'),
         key('Ctrl+Alt+H', 'Open or close History'),
         key(SHORTCUTS_KEY, 'This list'),
       ],
