@@ -19,9 +19,11 @@ export function ZoomControls({
   return (
     <div className="zoom panel" role="toolbar" aria-label="Zoom">
       <ToolButton label="Zoom out" icon="zoomOut" shortcut="−" onClick={actions.zoomOut} />
+      {/* On a phone the readout gives way to Find, with Zoom to selection and the minimap: the
+          bar must leave the status line its room (e2e/editor, "fits a phone screen"). */}
       <button
         type="button"
-        className="zoom-level"
+        className="zoom-level wide-only"
         title="Reset to 100% — Ctrl+0"
         onClick={actions.zoomReset}
         aria-label="Reset zoom"
