@@ -269,6 +269,23 @@ describe('drawing styles, shared', () => {
       `the PNG export differs from the canvas in ${(diff * 100).toFixed(2)} % of ${width}×${height} pixels`,
     );
     assert.ok(diff < 0.03, `the PNG differs from the canvas in ${(diff * 100).toFixed(2)} % of pixels`);
+
+    // Shift+Alt+C puts the same picture on the clipboard, for pasting into a chat or a document.
+    await canvas(ana).focus();
+    await ana.keyboard.press('Control+a');
+    await ana.keyboard.press('Shift+Alt+C');
+    await ana.getByText('Copied the selection as a picture.').waitFor();
+    const copied = await ana.evaluate(async () => {
+      const [item] = await navigator.clipboard.read();
+      const bytes = new Uint8Array(await (await item!.getType('image/png')).arrayBuffer());
+      let s = '';
+      for (const b of bytes) s += String.fromCharCode(b);
+      return btoa(s);
+    });
+    const sizeOf = (b: Buffer) => [b.readUInt32BE(16), b.readUInt32BE(20)];
+    const clipboardPng = Buffer.from(copied, 'base64');
+    assert.equal(clipboardPng.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual(sizeOf(clipboardPng), sizeOf(png), 'the picture the PNG export makes');
   });
 
   it('an elbow connector between two notes re-routes on both screens when one moves', async () => {

@@ -241,7 +241,7 @@ export async function exported(page: Page, item: string): Promise<Buffer> {
   await page.getByRole('button', { name: 'Export' }).click();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('menuitem', { name: item }).click(),
+    page.getByRole('menuitem', { name: item, exact: true }).click(),
   ]);
   const path = join(tmpdir(), `tandem-${Date.now()}-${download.suggestedFilename()}`);
   await download.saveAs(path);

@@ -2,7 +2,7 @@
 // PNG or SVG, the board as JSON; import a board's JSON.
 
 import { type PageExport, withPageList } from '@tandem/shared';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
@@ -13,6 +13,7 @@ import { unionRect } from '../model/geometry.ts';
 import { addPage, readPages, renamePage } from '../pages/model.ts';
 import { withPageDoc } from '../pages/pageDocs.ts';
 import { everyPagePdf, everyPageSvg, readEveryPage } from '../pages/pagesExport.ts';
+import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { fitRect, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { download, picturesPdf, safeName, svgToPng } from './download.ts';
@@ -49,17 +50,14 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
     const list = snap.list.map((e) => e.rec).filter((r) => !selectionOnly || sel.has(r.id));
     return { list, byId: snap.byId };
   };
+  /** The picture of the chosen shapes, images and fonts inside it, as every export draws it. */
+  const picture = async ({ list, byId }: ReturnType<typeof chosen>) =>
+    toSvg(list, byId, 32, await imagesOf(boardId, list), await fontFacesFor(list));
   const image = async (kind: 'png' | 'svg' | 'pdf', selectionOnly: boolean) => {
     setOpen(false);
-    const { list, byId } = chosen(selectionOnly);
-    if (list.length === 0) return onMessage('There is nothing to export yet.');
-    const { svg, width, height } = toSvg(
-      list,
-      byId,
-      32,
-      await imagesOf(boardId, list),
-      await fontFacesFor(list),
-    );
+    const shapes = chosen(selectionOnly);
+    if (shapes.list.length === 0) return onMessage('There is nothing to export yet.');
+    const { svg, width, height } = await picture(shapes);
     const name = `${safeName(title)}${selectionOnly ? '-selection' : ''}`;
     if (kind === 'pdf') {
       const pdf = await picturesPdf([{ svg, width, height }]);
@@ -75,6 +73,43 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
       }
     }
   };
+  /**
+   * The selection, else the page shown, onto the clipboard as a PNG (Shift+Alt+C, as in
+   * Excalidraw): pasted straight into a chat or a document, with no file in between.
+   */
+  const copyPng = async () => {
+    setOpen(false);
+    const selectionOnly = useEditor.getState().selection.length > 0;
+    const shapes = chosen(selectionOnly);
+    if (shapes.list.length === 0) return onMessage('There is nothing to copy yet.');
+    if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write)
+      return onMessage('This browser cannot put pictures on the clipboard. Export as PNG instead.');
+    try {
+      // The item is made at once with a promise of its bytes: Safari refuses a clipboard write
+      // that starts after an await, outside the click that asked for it.
+      const png = picture(shapes).then(({ svg, width, height }) => svgToPng(svg, width, height));
+      await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+      onMessage(
+        selectionOnly
+          ? 'Copied the selection as a picture.'
+          : `Copied the ${shown.toLowerCase()} as a picture.`,
+      );
+    } catch {
+      onMessage('The picture could not be copied: the browser refused. Export as PNG instead.');
+    }
+  };
+  const copyRef = useRef(copyPng);
+  copyRef.current = copyPng;
+  useEffect(
+    () =>
+      onKeydown((e) => {
+        if (!(e.shiftKey && e.altKey && e.code === 'KeyC') || e.ctrlKey || e.metaKey) return;
+        if (isTyping(e.target) || inDialogOrMenu(e.target, false)) return;
+        e.preventDefault();
+        void copyRef.current();
+      }),
+    [],
+  );
   /** Every page's shapes, in order (pages/pagesExport.ts); null when a page could not be read. */
   const everyPage = async (): Promise<PageExport[] | null> => {
     if (!pages) return [];
@@ -192,6 +227,15 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
           </button>
           <button type="button" role="menuitem" onClick={() => image('pdf', false)}>
             {shown} as PDF
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            title="Shift+Alt+C"
+            aria-keyshortcuts="Shift+Alt+C"
+            onClick={() => void copyPng()}
+          >
+            {hasSelection ? 'Copy selection as PNG' : `Copy ${shown.toLowerCase()} as PNG`}
           </button>
           <button type="button" role="menuitem" disabled={!hasSelection} onClick={() => image('png', true)}>
             Selection as PNG

@@ -49,6 +49,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Ctrl+X', 'Cut'),
         key('Ctrl+V', 'Paste'),
         key('Ctrl+D', 'Duplicate'),
+        key('Shift+Alt+C', 'Copy the selection, or the page, as a picture (PNG)'),
         key('Alt+drag', 'Drag a copy of the selection'),
         key('Ctrl+A', 'Select all'),
         key(['Delete', 'Backspace'], 'Delete the selection'),
