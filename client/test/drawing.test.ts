@@ -9,6 +9,7 @@ import { arrowDrawing, bodyOf } from '../src/board/drawing/body.ts';
 import { markup } from '../src/board/drawing/primitives.ts';
 import { resolveStyle, seedOf } from '../src/board/drawing/style.ts';
 import { connectorPath } from '../src/board/model/connectors.ts';
+import type { Point } from '../src/board/model/geometry.ts';
 
 const base = { rotation: 0, createdBy: 'u1' };
 /** A board as saved before the style fields: its export was captured then (fixtures/old-board.svg.txt). */
@@ -209,6 +210,141 @@ describe('drawing with the style fields', () => {
     // Another shape (another id, so another seed) is drawn with other strokes.
     assert.notEqual(markup(bodyOf({ ...rect, id: 'other', sloppiness: 'artist' })), artist);
     assert.notEqual(seedOf('a'), seedOf('b'));
+  });
+
+  it('a hatch stays inside the outline: rectangles, rounded ones, ellipses, diamonds, every look', () => {
+    // The exact outline as a fine polygon; a point's distance past it (0 inside). All are convex.
+    const outline = (s: ShapeRecord): Point[] => {
+      const { w, h } = s;
+      if (s.type === 'ellipse')
+        return Array.from({ length: 720 }, (_, i) => {
+          const a = (i / 720) * 2 * Math.PI;
+          return { x: w / 2 + (w / 2) * Math.cos(a), y: h / 2 + (h / 2) * Math.sin(a) };
+        });
+      if (s.type === 'diamond')
+        return [
+          { x: w / 2, y: 0 },
+          { x: w, y: h / 2 },
+          { x: w / 2, y: h },
+          { x: 0, y: h / 2 },
+        ];
+      const r = s.roundness === 'sharp' ? 0 : Math.min(8, w / 2, h / 2);
+      // The quadratic corners body.ts draws, sampled finely.
+      const corner = (p0: number[], c: number[], p2: number[]) =>
+        Array.from({ length: 33 }, (_, i) => {
+          const t = i / 32;
+          const u = 1 - t;
+          return {
+            x: u * u * p0[0]! + 2 * u * t * c[0]! + t * t * p2[0]!,
+            y: u * u * p0[1]! + 2 * u * t * c[1]! + t * t * p2[1]!,
+          };
+        });
+      return [
+        ...corner([w - r, 0], [w, 0], [w, r]),
+        ...corner([w, h - r], [w, h], [w - r, h]),
+        ...corner([r, h], [0, h], [0, h - r]),
+        ...corner([0, r], [0, 0], [r, 0]),
+      ];
+    };
+    const past = (poly: Point[], x: number, y: number) => {
+      let worst = 0;
+      for (let i = 0; i < poly.length; i++) {
+        const a = poly[i]!;
+        const b = poly[(i + 1) % poly.length]!;
+        const len = Math.hypot(b.x - a.x, b.y - a.y);
+        if (len === 0) continue;
+        // Clockwise on screen: the outward normal is to the left of a → b (y down).
+        worst = Math.max(worst, ((x - a.x) * (b.y - a.y) - (y - a.y) * (b.x - a.x)) / len);
+      }
+      return worst;
+    };
+    // Convex hull (Andrew's monotone chain), in the outlines' turning order.
+    const hull = (pts: Point[]): Point[] => {
+      const p = [...pts].sort((a, b) => a.x - b.x || a.y - b.y);
+      const cross = (o: Point, a: Point, b: Point) => (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+      const half = (list: Point[]) => {
+        const out: Point[] = [];
+        for (const q of list) {
+          while (out.length >= 2 && cross(out[out.length - 2]!, out[out.length - 1]!, q) <= 0) out.pop();
+          out.push(q);
+        }
+        out.pop();
+        return out;
+      };
+      return [...half(p), ...half([...p].reverse())];
+    };
+    // The drawn ellipse wobbles about its curve by roughjs's offset (2 px a unit of roughness), and
+    // the hull is taken through its sparse points: without the stretch taken into account, ends
+    // poke 3 px and more past it.
+    const DRAWN_TOLERANCE = 2;
+    const parseD = (d: string) =>
+      d
+        .split('M')
+        .filter((part) => part.trim())
+        .map((part) => {
+          const n = (part.match(/-?\d+(\.\d+)?/g) ?? []).map(Number);
+          return Array.from({ length: n.length / 2 }, (_, i) => ({ x: n[2 * i]!, y: n[2 * i + 1]! }));
+        });
+    let hatches = 0;
+    for (const type of ['rect', 'ellipse', 'diamond'] as const)
+      for (const sloppiness of ['architect', 'artist', 'cartoonist'] as const)
+        for (const roundness of ['sharp', 'round'] as const)
+          for (const fillStyle of ['hatched', 'cross-hatched'] as const)
+            for (let i = 0; i < 12; i++) {
+              const s: ShapeRecord = {
+                ...rect,
+                id: `h${i}`,
+                type,
+                w: 60 + i * 37,
+                h: 40 + i * 19,
+                fill: 'green',
+                fillStyle,
+                sloppiness,
+                roundness,
+                strokeWidth: i % 3 === 0 ? 4 : 2,
+              };
+              const poly = outline(s);
+              const parts = bodyOf(s);
+              // A hand-drawn ellipse is drawn up to 10 % narrower or flatter than its box: the hatch
+              // keeps inside what is drawn too (the hull of its outline's points, give or take its wobble).
+              const drawn = hull(
+                parseD(
+                  parts
+                    .filter((p) => p.attrs.stroke === '#1e6fd9')
+                    .map((p) => p.attrs.d)
+                    .join(' '),
+                ).flatMap((seg) => seg.filter((_, k) => k % 3 === 0)),
+              );
+              for (const part of parts) {
+                if (part.attrs.stroke !== '#4cd137') continue;
+                for (const seg of parseD(String(part.attrs.d))) {
+                  hatches++;
+                  const what = `${type} ${sloppiness} ${roundness} ${fillStyle} ${s.w}×${s.h}`;
+                  // Each segment's ends, as drawn (one decimal), lie inside the outline.
+                  for (const end of [seg[0]!, seg[seg.length - 1]!]) {
+                    assert.ok(
+                      past(poly, end.x, end.y) <= 0.1,
+                      `${what}: hatch end ${end.x},${end.y} past the outline`,
+                    );
+                    assert.ok(
+                      type !== 'ellipse' || past(drawn, end.x, end.y) <= DRAWN_TOLERANCE,
+                      `${what}: hatch end ${end.x},${end.y} past the drawn outline`,
+                    );
+                  }
+                  // Its wobble (one cubic curve) stays under the outline's stroke, not past its outer edge.
+                  const [p0, c1, c2, p3] = seg as [Point, Point, Point, Point];
+                  for (let t = 0; t <= 1; t += 1 / 16) {
+                    const u = 1 - t;
+                    const x =
+                      u * u * u * p0.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * p3.x;
+                    const y =
+                      u * u * u * p0.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * p3.y;
+                    assert.ok(past(poly, x, y) <= s.strokeWidth! / 2, `${what}: hatch curve at ${x},${y}`);
+                  }
+                }
+              }
+            }
+    assert.ok(hatches > 1000, `hatches were drawn (${hatches})`);
   });
 
   it('zoomed far out, a sketched shape is its exact outline with its hatch as a tone', () => {

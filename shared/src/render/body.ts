@@ -12,6 +12,7 @@ import type { ShapeRecord } from '../index.ts';
 import type { ConnectorPath } from './connectors.ts';
 import { strokePath } from './freehand.ts';
 import type { Point } from './geometry.ts';
+import { hatchSegments, insetOutline } from './hatch.ts';
 import { fill as stickyFill } from './palette.ts';
 import type { Attrs, Primitive } from './primitives.ts';
 import { arrowGeometry, dashArray, type HeadShape, pointList } from './strokes.ts';
@@ -85,33 +86,108 @@ function roundedRectPath(w: number, h: number, r: number): string {
 
 const RECT_RADIUS = 8;
 
+/**
+ * The smaller of each semi-axis of the box and of the ellipse roughjs draws in it. roughjs 4.6
+ * (renderer.js generateEllipseParams) stretches each by its first two seeded draws, by up to
+ * (1 - curveFitting) × roughness, before the outline's wobble: 10 % either way for the cartoonist.
+ */
+function roughEllipseAxes(w: number, h: number, o: Options): { rx: number; ry: number } {
+  // roughjs's seeded generator (bin/math.js Random), from the seed the outline is drawn with.
+  let seed = o.seed ?? 0;
+  const next = () => {
+    seed = Math.imul(48271, seed);
+    return ((2 ** 31 - 1) & seed) / 2 ** 31;
+  };
+  const spread = (1 - (o.curveFitting ?? 0.95)) * (o.roughness ?? 1);
+  const stretch = (r: number) => r + spread * (next() * 2 * r - r);
+  const rx = stretch(w / 2);
+  const ry = stretch(h / 2);
+  return { rx: Math.min(w / 2, rx), ry: Math.min(h / 2, ry) };
+}
+
+/** Where the hatch lines run, in screen degrees: roughjs's default hachure angle (-41°) turned a right angle, as its filler draws it. */
+const HATCH_ANGLE = -49;
+
+/**
+ * A hatched or cross-hatched fill as roughjs strokes along segments clipped to the outline
+ * (hatch.ts says why roughjs's filler is not used). The outline is brought in by half its stroke
+ * so a hatch line ends under the outline's stroke, not past its outer edge.
+ */
+function hatchParts(
+  kind: 'rect' | 'ellipse' | 'diamond',
+  s: ShapeRecord,
+  st: ResolvedStyle,
+  o: Options,
+  radius: number,
+): Primitive[] {
+  // A hand-drawn ellipse is drawn narrower or wider than its box: the hatch keeps inside both.
+  const axes = kind === 'ellipse' ? roughEllipseAxes(s.w, s.h, o) : undefined;
+  const outline = insetOutline(kind, s.w, s.h, radius, st.strokeWidth / 2, axes);
+  const gap = o.hachureGap ?? st.strokeWidth * 4;
+  const segments = hatchSegments(outline, gap, HATCH_ANGLE);
+  if (st.fillStyle === 'cross-hatched') segments.push(...hatchSegments(outline, gap, HATCH_ANGLE + 90));
+  if (segments.length === 0) return [];
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const d = segments.map(([a, b]) => `M${round(a.x)} ${round(a.y)} L${round(b.x)} ${round(b.y)}`).join(' ');
+  // Drawn twice over like roughjs's own hatch (its disableMultiStrokeFill is off), at its roughness.
+  // Stroked in the fill colour: a sticky's outline colour is 'none', which roughjs would skip.
+  const { fill: _fill, ...lineOptions } = o;
+  const lines = generator.path(d, {
+    ...lineOptions,
+    stroke: st.fill,
+    disableMultiStroke: false,
+    strokeLineDash: [],
+  });
+  return lines.sets.map(
+    (set): Primitive => ({
+      tag: 'path',
+      attrs: {
+        d: generator.opsToPath(set, 1),
+        fill: 'none',
+        stroke: st.fill,
+        strokeWidth: o.fillWeight ?? 1,
+      },
+    }),
+  );
+}
+
 function sketchedBody(s: ShapeRecord, st: ResolvedStyle): Primitive[] {
-  const o = roughOptions(s, st, true);
+  const hatched = (st.fillStyle === 'hatched' || st.fillStyle === 'cross-hatched') && st.fill !== 'none';
+  // A hatch is drawn apart (hatchParts); roughjs draws the outline, or the outline and a solid fill.
+  const o = roughOptions(s, st, !hatched);
   const r = st.roundness === 'round' ? Math.min(RECT_RADIUS, s.w / 2, s.h / 2) : 0;
+  const hatch = (kind: 'rect' | 'ellipse' | 'diamond', radius = 0) =>
+    hatched ? hatchParts(kind, s, st, o, radius) : [];
   switch (s.type) {
     case 'rect':
     case 'sticky':
-      return roughParts(
-        r > 0 ? generator.path(roundedRectPath(s.w, s.h, r), o) : generator.rectangle(0, 0, s.w, s.h, o),
-        st,
-        o,
-      );
-    case 'ellipse':
-      return roughParts(generator.ellipse(s.w / 2, s.h / 2, s.w, s.h, o), st, o);
-    case 'diamond':
-      return roughParts(
-        generator.polygon(
-          [
-            [s.w / 2, 0],
-            [s.w, s.h / 2],
-            [s.w / 2, s.h],
-            [0, s.h / 2],
-          ],
+      return [
+        ...hatch('rect', r),
+        ...roughParts(
+          r > 0 ? generator.path(roundedRectPath(s.w, s.h, r), o) : generator.rectangle(0, 0, s.w, s.h, o),
+          st,
           o,
         ),
-        st,
-        o,
-      );
+      ];
+    case 'ellipse':
+      return [...hatch('ellipse'), ...roughParts(generator.ellipse(s.w / 2, s.h / 2, s.w, s.h, o), st, o)];
+    case 'diamond':
+      return [
+        ...hatch('diamond'),
+        ...roughParts(
+          generator.polygon(
+            [
+              [s.w / 2, 0],
+              [s.w, s.h / 2],
+              [s.w / 2, s.h],
+              [0, s.h / 2],
+            ],
+            o,
+          ),
+          st,
+          o,
+        ),
+      ];
     default:
       return exactBody(s, st);
   }
