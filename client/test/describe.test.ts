@@ -68,6 +68,18 @@ describe('shape labels', () => {
     );
   });
 
+  it('say an image by its alt text, on one line, and a locked one as locked', () => {
+    const photo = rec('p', { type: 'image', assetId: 'x', alt: '  a whiteboard\n photo ' });
+    const arrow = rec('ar', { type: 'arrow', from: { shapeId: 'p', x: 0, y: 0 }, to: { x: 1, y: 1 } });
+    const byId = byIdOf([photo, arrow]);
+    assert.equal(shapeLabel(photo, byId), 'Image: a whiteboard photo');
+    assert.equal(shapeLabel({ ...photo, locked: true }, byId), 'Image: a whiteboard photo (locked)');
+    assert.equal(shapeLabel({ ...photo, alt: '  ' }, byId), 'Image', 'blank alt text says nothing more');
+    // An arrow bound to the image names it by its alt text, as it names a note by its words.
+    assert.equal(shapeLabel(arrow, byId), 'Arrow from a whiteboard photo');
+    assert.equal(selectionAnnouncement(['p'], byId), 'Selected: Image: a whiteboard photo');
+  });
+
   it('cut a long text short', () => {
     const label = shapeLabel(rec('l', { type: 'sticky', text: 'word '.repeat(100) }), new Map());
     assert.ok(label.length < 230, label);

@@ -11,6 +11,12 @@ export const MiB = 1024 * 1024;
  */
 export const ANONYMOUS_VIEWER_WINDOW_MS = 100;
 
+/**
+ * The longest alt text an image shape carries (docs/api.md §10 `alt`): a description a screen
+ * reader says in one go, not a caption to read a page of. Longer is refused by the schema.
+ */
+export const MAX_ALT_TEXT = 1000;
+
 export const defaults = {
   port: 8080,
   dataDir: './data',

@@ -1,5 +1,6 @@
 // The board document (docs/api.md §10): shape records inside doc.getMap('shapes').
 import { z } from 'zod';
+import { MAX_ALT_TEXT } from './limits.ts';
 
 export const SHAPES_KEY = 'shapes';
 export const META_KEY = 'meta';
@@ -165,6 +166,11 @@ export const ShapeRecord = z.object({
   locked: z.boolean().optional(),
   /** image: the board asset it shows (docs/api.md §13). */
   assetId: z.string().max(128).optional(),
+  /** image: its text alternative, what a screen reader says for it and an export's <title>. */
+  alt: z
+    .string()
+    .max(MAX_ALT_TEXT, { error: `Alt text has at most ${MAX_ALT_TEXT} characters.` })
+    .optional(),
   /** frame: its name (a Y.Text in the document), shown above it (docs/api.md §10, §14). */
   name: z.string().max(200).optional(),
 });

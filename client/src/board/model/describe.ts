@@ -27,9 +27,9 @@ function spoken(text: string | undefined): string {
   return one.length > MAX_SPOKEN ? `${one.slice(0, MAX_SPOKEN - 1)}…` : one;
 }
 
-/** What a shape says: a frame its name, an arrow its label, the others their text. */
+/** What a shape says: a frame its name, an image its alt text, an arrow its label, the others their text. */
 function wordsOf(s: ShapeRecord): string {
-  return spoken(s.type === 'frame' ? s.name : s.text);
+  return spoken(s.type === 'frame' ? s.name : s.type === 'image' ? s.alt : s.text);
 }
 
 /** How an arrow's end is named: the words of the shape it is bound to, else that shape's kind. */
@@ -41,7 +41,7 @@ function endName(end: ShapeRecord['from'], byId: ReadonlyMap<string, ShapeRecord
 
 /**
  * A shape's accessible name: its kind, then what it says ("Sticky note: Ship it", "Frame: Sprint
- * 3"); an arrow names the shapes it joins ("Arrow from Start to End", then its label). A locked
+ * 3", "Image: a whiteboard photo"); an arrow names the shapes it joins ("Arrow from Start to End", then its label). A locked
  * shape says so, since it will not move or change when asked.
  */
 export function shapeLabel(s: ShapeRecord, byId: ReadonlyMap<string, ShapeRecord>): string {
