@@ -52,3 +52,29 @@ test("a frame's title is set in the same sans stack as other text, so the embedd
   assert.equal(fontFamilyOfText(svg, 'Ship it'), fontStacks.sans, 'the note text uses the sans stack');
   assert.equal(fontFamilyOfText(svg, 'Ideas'), fontStacks.sans, 'the frame title uses the sans stack');
 });
+
+test("an image's alt text is its group's <title>, escaped; an image without it has none", () => {
+  const photo: ShapeRecord = {
+    ...base,
+    id: 'img-1',
+    type: 'image',
+    x: 10,
+    y: 20,
+    w: 320,
+    h: 240,
+    color: 'grey',
+    z: 'a2',
+    assetId: 'asset-1',
+    alt: 'Sketch of "login" <flow> & notes',
+  };
+  const all = new Map([[photo.id, photo]]);
+  const { svg } = toSvg([photo], all, { images: new Map([['asset-1', 'data:image/png;base64,AAAA']]) });
+  assert.match(
+    svg,
+    /<g transform="translate\(10 20\)"><title>Sketch of &quot;login&quot; &lt;flow&gt; &amp; notes<\/title><image /,
+  );
+  // The placeholder of an image whose bytes are not there carries it too.
+  assert.match(toSvg([photo], all).svg, /<title>Sketch of &quot;login&quot;/);
+  const { alt: _alt, ...bare } = photo;
+  assert.doesNotMatch(toSvg([bare], new Map([[bare.id, bare]])).svg, /<title>/);
+});

@@ -30,6 +30,7 @@ import {
   moveShapes,
   restyle,
   type StylePatch,
+  setAltText,
   setStyle,
 } from './model/shapes.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
@@ -94,6 +95,12 @@ export function createActions(
     recolor(color: ColorName) {
       if (!canEdit()) return;
       restyle(doc, sel(), color);
+    },
+    /** Sets the alt text of the one selected image (ignored for anything else). */
+    setAltText(alt: string) {
+      const ids = sel();
+      if (!canEdit() || ids.length !== 1) return;
+      setAltText(doc, ids[0]!, alt);
     },
     restyle(patch: StylePatch) {
       if (!canEdit()) return;

@@ -74,6 +74,8 @@ export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]
       h: round(s.h),
     };
     if (s.text) item.text = s.text;
+    // An image's words are its alt text: without it an agent sees only an image's box.
+    if (s.alt) item.alt = s.alt;
     if (s.color) item.color = s.color;
     const frame = frameOf(s);
     if (frame) item.frame = frame;
@@ -172,7 +174,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'read_board',
     {
       description:
-        'Reads a board compactly: frames (id, name, box), shapes (id, type, box, text, colour, the frame holding them), connections (arrows between shape ids) and who is on the board now.',
+        'Reads a board compactly: frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids) and who is on the board now.',
       inputSchema: { boardId },
     },
     guarded(async (args: { boardId: string }) => {

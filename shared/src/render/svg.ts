@@ -73,6 +73,10 @@ function shapeSvg(
     // Embedded as a data URL, so the file stands alone and a canvas can rasterise it untainted.
     const href = s.assetId ? images.get(s.assetId) : undefined;
     body = href ? imageElement(href, s.w, s.h) : imagePlaceholder(s.w, s.h);
+    // Its alt text as the group's <title>, its accessible name in a browser and a screen reader
+    // (SVG's own text alternative; the first child, as SVG 2 asks). Without alt text, nothing.
+    const alt = s.alt?.trim();
+    if (alt) body = `<title>${esc(alt)}</title>${body}`;
   }
   return `<g transform="translate(${s.x} ${s.y})${rot}"${attrsMarkup(opacityAttrs(s))}>${body}${textSvg(s, layoutOf)}</g>`;
 }

@@ -5,6 +5,7 @@ import {
   buildShapeMap,
   type ColorName,
   defaultShapeSize,
+  MAX_ALT_TEXT,
   type NewShape,
   newShapeId,
   type ShapeRecord,
@@ -176,6 +177,22 @@ export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): 
       // Another route covers other ground: the stored box (culling, bounds) follows it.
       if (type === 'arrow' && patch.route !== undefined) syncArrowBox(doc, id, m);
     }
+  });
+}
+
+/**
+ * Sets an image's alt text (docs/api.md §10), trimmed; empty removes the field. Cut at
+ * MAX_ALT_TEXT, since a longer one would fail the schema and every reader would drop the image.
+ * One transaction: one undo step, one update the others see.
+ */
+export function setAltText(doc: Y.Doc, id: string, alt: string): void {
+  const m = shapesOf(doc).get(id);
+  if (!m || isLocked(m) || m.get('type') !== 'image') return;
+  const next = alt.trim().slice(0, MAX_ALT_TEXT);
+  if ((m.get('alt') ?? '') === next) return;
+  edit(doc, () => {
+    if (next) m.set('alt', next);
+    else m.delete('alt');
   });
 }
 

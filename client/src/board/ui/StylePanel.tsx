@@ -11,6 +11,7 @@ import {
   FontFamily,
   type FontSize,
   fontSizes,
+  MAX_ALT_TEXT,
   Route,
   type ShapeRecord,
   Sloppiness,
@@ -19,7 +20,7 @@ import {
   type TextAlign,
   textShapeTypes,
 } from '@tandem/shared';
-import { type ReactNode, useEffect, useRef, useSyncExternalStore } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { layoutOf } from '../canvas/measure.ts';
 import { ink } from '../canvas/palette.ts';
@@ -178,6 +179,57 @@ function OpacitySlider({ value, onCommit }: { value: number | null; onCommit(v: 
         defaultValue={percent ?? 100}
       />
     </label>
+  );
+}
+
+/**
+ * An image's alt text, what a screen reader says for it and an export's <title> (docs/api.md §10).
+ * It is saved when the field is left or on Enter (Shift+Enter is a new line), so writing it is
+ * one undoable change and one update to everyone, not one per key. While it is not being edited
+ * it shows the board's value, so another person's change appears live.
+ */
+function AltTextField({ value, onCommit }: { value: string; onCommit(alt: string): void }) {
+  const [draft, setDraft] = useState(value);
+  const editing = useRef(false);
+  const id = useId();
+  useEffect(() => {
+    if (!editing.current) setDraft(value);
+  }, [value]);
+  const commit = () => {
+    if (!editing.current) return;
+    editing.current = false;
+    if (draft.trim() !== value) onCommit(draft);
+  };
+  return (
+    <div className="style-pick alt-text">
+      <label htmlFor={id}>Alt text</label>
+      <textarea
+        id={id}
+        rows={2}
+        maxLength={MAX_ALT_TEXT}
+        placeholder="Describe the image"
+        value={draft}
+        onFocus={() => {
+          editing.current = true;
+        }}
+        onChange={(e) => {
+          editing.current = true;
+          setDraft(e.target.value);
+        }}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            commit();
+          } else if (e.key === 'Escape') {
+            // Escape puts back what the board holds, and leaves the field.
+            editing.current = false;
+            setDraft(value);
+            e.currentTarget.blur();
+          }
+        }}
+      />
+    </div>
   );
 }
 
@@ -428,6 +480,13 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
       )}
       {keys.has('opacity') && (
         <OpacitySlider value={opacity} onCommit={(v) => actions.restyle({ opacity: v })} />
+      )}
+      {recs.length === 1 && editable[0]?.type === 'image' && (
+        <AltTextField
+          key={editable[0].id}
+          value={editable[0].alt ?? ''}
+          onCommit={(alt) => actions.setAltText(alt)}
+        />
       )}
       {keys.has('startHead') && (
         <div className="style-row heads">

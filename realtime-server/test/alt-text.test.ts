@@ -1,0 +1,43 @@
+// An image's alt text (docs/api.md §10) as the integrations read it: the content REST API answers
+// full §10 records, MCP's read_board its compact shapes; both carry `alt`, and a patch sets it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SHAPES_KEY } from '@tandem/shared';
+import * as Y from 'yjs';
+import { compactBoard } from '../src/http/mcp.ts';
+import { applyPatch, readContent } from '../src/integrations/content.ts';
+
+function boardWithImage(alt?: string): Y.Doc {
+  const doc = new Y.Doc();
+  const image = new Y.Map<unknown>();
+  const fields = {
+    type: 'image',
+    x: 0,
+    y: 0,
+    w: 320,
+    h: 240,
+    rotation: 0,
+    color: 'grey',
+    z: 'a0',
+    createdBy: 'u1',
+  };
+  for (const [k, v] of Object.entries(fields)) image.set(k, v);
+  image.set('assetId', 'asset-1');
+  if (alt !== undefined) image.set('alt', alt);
+  doc.getMap(SHAPES_KEY).set('img', image);
+  return doc;
+}
+
+test('the content API and read_board answer an image with its alt text', () => {
+  const doc = boardWithImage('A whiteboard photo');
+  assert.equal(readContent(doc).shapes[0]?.alt, 'A whiteboard photo');
+  assert.equal(compactBoard(doc, 'Board', []).shapes[0]?.alt, 'A whiteboard photo');
+});
+
+test('an image without alt text has no alt field, and a patch sets one', () => {
+  const doc = boardWithImage();
+  assert.equal('alt' in (compactBoard(doc, 'Board', []).shapes[0] ?? {}), false);
+  const [patched] = applyPatch(doc, [{ id: 'img', alt: 'Sketch of the login flow' }]);
+  assert.equal(patched?.alt, 'Sketch of the login flow');
+  assert.equal(compactBoard(doc, 'Board', []).shapes[0]?.alt, 'Sketch of the login flow');
+});
