@@ -37,10 +37,15 @@ describe('images: placement and resizing', () => {
     assert.equal(renditionFor(1500), null);
   });
 
-  it('a duplicated image keeps its assetId', () => {
+  it('a duplicated image keeps its assetId and its alt text', () => {
     const doc = new Y.Doc();
-    const id = createShape(doc, { type: 'image', x: 0, y: 0, w: 10, h: 10, assetId: 'a'.repeat(64) }, 'u');
+    const id = createShape(
+      doc,
+      { type: 'image', x: 0, y: 0, w: 10, h: 10, assetId: 'a'.repeat(64), alt: 'A whiteboard photo' },
+      'u',
+    );
     const [copy] = duplicateShapes(doc, [id], 'u');
     assert.equal(recordsOf(doc, [copy!])[0]?.assetId, 'a'.repeat(64));
+    assert.equal(recordsOf(doc, [copy!])[0]?.alt, 'A whiteboard photo');
   });
 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { compactBoard } from '../src/http/mcp.ts';
-import { applyPatch, readContent } from '../src/integrations/content.ts';
+import { applyAdd, applyPatch, ContentError, planPatch, readContent } from '../src/integrations/content.ts';
 
 function boardWithImage(alt?: string): Y.Doc {
   const doc = new Y.Doc();
@@ -40,4 +40,28 @@ test('an image without alt text has no alt field, and a patch sets one', () => {
   const [patched] = applyPatch(doc, [{ id: 'img', alt: 'Sketch of the login flow' }]);
   assert.equal(patched?.alt, 'Sketch of the login flow');
   assert.equal(compactBoard(doc, 'Board', []).shapes[0]?.alt, 'Sketch of the login flow');
+});
+
+test('an image added through the content API keeps the alt text it is given', () => {
+  const doc = new Y.Doc();
+  const [added] = applyAdd(
+    doc,
+    [{ type: 'image', x: 0, y: 0, assetId: 'asset-1', alt: 'A whiteboard photo' }],
+    'u1',
+  );
+  assert.equal(added?.alt, 'A whiteboard photo');
+});
+
+test('a patch giving alt text to a shape that is not an image is refused, naming the field', () => {
+  const doc = boardWithImage();
+  const note = new Y.Map<unknown>();
+  note.set('type', 'sticky');
+  for (const [k, v] of Object.entries({ x: 0, y: 0, w: 200, h: 200, rotation: 0, color: 'yellow', z: 'a1' }))
+    note.set(k, v);
+  doc.getMap(SHAPES_KEY).set('note', note);
+  planPatch(doc, [{ id: 'img', alt: 'fine' }], null);
+  assert.throws(
+    () => planPatch(doc, [{ id: 'note', alt: 'A note is not an image' }], null),
+    (e: unknown) => e instanceof ContentError && e.fields['shapes[0].alt'] === 'Only an image has alt text.',
+  );
 });

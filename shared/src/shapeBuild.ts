@@ -49,6 +49,8 @@ export interface NewShape extends ShapeExtras {
   to?: ArrowEnd | undefined;
   /** Image: the board asset it shows. */
   assetId?: string | undefined;
+  /** Image: its alt text (docs/api.md §10). */
+  alt?: string | undefined;
   /** Frame: its name. */
   name?: string | undefined;
   id?: string | undefined;
@@ -95,6 +97,7 @@ export function buildShapeMap(s: NewShape, createdBy: string, z: string): Y.Map<
   if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
   if (s.type === 'freehand') m.set('points', s.points ?? []);
   if (s.type === 'image') m.set('assetId', s.assetId ?? '');
+  if (s.type === 'image' && s.alt) m.set('alt', s.alt);
   if (s.type === 'frame') m.set('name', new Y.Text(s.name ?? 'Frame'));
   if (s.type === 'arrow') {
     const { from, to } = arrowEnds(s);

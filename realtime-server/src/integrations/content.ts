@@ -196,6 +196,8 @@ export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | n
       fields[`shapes[${index}].points`] = 'Only a freehand shape has points.';
     if (p.text !== undefined && !textShapeTypes.has(m.get('type') as never))
       fields[`shapes[${index}].text`] = 'This shape has no text.';
+    if (p.alt !== undefined && m.get('type') !== 'image')
+      fields[`shapes[${index}].alt`] = 'Only an image has alt text.';
     const before = boxOf(m);
     boxes.push({ index, box: before, id: p.id });
     boxes.push({

@@ -140,6 +140,7 @@ function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
           ...(to ? { to } : {}),
           ...(r.groupId ? { groupId: groupIds(r.groupId) } : {}),
           ...(r.assetId !== undefined ? { assetId: r.assetId } : {}),
+          ...(r.alt !== undefined ? { alt: r.alt } : {}),
           ...(r.name !== undefined ? { name: r.name } : {}),
         },
         createdBy,
