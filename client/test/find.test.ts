@@ -34,7 +34,7 @@ describe('find on the board', () => {
     assert.deepEqual(findMatches(board, '   '), [], 'a blank query finds nothing');
   });
 
-  it('reads frame names and arrow labels, and finds nothing in shapes without words', () => {
+  it('reads frame names, arrow labels and images’ alt text, and finds nothing in shapes without words', () => {
     const board = [
       rec('f', { type: 'frame', name: 'Sprint goals', x: 0, y: 0, w: 800, h: 600 }),
       rec('arrow', {
@@ -46,9 +46,10 @@ describe('find on the board', () => {
         text: 'goals met',
       }),
       rec('img', { type: 'image', x: 0, y: 700 }),
+      rec('photo', { type: 'image', x: 0, y: 900, alt: 'The goals wall, photographed' }),
       rec('pen', { type: 'freehand', x: 200, y: 700, points: [0, 0, 10, 10] }),
     ];
-    assert.deepEqual(findMatches(board, 'goals'), ['f', 'arrow']);
+    assert.deepEqual(findMatches(board, 'goals'), ['f', 'arrow', 'photo']);
   });
 
   it('lists matches in reading order, rows top to bottom and left to right, not in z-order', () => {

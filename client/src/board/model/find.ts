@@ -12,9 +12,12 @@ export function foldForFind(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase().replace(/\s+/g, ' ');
 }
 
-/** The words find reads in a shape: a frame's name; any other shape's text, or an arrow's label. */
+/**
+ * The words find reads in a shape: a frame's name, an image's alt text; any other shape's text,
+ * or an arrow's label.
+ */
 function wordsOf(s: ShapeRecord): string {
-  return (s.type === 'frame' ? s.name : s.text) ?? '';
+  return (s.type === 'frame' ? s.name : s.type === 'image' ? s.alt : s.text) ?? '';
 }
 
 /** The ids of the shapes whose words contain `query`, in reading order; none for a blank query. */
