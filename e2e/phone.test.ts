@@ -1,7 +1,8 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
 // wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
-// for the board's title beside its controls, and one's own avatar in sight; a selection's style
-// panel is not covered by the Pages panel; the Share dialog's links are readable.
+// for the board's title beside its controls, and one's own avatar in sight; the Pages panel takes
+// the width (a selection's style panel folds away while it is open); the Share dialog's links are
+// readable.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -143,18 +144,30 @@ describe('phone', () => {
     return onScreen && r.width > 0 && hits.every((hit) => !!hit && el.contains(hit));
   };
 
-  it('a selected shape’s style panel stays in sight beside an open Pages panel', async () => {
+  it('the open Pages panel takes the width, its names whole; a selection’s style panel folds away until it closes', async () => {
     await page.getByRole('button', { name: 'Rectangle', exact: true }).tap();
     await boardArea(page).tap({ position: { x: 250, y: 520 } });
-    const style = page.getByRole('toolbar', { name: 'Selection' });
+    const style = page.locator('.style-panel');
     await style.waitFor();
     await page.getByRole('button', { name: 'Pages', exact: true }).tap();
     const pages = page.getByRole('region', { name: 'Pages' });
     await pages.waitFor();
     await page.screenshot({ path: `${artifacts}/phone-style-and-pages-390.png` });
-    assert.ok(await style.evaluate(inSight), 'the style panel is on screen, not under the Pages panel');
-    assert.ok(await pages.evaluate(inSight), 'the Pages panel is on screen, not under the style panel');
+    assert.ok(await pages.evaluate(inSight), 'the Pages panel is on screen, nothing over it');
+    const width = (await pages.boundingBox())!.width;
+    assert.ok(width >= 360, `the Pages panel is ${width} px wide`);
+    const names = await pages
+      .locator('.page-name')
+      .evaluateAll((els) =>
+        els.map((el) => ({ text: el.textContent, cut: el.scrollWidth > el.clientWidth })),
+      );
+    assert.deepEqual(names, [{ text: 'Page 1', cut: false }], 'the page’s name is whole, not “Pag…”');
+    assert.ok(await style.isHidden(), 'the style panel is folded away while Pages is open');
     await page.getByRole('button', { name: 'Close pages' }).tap();
+    await until(async () => (await pages.count()) === 0, 'the Pages panel is closed');
+    await style.waitFor();
+    await page.screenshot({ path: `${artifacts}/phone-style-after-pages-390.png` });
+    assert.ok(await style.evaluate(inSight), 'the style panel is back, the shape still selected');
     await page.keyboard.press('Escape');
     await until(async () => (await style.count()) === 0, 'the selection is cleared');
   });
