@@ -1,8 +1,8 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
 // wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
-// for the board's title beside its controls, and one's own avatar in sight; the Pages panel takes
-// the width (a selection's style panel folds away while it is open); the Share dialog's links are
-// readable.
+// for the board's title beside its controls, one's own avatar first and another person's face in
+// sight; the Pages panel takes the width (a selection's style panel folds away while it is open);
+// the Share dialog's links are readable.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -172,28 +172,46 @@ describe('phone', () => {
     await until(async () => (await style.count()) === 0, 'the selection is cleared');
   });
 
-  it('one’s own avatar is in sight beside another person’s', async () => {
+  it('another person shows as a face (“+1”) beside one’s own avatar, which is first in the Tab order too', async () => {
     const link = await shareLink(page, 'can edit');
     const otto = await newUser(app, 'Otto');
     try {
       await joinByLink(otto.page, link, boardId);
-      const other = page.getByRole('button', { name: 'Follow Otto', exact: true });
-      await other.waitFor();
+      const more = page.getByRole('button', { name: '1 more person on this board', exact: true });
+      await more.waitFor();
       await page.screenshot({ path: `${artifacts}/phone-avatars-390.png` });
-      assert.ok(
-        await page.getByRole('button', { name: 'Pia (you): your colour' }).evaluate(inSight),
-        'my avatar is wholly in sight',
+      const mine = page.getByRole('button', { name: 'Pia (you): your colour' });
+      assert.ok(await mine.evaluate(inSight), 'my avatar is wholly in sight');
+      assert.ok(await more.evaluate(inSight), 'the button for the others is wholly in sight');
+      const face = (await more.locator('.avatar').boundingBox())!;
+      assert.ok(face.width >= 24, `Otto’s face is ${face.width} px wide, not a sliver`);
+      assert.equal(await more.locator('.avatar').textContent(), 'O');
+      const title = (await page.locator('.topbar .board-title').boundingBox())!;
+      assert.ok(title.width > 30, `the title keeps ${title.width} px`);
+      // Tab from Pages (the title panel's last control) reaches my avatar first, as it is drawn.
+      await page.getByRole('button', { name: 'Pages', exact: true }).focus();
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+        'Pia (you): your colour',
       );
-      // The others' avatars scroll sideways after one's own: Otto's shows in part, to tap.
-      const seen = await other.evaluate((el) => {
-        const r = el.getBoundingClientRect();
-        const strip = el.closest('.avatars')!.getBoundingClientRect();
-        const left = Math.max(r.left, strip.left);
-        const right = Math.min(r.right, strip.right);
-        const hit = document.elementFromPoint((left + right) / 2, r.top + r.height / 2);
-        return right - left >= 8 && hit && el.contains(hit) ? right - left : 0;
-      });
-      assert.ok(seen > 0, 'a part of Otto’s avatar is in sight, to tap');
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+        '1 more person on this board',
+      );
+      // The face opens the list of the others, to follow one.
+      await more.tap();
+      const menu = page.getByRole('menu', { name: 'Everyone on this board' });
+      await menu.getByRole('menuitemcheckbox', { name: 'Otto' }).tap();
+      await until(async () => (await menu.count()) === 0, 'the menu closes');
+      await more.tap();
+      await menu.getByRole('menuitemcheckbox', { name: 'Otto', checked: true }).waitFor();
+      await menu.getByRole('menuitemcheckbox', { name: 'Otto' }).tap();
+      await more.tap();
+      await menu.getByRole('menuitemcheckbox', { name: 'Otto', checked: false }).waitFor();
+      await page.keyboard.press('Escape');
+      await until(async () => (await menu.count()) === 0, 'the menu closes on Escape');
     } finally {
       await otto.context.close();
     }

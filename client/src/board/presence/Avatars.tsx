@@ -80,8 +80,11 @@ export function Avatars({
   };
   return (
     <div className="avatars" role="toolbar" aria-label="People on this board">
-      {/* The others scroll sideways when the top bar has no room for them all (editor.css); this
-          person's own avatar stays outside, so its colour menu is not cut off by the scrolling. */}
+      {/* One's own avatar first, on screen and in the Tab order alike: on a phone it was shown
+          first (CSS order) but reached last by Tab. Outside the others' strip, so its colour menu
+          is not cut off by the strip's scrolling. */}
+      <ColorMenu me={me} onPick={onPickColor} />
+      {/* The others scroll sideways when the top bar has no room for them all (editor.css). */}
       <span className="avatars-others" ref={strip}>
         {people.map(({ clientId, state }) => {
           const { viewer, label } = labelOf(state);
@@ -128,7 +131,6 @@ export function Avatars({
           onFollow={(clientId) => follow(following === clientId ? null : clientId)}
         />
       )}
-      <ColorMenu me={me} onPick={onPickColor} />
     </div>
   );
 }
@@ -146,6 +148,12 @@ function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): n
       return;
     }
     const measure = () => {
+      // Not drawn at all (a phone's top bar has no room for the strip, editor.css): everyone is
+      // out of sight, and "+N" shows the first face.
+      if (el.getClientRects().length === 0) {
+        setHidden(el.querySelectorAll('.avatar-btn').length);
+        return;
+      }
       const box = el.getBoundingClientRect();
       let n = 0;
       for (const avatar of el.querySelectorAll('.avatar-btn')) {
@@ -170,7 +178,7 @@ function useHiddenCount(strip: RefObject<HTMLElement | null>, people: number): n
 /**
  * "+N" after the avatars when some are out of sight, as Miro and Google Docs show it: a menu of
  * everyone else on the board by name, each to follow as their avatar would. When the top bar has
- * no room for a single one of them (1280 px beside the tools), the button shows the first
+ * no room for a single one of them (1280 px beside the tools; always on a phone), the button shows the first
  * person's face, small, and "+N" for the rest: there is always a face to say someone is here.
  */
 function EveryoneMenu({
