@@ -142,6 +142,25 @@ describe('keyboard only', () => {
     }
   });
 
+  it('History opened from the canvas by Ctrl+Alt+H gives focus back to the canvas on Escape; opened by its button, to the button', async () => {
+    const history = kay.getByRole('complementary', { name: 'Version history' });
+    await canvas(kay).focus();
+    await pressTo(kay, 'Control+Alt+KeyH', 'h2 History');
+    await pressTo(kay, 'Tab', 'button Close history');
+    await pressTo(kay, 'Escape', 'application Board canvas');
+    assert.equal(await history.count(), 0, 'the History panel is closed');
+    // Its Close button too.
+    await pressTo(kay, 'Control+Alt+KeyH', 'h2 History');
+    await kay.getByRole('button', { name: 'Close history' }).click();
+    await until(async () => (await focused(kay)) === 'application Board canvas', 'Close: back to the canvas');
+    assert.equal(await history.count(), 0, 'the History panel is closed');
+    // Opened by its button after that, Escape goes back to the button, not to the canvas of before.
+    await kay.getByRole('button', { name: 'History', exact: true }).click();
+    await until(async () => (await focused(kay)) === 'h2 History', 'the panel takes focus');
+    await pressTo(kay, 'Escape', 'button History');
+    assert.equal(await history.count(), 0, 'the History panel is closed');
+  });
+
   it('a facilitation menu takes focus as it opens; Escape, in it or in its field, closes it back to its button', async () => {
     await kay.getByRole('button', { name: 'Timer', exact: true }).focus();
     await pressTo(kay, 'Enter', 'button Start 1 min');

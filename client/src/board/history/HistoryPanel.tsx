@@ -9,7 +9,7 @@ import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
-import { panelButtonId } from '../ui/sidePanels.ts';
+import { panelButtonId, rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -33,6 +33,8 @@ export function HistoryButton() {
     const down = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.altKey && (e.code === 'KeyH' || e.key.toLowerCase() === 'h')) {
         e.preventDefault();
+        // Opened from where focus is (the canvas): Escape in the panel goes back there.
+        if (!useHistoryPanel.getState().open) rememberOpener('history', document.activeElement);
         toggle();
       }
     };
@@ -48,7 +50,10 @@ export function HistoryButton() {
       aria-pressed={open}
       title="History (Ctrl+Alt+H)"
       aria-keyshortcuts="Control+Alt+H Meta+Alt+H"
-      onClick={toggle}
+      onClick={() => {
+        rememberOpener('history', null);
+        toggle();
+      }}
     >
       <svg
         width={18}

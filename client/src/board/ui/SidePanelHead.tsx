@@ -1,18 +1,19 @@
 // The title row of a side panel (History, Comments, Pages): its name and a close button. The
 // heading takes focus as the panel opens, so a keyboard user is in the panel they asked for (and
 // a screen reader says its name). Closing, by the button or by Escape anywhere in the panel
-// (`closeOnEscape`), gives focus back to the top-bar button that opened it: the panel goes, and
-// focus with it to the page, so a keyboard user started again from the top.
+// (`closeOnEscape`), gives focus back to where the panel was opened from: the top-bar button, or
+// the canvas for History opened by its shortcut. Without it the panel went, and focus with it to
+// the page, so a keyboard user started again from the top.
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { Icon } from './icons.tsx';
-import { type Panel, panelButtonId } from './sidePanels.ts';
+import { focusOpener, type Panel } from './sidePanels.ts';
 
 const titles: Record<Panel, string> = { comments: 'Comments', history: 'History', pages: 'Pages' };
 
-/** Closes the panel and puts focus on its top-bar button. */
+/** Closes the panel and puts focus back where it was opened from. */
 function closeToButton(panel: Panel, onClose: () => void): void {
   onClose();
-  document.getElementById(panelButtonId[panel])?.focus();
+  focusOpener(panel);
 }
 
 export function SidePanelHead({ panel, onClose }: { panel: Panel; onClose(): void }) {

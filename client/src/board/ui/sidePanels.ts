@@ -17,6 +17,27 @@ export const panelButtonId: Record<Panel, string> = {
   pages: 'pages-panel-button',
 };
 
+/**
+ * The element a panel was opened from by a shortcut (the canvas, by Ctrl+Alt+H): closing the
+ * panel gives focus back there, not to its top-bar button, which the person never was on.
+ */
+const openedFrom: Partial<Record<Panel, HTMLElement | SVGElement>> = {};
+
+/** Notes where focus is as a panel opens: `null` (opened by its button) forgets any. */
+export function rememberOpener(panel: Panel, from: Element | null): void {
+  // The canvas is an <svg>, not an HTMLElement.
+  if ((from instanceof HTMLElement || from instanceof SVGElement) && from !== document.body)
+    openedFrom[panel] = from;
+  else delete openedFrom[panel];
+}
+
+/** Focus back to where the panel was opened from: its shortcut's element, else its button. */
+export function focusOpener(panel: Panel): void {
+  const from = openedFrom[panel];
+  delete openedFrom[panel];
+  (from?.isConnected ? from : document.getElementById(panelButtonId[panel]))?.focus();
+}
+
 function closeCovered(opened: Panel): void {
   const phone = window.matchMedia(PHONE_QUERY).matches;
   // Pages sits at the left on a wider screen, beside either of the others.
