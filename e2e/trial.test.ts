@@ -152,6 +152,42 @@ describe('the trial’s bugs', () => {
     }
   });
 
+  it('at 1024×600 the tool column that scrolls shows that more tools are below, and they are reached by scrolling', async () => {
+    const { page } = await newUser(app, 'Tom');
+    await createBoard(page, 'Short window');
+    await page.setViewportSize({ width: 1024, height: 600 });
+    const tools = page.getByRole('toolbar', { name: 'Tools' });
+    assert.ok(
+      await tools.evaluate((el) => el.scrollHeight > el.clientHeight),
+      'the column scrolls at 1024×600 (the case this guards)',
+    );
+    /** The fade over the last tools in sight, above Undo and Redo: its height, 0 when not drawn. */
+    const fade = () =>
+      tools.locator('.history-tools').evaluate((el) => {
+        const after = getComputedStyle(el, '::before');
+        return after.content === 'none' || !after.backgroundImage.includes('gradient')
+          ? 0
+          : Number.parseFloat(after.height);
+      });
+    /** The fade at the top of the column, shown once it is scrolled down. */
+    const topFade = () => tools.evaluate((el) => getComputedStyle(el, '::before').content !== 'none');
+    await until(async () => (await fade()) > 0, 'the fade above Undo while more tools are below');
+    assert.equal(await topFade(), false, 'no fade at the top before scrolling');
+    await page.screenshot({ path: `${artifacts}/tools-column-1024x600.png` });
+    // The lowest tool before Undo is out of sight until the column is scrolled (by the wheel).
+    assert.notEqual(await buttonUnder(page, 'Image'), 'Image', 'Image is below the fold at first');
+    const box = (await tools.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 600);
+    await until(async () => (await fade()) === 0, 'no fade once the column is at its end');
+    assert.equal(await topFade(), true, 'the first tools, scrolled past, fade at the top');
+    await page.screenshot({ path: `${artifacts}/tools-column-1024x600-end.png` });
+    assert.equal(await buttonUnder(page, 'Image'), 'Image', 'Image in sight at the end');
+    await page.getByRole('button', { name: 'Tool lock', exact: true }).click();
+    await page.getByRole('button', { name: 'Tool lock', exact: true, pressed: true }).waitFor();
+    await page.close();
+  });
+
   it('the next connector is elbow once Elbow was picked, and the next rectangle hatched', async () => {
     const { page } = await newUser(app, 'Eli');
     const boardId = await createBoard(page, 'Signup flow');

@@ -40,6 +40,32 @@ export function Toolbar({
       host.style.removeProperty('--toolbar-w');
     };
   }, []);
+  // Whether more tools are past either end of the scrolled bar (editor.css fades the tools at that
+  // end then): its scrollbar is hidden to keep the bar narrow, and at 1024×600 the lower tools of
+  // the column looked unreachable.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const after =
+        el.scrollTop + el.clientHeight < el.scrollHeight - 1 ||
+        el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+      el.toggleAttribute('data-more-after', after);
+      el.toggleAttribute('data-more-before', el.scrollTop > 1 || el.scrollLeft > 1);
+    };
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(el);
+    // Tools come and go (a board turned read-only) while the bar, at its greatest height, keeps its size.
+    const changed = new MutationObserver(measure);
+    changed.observe(el, { childList: true });
+    el.addEventListener('scroll', measure, { passive: true });
+    return () => {
+      resized.disconnect();
+      changed.disconnect();
+      el.removeEventListener('scroll', measure);
+    };
+  }, []);
   return (
     <div className="toolbar panel" role="toolbar" aria-label="Tools" ref={ref}>
       {shown.map((t) => (
