@@ -4,10 +4,11 @@
 // files render it (one per menu or overlay) and dispatch to the pure model in this folder; this
 // one is the bar and its keys.
 import { canEditBoard, type ShapeRecord } from '@tandem/shared';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { useEditor } from '../store.ts';
+import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
 import { EphemeralLayer, ReactionPicker } from './Ephemeral.tsx';
 import { EphemeralSender } from './ephemeralSender.ts';
 import { FrameNameEditor } from './FrameNameEditor.tsx';
@@ -31,16 +32,16 @@ export function Facilitation(props: FacilitationProps) {
   const { session, index, user, role, locked } = props;
   const canEdit = canEditBoard(role) && !locked;
   const [menu, setMenu] = useState<Menu>(null);
-  const toggle = (m: Menu) => setMenu((open) => (open === m ? null : m));
-  // An opened menu takes focus: it is drawn after the whole bar, so Tab from its button went on
-  // along the bar and a keyboard user reached the menu only past the other buttons, if at all.
-  useEffect(() => {
-    if (!menu) return;
-    document
-      .querySelector('.facilitation-menu')
-      ?.querySelector<HTMLElement>('button:not(:disabled), input, select, textarea, a[href]')
-      ?.focus();
-  }, [menu]);
+  // The open menu (in `menus`) takes focus, and Escape in it closes it back to the button that
+  // opened it (`opener`), as every menu of the board does (useMenuDismiss).
+  const menus = useRef<HTMLDivElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const toggle = (m: Menu, button: HTMLButtonElement) => {
+    opener.current = button;
+    setMenu((open) => (open === m ? null : m));
+  };
+  const closeMenu = useCallback(() => setMenu(null), []);
+  useMenuDismiss(menu, menus, closeMenu, { panel: true, button: opener });
   const timer = useMeta(props.boardDoc ?? session.doc, readTimer);
   const presentation = useMeta(props.boardDoc ?? session.doc, readPresentation);
   const offset = useServerOffset();
@@ -70,14 +71,8 @@ export function Facilitation(props: FacilitationProps) {
   // key in tools/keyboard.ts.)
   useEffect(() => {
     const down = (e: KeyboardEvent) => {
-      // Escape in an open menu (in its fields too) closes it and gives focus back to its button:
-      // the menu went with focus in it, so focus fell to the page.
-      const menuEl = e.target instanceof Element ? e.target.closest('.facilitation-menu') : null;
-      if (e.key === 'Escape' && menuEl) {
-        document.querySelector<HTMLElement>('.facilitation-bar [aria-expanded="true"]')?.focus();
-        setMenu(null);
-        return;
-      }
+      // (Escape in an open menu, in its fields too, is useMenuDismiss's: it closes the menu and
+      // gives focus back to its button. Escape elsewhere closes it below, focus unmoved.)
       if (isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if (inDialogOrMenu(e.target, false)) return;
       if (e.key === 'Escape') setMenu(null);
@@ -148,21 +143,24 @@ export function Facilitation(props: FacilitationProps) {
           active={!!votes.current?.session?.open}
         />
       </div>
-      {menu === 'frames' && <FramesMenu {...props} canEdit={canEdit} />}
-      {menu === 'present' && (
-        <PresentMenu {...props} presentation={presentation} onClose={() => setMenu(null)} />
-      )}
-      {menu === 'reactions' && (
-        <ReactionPicker
-          sender={sender}
-          onChat={() => {
-            setMenu(null);
-            sender.openChat();
-          }}
-        />
-      )}
-      {menu === 'timer' && <TimerMenu {...props} canEdit={canEdit} timer={timer} offset={offset} />}
-      {menu === 'vote' && <VoteMenu {...props} canEdit={canEdit} votes={votes} />}
+      {/* No box of its own (display: contents): the menus are placed as before. */}
+      <div className="facilitation-menus" ref={menus}>
+        {menu === 'frames' && <FramesMenu {...props} canEdit={canEdit} />}
+        {menu === 'present' && (
+          <PresentMenu {...props} presentation={presentation} onClose={() => setMenu(null)} />
+        )}
+        {menu === 'reactions' && (
+          <ReactionPicker
+            sender={sender}
+            onChat={() => {
+              setMenu(null);
+              sender.openChat();
+            }}
+          />
+        )}
+        {menu === 'timer' && <TimerMenu {...props} canEdit={canEdit} timer={timer} offset={offset} />}
+        {menu === 'vote' && <VoteMenu {...props} canEdit={canEdit} votes={votes} />}
+      </div>
       <TimerDisplay timer={timer} offset={offset} />
       <PresentationFollow {...props} presentation={presentation} />
       <VoteOverlay {...props} canEdit={canEdit} votes={votes} />

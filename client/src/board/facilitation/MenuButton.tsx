@@ -6,7 +6,8 @@ export type Menu = 'frames' | 'present' | 'reactions' | 'timer' | 'vote' | null;
 export function MenuButton(props: {
   menu: Exclude<Menu, null>;
   open: Menu;
-  onToggle: (menu: Menu) => void;
+  /** Opens or closes `menu`; `button` is this one, for focus to go back to when it closes. */
+  onToggle: (menu: Exclude<Menu, null>, button: HTMLButtonElement) => void;
   label: string;
   icon: string;
   /** The label shown beside the icon, when shorter than the accessible name. */
@@ -23,7 +24,7 @@ export function MenuButton(props: {
       aria-label={props.label}
       title={props.title ?? props.label}
       aria-expanded={expanded}
-      onClick={() => props.onToggle(props.menu)}
+      onClick={(e) => props.onToggle(props.menu, e.currentTarget)}
     >
       <span aria-hidden="true">{props.icon}</span>
       <span className="label">{props.short ?? props.label}</span>
