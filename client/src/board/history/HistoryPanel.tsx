@@ -8,8 +8,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
+import { PanelToggle } from '../ui/PanelToggle.tsx';
 import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
-import { panelButtonId, rememberOpener } from '../ui/sidePanels.ts';
+import { rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -41,35 +42,29 @@ export function HistoryButton() {
     return onKeydown(down);
   }, [toggle]);
   return (
-    <button
-      type="button"
-      className="btn"
-      id={panelButtonId.history}
-      aria-label="History"
-      // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
-      aria-pressed={open}
+    <PanelToggle
+      panel="history"
+      name="History"
+      open={open}
+      onToggle={toggle}
       title="History (Ctrl+Alt+H)"
-      aria-keyshortcuts="Control+Alt+H Meta+Alt+H"
-      onClick={() => {
-        rememberOpener('history', null);
-        toggle();
-      }}
-    >
-      <svg
-        width={18}
-        height={18}
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
-        <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />
-      </svg>{' '}
-      <span className="label">History</span>
-    </button>
+      keyShortcuts="Control+Alt+H Meta+Alt+H"
+      icon={
+        <svg
+          width={18}
+          height={18}
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={2}
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+        >
+          <path d="M3 12a9 9 0 1 0 3-6.7L3 8M3 3v5h5M12 7v5l3 3" />
+        </svg>
+      }
+    />
   );
 }
 

@@ -11,8 +11,8 @@ import { navigate } from '../../router.tsx';
 import { Avatar } from '../presence/Avatars.tsx';
 import { useRemotes } from '../presence/remote.ts';
 import { Icon } from '../ui/icons.tsx';
+import { PanelToggle } from '../ui/PanelToggle.tsx';
 import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
-import { panelButtonId } from '../ui/sidePanels.ts';
 import {
   addPage,
   deletePage,
@@ -279,21 +279,17 @@ function RenameField({
 
 /** The top bar's Pages button. */
 export function PagesButton({ count }: { count: number }) {
-  const onClick = usePagesPanel((s) => s.toggle);
+  const toggle = usePagesPanel((s) => s.toggle);
   const open = usePagesPanel((s) => s.open);
   return (
-    <button
-      type="button"
+    <PanelToggle
+      panel="pages"
+      name="Pages"
       className="btn pages-button"
-      id={panelButtonId.pages}
-      aria-label="Pages"
-      // Pressed while the panel is open, as Comments: a screen reader said nothing when it opened.
-      aria-pressed={open}
-      title="Pages"
-      onClick={onClick}
-    >
-      <Icon name="pages" size={18} />{' '}
-      <span className="label">{count > 1 ? `Pages (${count})` : 'Pages'}</span>
-    </button>
+      open={open}
+      onToggle={toggle}
+      icon={<Icon name="pages" size={18} />}
+      label={count > 1 ? `Pages (${count})` : 'Pages'}
+    />
   );
 }
