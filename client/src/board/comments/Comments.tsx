@@ -418,6 +418,7 @@ export function CommentsPanel({
   const [filter, setFilter] = useState<ThreadFilter>('open');
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const colorOf = useColorOf();
+  const panel = useRef<HTMLElement>(null);
   if (!shown) return null;
   const hide = () => useEditor.getState().setCommentsPanel(false);
   const list = filterThreads(comments.threads, filter, me.id);
@@ -442,11 +443,12 @@ export function CommentsPanel({
   };
   return (
     <aside
+      ref={panel}
       className="panel side-panel comments-panel"
       aria-label="Comments panel"
       onKeyDown={closeOnEscape('comments', hide)}
     >
-      <SidePanelHead panel="comments" onClose={hide} />
+      <SidePanelHead panel="comments" onClose={hide} within={panel} />
       <div className="comments-tabs" role="tablist" aria-label="Which threads">
         {tabs.map(([key, label]) => (
           <button

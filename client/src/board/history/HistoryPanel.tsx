@@ -89,6 +89,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const [busy, setBusy] = useState(false);
   const [label, setLabel] = useState('');
   const preview = useRef<{ preview: Preview; index: ShapeIndex } | null>(null);
+  const panel = useRef<HTMLElement>(null);
   const canEdit = canEditBoard(role);
 
   const load = useCallback(
@@ -190,11 +191,12 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
         </div>
       )}
       <aside
+        ref={panel}
         className="panel side-panel history-panel"
         aria-label="Version history"
         onKeyDown={closeOnEscape('history', close)}
       >
-        <SidePanelHead panel="history" onClose={close} />
+        <SidePanelHead panel="history" onClose={close} within={panel} />
         {canEdit && (
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input

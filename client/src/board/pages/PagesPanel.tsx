@@ -4,7 +4,7 @@
 // changes are model.ts.
 
 import { MAIN_PAGE_ID, type PresenceUser } from '@tandem/shared';
-import { type DragEvent, useEffect, useState, useSyncExternalStore } from 'react';
+import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { navigate } from '../../router.tsx';
@@ -63,6 +63,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   const remotes = useRemotes(awareness);
   const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
   const [dragging, setDragging] = useState<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
   // The page whose link was just copied: its button shows a tick for a moment.
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
@@ -124,8 +125,13 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   };
 
   return (
-    <section className="panel pages-panel" aria-label="Pages" onKeyDown={closeOnEscape('pages', onClose)}>
-      <SidePanelHead panel="pages" onClose={onClose} />
+    <section
+      ref={panel}
+      className="panel pages-panel"
+      aria-label="Pages"
+      onKeyDown={closeOnEscape('pages', onClose)}
+    >
+      <SidePanelHead panel="pages" onClose={onClose} within={panel} />
       <ol className="pages-list">
         {pages.map((page, position) => {
           const label = pageLabel(page, position);

@@ -4,7 +4,7 @@
 // (`closeOnEscape`), gives focus back to where the panel was opened from: the top-bar button, or
 // the canvas for History opened by its shortcut. Without it the panel went, and focus with it to
 // the page, so a keyboard user started again from the top.
-import { type KeyboardEvent, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type RefObject, useEffect, useRef } from 'react';
 import { Icon } from './icons.tsx';
 import { focusOpener, type Panel } from './sidePanels.ts';
 
@@ -16,16 +16,25 @@ function closeToButton(panel: Panel, onClose: () => void): void {
   focusOpener(panel);
 }
 
-export function SidePanelHead({ panel, onClose }: { panel: Panel; onClose(): void }) {
+export function SidePanelHead({
+  panel,
+  onClose,
+  within,
+}: {
+  panel: Panel;
+  onClose(): void;
+  /** The panel this heads: focus already in it is left where it is. */
+  within: RefObject<HTMLElement | null>;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     const head = heading.current;
     // Unless a field of the panel took focus as it rendered: the Pages panel, shown again for the
     // page just added, opens that page's name to type (autoFocus), and taking focus from it ended
     // the renaming.
-    if (!head || head.parentElement?.parentElement?.contains(document.activeElement)) return;
+    if (!head || within.current?.contains(document.activeElement)) return;
     head.focus();
-  }, []);
+  }, [within]);
   const title = titles[panel];
   return (
     <header className="side-panel-head">
