@@ -15,37 +15,16 @@ import {
   pasteImage,
   sharedBoard,
   shareLink,
+  underCanvas,
   until,
   withApp,
 } from './helpers.ts';
 
 /** The names of the images in the canvas, as Chromium's accessibility tree has them (over CDP). */
-async function imageNames(page: Page): Promise<string[]> {
-  const cdp = await page.context().newCDPSession(page);
-  type Node = {
-    nodeId: string;
-    ignored: boolean;
-    childIds?: string[];
-    role?: { value: string };
-    name?: { value: string };
-  };
-  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Node[] };
-  await cdp.detach();
-  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
-  const root = nodes.find((n) => n.role?.value === 'application' && n.name?.value === 'Board canvas');
-  const out: string[] = [];
-  const walk = (n: Node) => {
-    for (const id of n.childIds ?? []) {
-      const child = byId.get(id);
-      if (!child) continue;
-      const name = child.name?.value ?? '';
-      if (!child.ignored && child.role?.value === 'image' && /^Image\b/.test(name)) out.push(name);
-      walk(child);
-    }
-  };
-  if (root) walk(root);
-  return out;
-}
+const imageNames = async (page: Page): Promise<string[]> =>
+  (await underCanvas(page))
+    .filter((line) => /^image Image\b/.test(line))
+    .map((line) => line.slice('image '.length));
 
 const untilNamed = (page: Page, name: string, who: string) =>
   until(async () => {

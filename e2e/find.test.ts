@@ -7,7 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, boardArea, canvas, newUser, onPhone, sharedBoard, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  focused,
+  inView,
+  newUser,
+  onPhone,
+  sharedBoard,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const base = { rotation: 0, color: 'yellow', createdBy: 'x' };
 /** Three rows and a far corner, written out of reading order; three of the shapes say "ship". */
@@ -21,14 +31,6 @@ const board = {
   ],
 };
 
-/** What has focus, as a screen reader names it: its role (or tag) and accessible name. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return 'the page';
-    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
-  });
-
 const findBar = (page: Page) => page.getByRole('search', { name: 'Find on this page' });
 const count = (page: Page) => page.locator('.find-count').textContent();
 const untilCount = (page: Page, text: string) =>
@@ -39,21 +41,6 @@ const untilSelected = (page: Page, label: string) =>
     async () => (await page.locator('[data-selection-announcer]').textContent()) === `Selected: ${label}`,
     `${label} is selected`,
   );
-
-/** Whether the named shape is drawn wholly inside the board area on screen. */
-async function inView(page: Page, name: string): Promise<boolean> {
-  const img = canvas(page).getByRole('img', { name, exact: true });
-  if ((await img.count()) === 0) return false;
-  const shape = await img.boundingBox({ timeout: 1000 });
-  const area = await boardArea(page).boundingBox();
-  if (!shape || !area) return false;
-  return (
-    shape.x >= area.x &&
-    shape.y >= area.y &&
-    shape.x + shape.width <= area.x + area.width &&
-    shape.y + shape.height <= area.y + area.height
-  );
-}
 
 describe('find on this page', () => {
   let sam: Page;

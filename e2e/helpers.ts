@@ -461,3 +461,57 @@ export async function pasteImage(page: Page, bytes: Buffer, type = 'image/png') 
     { b64: bytes.toString('base64'), type },
   );
 }
+
+/**
+ * What Chromium's own accessibility tree holds inside the canvas, as "role name" lines, leaving
+ * out the nodes it ignores: what a screen reader can reach there.
+ */
+export async function underCanvas(page: Page): Promise<string[]> {
+  const cdp = await page.context().newCDPSession(page);
+  type Node = {
+    nodeId: string;
+    ignored: boolean;
+    childIds?: string[];
+    role?: { value: string };
+    name?: { value: string };
+  };
+  const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: Node[] };
+  await cdp.detach();
+  const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  const root = nodes.find((n) => n.role?.value === 'application' && n.name?.value === 'Board canvas');
+  const out: string[] = [];
+  const walk = (n: Node) => {
+    for (const id of n.childIds ?? []) {
+      const child = byId.get(id);
+      if (!child) continue;
+      if (!child.ignored) out.push(`${child.role?.value} ${child.name?.value ?? ''}`.trim());
+      walk(child);
+    }
+  };
+  if (root) walk(root);
+  return out;
+}
+
+/** What has focus, as a screen reader names it. */
+export const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return 'the page';
+    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
+  });
+
+/** Whether the named shape is drawn wholly inside the board area on screen. */
+export async function inView(page: Page, name: string): Promise<boolean> {
+  // Not drawn at all (far outside the view) counts as out of view.
+  const img = canvas(page).getByRole('img', { name, exact: true });
+  if ((await img.count()) === 0) return false;
+  const shape = await img.boundingBox({ timeout: 1000 });
+  const area = await boardArea(page).boundingBox();
+  if (!shape || !area) return false;
+  return (
+    shape.x >= area.x &&
+    shape.y >= area.y &&
+    shape.x + shape.width <= area.x + area.width &&
+    shape.y + shape.height <= area.y + area.height
+  );
+}

@@ -3,15 +3,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, canvas, createBoard, newUser, shapes, stickyText, until, withApp } from './helpers.ts';
-
-/** What has focus, as a screen reader names it: its role (or tag) and accessible name. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return 'the page';
-    return `${el.getAttribute('role') ?? el.tagName.toLowerCase()} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
-  });
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  focused,
+  newUser,
+  shapes,
+  stickyText,
+  until,
+  withApp,
+} from './helpers.ts';
 
 /** Presses `key` and waits until focus is on `where`. */
 async function pressTo(page: Page, key: string, where: string): Promise<void> {
