@@ -7,6 +7,7 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { findMatches, matchCountText, stepMatch } from '../model/find.ts';
 import { onKeydown } from '../shortcuts.ts';
 import { showToRead, useEditor } from '../store.ts';
+import { canTakeFocus } from './focusable.ts';
 import { Icon } from './icons.tsx';
 import './find.css';
 
@@ -70,8 +71,7 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
   const close = () => {
     onClose();
     const back = before.current;
-    // The canvas is an <svg>: an SVGElement, not an HTMLElement, and focusable all the same.
-    if ((back instanceof HTMLElement || back instanceof SVGElement) && back.isConnected) back.focus();
+    if (canTakeFocus(back)) back.focus();
   };
 
   const type = (text: string) => {

@@ -2,6 +2,7 @@
 // it has one) a Close button in the header. Escape and the Close button both end in onClose.
 // Focus goes back to what opened it when it goes away.
 import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
+import { canTakeFocus } from './focusable.ts';
 import { Icon } from './icons.tsx';
 
 export function ModalDialog({
@@ -32,8 +33,7 @@ export function ModalDialog({
       // started again from its top. Back to the opener, unless focus has gone somewhere on purpose.
       const lost = document.activeElement === null || document.activeElement === document.body;
       // The opener may be the board canvas (? opens Keyboard shortcuts there), an SVG element.
-      const focusable = opener instanceof HTMLElement || opener instanceof SVGElement;
-      if (lost && focusable && opener.isConnected) opener.focus();
+      if (lost && canTakeFocus(opener)) opener.focus();
     };
   }, [dialog]);
   return (

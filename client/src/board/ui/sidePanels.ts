@@ -7,6 +7,7 @@ import { PHONE_QUERY } from '../../breakpoints.ts';
 import { useHistoryPanel } from '../history/state.ts';
 import { usePagesPanel } from '../pages/state.ts';
 import { useEditor } from '../store.ts';
+import { canTakeFocus } from './focusable.ts';
 
 export type Panel = 'comments' | 'history' | 'pages';
 
@@ -25,9 +26,7 @@ const openedFrom: Partial<Record<Panel, HTMLElement | SVGElement>> = {};
 
 /** Notes where focus is as a panel opens: `null` (opened by its button) forgets any. */
 export function rememberOpener(panel: Panel, from: Element | null): void {
-  // The canvas is an <svg>, not an HTMLElement.
-  if ((from instanceof HTMLElement || from instanceof SVGElement) && from !== document.body)
-    openedFrom[panel] = from;
+  if (canTakeFocus(from)) openedFrom[panel] = from;
   else delete openedFrom[panel];
 }
 
@@ -35,7 +34,7 @@ export function rememberOpener(panel: Panel, from: Element | null): void {
 export function focusOpener(panel: Panel): void {
   const from = openedFrom[panel];
   delete openedFrom[panel];
-  (from?.isConnected ? from : document.getElementById(panelButtonId[panel]))?.focus();
+  (canTakeFocus(from) ? from : document.getElementById(panelButtonId[panel]))?.focus();
 }
 
 function closeCovered(opened: Panel): void {
