@@ -74,16 +74,22 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
     if (canTakeFocus(back)) back.focus();
   };
 
+  // Typing asks for a match to be shown; the effect below answers once the matches for the new
+  // text exist, so each keystroke works them out once. Matches that change because someone else
+  // edited do not move the view.
+  const pickAfterTyping = useRef(false);
   const type = (text: string) => {
+    pickAfterTyping.current = true;
     setQuery(text);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the matches change, reading the rest as they are then
+  useEffect(() => {
+    if (!pickAfterTyping.current) return;
+    pickAfterTyping.current = false;
     // As a browser's find does: the first match is shown while typing, and stays shown while
     // the query still finds it.
-    const next = findMatches(
-      snapshot.list.map((e) => e.rec),
-      text,
-    );
-    show(current !== null && next.includes(current) ? current : (next[0] ?? null));
-  };
+    show(current !== null && matches.includes(current) ? current : (matches[0] ?? null));
+  }, [matches]);
 
   const step = (by: 1 | -1) => show(stepMatch(matches, current, by));
 
