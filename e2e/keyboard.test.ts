@@ -156,6 +156,10 @@ describe('keyboard only', () => {
     await kay.getByRole('button', { name: 'Close history' }).click();
     await until(async () => (await focused(kay)) === 'application Board canvas', 'Close: back to the canvas');
     assert.equal(await history.count(), 0, 'the History panel is closed');
+    // And by the shortcut again, pressed inside the panel.
+    await pressTo(kay, 'Control+Alt+KeyH', 'h2 History');
+    await pressTo(kay, 'Control+Alt+KeyH', 'application Board canvas');
+    assert.equal(await history.count(), 0, 'the History panel is closed');
     // Opened by its button after that, Escape goes back to the button, not to the canvas of before.
     await kay.getByRole('button', { name: 'History', exact: true }).click();
     await until(async () => (await focused(kay)) === 'h2 History', 'the panel takes focus');

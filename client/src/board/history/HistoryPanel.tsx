@@ -10,7 +10,7 @@ import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { PanelToggle } from '../ui/PanelToggle.tsx';
 import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
-import { rememberOpener } from '../ui/sidePanels.ts';
+import { focusOpener, rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -34,9 +34,17 @@ export function HistoryButton() {
     const down = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.altKey && (e.code === 'KeyH' || e.key.toLowerCase() === 'h')) {
         e.preventDefault();
-        // Opened from where focus is (the canvas): Escape in the panel goes back there.
-        if (!useHistoryPanel.getState().open) rememberOpener('history', document.activeElement);
+        if (!useHistoryPanel.getState().open) {
+          // Opened from where focus is (the canvas): Escape in the panel goes back there.
+          rememberOpener('history', document.activeElement);
+          toggle();
+          return;
+        }
+        // Closed by the shortcut from inside the panel: focus would go with it to the page, so it
+        // goes back where the panel was opened from, as Escape does. From elsewhere it stays put.
+        const inPanel = document.activeElement?.closest('.history-panel') != null;
         toggle();
+        if (inPanel) focusOpener('history');
       }
     };
     return onKeydown(down);
