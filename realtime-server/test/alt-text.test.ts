@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import { SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { compactBoard } from '../src/http/mcp.ts';
-import { applyAdd, applyPatch, ContentError, planPatch, readContent } from '../src/integrations/content.ts';
+import {
+  applyAdd,
+  applyPatch,
+  ContentError,
+  planAdd,
+  planPatch,
+  readContent,
+} from '../src/integrations/content.ts';
 
 function boardWithImage(alt?: string): Y.Doc {
   const doc = new Y.Doc();
@@ -64,4 +71,17 @@ test('a patch giving alt text to a shape that is not an image is refused, naming
     () => planPatch(doc, [{ id: 'note', alt: 'A note is not an image' }], null),
     (e: unknown) => e instanceof ContentError && e.fields['shapes[0].alt'] === 'Only an image has alt text.',
   );
+});
+
+test('an add giving alt text to a shape that is not an image is refused whole, naming the field', () => {
+  const doc = new Y.Doc();
+  const shapes = [
+    { type: 'image' as const, x: 0, y: 0, assetId: 'asset-1', alt: 'fine' },
+    { type: 'sticky' as const, x: 0, y: 0, alt: 'A note is not an image' },
+  ];
+  assert.throws(
+    () => planAdd(doc, shapes, null),
+    (e: unknown) => e instanceof ContentError && e.fields['shapes[1].alt'] === 'Only an image has alt text.',
+  );
+  planAdd(doc, shapes.slice(0, 1), null);
 });

@@ -154,6 +154,9 @@ export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null
   const seen = new Set<string>();
   const fields: Record<string, string> = {};
   shapes.forEach((s, index) => {
+    // Refused as a patch refuses it, rather than dropped: the caller meant it for something.
+    if (s.alt !== undefined && s.type !== 'image')
+      fields[`shapes[${index}].alt`] = 'Only an image has alt text.';
     if (s.id === undefined) return;
     if (shapesMap.has(s.id) || seen.has(s.id)) fields[`shapes[${index}].id`] = 'A shape with this id exists.';
     seen.add(s.id);
