@@ -12,7 +12,12 @@ import * as Y from 'yjs';
 import { waitUntil } from '../../testing/services.ts';
 import { mergeInBulk } from '../src/documents/updates.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
-import { CHECKPOINT_WAL_BYTES, SqliteMaintenance } from '../src/store/sqliteMaintenance.ts';
+import {
+  CHECKPOINT_EVERY_MS,
+  CHECKPOINT_WAL_BYTES,
+  SqliteMaintenance,
+  WAL_KEPT_BYTES,
+} from '../src/store/sqliteMaintenance.ts';
 import { WriteGate } from '../src/store/writeGate.ts';
 
 /** A board of `count` ten-field stickies, as the updates that made it (one per sticky). */
@@ -90,6 +95,28 @@ describe('SQLite maintenance in a worker thread', () => {
       'the committed pages reached the database file',
     );
     assert.equal(storedShapes(await store.loadDoc('b1')), n);
+  });
+
+  test('once checkpointed, the WAL file shrinks, so small writes after it do not ask for a checkpoint every second', async () => {
+    // The first test left the WAL past CHECKPOINT_WAL_BYTES, and the worker checkpointed it. SQLite
+    // starts a checkpointed WAL over from its beginning but keeps the file's size, which is what
+    // the flush reads: without a size limit every flush then asked for a checkpoint (one a second).
+    const wal = join(dataDir, 'tandem.db-wal');
+    const doc = new Y.Doc();
+    await waitUntil('the worker is done checkpointing', () => (store.maintenance?.checkpoints ?? 0) > 0);
+    const done = store.maintenance?.checkpoints ?? 0;
+    const until = Date.now() + 2.5 * CHECKPOINT_EVERY_MS;
+    let n = 100_000;
+    while (Date.now() < until) {
+      await store.append('b1', entries(stickies(doc, 1, n), 'ada'));
+      n += 1;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(
+      statSync(wal).size <= WAL_KEPT_BYTES + 64 * 1024,
+      `the WAL file is ${statSync(wal).size} bytes`,
+    );
+    assert.equal(store.maintenance?.checkpoints, done, 'no checkpoint for a few KB of writes');
   });
 
   test('a compaction is written by the worker while the main thread’s writes wait at the gate', async () => {

@@ -13,7 +13,7 @@ import { migrations, PROBE_WRITE, sqliteDialect } from './migrations.ts';
 import type { Row } from './rows.ts';
 import { SqliteSql } from './sql.ts';
 import { readCompaction, writeCompaction } from './sqliteCompaction.ts';
-import { SqliteMaintenance } from './sqliteMaintenance.ts';
+import { SqliteMaintenance, WAL_KEPT_BYTES } from './sqliteMaintenance.ts';
 import { BoardGoneError, type DocEntry, type LogSize, type MergeParts, type StoredDoc } from './types.ts';
 import { WalFlusher } from './walFlush.ts';
 import { WriteGate } from './writeGate.ts';
@@ -55,7 +55,11 @@ export class SqliteStore extends SqlStore {
             );
             if (db.open) db.pragma('wal_autocheckpoint = 1000');
           });
-    if (maintenance) db.pragma('wal_autocheckpoint = 0');
+    if (maintenance) {
+      db.pragma('wal_autocheckpoint = 0');
+      // The connection that starts the WAL over (the next writer after a checkpoint) cuts it back.
+      db.pragma(`journal_size_limit = ${WAL_KEPT_BYTES}`);
+    }
     const wal = inMemory ? null : new WalFlusher(`${db.name}-wal`, (bytes) => maintenance?.walFlushed(bytes));
     const sql = new SqliteSql(db, wal ? () => wal.flush() : undefined, gate);
     super(sql, new SqliteEngine(db, sql, wal, gate, maintenance));

@@ -35,8 +35,17 @@ export type MaintenanceReply = WorkerReply;
 
 /** The WAL size past which a flush asks for a checkpoint: SQLite's own threshold, 1,000 pages of 4 KiB. */
 export const CHECKPOINT_WAL_BYTES = 1000 * 4096;
-/** At most one checkpoint a second: the WAL file keeps its size after SQLite starts it over. */
+/** At most one checkpoint a second, when the writes outrun them or readers hold one back. */
 export const CHECKPOINT_EVERY_MS = 1000;
+/**
+ * The size a WAL file is cut back to when SQLite starts it over after a checkpoint
+ * (`journal_size_limit`). SQLite reuses the file from its beginning and keeps its size, and the
+ * size is all a flush reads: a WAL that once grew past CHECKPOINT_WAL_BYTES asked for a
+ * checkpoint every second from then on, keeping the worker awake for a few KB of writes. Half the
+ * threshold: commits overwrite the first half (no file growth for fdatasync to record) and the
+ * size passes the threshold again after about CHECKPOINT_WAL_BYTES of new frames.
+ */
+export const WAL_KEPT_BYTES = CHECKPOINT_WAL_BYTES / 2;
 /** A worker with nothing to do exits after this long (a V8 heap and the driver: ~11 MB). */
 export const MAINTENANCE_IDLE_MS = 30_000;
 /** Below the main thread's priority (history/compute.ts's WORKER_NICE says why). */
@@ -60,7 +69,7 @@ export class SqliteMaintenance {
   ) {
     this.worker = new OnDemandWorker({
       url: workerUrl(import.meta.url, { bundled: './sqlite-worker.js', source: './sqlite-worker-entry.mjs' }),
-      workerData: { file, nice },
+      workerData: { file, nice, walKeptBytes: WAL_KEPT_BYTES },
       idleMs,
       name: 'sqlite worker',
       onFailure: (error) => {

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThread } from '../threads/priority.ts';
 import type { MaintenanceReply, MaintenanceRequest } from './sqliteMaintenance.ts';
 
-const { file, nice } = workerData as { file: string; nice: number };
+const { file, nice, walKeptBytes } = workerData as { file: string; nice: number; walKeptBytes: number };
 lowerThisThread(nice);
 // Loaded once the priority is set: loading the driver and the statements' modules (with the
 // shared schemas) is most of a start's CPU, which at the main thread's priority would compete
@@ -24,6 +24,8 @@ db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 db.pragma('foreign_keys = ON');
 db.pragma('wal_autocheckpoint = 0');
+// As the main connection: whichever writes first after a checkpoint cuts the WAL file back.
+db.pragma(`journal_size_limit = ${walKeptBytes}`);
 const sql = new SqliteSql(db);
 
 /** What run() answers, and the buffers that move to the main thread with it rather than being copied. */
