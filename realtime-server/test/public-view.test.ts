@@ -14,6 +14,7 @@ import {
   type LinkAnswer,
   type PresenceState,
   type PublicTokenAnswer,
+  publicAssetHref,
 } from '@tandem/shared';
 import sharp from 'sharp';
 import type * as Y from 'yjs';
@@ -198,13 +199,33 @@ describe('public view', { skip, concurrency: false }, () => {
     const read = await fetch(`${b.url}${imageUrl}?token=${encodeURIComponent(token)}&w=128`);
     assert.equal(read.status, 200);
     assert.match(read.headers.get('content-type') ?? '', /^image\//);
-    assert.ok((await read.arrayBuffer()).byteLength > 0);
+    const readBytes = new Uint8Array(await read.arrayBuffer());
+    assert.ok(readBytes.byteLength > 0);
     // Another board's image with this token: the token is this board's only.
     const otherBoard = await owner.createBoard('Private');
     const other = await uploadAsset(owner, otherBoard, png, 'image/png');
     assert.equal(other.status, 201);
     const elsewhere = await fetch(`${a.url}${other.body.asset.url}?token=${encodeURIComponent(token)}`);
     assert.equal(elsewhere.status, 404);
+    // By the link itself, the URL the live view uses (it stays the same as tokens are renewed).
+    const assetId = imageUrl.split('/').at(-1)!;
+    const byLink = await fetch(`${a.url}${publicAssetHref(link, assetId, 128)}`);
+    assert.equal(byLink.status, 200);
+    assert.match(byLink.headers.get('cache-control') ?? '', /immutable/);
+    assert.deepEqual(new Uint8Array(await byLink.arrayBuffer()), readBytes);
+    // (The same bytes are the same asset id on any board: another picture for the other board.)
+    const blue = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#2040e0' } })
+      .png()
+      .toBuffer();
+    const onlyThere = await uploadAsset(owner, otherBoard, blue, 'image/png');
+    assert.equal(onlyThere.status, 201);
+    const otherId = (onlyThere.body.asset.url as string).split('/').at(-1)!;
+    assert.equal(
+      (await fetch(`${b.url}${publicAssetHref(link, otherId, null)}`)).status,
+      404,
+      'not another board’s',
+    );
+    assert.equal((await fetch(`${b.url}${publicAssetHref(link, 'nope', null)}`)).status, 404);
   });
 
   test('revoking the link closes every public view (4403) on both instances within a second, and 404s its images', async () => {
@@ -242,5 +263,11 @@ describe('public view', { skip, concurrency: false }, () => {
     // A token minted before the revocation no longer reads the board's images.
     const image = await fetch(`${b.url}${imageUrl}?token=${encodeURIComponent(viewerToken)}`);
     assert.equal(image.status, 404);
+    const assetId = imageUrl.split('/').at(-1)!;
+    assert.equal(
+      (await fetch(`${a.url}${publicAssetHref(link, assetId, null)}`)).status,
+      404,
+      'nor by the link',
+    );
   });
 });

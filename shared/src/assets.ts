@@ -30,11 +30,23 @@ export const assetUrl = (boardId: string, assetId: string): string => apiPaths.a
  * access token (`?token=`) where no member's session cookie goes with it (a public view, §16).
  */
 export function assetHref(boardId: string, assetId: string, width: number | null, token?: string): string {
+  return withQuery(assetUrl(boardId, assetId), width, token);
+}
+
+/**
+ * Where the live public view loads an image (§16): named by the public link itself, so the URL,
+ * and the bytes the browser keeps under it, last as long as the link.
+ */
+export function publicAssetHref(linkToken: string, assetId: string, width: number | null): string {
+  return withQuery(apiPaths.publicAsset(linkToken, assetId), width);
+}
+
+function withQuery(path: string, width: number | null, token?: string): string {
   const query = new URLSearchParams();
   if (width !== null) query.set('w', String(width));
   if (token) query.set('token', token);
   const search = query.toString();
-  return search ? `${assetUrl(boardId, assetId)}?${search}` : assetUrl(boardId, assetId);
+  return search ? `${path}?${search}` : path;
 }
 
 /**

@@ -41,6 +41,8 @@ export const apiPaths = {
   publicToken: (token: string) => `${API_PREFIX}/public/${enc(token)}/token`,
   publicSvg: (token: string) => `${API_PREFIX}/public/${enc(token)}/board.svg`,
   publicPng: (token: string) => `${API_PREFIX}/public/${enc(token)}/board.png`,
+  publicAsset: (token: string, assetId: string) =>
+    `${API_PREFIX}/public/${enc(token)}/assets/${enc(assetId)}`,
   boards: () => `${API_PREFIX}/boards`,
   board,
   boardToken: (id: string) => `${board(id)}/token`,

@@ -5,7 +5,8 @@
 // No account, no guest name: the page asks for a read-only access token with the link, opens the
 // document channel with it and draws the board with the shared renderer (the one the export and
 // the server's board.svg use) on every change. It sends no presence and is sent none. Images are
-// loaded with the same token (the server lets it read the board's images while the link is active).
+// loaded by the link (`/api/public/:token/assets/:id`, read while the link is active), so their
+// URLs do not change as the access token is renewed.
 import {
   apiPaths,
   CloseCode,
@@ -73,7 +74,7 @@ export function PublicView({ token, embed, frame, page }: Props) {
     let stopped = false;
     let frameRequest = 0;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const imageUrls = new PublicImageUrls();
+    const imageUrls = new PublicImageUrls(token);
     const draw = () => {
       frameRequest = 0;
       const { board } = exportBoard(doc);
@@ -93,10 +94,9 @@ export function PublicView({ token, embed, frame, page }: Props) {
         if (stopped) return;
         setTitle(answer.title);
         setPages(answer.pages);
-        const first = !imageUrls.ready;
-        imageUrls.setToken(answer.boardId, answer.token, Date.parse(answer.expiresAt));
-        if (first) schedule();
         if (!provider) {
+          // Drawn once before any update arrives: an empty board has none to schedule it.
+          schedule();
           provider = new WebsocketProvider(
             `${wsOrigin()}${DOCUMENT_PATH}`,
             docKey(answer.boardId, shownPage),

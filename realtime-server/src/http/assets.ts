@@ -20,7 +20,7 @@ import {
   isBoardId,
   renditionWidths,
 } from '@tandem/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { processUpload } from '../assets/images.ts';
 import { keptRendition } from '../assets/renditions.ts';
 import type { AssetMeta, AssetStore } from '../assets/store.ts';
@@ -200,34 +200,47 @@ export async function assetRoutes(app: FastifyInstance, deps: AssetRouteDeps): P
     '/api/boards/:id/assets/:assetId',
     async (request, reply) => {
       const boardId = await memberBoard(request);
-      const { assetId } = request.params;
-      if (!isAssetId(assetId)) throw imageNotFound();
-      const meta = await assets.head(boardId, assetId);
-      if (!meta) throw imageNotFound();
-      const width = renditionWidth(request.query.w, meta.width);
-      if (width !== null) {
-        const rendition = await keptRendition(assets, boardId, assetId, width);
-        if (!rendition) throw imageNotFound();
-        reply.headers(imageHeaders(rendition.mime, rendition.data.byteLength, `${assetId}-w${width}`));
-        return reply.send(Buffer.from(rendition.data));
-      }
-      const asset = await assets.get(boardId, assetId);
-      if (!asset) throw imageNotFound();
-      reply.headers(imageHeaders(asset.meta.mime, asset.data.byteLength, assetId));
-      return reply.send(Buffer.from(asset.data.buffer, asset.data.byteOffset, asset.data.byteLength));
+      return sendAsset(assets, reply, boardId, request.params.assetId, request.query.w);
     },
   );
+}
 
-  /** `?w=` rounded up to a kept width, or null for the original (none asked, or not smaller). */
-  function renditionWidth(raw: string | undefined, imageWidth: number): number | null {
-    if (raw === undefined || raw === '') return null;
-    const asked = Number(raw);
-    if (!Number.isInteger(asked) || asked < 1 || asked > 100_000) {
-      throw new ApiError(ErrorCode.BAD_REQUEST, '`w` must be a width in pixels, a whole number.');
-    }
-    const width = renditionWidths.find((w) => w >= asked);
-    return width === undefined || width >= imageWidth ? null : width;
+/**
+ * Answers one of the board's images at the rendition `?w=` asks for (docs/api.md §13), once the
+ * caller's right to the board is settled: a member's here, a public link's in http/public.ts.
+ */
+export async function sendAsset(
+  assets: AssetStore,
+  reply: FastifyReply,
+  boardId: string,
+  assetId: string,
+  rawWidth: string | undefined,
+): Promise<FastifyReply> {
+  if (!isAssetId(assetId)) throw imageNotFound();
+  const meta = await assets.head(boardId, assetId);
+  if (!meta) throw imageNotFound();
+  const width = renditionWidth(rawWidth, meta.width);
+  if (width !== null) {
+    const rendition = await keptRendition(assets, boardId, assetId, width);
+    if (!rendition) throw imageNotFound();
+    reply.headers(imageHeaders(rendition.mime, rendition.data.byteLength, `${assetId}-w${width}`));
+    return reply.send(Buffer.from(rendition.data));
   }
+  const asset = await assets.get(boardId, assetId);
+  if (!asset) throw imageNotFound();
+  reply.headers(imageHeaders(asset.meta.mime, asset.data.byteLength, assetId));
+  return reply.send(Buffer.from(asset.data.buffer, asset.data.byteOffset, asset.data.byteLength));
+}
+
+/** `?w=` rounded up to a kept width, or null for the original (none asked, or not smaller). */
+function renditionWidth(raw: string | undefined, imageWidth: number): number | null {
+  if (raw === undefined || raw === '') return null;
+  const asked = Number(raw);
+  if (!Number.isInteger(asked) || asked < 1 || asked > 100_000) {
+    throw new ApiError(ErrorCode.BAD_REQUEST, '`w` must be a width in pixels, a whole number.');
+  }
+  const width = renditionWidths.find((w) => w >= asked);
+  return width === undefined || width >= imageWidth ? null : width;
 }
 
 export function toAsset(meta: AssetMeta) {

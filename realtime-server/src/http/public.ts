@@ -23,6 +23,7 @@ import { signAccessToken } from '../auth/tokens.ts';
 import type { DrawnImage } from '../history/render.ts';
 import type { BoardRow, Store } from '../store/store.ts';
 import { partsOf } from '../store/store.ts';
+import { sendAsset } from './assets.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { notFound } from './errors.ts';
 import { rateLimit } from './request.ts';
@@ -189,5 +190,19 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
   app.get<{ Params: { token: string }; Querystring: ImageQuery }>(
     '/api/public/:token/board.png',
     (request, reply) => image(request, reply, 'png'),
+  );
+
+  // The board's images for the live view, named by the link rather than by the viewer's access
+  // token: the token is made again every 15 minutes, and an image URL carrying it changed with
+  // it, so a view left open (an embed on a wall screen) loaded every image again each time. The
+  // link's URL stays the same while the link lives, and the browser keeps the bytes under it
+  // (they never change under an asset id). Read like a member's image, not counted against the
+  // per-IP budget (a board of images asks for each once); a revoked link is a 404 at once.
+  app.get<{ Params: { token: string; assetId: string }; Querystring: { w?: string } }>(
+    '/api/public/:token/assets/:assetId',
+    async (request, reply) => {
+      const board = await publicBoard(store, request.params.token);
+      return sendAsset(assets, reply, board.id, request.params.assetId, request.query.w);
+    },
   );
 };
