@@ -5,6 +5,7 @@ export * from './comments.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './facilitation.ts';
+export * from './find.ts';
 export * from './history.ts';
 export * from './ids.ts';
 export * from './integrations.ts';

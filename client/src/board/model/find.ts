@@ -1,31 +1,16 @@
 // Find on the board (Ctrl+F): the shapes whose words hold what was typed, in the order a person
 // reads the board, so Enter walks them as Tab does. Miro and Excalidraw both take Ctrl+F for this:
 // the browser's own find cannot see text drawn on the canvas. Pure, so tested in Node.
-import type { ShapeRecord } from '@tandem/shared';
+// The matching itself (foldForFind, which shapes match) is shared/src/find.ts, the one the server's
+// search of every page uses; this orders the matches and walks them.
+import { matchingShapes, type ShapeRecord } from '@tandem/shared';
 import { readingOrder } from './describe.ts';
 
-/**
- * Text as find compares it: case and accents ignored ("resume" finds "Résumé", as browsers' find
- * does), any run of spaces and line breaks one space (a note's line break is where it wrapped).
- */
-export function foldForFind(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase().replace(/\s+/g, ' ');
-}
-
-/**
- * The words find reads in a shape: a frame's name, an image's alt text; any other shape's text,
- * or an arrow's label.
- */
-function wordsOf(s: ShapeRecord): string {
-  return (s.type === 'frame' ? s.name : s.type === 'image' ? s.alt : s.text) ?? '';
-}
+export { foldForFind } from '@tandem/shared';
 
 /** The ids of the shapes whose words contain `query`, in reading order; none for a blank query. */
 export function findMatches(records: readonly ShapeRecord[], query: string): string[] {
-  const wanted = foldForFind(query).trim();
-  if (!wanted) return [];
-  const hits = records.filter((s) => foldForFind(wordsOf(s)).includes(wanted));
-  return readingOrder(hits).flatMap((unit) => unit.ids);
+  return readingOrder(matchingShapes(records, query)).flatMap((unit) => unit.ids);
 }
 
 /**
