@@ -36,6 +36,7 @@ import { linkRoutes } from './http/links.ts';
 import { mcpRoutes } from './http/mcp.ts';
 import { memberRoutes } from './http/members.ts';
 import { publicRoutes } from './http/public.ts';
+import { searchRoutes } from './http/search.ts';
 import { createHttpServer } from './http/server.ts';
 import { templateRoutes } from './http/templates.ts';
 import { thumbnailRoutes } from './http/thumbnails.ts';
@@ -58,6 +59,7 @@ const resources: ResourcePlugin[] = [
   linkRoutes,
   publicRoutes,
   exportRoutes,
+  searchRoutes,
   assetRoutes,
   votesRoutes,
   commentRoutes,

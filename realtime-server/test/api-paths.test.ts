@@ -43,6 +43,7 @@ describe('apiPaths', () => {
     ['DELETE', apiPaths.board(other)],
     ['POST', apiPaths.boardToken(boardId)],
     ['GET', apiPaths.boardExport(boardId)],
+    ['GET', apiPaths.boardSearch(boardId, 'a & b?')],
     ['GET', apiPaths.members(boardId)],
     ['PATCH', apiPaths.member(boardId, 'nobody')],
     ['DELETE', apiPaths.member(boardId, 'nobody')],

@@ -47,6 +47,8 @@ export const apiPaths = {
   board,
   boardToken: (id: string) => `${board(id)}/token`,
   boardExport: (id: string) => `${board(id)}/export.json`,
+  /** Find on every page of the board (docs/api.md §17). */
+  boardSearch: (id: string, q: string) => `${board(id)}/search?q=${enc(q)}`,
   members: (id: string) => `${board(id)}/members`,
   member: (id: string, userId: string) => `${board(id)}/members/${enc(userId)}`,
   links: (id: string) => `${board(id)}/links`,

@@ -1,0 +1,166 @@
+// Find on every page (docs/api.md §17, GET /api/boards/:id/search): pages the server has not
+// opened since it restarted are read from the Store, a page open in a Room with edits not yet
+// stored is read from the Room, and each page's matches are the Find bar's (shared/src/find.ts:
+// case and accents ignored, a frame's name, an image's alt text). Real server, real Store, real
+// y-websocket clients.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { addPageEntry, apiPaths, type BoardSearchResult, docKey, ErrorCode } from '@tandem/shared';
+import * as Y from 'yjs';
+import { ApiClient, connectDoc, waitSynced, whenStored } from '../../testing/clients.ts';
+import { assertError } from '../../testing/rest.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+
+const base = (z: string) => ({
+  x: 0,
+  y: 0,
+  w: 100,
+  h: 80,
+  rotation: 0,
+  color: 'yellow',
+  z,
+  createdBy: 'someone',
+});
+
+/** Adds a shape whose words (`text`, or a frame's `name`) are Y.Texts, as the editor writes them. */
+function add(doc: Y.Doc, id: string, type: string, words: Record<string, string>, fields = {}): void {
+  doc.transact(() => {
+    const shape = new Y.Map<unknown>();
+    for (const [key, value] of Object.entries({ ...base(id), ...fields, type })) shape.set(key, value);
+    for (const [key, value] of Object.entries(words))
+      shape.set(key, key === 'alt' ? value : new Y.Text(value));
+    doc.getMap('shapes').set(id, shape);
+  });
+}
+
+describe('GET /api/boards/:id/search', { concurrency: false }, () => {
+  let dataDir = '';
+  let server: TestServer;
+  let owner: ApiClient;
+  let viewer: ApiClient;
+  let stranger: ApiClient;
+  let board = '';
+
+  before(async () => {
+    // The board is written on a first run of the server, through real clients; the test then
+    // restarts it, so pages it does not open again can only come from the Store.
+    const first = await startServer({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '10000' } });
+    dataDir = first.dataDir;
+    const firstOwner = await new ApiClient(first.url).signup('Owner');
+    board = await firstOwner.createBoard('Plans');
+    const firstViewer = await new ApiClient(first.url).signup('Viewer');
+    await firstOwner.share(board, firstViewer, 'viewer');
+    const firstStranger = await new ApiClient(first.url).signup('Stranger');
+    const write = async (key: string, fill: (doc: Y.Doc) => void) => {
+      const client = connectDoc(first.wsUrl, key, { cookie: firstOwner.cookie });
+      try {
+        await waitSynced(client);
+        fill(client.doc);
+        await whenStored(client);
+      } finally {
+        client.destroy();
+      }
+    };
+    // Board order: main, "Ideas" (p3, added after main), "Budget" (p2), "Live" (p4), "Empty" (p5).
+    await write(board, (doc) => {
+      addPageEntry(doc, 'p2', 'Budget');
+      addPageEntry(doc, 'p4', 'Live');
+      addPageEntry(doc, 'p5', 'Empty');
+      addPageEntry(doc, 'p3', 'Ideas', 'main');
+      add(doc, 'm1', 'sticky', { text: 'Review the BUDGET' });
+      add(doc, 'm2', 'sticky', { text: 'Hiring plan' });
+    });
+    await write(docKey(board, 'p2'), (doc) => {
+      add(doc, 'b1', 'sticky', { text: 'budgét\nfor Q3' });
+      add(doc, 'b2', 'frame', { name: 'Budget lines' });
+      add(doc, 'b3', 'image', { alt: 'Chart of the budget' }, { assetId: 'a'.repeat(64) });
+      add(doc, 'b4', 'rect', { text: 'Roadmap' });
+    });
+    await write(docKey(board, 'p3'), (doc) => add(doc, 'i1', 'sticky', { text: 'Cut the budget?' }));
+    await write(docKey(board, 'p5'), (doc) => add(doc, 'e1', 'sticky', { text: 'Nothing here' }));
+    await first.close({ keepData: true });
+    // Edits are stored only long after they are made, so the live page's edit below is in its
+    // Room alone while the test searches.
+    server = await startServer({
+      dataDir,
+      env: {
+        LOGIN_ATTEMPTS_PER_MINUTE: '10000',
+        PERSIST_DEBOUNCE_MS: '60000',
+        PERSIST_MAX_DELAY_MS: '60000',
+      },
+    });
+    const again = (client: ApiClient) => Object.assign(new ApiClient(server.url), { cookie: client.cookie });
+    owner = again(firstOwner);
+    viewer = again(firstViewer);
+    stranger = again(firstStranger);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  const search = (who: ApiClient, q: string) =>
+    who.call<BoardSearchResult>('GET', apiPaths.boardSearch(board, q));
+
+  test('every page with a match, in the board’s order, read from the Store after a restart and from open Rooms', async () => {
+    const live = connectDoc(server.wsUrl, docKey(board, 'p4'), { cookie: owner.cookie });
+    try {
+      await waitSynced(live);
+      add(live.doc, 'l1', 'sticky', { text: 'Live budget note' });
+      let answer = await search(owner, 'budget');
+      for (let tries = 0; answer.body.pages?.every((p) => p.pageId !== 'p4') && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        answer = await search(owner, 'budget');
+      }
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(answer.body, {
+        pages: [
+          { pageId: 'main', name: '', count: 1, shapeIds: ['m1'] },
+          { pageId: 'p3', name: 'Ideas', count: 1, shapeIds: ['i1'] },
+          { pageId: 'p2', name: 'Budget', count: 3, shapeIds: ['b1', 'b2', 'b3'] },
+          { pageId: 'p4', name: 'Live', count: 1, shapeIds: ['l1'] },
+        ],
+      });
+      // The live page's edit is not in the Store yet: the answer came from its Room.
+      const stored = await server.store.loadDoc(docKey(board, 'p4'));
+      const doc = new Y.Doc();
+      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
+        Y.applyUpdate(doc, part);
+      assert.equal(doc.getMap('shapes').size, 0);
+      doc.destroy();
+    } finally {
+      live.destroy();
+    }
+  });
+
+  test('matching is the Find bar’s: case, accents and line breaks ignored; none is an empty list', async () => {
+    const folded = await search(viewer, '  BUDGET FOR q3 ');
+    assert.equal(folded.status, 200);
+    assert.deepEqual(folded.body, { pages: [{ pageId: 'p2', name: 'Budget', count: 1, shapeIds: ['b1'] }] });
+    const none = await search(viewer, 'nowhere on this board');
+    assert.deepEqual(none.body, { pages: [] });
+  });
+
+  test('a viewer may search; someone not on the board is 404, and without a session 401', async () => {
+    const answer = await search(viewer, 'roadmap');
+    assert.equal(answer.status, 200);
+    assert.deepEqual(answer.body, { pages: [{ pageId: 'p2', name: 'Budget', count: 1, shapeIds: ['b4'] }] });
+    assertError(await search(stranger, 'roadmap'), 404, ErrorCode.NOT_FOUND);
+    assertError(await search(new ApiClient(server.url), 'roadmap'), 401, ErrorCode.AUTH_REQUIRED);
+  });
+
+  test('q of 1–200 characters, else 422 VALIDATION naming q', async () => {
+    assertError(await search(owner, ''), 422, ErrorCode.VALIDATION, ['q'], 'empty');
+    assertError(await search(owner, 'b'.repeat(201)), 422, ErrorCode.VALIDATION, ['q'], 'too long');
+    assertError(
+      await owner.call('GET', `/api/boards/${board}/search`),
+      422,
+      ErrorCode.VALIDATION,
+      ['q'],
+      'missing',
+    );
+    const longest = await search(owner, 'b'.repeat(200));
+    assert.equal(longest.status, 200);
+    assert.deepEqual(longest.body, { pages: [] });
+  });
+});
