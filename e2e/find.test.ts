@@ -1,6 +1,7 @@
 // Find on this page (Ctrl+F): the browser's own find cannot see words drawn on the canvas, so the
 // board takes Ctrl+F, and Enter walks the shapes that say what was typed, selecting each and
-// bringing it into view; matches follow what others write meanwhile; Escape gives the caret back.
+// bringing it into view; matches follow what others write meanwhile; Escape gives the caret back;
+// the board's other pages that match are listed, and choosing one opens it on its first match.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,10 +11,12 @@ import type { Page } from 'playwright-core';
 import {
   artifacts,
   canvas,
+  createBoard,
   focused,
   inView,
   newUser,
   onPhone,
+  pathOf,
   sharedBoard,
   until,
   withApp,
@@ -28,6 +31,32 @@ const board = {
     { ...base, id: 'frame', type: 'frame', x: 0, y: 600, w: 600, h: 300, z: 'a1', name: 'Shipping lane' },
     { ...base, id: 'review', type: 'sticky', x: 300, y: 0, w: 200, h: 200, z: 'a2', text: 'Review' },
     { ...base, id: 'note', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a3', text: 'SHIP it' },
+  ],
+};
+
+/** A board of three pages: "budget" is said on the second only. */
+const pagedBoard = {
+  version: 1,
+  shapes: [{ ...base, id: 'road', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0', text: 'Roadmap' }],
+  pages: [
+    {
+      id: 'main',
+      name: 'Overview',
+      shapes: [{ ...base, id: 'road', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0', text: 'Roadmap' }],
+    },
+    {
+      id: 'money',
+      name: 'Money',
+      shapes: [
+        { ...base, id: 'fund', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0', text: 'Funding' },
+        { ...base, id: 'budget', type: 'sticky', x: 900, y: 600, w: 200, h: 200, z: 'a1', text: 'Q3 Budget' },
+      ],
+    },
+    {
+      id: 'later',
+      name: 'Later',
+      shapes: [{ ...base, id: 'idea', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0', text: 'Ideas' }],
+    },
   ],
 };
 
@@ -150,5 +179,45 @@ describe('find on this page', () => {
       );
       await phone.screenshot({ path: `${artifacts}/find-phone.png` });
     });
+  });
+
+  it('lists the other pages that match; choosing one opens it with the bar on the same query and its match selected', async () => {
+    await sam.goto('/boards');
+    const boardId = await createBoard(sam, 'Find on every page');
+    const file = join(tmpdir(), `tandem-find-pages-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(pagedBoard));
+    await sam.getByLabel('Import JSON file').setInputFiles(file);
+    await sam.getByText('Imported 1 shape and 2 more pages.').waitFor({ timeout: 60_000 });
+    // The page ids the import gave the pages, as the server has them.
+    const stored = (await (await sam.request.get(`/api/boards/${boardId}/export.json`)).json()) as {
+      pages: { id: string; name: string }[];
+    };
+    const money = stored.pages.find((p) => p.name === 'Money')!;
+    assert.equal(pathOf(sam), `/b/${boardId}`, 'on the first page');
+
+    await canvas(sam).focus();
+    await sam.keyboard.press('Control+f');
+    await findBar(sam).waitFor();
+    await sam.keyboard.type('budget');
+    // Nothing on this page says it: the count is this page's, and the list offers the page that does.
+    await untilCount(sam, 'No matches');
+    const list = findBar(sam).getByRole('list', { name: 'Matches on other pages' });
+    await list.waitFor();
+    assert.deepEqual(await list.getByRole('button').allTextContents(), ['Money — 1 match']);
+    await sam.screenshot({ path: `${artifacts}/find-other-pages.png` });
+
+    // By keyboard: Tab from the field reaches the page's button (the step buttons are disabled).
+    await sam.keyboard.press('Tab');
+    await sam.keyboard.press('Tab');
+    await until(async () => (await focused(sam)) === 'button Money — 1 match', 'the page’s button has focus');
+    await sam.keyboard.press('Enter');
+    await until(async () => pathOf(sam) === `/b/${boardId}/p/${money.id}`, 'the Money page is open');
+    await findBar(sam).waitFor();
+    assert.equal(await findBar(sam).getByRole('searchbox').inputValue(), 'budget');
+    await untilSelected(sam, 'Sticky note: Q3 Budget');
+    await untilCount(sam, '1 of 1');
+    await until(() => inView(sam, 'Sticky note: Q3 Budget'), 'the match is in view');
+    // On Money, no other page says "budget": no list.
+    assert.equal(await findBar(sam).getByRole('list').count(), 0);
   });
 });

@@ -4,6 +4,7 @@ import {
   apiPaths,
   type BoardAnswer,
   type BoardContentAnswer,
+  type BoardSearchResult,
   type BoardsAnswer,
   type BoardWithRoleAnswer,
   type CommentAnswer,
@@ -106,6 +107,8 @@ export const api = {
   board: (id: string) => call<BoardWithRoleAnswer>('GET', apiPaths.board(id)),
   /** The board as stored on the server, every page (docs/api.md §7, §17); checked by its reader. */
   boardExport: (id: string) => call<unknown>('GET', apiPaths.boardExport(id)),
+  /** The board's pages with matches of `q` (docs/api.md §17), for Find on the other pages. */
+  boardSearch: (id: string, q: string) => call<BoardSearchResult>('GET', apiPaths.boardSearch(id, q)),
   renameBoard: (id: string, title: string) => call<BoardAnswer>('PATCH', apiPaths.board(id), { title }),
   deleteBoard: (id: string) => call<void>('DELETE', apiPaths.board(id)),
   members: (id: string) => call<MembersAnswer>('GET', apiPaths.members(id)),

@@ -48,6 +48,7 @@ import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
+import { afterLoad, carriedFind, dropCarriedFind } from './ui/findPages.ts';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
 import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
@@ -158,7 +159,11 @@ function EditorView({
   const [shortcutsOpen, setShortcutsOpen] = useShortcutsDialog();
   // Find on this page (Ctrl+F): the count of Ctrl+F presses, so one while it is open puts the
   // caret back in its field; 0 while closed.
-  const [findAsked, setFindAsked] = useState(0);
+  // A match chosen in the bar's list of other pages opened this page: the bar opens again here,
+  // on the same query (ui/findPages.ts).
+  const [carried] = useState(() => carriedFind(board.id, pageId));
+  useEffect(() => dropCarriedFind(), []);
+  const [findAsked, setFindAsked] = useState(carried ? 1 : 0);
   const openFind = useCallback(() => setFindAsked((n) => n + 1), []);
   useFindShortcut(openFind);
   const [showWebhooks] = useState(() => sharePanelAsked() === 'webhooks');
@@ -427,7 +432,14 @@ function EditorView({
         />
         <Minimap index={previewIndex ?? index} />
         {findAsked > 0 && (
-          <FindBar index={previewIndex ?? index} focusRequest={findAsked} onClose={() => setFindAsked(0)} />
+          <FindBar
+            index={previewIndex ?? index}
+            focusRequest={findAsked}
+            onClose={() => setFindAsked(0)}
+            pages={previewIndex ? null : { boardId: board.id, pageId, list: pages }}
+            initialQuery={carried?.query}
+            whenLoaded={carried ? (then) => afterLoad(session, then) : undefined}
+          />
         )}
         <HistoryLayer
           boardId={docKey(board.id, pageId)}

@@ -1,12 +1,18 @@
 // Find on this page (Ctrl+F): a field that selects, one by one in reading order, the shapes whose
 // words hold what is typed, and brings each into view. It takes Ctrl+F from the browser, whose
 // own find cannot see text drawn on the canvas (Miro and Excalidraw do the same). The matching is
-// the model's (model/find.ts); this renders the bar and moves the selection and the view.
+// the model's (model/find.ts); this renders the bar and moves the selection and the view. Under
+// the field it lists the board's other pages that match (findPages.ts: the server searches them),
+// each opening its page with the bar still open there.
+import type { PageEntry } from '@tandem/shared';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { navigate } from '../../router.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { findMatches, matchCountText, stepMatch } from '../model/find.ts';
+import { pageLabel, pagePath } from '../pages/model.ts';
 import { onKeydown } from '../shortcuts.ts';
 import { showToRead, useEditor } from '../store.ts';
+import { carryFind, pageMatchesText, useOtherPageMatches } from './findPages.ts';
 import { canTakeFocus } from './focusable.ts';
 import { Icon } from './icons.tsx';
 import './find.css';
@@ -31,11 +37,23 @@ interface Props {
   /** Asked again by Ctrl+F while open: the field takes the caret and its text is selected. */
   focusRequest: number;
   onClose: () => void;
+  /**
+   * The board's pages, for the list of the other pages that match; null where the pages are not
+   * searched (a History preview searches one version of the page shown).
+   */
+  pages: { boardId: string; pageId: string; list: readonly PageEntry[] } | null;
+  /** The query the bar opens with: the one carried from the page a listed match was chosen on. */
+  initialQuery?: string;
+  /**
+   * Given when the bar was carried onto this page: calls back once the page's content has loaded
+   * (and the editor's first fit is done), to show its first match then; answers a cancel.
+   */
+  whenLoaded?: (then: () => void) => () => void;
 }
 
-export function FindBar({ index, focusRequest, onClose }: Props) {
+export function FindBar({ index, focusRequest, onClose, pages, initialQuery = '', whenLoaded }: Props) {
   const snapshot = useSyncExternalStore(index.subscribe, index.getSnapshot);
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState(initialQuery);
   const [current, setCurrent] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
   // Where the caret was before: Escape gives it back, as a dialog does.
@@ -62,7 +80,8 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
     if (id === null) return;
     const st = useEditor.getState();
     st.select([id]);
-    const entry = snapshot.list.find((e) => e.rec.id === id);
+    // The index as it is now: called from a load's callback, this render's snapshot may be older.
+    const entry = index.getSnapshot().list.find((e) => e.rec.id === id);
     if (!entry) return;
     const view = showToRead(st.viewport, st.screen, entry.bounds);
     if (view !== st.viewport) st.setViewport(view);
@@ -78,8 +97,11 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
   // text exist, so each keystroke works them out once. Matches that change because someone else
   // edited do not move the view.
   const pickAfterTyping = useRef(false);
+  // Whether anything was typed since the bar opened (a carried query's first match then waits for no load).
+  const typed = useRef(false);
   const type = (text: string) => {
     pickAfterTyping.current = true;
+    typed.current = true;
     setQuery(text);
   };
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the matches change, reading the rest as they are then
@@ -93,9 +115,53 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
 
   const step = (by: 1 | -1) => show(stepMatch(matches, current, by));
 
+  // Carried onto this page from a listed match: its first match is shown once the page has loaded
+  // (before that, the index holds nothing or only this browser's copy of it).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, for the query the bar opened with
+  useEffect(() => {
+    if (!whenLoaded) return;
+    return whenLoaded(() => {
+      if (typed.current) return; // typed meanwhile: what was typed decides
+      const first = findMatches(
+        index.getSnapshot().list.map((e) => e.rec),
+        initialQuery,
+      )[0];
+      show(first ?? null);
+    });
+  }, []);
+
+  const others = useOtherPageMatches(pages?.boardId ?? '', pages?.pageId ?? '', query, pages !== null);
+  // Listed in the board's order with the names the Pages panel shows; a page no longer listed
+  // here (deleted since) is left out.
+  const otherPages =
+    pages && others
+      ? others.flatMap((found) => {
+          const at = pages.list.findIndex((p) => p.id === found.pageId);
+          const page = pages.list[at];
+          return page ? [{ ...found, label: pageLabel(page, at) }] : [];
+        })
+      : [];
+  const openPage = (pageId: string) => {
+    if (!pages) return;
+    // The page's editor takes the bar and the query over (findPages.ts); the same navigation as
+    // the Pages panel's.
+    carryFind({ boardId: pages.boardId, pageId, query });
+    navigate(pagePath(pages.boardId, pageId));
+  };
+
   return (
     // A search landmark: a screen reader lists it among the page's regions.
-    <search className="panel find-bar" aria-label="Find on this page">
+    // Escape closes it from the field and from the list of other pages alike.
+    <search
+      className="panel find-bar"
+      aria-label="Find on this page"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape') return;
+        e.preventDefault();
+        e.stopPropagation();
+        close();
+      }}
+    >
       <input
         ref={field}
         type="search"
@@ -108,10 +174,6 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
           if (e.key === 'Enter') {
             e.preventDefault();
             step(e.shiftKey ? -1 : 1);
-          } else if (e.key === 'Escape') {
-            e.preventDefault();
-            e.stopPropagation();
-            close();
           }
         }}
       />
@@ -143,6 +205,17 @@ export function FindBar({ index, focusRequest, onClose }: Props) {
       <button type="button" className="tool" aria-label="Close find" title="Close (Escape)" onClick={close}>
         <Icon name="close" size={16} />
       </button>
+      {otherPages.length > 0 && (
+        <ul className="find-pages" aria-label="Matches on other pages">
+          {otherPages.map((p) => (
+            <li key={p.pageId}>
+              <button type="button" className="find-page" onClick={() => openPage(p.pageId)}>
+                {p.label} — {pageMatchesText(p.count)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </search>
   );
 }

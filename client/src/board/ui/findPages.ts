@@ -1,0 +1,100 @@
+// Find on the other pages of the board: each page is its own document, loaded only when shown
+// (docs/api.md §17), so the Find bar asks the server which other pages match
+// (`GET /api/boards/:id/search`, the same matching: shared/src/find.ts) and lists them. Choosing
+// one opens that page with the bar still open on the same query; the hand-over lives here, outside
+// the editor view, which is made anew for every page shown.
+import { type BoardSearchResult, MAX_FIND_QUERY, type PageMatches } from '@tandem/shared';
+import { useEffect, useState } from 'react';
+import { api } from '../../api/client.ts';
+import type { BoardSession } from '../sync/provider.ts';
+
+/** How long typing rests before the server is asked: one request per pause, not per keystroke. */
+export const SEARCH_PAGES_DEBOUNCE_MS = 250;
+
+/**
+ * The pages other than `pageId` with matches of `query`, as the server last answered for this very
+ * query; null while there is nothing to show: a blank query, one being typed, an answer not back
+ * yet, or no answer (offline, an error: the page shown is still searched, so nothing is said).
+ */
+export function useOtherPageMatches(
+  boardId: string,
+  pageId: string,
+  query: string,
+  enabled: boolean,
+): PageMatches[] | null {
+  const [answer, setAnswer] = useState<{ query: string; pages: PageMatches[] } | null>(null);
+  const wanted = query.trim() && query.length <= MAX_FIND_QUERY && enabled ? query : null;
+  useEffect(() => {
+    if (wanted === null) return;
+    // An answer that comes back after the query changed is for a query no longer asked: dropped.
+    let current = true;
+    const timer = setTimeout(() => {
+      api.boardSearch(boardId, wanted).then(
+        (found: BoardSearchResult) => {
+          if (current) setAnswer({ query: wanted, pages: found.pages });
+        },
+        () => {
+          if (current) setAnswer(null);
+        },
+      );
+    }, SEARCH_PAGES_DEBOUNCE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [boardId, wanted]);
+  if (wanted === null || answer?.query !== wanted) return null;
+  return answer.pages.filter((p) => p.pageId !== pageId);
+}
+
+/** A Find carried onto the page a listed match opened, for that page's editor to pick up. */
+export interface CarriedFind {
+  boardId: string;
+  pageId: string;
+  query: string;
+}
+
+let carried: CarriedFind | null = null;
+
+/** Called as a listed page is opened: its editor opens the bar on `query` and shows its first match. */
+export function carryFind(find: CarriedFind): void {
+  carried = find;
+}
+
+/**
+ * The Find carried onto this page, if any. Read in a state initialiser (which may run twice) and
+ * let go of by `dropCarriedFind` once the editor is shown, so another visit opens no bar.
+ */
+export function carriedFind(boardId: string, pageId: string): CarriedFind | null {
+  return carried && carried.boardId === boardId && carried.pageId === pageId ? carried : null;
+}
+
+export function dropCarriedFind(): void {
+  carried = null;
+}
+
+/** "3 matches" after a page's name: what a listed page's button says. */
+export const pageMatchesText = (count: number): string => (count === 1 ? '1 match' : `${count} matches`);
+
+/**
+ * Calls `then` once the page's content has come from the server, after the editor's own first
+ * fit (which runs on the same sync): showing the match before it would be undone by the fit.
+ * Answers a cancel. As presenting does when it steps onto a page (facilitation/presenting.ts).
+ */
+export function afterLoad(session: Pick<BoardSession, 'provider'>, then: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const arrive = () => {
+    timer = setTimeout(then, 0);
+  };
+  const onSync = (synced: boolean) => {
+    if (!synced) return;
+    session.provider.off('sync', onSync);
+    arrive();
+  };
+  if (session.provider.synced) arrive();
+  else session.provider.on('sync', onSync);
+  return () => {
+    session.provider.off('sync', onSync);
+    if (timer) clearTimeout(timer);
+  };
+}
