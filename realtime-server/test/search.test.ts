@@ -133,6 +133,25 @@ describe('GET /api/boards/:id/search', { concurrency: false }, () => {
     }
   });
 
+  test('export.json, which reads pages by the same path, still carries every page in order', async () => {
+    const answer = await viewer.call<{ pages?: { id: string; name: string; shapes: { id: string }[] }[] }>(
+      'GET',
+      apiPaths.boardExport(board),
+    );
+    assert.equal(answer.status, 200);
+    assert.deepEqual(
+      answer.body.pages?.map((p) => [p.id, p.name, p.shapes.map((s) => s.id).sort()]),
+      [
+        ['main', '', ['m1', 'm2']],
+        ['p3', 'Ideas', ['i1']],
+        ['p2', 'Budget', ['b1', 'b2', 'b3', 'b4']],
+        // The live page's edit, made in the first test (from its Room, or stored as the Room closed).
+        ['p4', 'Live', ['l1']],
+        ['p5', 'Empty', ['e1']],
+      ],
+    );
+  });
+
   test('matching is the Find bar’s: case, accents and line breaks ignored; none is an empty list', async () => {
     const folded = await search(viewer, '  BUDGET FOR q3 ');
     assert.equal(folded.status, 200);
