@@ -54,11 +54,16 @@ export interface CarriedFind {
   query: string;
 }
 
-let carried: CarriedFind | null = null;
+let carried: (CarriedFind & { at: number }) | null = null;
+/**
+ * The page's editor is shown in the render after the navigation; a hand-over older than this was
+ * never taken (the page was refused, say) and must not open a bar on a later visit.
+ */
+const CARRY_FOR_MS = 5000;
 
 /** Called as a listed page is opened: its editor opens the bar on `query` and shows its first match. */
 export function carryFind(find: CarriedFind): void {
-  carried = find;
+  carried = { ...find, at: Date.now() };
 }
 
 /**
@@ -66,7 +71,8 @@ export function carryFind(find: CarriedFind): void {
  * let go of by `dropCarriedFind` once the editor is shown, so another visit opens no bar.
  */
 export function carriedFind(boardId: string, pageId: string): CarriedFind | null {
-  return carried && carried.boardId === boardId && carried.pageId === pageId ? carried : null;
+  const fresh = carried !== null && Date.now() - carried.at < CARRY_FOR_MS;
+  return fresh && carried?.boardId === boardId && carried.pageId === pageId ? carried : null;
 }
 
 export function dropCarriedFind(): void {
