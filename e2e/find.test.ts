@@ -130,8 +130,15 @@ describe('find on this page', () => {
     await kim.keyboard.press('Escape');
     await until(async () => /^\d of 4$/.test((await count(sam)) ?? ''), 'four matches on Sam’s bar');
 
+    // A board of one page has no other page for the server to search.
+    const searches: string[] = [];
+    sam.on('request', (r) => {
+      if (r.url().includes('/search?')) searches.push(r.url());
+    });
     await findBar(sam).getByRole('searchbox').fill('nowhere on this board');
     await untilCount(sam, 'No matches');
+    await sam.waitForTimeout(600); // past the list's 250 ms pause
+    assert.deepEqual(searches, [], 'no search of other pages asked');
     assert.equal(await findBar(sam).getByRole('button', { name: 'Next match' }).isDisabled(), true);
     await sam.screenshot({ path: `${artifacts}/find-no-matches.png` });
   });

@@ -130,7 +130,13 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
     });
   }, []);
 
-  const others = useOtherPageMatches(pages?.boardId ?? '', pages?.pageId ?? '', query, pages !== null);
+  // A board of one page has no other page to ask the server about.
+  const others = useOtherPageMatches(
+    pages?.boardId ?? '',
+    pages?.pageId ?? '',
+    query,
+    pages !== null && pages.list.length > 1,
+  );
   // Listed in the board's order with the names the Pages panel shows; a page no longer listed
   // here (deleted since) is left out.
   const otherPages =
