@@ -5,7 +5,7 @@
 // y-websocket clients.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addPageEntry, apiPaths, type BoardSearchResult, docKey, ErrorCode } from '@tandem/shared';
+import { addPageEntry, apiPaths, type BoardSearchResult, docKey, ErrorCode, limits } from '@tandem/shared';
 import * as Y from 'yjs';
 import { ApiClient, connectDoc, waitSynced, whenStored } from '../../testing/clients.ts';
 import { assertError } from '../../testing/rest.ts';
@@ -181,5 +181,18 @@ describe('GET /api/boards/:id/search', { concurrency: false }, () => {
     const longest = await search(owner, 'b'.repeat(200));
     assert.equal(longest.status, 200);
     assert.deepEqual(longest.body, { pages: [] });
+  });
+
+  test('past 60 searches a minute a user is refused with 429 and Retry-After; others are still answered', async () => {
+    let refused: Awaited<ReturnType<typeof search>> | null = null;
+    // The owner searched a few times above: the limit is met within 60 more.
+    for (let i = 0; i < limits.boardSearchesPerMinute && !refused; i++) {
+      const answer = await search(owner, 'roadmap');
+      if (answer.status !== 200) refused = answer;
+    }
+    assert.ok(refused, 'refused within a minute’s allowance');
+    assertError(refused, 429, ErrorCode.RATE_LIMITED);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After says when');
+    assert.equal((await search(viewer, 'roadmap')).status, 200, 'another person is not held back');
   });
 });

@@ -114,5 +114,11 @@ export const limits = {
    * 429): far above anyone typing, far below a script flooding a board's members.
    */
   commentsPerMinute: 30,
+  /**
+   * Searches of a board's other pages (docs/api.md §17) one user may ask per minute on one
+   * instance (then 429): each reads every page. The Find bar asks once per pause in typing, so a
+   * person searching stays far below it; a script looping on it does not.
+   */
+  boardSearchesPerMinute: 60,
   zoomMax: 8,
 } as const;
