@@ -213,6 +213,10 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
       </button>
       {otherPages.length > 0 && (
         <ul className="find-pages" aria-label="Matches on other pages">
+          {/* Said visibly what the list's name says to a screen reader: these are other pages. */}
+          <li className="find-pages-label" aria-hidden="true">
+            Also on
+          </li>
           {otherPages.map((p) => (
             <li key={p.pageId}>
               <button type="button" className="find-page" onClick={() => openPage(p.pageId)}>
