@@ -350,3 +350,53 @@ describe('a page the board does not list', () => {
     assert.ok((await storedUpdates(page, `${boardId}/made-offline`)) >= 1, 'with its note');
   });
 });
+
+describe('leaving a page while typing in a note', () => {
+  const app = withApp();
+
+  it('the next page opens without saying someone deleted the note, and the note keeps its text', async () => {
+    const { page } = await newUser(app, 'Ida');
+    await createBoard(page, 'Notes in progress');
+    const deleted = page.getByText('Someone else deleted the note you were typing in.');
+    await page.getByRole('button', { name: 'Pages' }).click();
+
+    // Still typing on the first page when Add page is pressed: the new page is shown.
+    await place(page, 'Sticky note', 400, 350);
+    await page.keyboard.type('First page note');
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(page)).join() === 'Page 1,Page 2', 'the second page listed');
+    await waitStatus(page, 'live');
+    assert.equal(await stickyText(page).count(), 0, 'the second page is shown, empty');
+    assert.equal(await deleted.count(), 0, 'no one deleted anything');
+
+    // Typing on the second page, back to the first from the panel (the first page's document is
+    // open all along, so its view comes in the same render).
+    await place(page, 'Sticky note', 400, 350);
+    await page.keyboard.type('Second page note');
+    await page.locator('.pages-panel .page-name', { hasText: 'Page 1' }).click();
+    await until(
+      async () => (await stickyText(page).allTextContents()).join() === 'First page note',
+      'the first page shown with its note',
+    );
+    await waitStatus(page, 'live');
+    await page.screenshot({ path: `${artifacts}/pages-left-while-typing.png` });
+    assert.equal(await deleted.count(), 0, 'no one deleted anything');
+    // Nothing is left being typed in: keys are shortcuts again (N picks the Sticky note tool).
+    await page.keyboard.press('n');
+    await until(
+      async () =>
+        (await page
+          .getByRole('button', { name: 'Sticky note', exact: true })
+          .getAttribute('aria-pressed')) === 'true',
+      'N picks the Sticky note tool',
+    );
+    await page.locator('.pages-panel .page-name', { hasText: 'Page 2' }).click();
+    await until(
+      async () => (await stickyText(page).allTextContents()).join() === 'Second page note',
+      'the second page’s note kept its text',
+    );
+    assert.equal(await deleted.count(), 0);
+    await page.context().close();
+  });
+});

@@ -11,7 +11,15 @@ import {
   type Role,
   type User,
 } from '@tandem/shared';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import * as Y from 'yjs';
 import { api, errorSentence } from '../api/client.ts';
 import { Link, navigate } from '../router.tsx';
@@ -150,6 +158,11 @@ function EditorView({
       navigate(pagePath(board.id, MAIN_PAGE_ID), { replace: true });
     }
   }, [listed, pageId, board.id]);
+  // Leaving this page (the view is keyed by page) leaves what was being done on it: the note being
+  // typed in, the selection and a comment being placed are shapes and points of this page's
+  // document, which the next page does not have. Left set, the next page read the note as deleted
+  // by someone else and said so. A layout-effect cleanup runs before the next page's effects.
+  useLayoutEffect(() => () => useEditor.getState().leavePage(), []);
   const readOnly = !canEditBoard(role);
   const [title, setTitle] = useState(board.title);
   /** The column of notes at the bottom of the view; the presenting chip is shown in it too. */

@@ -109,6 +109,8 @@ export interface EditorState {
   setProgress(p: EditorState['progress']): void;
   setKeyGuard(on: boolean): void;
   noteDeletedWhileTyping(): void;
+  /** The page shown is left: nothing on it stays being edited, selected or commented on. */
+  leavePage(): void;
   reset(): void;
 }
 
@@ -212,6 +214,7 @@ const editorState: StateCreator<EditorState> = (set) => ({
       keyGuard: true,
       ...withNotice(s.notices, 'Someone else deleted the note you were typing in.'),
     })),
+  leavePage: () => set({ editingId: null, selection: [], commentDraft: null }),
   reset: () => set({ ...initial, minimap: rememberedMinimap() }),
 });
 

@@ -31,7 +31,10 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
   useEffect(() => {
     // Someone else deleted the note being typed in: close the editor, say so, and keep the next
     // keystrokes from turning into tool shortcuts (docs/api.md §11 keys are ignored until a click or Esc).
-    if (editingId && !rec) useEditor.getState().noteDeletedWhileTyping();
+    // Asked of the store as it is now: this render's editingId may be one a page change has
+    // cleared since (Editor's leavePage), which is no note of this page at all.
+    if (editingId && !rec && useEditor.getState().editingId === editingId)
+      useEditor.getState().noteDeletedWhileTyping();
   }, [editingId, rec]);
 
   useEffect(() => {
