@@ -326,6 +326,28 @@ describe('comments: two people', () => {
 describe('comments on a board of several pages', () => {
   const app = withApp();
 
+  it('a comment placed by a click takes what is typed next, also after moving it elsewhere', async () => {
+    const pia = (await newUser(app, 'Pia')).page;
+    await createBoard(pia, 'Typed comments');
+    await pia.getByRole('button', { name: 'Comment', exact: true }).click();
+    await boardArea(pia).click({ position: { x: 500, y: 300 } });
+    const field = pia.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.waitFor();
+    // Typed on the keyboard, not filled in: the caret must be in the field. On the canvas, these
+    // letters are tool shortcuts (O an ellipse, T text, Enter places a shape).
+    await pia.keyboard.type('Too tight');
+    assert.equal(await field.inputValue(), 'Too tight');
+    // A click elsewhere moves the comment being written, its text and caret with it.
+    await boardArea(pia).click({ position: { x: 650, y: 420 } });
+    await pia.keyboard.type(' here');
+    assert.equal(await field.inputValue(), 'Too tight here');
+    await pia.screenshot({ path: `${artifacts}/comments-typed-after-click.png` });
+    await pia.keyboard.press('Enter');
+    await card(pia).getByText('Too tight here').waitFor();
+    assert.equal(await shapes(pia).count(), 0, 'no shape made by the letters typed');
+    await pia.context().close();
+  });
+
   it('a thread on the second page is pinned there, listed as on it elsewhere, and opens there', async () => {
     const olga = (await newUser(app, 'Olga')).page;
     const ben = (await newUser(app, 'Ben')).page;

@@ -180,13 +180,19 @@ export function Canvas({
     return { x: e.clientX - r.left, y: e.clientY - r.top };
   };
 
+  /** A press with the Comment tool that places a comment (controller.down), not one that pans. */
+  const placesComment = (e: React.MouseEvent) => {
+    const st = useEditor.getState();
+    return e.button === 0 && st.tool === 'comment' && !st.spaceHeld;
+  };
   const onPointerDown = (e: ReactPointerEvent<SVGSVGElement>) => {
     if (e.button === 2) return;
     (e.currentTarget as Element).setPointerCapture(e.pointerId);
     // Focus from a press shows no ring (editor.css rings the board for keyboard focus): without
     // focusVisible, a script's focus keeps the ring state of the element focused before, so a
-    // click after Tabbing about rang the board.
-    ref.current?.focus({ preventScroll: true, focusVisible: false });
+    // click after Tabbing about rang the board. A press that places a comment leaves focus to
+    // the comment's field, which takes it as it opens (or keeps it as the comment moves).
+    if (!placesComment(e)) ref.current?.focus({ preventScroll: true, focusVisible: false });
     const handle = ((e.target as Element).closest('[data-handle]')?.getAttribute('data-handle') ??
       null) as Handle | null;
     controller.down({
@@ -287,6 +293,12 @@ export function Canvas({
         onPointerLeave={() => onPointer(null)}
         onDoubleClick={onDoubleClick}
         onContextMenu={(e) => e.preventDefault()}
+        // The press's own focusing (its mousedown, after the pointerdown that opened the comment's
+        // field) would take the caret back to the canvas, and the comment typed next would be read
+        // as tool shortcuts. On a touch screen that mousedown comes after the tap.
+        onMouseDown={(e) => {
+          if (placesComment(e)) e.preventDefault();
+        }}
         data-shape-count={snap.list.length}
         data-rendered-count={visible.length}
       >
