@@ -12,6 +12,7 @@ import {
   boardArea,
   createBoard,
   exported,
+  focused,
   joinByLink,
   newUser,
   onPhone,
@@ -345,6 +346,16 @@ describe('comments on a board of several pages', () => {
     await pia.keyboard.press('Enter');
     await card(pia).getByText('Too tight here').waitFor();
     assert.equal(await shapes(pia).count(), 0, 'no shape made by the letters typed');
+    await card(pia).getByRole('button', { name: 'Close thread' }).click();
+
+    // Escape drops a comment begun, and the caret goes back to the board, not the page's top.
+    await pia.keyboard.press('c');
+    await boardArea(pia).click({ position: { x: 300, y: 500 } });
+    await field.waitFor();
+    await pia.keyboard.type('Never mind');
+    await pia.keyboard.press('Escape');
+    await field.waitFor({ state: 'detached' });
+    assert.equal(await focused(pia), 'application Board canvas');
     await pia.context().close();
   });
 

@@ -156,7 +156,14 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
             submitLabel="Comment"
             autoFocus
             onSubmit={create}
-            onCancel={() => useEditor.getState().setCommentDraft(null)}
+            onCancel={() => {
+              useEditor.getState().setCommentDraft(null);
+              // The field that had the caret is gone: back to the board the comment was placed
+              // on (as Escape from a note's text does), not the top of the page.
+              document
+                .querySelector<SVGElement>('[role="application"][aria-label="Board canvas"]')
+                ?.focus({ preventScroll: true });
+            }}
           />
         </div>
       )}
