@@ -125,6 +125,13 @@ describe('templates and frames in a retro', () => {
     await fay.getByRole('menuitem', { name: 'Save frame as template…' }).click();
     const save = fay.getByRole('dialog', { name: 'Save frame as template' });
     await save.getByLabel('Template name').fill('Our Mad column');
+    // The field's name stands over its left edge, as every other form's does, not centred above it.
+    const [nameLeft, fieldLeft] = await save.getByLabel('Template name').evaluate((input) => {
+      const words = document.createRange();
+      words.selectNodeContents(input.parentElement!.firstChild!);
+      return [words.getBoundingClientRect().left, input.getBoundingClientRect().left];
+    });
+    assert.ok(Math.abs(nameLeft - fieldLeft) < 2, `the name at x ${nameLeft}, the field at x ${fieldLeft}`);
     await save.getByLabel('Share with everyone on this server').check();
     await save.getByText(/^5 shapes/).waitFor();
     await save.getByRole('button', { name: 'Save template' }).click();
