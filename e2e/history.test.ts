@@ -92,6 +92,14 @@ describe('version history in the browser', () => {
     await until(async () => (await count(bo)) === 2, 'Bo sees the restore live');
     await until(async () => (await count(ada)) === 2, 'Ada’s live board restored');
     await panel.getByText(/^Restored Two shapes/).waitFor();
+    // The panel ends above the zoom bar with room between them (it touched it, by half a pixel).
+    const panelBox = await panel.boundingBox();
+    const zoomBox = await ada.getByRole('toolbar', { name: 'Zoom' }).boundingBox();
+    assert.ok(panelBox && zoomBox);
+    assert.ok(
+      zoomBox.y - (panelBox.y + panelBox.height) >= 6,
+      `${zoomBox.y - (panelBox.y + panelBox.height)} px between`,
+    );
     await ada.screenshot({ path: join(artifacts, 'history-panel.png') });
   });
 
