@@ -342,6 +342,14 @@ describe('comments on a board of several pages', () => {
     await boardArea(pia).click({ position: { x: 650, y: 420 } });
     await pia.keyboard.type(' here');
     assert.equal(await field.inputValue(), 'Too tight here');
+    // A pin marks where it will land (its tip at the click), and the empty board's hint is not
+    // shown through the card.
+    const area = (await boardArea(pia).boundingBox())!;
+    const pin = (await pia.locator('.comment-pin.draft').boundingBox())!;
+    assert.ok(pin, 'a pin where the comment will be');
+    assert.ok(Math.abs(pin.x - 8 - (area.x + 650)) <= 3, `pin at x ${pin.x}`);
+    assert.ok(Math.abs(pin.y + pin.height + 8 - (area.y + 420)) <= 3, `pin at y ${pin.y}`);
+    assert.equal(await pia.locator('.empty-hint').count(), 0, 'no hint behind the comment');
     await pia.screenshot({ path: `${artifacts}/comments-typed-after-click.png` });
     await pia.keyboard.press('Enter');
     await card(pia).getByText('Too tight here').waitFor();

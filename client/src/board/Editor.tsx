@@ -537,7 +537,9 @@ const sharePanelAsked = (): string | null => new URLSearchParams(location.search
 function EmptyHint({ index }: { index: ShapeIndex }) {
   const empty = useSyncExternalStore(index.subscribe, () => index.getSnapshot().list.length === 0);
   const touch = useTouchLayout();
-  if (!empty) return null;
+  // A comment being written is the first thing on the board: the hint would show through it.
+  const commenting = useEditor((s) => s.commentDraft !== null);
+  if (!empty || commenting) return null;
   // Read by screen readers too (it was hidden from them): for someone without a pointer it is
   // the one place that says how the keyboard alone puts a shape on the board.
   if (touch)

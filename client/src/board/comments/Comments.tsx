@@ -142,6 +142,16 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
         );
       })}
       {draft && draftAt && mayComment && (
+        // Where the comment will be pinned, while it is written: the card alone sits beside it.
+        <span
+          className="comment-pin draft"
+          aria-hidden="true"
+          style={{ transform: `translate(${place(draftAt).x}px, ${place(draftAt).y}px)` }}
+        >
+          <Icon name="comment" size={14} />
+        </span>
+      )}
+      {draft && draftAt && mayComment && (
         <div
           className="thread-card panel"
           style={cardStyle(place(draftAt), screen)}
