@@ -64,12 +64,16 @@ const findBar = (page: Page) => page.getByRole('search', { name: 'Find on this p
 const count = (page: Page) => page.locator('.find-count').textContent();
 const untilCount = (page: Page, text: string) =>
   until(async () => (await count(page)) === text, `the find bar says “${text}”`);
-/** The text of the live region that speaks for the selection (SelectionAnnouncer). */
+/**
+ * Waits until the live region that speaks for the selection (SelectionAnnouncer) names `label`
+ * exactly, followed by its place in reading order (", 2 of 5"), which depends on the board.
+ */
 const untilSelected = (page: Page, label: string) =>
-  until(
-    async () => (await page.locator('[data-selection-announcer]').textContent()) === `Selected: ${label}`,
-    `${label} is selected`,
-  );
+  until(async () => {
+    const said = (await page.locator('[data-selection-announcer]').textContent()) ?? '';
+    const m = /^(.*), \d+ of \d+$/.exec(said);
+    return m?.[1] === `Selected: ${label}`;
+  }, `${label} is selected`);
 
 describe('find on this page', () => {
   let sam: Page;

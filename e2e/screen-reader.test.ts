@@ -157,25 +157,26 @@ describe('a screen reader on the board', () => {
 
     // Nothing selected: Enter selects the first shape in reading order, and shows it.
     await sam.keyboard.press('Enter');
-    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+    // Said with its place in reading order, so a listener knows when Tab has gone round.
+    await untilSaid(sam, 'Selected: Sticky note: Ship it, 1 of 7');
     await until(() => inView(sam, 'Sticky note: Ship it'), 'the note is brought into view');
     const polite = await politelySaid(sam);
     assert.ok(
-      polite.includes('Selected: Sticky note: Ship it'),
+      polite.includes('Selected: Sticky note: Ship it, 1 of 7'),
       `in a polite live region: ${polite.join(' | ')}`,
     );
 
     // Then left to right along the first row, then down the rows.
-    for (const name of [
+    for (const [i, name] of [
       'Rectangle: Start',
       'Arrow from Start to End',
       'Rectangle: End',
       'Drawing',
       'Frame: Sprint 3',
       'Sticky note: Far away',
-    ]) {
+    ].entries()) {
       await sam.keyboard.press('Tab');
-      await untilSaid(sam, `Selected: ${name}`);
+      await untilSaid(sam, `Selected: ${name}, ${i + 2} of 7`);
       assert.equal(await focused(sam), 'application Board canvas', `focus stays on the canvas at ${name}`);
     }
     await until(() => inView(sam, 'Sticky note: Far away'), 'the far note is brought into view');
@@ -186,10 +187,10 @@ describe('a screen reader on the board', () => {
 
     // Shift+Tab goes back; Tab at the end wraps round to the first.
     await sam.keyboard.press('Shift+Tab');
-    await untilSaid(sam, 'Selected: Frame: Sprint 3');
+    await untilSaid(sam, 'Selected: Frame: Sprint 3, 6 of 7');
     await sam.keyboard.press('Tab');
     await sam.keyboard.press('Tab');
-    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+    await untilSaid(sam, 'Selected: Sticky note: Ship it, 1 of 7');
 
     // Ctrl+A is counted; Escape clears, and then Tab leaves the canvas for the rest of the page.
     await sam.keyboard.press('Control+a');
@@ -206,12 +207,12 @@ describe('a screen reader on the board', () => {
     await joinByLink(bob, link, boardId);
     await canvas(sam).focus();
     await sam.keyboard.press('Enter');
-    await untilSaid(sam, 'Selected: Sticky note: Ship it');
+    await untilSaid(sam, 'Selected: Sticky note: Ship it, 1 of 7');
 
     // Bob takes the same way in (Enter selects the first shape), and writes in the note.
     await canvas(bob).focus();
     await bob.keyboard.press('Enter');
-    await untilSaid(bob, 'Selected: Sticky note: Ship it');
+    await untilSaid(bob, 'Selected: Sticky note: Ship it, 1 of 7');
     await bob.keyboard.press('Enter');
     await bob.keyboard.press('End');
     await bob.keyboard.type(' today');
@@ -222,7 +223,7 @@ describe('a screen reader on the board', () => {
     assert.ok(await sam.locator('[data-remote-selection="Bob"]').count(), 'Bob’s selection is drawn');
     assert.deepEqual(await loose(sam), [], 'and not read');
     await sam.waitForTimeout(500);
-    assert.equal(await said(sam), 'Selected: Sticky note: Ship it');
+    assert.equal(await said(sam), 'Selected: Sticky note: Ship it, 1 of 7');
     await bob.context().close();
   });
 });

@@ -105,6 +105,21 @@ describe('selection announcements', () => {
       'a deleted shape is not counted',
     );
   });
+  it('say where one shape or one group comes in reading order, and not for several', () => {
+    const row = [
+      rec('n1', { type: 'sticky', text: 'First', x: 0, y: 0 }),
+      rec('n2', { type: 'sticky', text: 'Ship it', x: 300, y: 0 }),
+      rec('g1', { groupId: 'g', x: 600, y: 0 }),
+      rec('g2', { groupId: 'g', x: 700, y: 0 }),
+      rec('n3', { type: 'sticky', text: 'Last', x: 0, y: 500 }),
+    ];
+    const all = byIdOf(row);
+    assert.equal(selectionAnnouncement(['n2'], all, row), 'Selected: Sticky note: Ship it, 2 of 4');
+    assert.equal(selectionAnnouncement(['g1', 'g2'], all, row), 'Selected: a group of 2 shapes, 3 of 4');
+    assert.equal(selectionAnnouncement(['n3'], all, row), 'Selected: Sticky note: Last, 4 of 4');
+    assert.equal(selectionAnnouncement(['n1', 'n3'], all, row), '2 shapes selected');
+    assert.equal(selectionAnnouncement([], all, row), 'Selection cleared');
+  });
   it('count the shapes on the canvas', () => {
     assert.deepEqual([0, 1, 7].map(shapeCountText), ['Empty', '1 shape', '7 shapes']);
   });

@@ -59,19 +59,32 @@ export function shapeLabel(s: ShapeRecord, byId: ReadonlyMap<string, ShapeRecord
 
 /**
  * The sentence the selection's live region says when the selection changes: "Selected: Sticky
- * note: Ship it", "Selected: a group of 3 shapes", "3 shapes selected", or "Selection cleared".
- * Ids of shapes that are gone are not counted.
+ * note: Ship it, 2 of 5", "Selected: a group of 3 shapes, 4 of 5", "3 shapes selected", or
+ * "Selection cleared". One unit (a shape, or a whole group, as Tab selects) says its place in
+ * reading order among `records` (the shapes on the canvas), so someone listening knows when Tab
+ * has gone round the board; without `records` the place is left out. Reading order is computed
+ * only here, once the selection has rested, never per pointer move. Ids of shapes that are gone
+ * are not counted.
  */
 export function selectionAnnouncement(
   ids: readonly string[],
   byId: ReadonlyMap<string, ShapeRecord>,
+  records?: readonly ShapeRecord[],
 ): string {
   const recs = ids.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
   if (recs.length === 0) return 'Selection cleared';
-  if (recs.length === 1) return `Selected: ${shapeLabel(recs[0]!, byId)}`;
   const group = recs[0]!.groupId;
-  if (group && recs.every((r) => r.groupId === group)) return `Selected: a group of ${recs.length} shapes`;
-  return `${recs.length} shapes selected`;
+  const one = recs.length === 1 || (!!group && recs.every((r) => r.groupId === group));
+  if (!one) return `${recs.length} shapes selected`;
+  const what = recs.length === 1 ? shapeLabel(recs[0]!, byId) : `a group of ${recs.length} shapes`;
+  return `Selected: ${what}${records ? placeOf(recs[0]!.id, records) : ''}`;
+}
+
+/** ", 2 of 5": where the unit holding `id` comes in reading order; empty when it is not there. */
+function placeOf(id: string, records: readonly ShapeRecord[]): string {
+  const order = readingOrder(records);
+  const at = order.findIndex((u) => u.ids.includes(id));
+  return at < 0 ? '' : `, ${at + 1} of ${order.length}`;
 }
 
 /** The canvas's description: how many shapes the board holds ("Empty", "1 shape", "12 shapes"). */

@@ -1,5 +1,5 @@
 // The board's one polite live region for the selection: a screen reader says "Selected: Sticky
-// note: Ship it", "3 shapes selected" or "Selection cleared" when this person's selection
+// note: Ship it, 2 of 5", "3 shapes selected" or "Selection cleared" when this person's selection
 // changes (a click, Tab, Escape, a marquee), and nothing when others edit the board. The words
 // come from the model (model/describe.ts); this only listens and renders them.
 import { useEffect, useState } from 'react';
@@ -24,7 +24,14 @@ export function SelectionAnnouncer({ index }: { index: ShapeIndex }) {
       if (s.selection === prev.selection) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
-        setText(selectionAnnouncement(useEditor.getState().selection, index.getSnapshot().byId));
+        const shown = index.getSnapshot();
+        setText(
+          selectionAnnouncement(
+            useEditor.getState().selection,
+            shown.byId,
+            shown.list.map((e) => e.rec),
+          ),
+        );
       }, SETTLE_MS);
     });
     return () => {
