@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { artifacts, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  newUser,
+  place,
+  shapes,
+  sharedBoard,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
 /**
@@ -26,6 +36,12 @@ async function confirmOn(page: Page, button: Locator, accept: boolean): Promise<
 /** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
 const stored = (...pages: Page[]) =>
   Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
+/** Waits until the live region that speaks for the selection says `text`. */
+const untilSaid = (page: Page, text: string) =>
+  until(
+    async () => (await page.locator('[data-selection-announcer]').textContent()) === text,
+    `the live region says “${text}”`,
+  );
 
 describe('version history in the browser', () => {
   let ada: Page;
@@ -101,6 +117,44 @@ describe('version history in the browser', () => {
       `${zoomBox.y - (panelBox.y + panelBox.height)} px between`,
     );
     await ada.screenshot({ path: join(artifacts, 'history-panel.png') });
+  });
+
+  it('Enter and Tab during a preview walk the shapes of the version shown, not the live board', async () => {
+    await ada.goto('/boards');
+    await createBoard(ada, 'Tab through the past');
+    // The version holds a rectangle only.
+    await place(ada, 'Rectangle', 500, 400);
+    await ada.keyboard.press('Escape');
+    await until(async () => (await count(ada)) === 1, 'the rectangle is drawn');
+    await ada.keyboard.press('Control+Alt+KeyH');
+    const panel = ada.getByRole('complementary', { name: 'Version history' });
+    await panel.waitFor();
+    await ada.getByLabel('Version name').fill('Only the rectangle');
+    await stored(ada);
+    await ada.getByRole('button', { name: 'Save version' }).click();
+    await panel.getByText('Only the rectangle').waitFor();
+
+    // The live board then holds an ellipse only: the rectangle is not on it any more.
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+a');
+    await ada.keyboard.press('Delete');
+    await until(async () => (await count(ada)) === 0, 'the rectangle is deleted');
+    await place(ada, 'Ellipse', 200, 200);
+    await ada.keyboard.press('Escape');
+    await until(async () => (await count(ada)) === 1, 'the ellipse is drawn');
+
+    await panel.getByRole('button', { name: /Only the rectangle/ }).click();
+    await ada.getByRole('status').filter({ hasText: 'Viewing the board as it was at' }).waitFor();
+    await ada.locator('[data-shape-type="rect"]').waitFor();
+    await canvas(ada).focus();
+    await ada.keyboard.press('Escape');
+    // Enter (nothing selected) and then Tab select the rectangle on screen, not the live ellipse.
+    await ada.keyboard.press('Enter');
+    await untilSaid(ada, 'Selected: Rectangle, 1 of 1');
+    await ada.keyboard.press('Tab');
+    await untilSaid(ada, 'Selected: Rectangle, 1 of 1');
+    assert.equal(await ada.locator('[data-selected-id]').count(), 1, 'the rectangle is outlined');
+    await ada.getByRole('button', { name: 'Back to live' }).click();
   });
 
   it("the owner undoes all of Bo's changes since a time", async () => {

@@ -230,6 +230,9 @@ function EditorView({
   // Read at call time by the controller and actions, which live as long as the session.
   const lockedRef = useRef(locked);
   lockedRef.current = locked || previewIndex !== null;
+  // The shapes on the canvas (a History preview's, while previewing): what Tab walks.
+  const shownRef = useRef(index);
+  shownRef.current = previewIndex ?? index;
   // Ctrl+Z undoes the latest change, on the canvas or to the page list (add, rename, move, delete).
   const joint = useMemo(() => jointUndo([session.undo, pagesUndo]), [session, pagesUndo]);
   useEffect(() => () => joint.destroy(), [joint]);
@@ -242,6 +245,7 @@ function EditorView({
         () => lockedRef.current,
         joint,
         () => pointerRef.current,
+        () => shownRef.current,
       ),
     [session, index, user.id, joint],
   );
@@ -357,7 +361,7 @@ function EditorView({
           onEmptyDoubleClick={actions.addTextAt}
         />
         {!locked && <EmptyHint index={index} />}
-        <SelectionAnnouncer index={index} />
+        <SelectionAnnouncer index={previewIndex ?? index} />
         {!previewIndex && <TextEditor doc={session.doc} index={index} />}
         <Cursors awareness={session.awareness} />
         <ImageInput

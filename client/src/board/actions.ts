@@ -50,6 +50,11 @@ export function createActions(
   history: { undo(): unknown; redo(): unknown } = session.undo,
   /** Where the pointer is on the board, null when it is off the canvas: a paste lands there. */
   pointer: () => Point | null = () => null,
+  /**
+   * The shapes the canvas shows: the live board, or the version the History panel previews.
+   * Tab walks these, since a selection can only be of shapes on screen.
+   */
+  shown: () => ShapeIndex = () => index,
 ) {
   const { doc, undo } = session;
   const ed = () => useEditor.getState();
@@ -137,8 +142,10 @@ export function createActions(
      */
     selectAdjacent(step: 1 | -1): boolean {
       const next = nextInReadingOrder(
-        index.getSnapshot().list.map((e) => e.rec),
-        sel(),
+        shown()
+          .getSnapshot()
+          .list.map((e) => e.rec),
+        ed().selection,
         step,
       );
       if (!next) return false;
