@@ -141,6 +141,11 @@ describe('find on this page', () => {
     });
     await findBar(sam).getByRole('searchbox').fill('nowhere on this board');
     await untilCount(sam, 'No matches');
+    // The last match is no longer selected (as a browser's find drops its highlight).
+    await until(
+      async () => (await sam.locator('[data-selection-announcer]').textContent()) === 'Selection cleared',
+      'the match is let go',
+    );
     await sam.waitForTimeout(600); // past the list's 250 ms pause
     assert.deepEqual(searches, [], 'no search of other pages asked');
     assert.equal(await findBar(sam).getByRole('button', { name: 'Next match' }).isDisabled(), true);

@@ -77,8 +77,14 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
 
   const show = (id: string | null) => {
     setCurrent(id);
-    if (id === null) return;
     const st = useEditor.getState();
+    if (id === null) {
+      // Nothing found any more: the match the bar selected is let go, as a browser's find drops
+      // its highlight, so the board does not look as if it still matched. A selection made by
+      // hand since is left alone.
+      if (current !== null && st.selection.length === 1 && st.selection[0] === current) st.select([]);
+      return;
+    }
     st.select([id]);
     // The index as it is now: called from a load's callback, this render's snapshot may be older.
     const entry = index.getSnapshot().list.find((e) => e.rec.id === id);
