@@ -25,14 +25,16 @@ export const toolKeys: Record<string, Tool> = {
  */
 const viewerTools: ReadonlySet<Tool> = new Set(['select', 'hand', 'laser', 'comment']);
 
-/** The tools whose shape Enter places in the middle of the view (a click's default shape). */
-const placeable: Partial<Record<Tool, 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text'>> = {
-  sticky: 'sticky',
-  rect: 'rect',
-  ellipse: 'ellipse',
-  diamond: 'diamond',
-  text: 'text',
-};
+type Placeable = 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text';
+/** The tools whose shape Enter places in the middle of the view (a click's default shape): each is named as its shape. */
+const placeableTools: ReadonlySet<Tool> = new Set<Placeable>([
+  'sticky',
+  'rect',
+  'ellipse',
+  'diamond',
+  'text',
+]);
+const isPlaceable = (tool: Tool): tool is Placeable => placeableTools.has(tool);
 
 /** Alt+letter aligns (tldraw's keys); with Shift, H and V distribute. */
 export const alignKeys: Record<string, Alignment> = {
@@ -156,10 +158,10 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   }
   // Enter with a shape tool picked places its shape mid-view: without it, shapes were made only
   // by a click or drag on the canvas, so a keyboard user could pick N and never make a note.
-  const placed = placeable[st.tool];
-  if (e.key === 'Enter' && placed && !readOnly) {
+  const picked = st.tool;
+  if (e.key === 'Enter' && isPlaceable(picked) && !readOnly) {
     e.preventDefault();
-    actions.placeAtCentre(placed);
+    actions.placeAtCentre(picked);
     return;
   }
   if (e.key === 'Enter' && st.selection.length === 1 && !readOnly && !actions.isLocked(st.selection[0]!)) {
