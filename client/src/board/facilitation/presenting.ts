@@ -10,6 +10,7 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { pagePath } from '../pages/model.ts';
 import { fitRect, useEditor } from '../store.ts';
+import { afterLoad } from '../sync/afterLoad.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { framesInOrder } from './frames.ts';
 import { readPresentation, showFrame, stepAcrossPages, writePresentation } from './presentation.ts';
@@ -69,31 +70,18 @@ export function arriveOnPage(place: PresentingPlace, session: BoardSession): () 
   const pending = entering;
   if (!pending || pending.boardId !== place.boardId || pending.pageId !== place.pageId) return () => {};
   entering = null;
-  let timer: ReturnType<typeof setTimeout> | null = null;
   let done = false;
-  const arrive = () => {
-    // After the editor's own first fit (which runs on the same sync, or on the local copy), not
-    // before it: it would fit the whole page over the frame.
-    timer = setTimeout(() => {
-      done = true;
-      const presentation = readPresentation(place.boardDoc);
-      if (!presentation || (presentation.pageId ?? MAIN_PAGE_ID) !== place.pageId) return;
-      const frames = framesOf(place.index);
-      const frame = pending.at === 'first' ? frames[0] : frames[frames.length - 1];
-      writePresentation(place.boardDoc, showFrame(presentation, frame?.id ?? null, place.pageId));
-      showOnScreen(place.index, frame?.id ?? null);
-    }, 0);
-  };
-  const onSync = (synced: boolean) => {
-    if (!synced) return;
-    session.provider.off('sync', onSync);
-    arrive();
-  };
-  if (session.provider.synced) arrive();
-  else session.provider.on('sync', onSync);
+  const cancel = afterLoad(session, () => {
+    done = true;
+    const presentation = readPresentation(place.boardDoc);
+    if (!presentation || (presentation.pageId ?? MAIN_PAGE_ID) !== place.pageId) return;
+    const frames = framesOf(place.index);
+    const frame = pending.at === 'first' ? frames[0] : frames[frames.length - 1];
+    writePresentation(place.boardDoc, showFrame(presentation, frame?.id ?? null, place.pageId));
+    showOnScreen(place.index, frame?.id ?? null);
+  });
   return () => {
-    session.provider.off('sync', onSync);
-    if (timer) clearTimeout(timer);
+    cancel();
     if (!done) entering = pending;
   };
 }

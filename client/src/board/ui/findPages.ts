@@ -6,7 +6,6 @@
 import { type BoardSearchResult, MAX_FIND_QUERY, type PageMatches } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client.ts';
-import type { BoardSession } from '../sync/provider.ts';
 
 /** How long typing rests before the server is asked: one request per pause, not per keystroke. */
 export const SEARCH_PAGES_DEBOUNCE_MS = 250;
@@ -81,26 +80,3 @@ export function dropCarriedFind(): void {
 
 /** "3 matches" after a page's name: what a listed page's button says. */
 export const pageMatchesText = (count: number): string => (count === 1 ? '1 match' : `${count} matches`);
-
-/**
- * Calls `then` once the page's content has come from the server, after the editor's own first
- * fit (which runs on the same sync): showing the match before it would be undone by the fit.
- * Answers a cancel. As presenting does when it steps onto a page (facilitation/presenting.ts).
- */
-export function afterLoad(session: Pick<BoardSession, 'provider'>, then: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const arrive = () => {
-    timer = setTimeout(then, 0);
-  };
-  const onSync = (synced: boolean) => {
-    if (!synced) return;
-    session.provider.off('sync', onSync);
-    arrive();
-  };
-  if (session.provider.synced) arrive();
-  else session.provider.on('sync', onSync);
-  return () => {
-    session.provider.off('sync', onSync);
-    if (timer) clearTimeout(timer);
-  };
-}
