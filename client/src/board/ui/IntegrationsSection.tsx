@@ -10,6 +10,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
 interface Props {
@@ -65,7 +66,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
       setBusy(false);
     }
   };
-  const revoke = async (integration: Integration) => {
+  const revoke = async (integration: Integration, button: HTMLElement) => {
     if (
       !confirm(
         `Revoke ${integration.name}’s key? It stops working at once; its changes stay on the board (undo them from History).`,
@@ -76,6 +77,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
       await api.revokeIntegration(boardId, integration.id);
       if (created?.name === integration.name) setCreated(null);
       await load();
+      await refocusAfterRemoval(button);
     } catch (e) {
       setError(errorSentence(e));
     }
@@ -149,7 +151,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
               type="button"
               className="btn small danger"
               aria-label={`Revoke ${i.name}`}
-              onClick={() => void revoke(i)}
+              onClick={(e) => void revoke(i, e.currentTarget)}
             >
               Revoke
             </button>

@@ -5,6 +5,7 @@ import { type LinkRole, MAIN_PAGE_ID, type Member, type Role, type ShareLink } f
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
+import { refocusAfterRemoval } from './focusable.ts';
 import { IntegrationsSection } from './IntegrationsSection.tsx';
 import { Icon } from './icons.tsx';
 import { ModalDialog } from './ModalDialog.tsx';
@@ -70,10 +71,12 @@ export function ShareDialog({
     void load();
   }, [load, membersVersion]);
 
-  const run = async (fn: () => Promise<unknown>) => {
+  /** `removing`: the button whose row the call takes away, so focus is kept in the dialog. */
+  const run = async (fn: () => Promise<unknown>, removing?: HTMLElement) => {
     try {
       await fn();
       await load();
+      if (removing) await refocusAfterRemoval(removing);
     } catch (e) {
       setError(errorSentence(e));
     }
@@ -139,12 +142,12 @@ export function ShareDialog({
                 <button
                   type="button"
                   className="btn small danger"
-                  onClick={() =>
+                  onClick={(e) =>
                     confirm(
                       l.role === 'public-viewer'
                         ? 'Revoke this public link? Everyone watching through it, and every embed of it, stops at once.'
                         : `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
-                    ) && run(() => api.revokeLink(boardId, l.token))
+                    ) && run(() => api.revokeLink(boardId, l.token), e.currentTarget)
                   }
                 >
                   Revoke
@@ -211,12 +214,12 @@ export function ShareDialog({
                     type="button"
                     className="btn small danger"
                     aria-label={`Remove ${m.name}`}
-                    onClick={() =>
+                    onClick={(e) =>
                       confirm(
                         links.length > 0
                           ? `Remove ${m.name} from this board? They lose access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
                           : `Remove ${m.name} from this board? They lose access at once.`,
-                      ) && run(() => api.removeMember(boardId, m.userId))
+                      ) && run(() => api.removeMember(boardId, m.userId), e.currentTarget)
                     }
                   >
                     Remove

@@ -12,6 +12,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
 interface Props {
@@ -82,12 +83,13 @@ export function WebhooksSection({ boardId, reveal = false }: Props) {
       setBusy(false);
     }
   };
-  const remove = async (webhook: Webhook) => {
+  const remove = async (webhook: Webhook, button: HTMLElement) => {
     if (!confirm(`Delete the webhook to ${webhook.url}? It is not called again.`)) return;
     try {
       await api.deleteWebhook(boardId, webhook.id);
       if (created?.url === webhook.url) setCreated(null);
       await load();
+      await refocusAfterRemoval(button);
     } catch (err) {
       setError(errorSentence(err));
     }
@@ -138,7 +140,12 @@ export function WebhooksSection({ boardId, reveal = false }: Props) {
       )}
       <ul className="links webhooks">
         {webhooks.map((w) => (
-          <WebhookItem key={w.id} boardId={boardId} webhook={w} onDelete={() => void remove(w)} />
+          <WebhookItem
+            key={w.id}
+            boardId={boardId}
+            webhook={w}
+            onDelete={(button) => void remove(w, button)}
+          />
         ))}
         {webhooks.length === 0 && <li className="hint">No webhooks.</li>}
       </ul>
@@ -153,7 +160,7 @@ function WebhookItem({
 }: {
   boardId: string;
   webhook: Webhook;
-  onDelete: () => void;
+  onDelete: (button: HTMLElement) => void;
 }) {
   const [deliveries, setDeliveries] = useState<WebhookDelivery[] | null>(null);
   useEffect(() => {
@@ -185,7 +192,7 @@ function WebhookItem({
           type="button"
           className="btn small danger"
           aria-label={`Delete webhook ${webhook.url}`}
-          onClick={onDelete}
+          onClick={(e) => onDelete(e.currentTarget)}
         >
           Delete
         </button>
