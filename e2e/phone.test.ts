@@ -236,4 +236,16 @@ describe('phone', () => {
     assert.ok(await row.getByRole('button', { name: 'Revoke' }).evaluate(inSight), 'its Revoke button too');
     await dialog.getByRole('button', { name: 'Close', exact: true }).tap();
   });
+
+  // The dashboard's header hides the name on a phone to make room; its rule hid every span in the
+  // account corner, the avatar too, so nothing said who was signed in.
+  it('the dashboard shows whose account it is (the avatar) on a phone', async () => {
+    await page.goto('/boards');
+    const avatar = page.locator('.dash-header .me .avatar');
+    await avatar.waitFor({ state: 'attached' });
+    assert.equal(await avatar.getAttribute('title'), 'Pia');
+    const box = await avatar.boundingBox();
+    assert.ok(box && box.width >= 28 && box.x + box.width <= 390, `avatar on screen: ${JSON.stringify(box)}`);
+    assert.ok(await avatar.isVisible(), 'avatar visible');
+  });
 });

@@ -269,7 +269,7 @@ export function Dashboard() {
         <MentionsMenu />
         <div className="me">
           <Avatar user={user} size={30} />
-          <span>
+          <span className="me-name">
             {user.name}
             {user.isGuest ? ' (guest)' : ''}
           </span>
