@@ -38,6 +38,8 @@ const roleLabel: Record<Role | LinkRole, string> = {
  */
 const linkRoles: LinkRole[] = ['editor', 'commenter', 'viewer', 'public-viewer'];
 const linkName = (role: LinkRole) => roleLabel[role].toLowerCase();
+/** A link as a button's name says it: "“can edit” link", "public link". */
+const linkTitle = (role: LinkRole) => (role === 'public-viewer' ? 'public link' : `“${linkName(role)}” link`);
 
 export function ShareDialog({
   boardId,
@@ -136,12 +138,20 @@ export function ShareDialog({
                   aria-label={`${roleLabel[l.role]} link`}
                   onFocus={(e) => e.currentTarget.select()}
                 />
-                <button type="button" className="btn small" onClick={() => copy(absolute(l.url), l.token)}>
+                {/* Named with their link: with several links, a screen reader heard "Copy" and
+                    "Revoke" again and again, not which link each one acts on. */}
+                <button
+                  type="button"
+                  className="btn small"
+                  aria-label={`${copied === l.token ? 'Copied' : 'Copy'} the ${linkTitle(l.role)}`}
+                  onClick={() => copy(absolute(l.url), l.token)}
+                >
                   {copied === l.token ? 'Copied' : 'Copy'}
                 </button>
                 <button
                   type="button"
                   className="btn small danger"
+                  aria-label={`Revoke the ${linkTitle(l.role)}`}
                   onClick={(e) =>
                     confirm(
                       l.role === 'public-viewer'
