@@ -127,7 +127,25 @@ describe('integrations in the browser', () => {
     };
     ada.on('dialog', (d) => void d.accept());
 
-    await section.getByLabel('Integration name').fill('Sorter');
+    // No name: the sentence is tied to the field, which takes the caret, and goes once a name is typed.
+    const nameField = section.getByLabel('Integration name');
+    await section.getByRole('button', { name: 'Create key' }).click();
+    const refused = section.getByRole('alert');
+    assert.equal(await refused.textContent(), 'Enter a name.');
+    assert.equal(await nameField.getAttribute('aria-invalid'), 'true');
+    assert.equal(await nameField.getAttribute('aria-describedby'), await refused.getAttribute('id'));
+    await until(
+      () => nameField.evaluate((el) => el === document.activeElement),
+      'the name field has the caret',
+    );
+    await ada.keyboard.type('S');
+    await until(
+      async () => (await section.getByRole('alert').count()) === 0,
+      'the sentence goes as a name is typed',
+    );
+    assert.equal(await nameField.getAttribute('aria-invalid'), null);
+
+    await nameField.fill('Sorter');
     await section.getByRole('button', { name: 'Create key' }).click();
     await section.getByRole('button', { name: 'Revoke Sorter' }).click();
     await section.getByText('No integrations.').waitFor();

@@ -8,7 +8,7 @@ import {
   type IntegrationRole,
   textLimits,
 } from '@tandem/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
@@ -29,6 +29,11 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
   const [frameId, setFrameId] = useState('');
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The error is about the name field (a name the schema refuses): it is tied to the field, and
+  // goes as soon as the name is typed again (it stayed on screen, saying "Enter a name." to
+  // someone typing one).
+  const [nameRefused, setNameRefused] = useState(false);
+  const nameField = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
@@ -51,6 +56,8 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
     const checked = CreateIntegrationBody.safeParse(body);
     if (!checked.success) {
       setError(Object.values(fieldMessages(checked.error))[0] ?? 'Check the name.');
+      setNameRefused(true);
+      nameField.current?.focus();
       return;
     }
     setBusy(true);
@@ -93,17 +100,26 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
         under its name, and you can undo them from History.
       </p>
       {error && (
-        <p className="error" role="alert">
+        <p className="error" role="alert" id="integration-error">
           {error}
         </p>
       )}
       <form className="integration-form" onSubmit={(e) => void create(e)}>
         <input
+          ref={nameField}
           aria-label="Integration name"
+          aria-invalid={nameRefused || undefined}
+          aria-describedby={nameRefused ? 'integration-error' : undefined}
           placeholder="Name, e.g. Retro sorter"
           maxLength={textLimits.nameMax}
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            if (nameRefused) {
+              setNameRefused(false);
+              setError(null);
+            }
+          }}
         />
         <select
           aria-label="Integration role"
