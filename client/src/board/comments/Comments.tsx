@@ -19,7 +19,7 @@ import { pageLabel, pagePath } from '../pages/model.ts';
 import { useColorOf } from '../presence/shownColors.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { Icon } from '../ui/icons.tsx';
-import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { SidePanel } from '../ui/SidePanelHead.tsx';
 import { panelButtonId } from '../ui/sidePanels.ts';
 import { CommentText } from './CommentText.tsx';
 import { Composer } from './Composer.tsx';
@@ -435,7 +435,6 @@ export function CommentsPanel({
   const [filter, setFilter] = useState<ThreadFilter>('open');
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const colorOf = useColorOf();
-  const panel = useRef<HTMLElement>(null);
   if (!shown) return null;
   const hide = () => useEditor.getState().setCommentsPanel(false);
   const list = filterThreads(comments.threads, filter, me.id);
@@ -459,13 +458,7 @@ export function CommentsPanel({
     if (at) st.setViewport({ ...st.viewport, x: at.x, y: at.y });
   };
   return (
-    <aside
-      ref={panel}
-      className="panel side-panel comments-panel"
-      aria-label="Comments panel"
-      onKeyDown={closeOnEscape('comments', hide)}
-    >
-      <SidePanelHead panel="comments" onClose={hide} within={panel} />
+    <SidePanel panel="comments" className="side-panel comments-panel" label="Comments panel" onClose={hide}>
       <div className="comments-tabs" role="tablist" aria-label="Which threads">
         {tabs.map(([key, label]) => (
           <button
@@ -525,6 +518,6 @@ export function CommentsPanel({
           })}
         </ul>
       )}
-    </aside>
+    </SidePanel>
   );
 }

@@ -9,7 +9,7 @@ import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { PanelToggle } from '../ui/PanelToggle.tsx';
-import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { SidePanel } from '../ui/SidePanelHead.tsx';
 import { focusOpener, rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
@@ -97,7 +97,6 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const [busy, setBusy] = useState(false);
   const [label, setLabel] = useState('');
   const preview = useRef<{ preview: Preview; index: ShapeIndex } | null>(null);
-  const panel = useRef<HTMLElement>(null);
   const canEdit = canEditBoard(role);
 
   const load = useCallback(
@@ -198,13 +197,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
           </button>
         </div>
       )}
-      <aside
-        ref={panel}
-        className="panel side-panel history-panel"
-        aria-label="Version history"
-        onKeyDown={closeOnEscape('history', close)}
-      >
-        <SidePanelHead panel="history" onClose={close} within={panel} />
+      <SidePanel panel="history" className="side-panel history-panel" label="Version history" onClose={close}>
         {canEdit && (
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input
@@ -260,7 +253,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
         {role === 'owner' && (
           <UndoPerson boardId={boardId} meId={meId} onMessage={onMessage} onDone={() => void load()} />
         )}
-      </aside>
+      </SidePanel>
     </>
   );
 }

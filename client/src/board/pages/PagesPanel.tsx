@@ -4,7 +4,7 @@
 // changes are model.ts.
 
 import { MAIN_PAGE_ID, type PresenceUser } from '@tandem/shared';
-import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type DragEvent, useEffect, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { navigate } from '../../router.tsx';
@@ -12,7 +12,7 @@ import { Avatar } from '../presence/Avatars.tsx';
 import { useRemotes } from '../presence/remote.ts';
 import { Icon } from '../ui/icons.tsx';
 import { PanelToggle } from '../ui/PanelToggle.tsx';
-import { closeOnEscape, SidePanelHead } from '../ui/SidePanelHead.tsx';
+import { SidePanel } from '../ui/SidePanelHead.tsx';
 import {
   addPage,
   deletePage,
@@ -63,7 +63,6 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   const remotes = useRemotes(awareness);
   const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
   const [dragging, setDragging] = useState<string | null>(null);
-  const panel = useRef<HTMLElement>(null);
   // The page whose link was just copied: its button shows a tick for a moment.
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
@@ -125,13 +124,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   };
 
   return (
-    <section
-      ref={panel}
-      className="panel pages-panel"
-      aria-label="Pages"
-      onKeyDown={closeOnEscape('pages', onClose)}
-    >
-      <SidePanelHead panel="pages" onClose={onClose} within={panel} />
+    <SidePanel panel="pages" element="section" className="pages-panel" label="Pages" onClose={onClose}>
       <ol className="pages-list">
         {pages.map((page, position) => {
           const label = pageLabel(page, position);
@@ -249,7 +242,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
           </button>
         </p>
       )}
-    </section>
+    </SidePanel>
   );
 }
 

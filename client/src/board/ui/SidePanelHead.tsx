@@ -4,7 +4,7 @@
 // (`closeOnEscape`), gives focus back to where the panel was opened from: the top-bar button, or
 // the canvas for History opened by its shortcut. Without it the panel went, and focus with it to
 // the page, so a keyboard user started again from the top.
-import { type KeyboardEvent, type RefObject, useEffect, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import { Icon } from './icons.tsx';
 import { focusOpener, type Panel } from './sidePanels.ts';
 
@@ -16,7 +16,7 @@ function closeToButton(panel: Panel, onClose: () => void): void {
   focusOpener(panel);
 }
 
-export function SidePanelHead({
+function SidePanelHead({
   panel,
   onClose,
   within,
@@ -58,7 +58,7 @@ export function SidePanelHead({
  * The panel element's onKeyDown: Escape closes the panel. A field in it that uses Escape itself
  * (renaming a page) stops the key first, so Escape there only leaves the field.
  */
-export const closeOnEscape =
+const closeOnEscape =
   (panel: Panel, onClose: () => void) =>
   (e: KeyboardEvent): void => {
     if (e.key !== 'Escape') return;
@@ -67,3 +67,39 @@ export const closeOnEscape =
     e.stopPropagation();
     closeToButton(panel, onClose);
   };
+
+/**
+ * A side panel (Pages, Comments, History): its element, headed by SidePanelHead, closed by Escape
+ * anywhere in it. One place for what each panel had written out again: the ref the heading reads,
+ * the Escape handler and the head.
+ */
+export function SidePanel({
+  panel,
+  element = 'aside',
+  className,
+  label,
+  onClose,
+  children,
+}: {
+  panel: Panel;
+  /** Pages is a section of the page; Comments and History are asides beside the board. */
+  element?: 'aside' | 'section';
+  className: string;
+  label: string;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const self = useRef<HTMLElement>(null);
+  const Element = element;
+  return (
+    <Element
+      ref={self}
+      className={`panel ${className}`}
+      aria-label={label}
+      onKeyDown={closeOnEscape(panel, onClose)}
+    >
+      <SidePanelHead panel={panel} onClose={onClose} within={self} />
+      {children}
+    </Element>
+  );
+}
