@@ -71,13 +71,15 @@ describe('phone', () => {
       a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
     const title = (await page.locator('.topbar .board-title').boundingBox())!;
     await page.screenshot({ path: `${artifacts}/topbar-phone-390.png` });
-    assert.ok(title.width > 40, `the title is ${title.width} px wide`);
+    // With History, Templates and Export folded behind "More" it has room for words: it showed
+    // four letters ("On t…") beside eight controls.
+    assert.ok(title.width > 90, `the title is ${title.width} px wide`);
     assert.ok(
       await page.locator('.topbar .title-button').evaluate((el) => el.scrollWidth > el.clientWidth),
       'the long title is cut short (ellipsised), not spilling over',
     );
     const controls = await page.locator('.title-panel > :not(.board-title), .right-panel > *').all();
-    assert.equal(controls.length, 8, 'the back link, Pages, the avatars and five buttons');
+    assert.equal(controls.length, 6, 'the back link, Pages, the avatars, Comments, More and Share');
     const boxes: Box[] = [];
     for (const control of controls) {
       const box = (await control.boundingBox())!;
@@ -121,6 +123,59 @@ describe('phone', () => {
     await until(async () => (await shapes(page, 'sticky').count()) === 0, 'undone by tap');
     await page.getByRole('button', { name: 'Redo', exact: true }).tap();
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'redone by tap');
+  });
+
+  it('History, Templates and Export are under More: named in a column on screen; a choice folds them away', async () => {
+    const more = page.getByRole('button', { name: 'More', exact: true });
+    for (const name of ['History', 'Templates', 'Export']) {
+      assert.ok(await page.getByRole('button', { name, exact: true }).isHidden(), `${name} is folded`);
+    }
+    await more.tap();
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    const folded = page.locator('.fold-items');
+    for (const name of ['History', 'Templates', 'Export']) {
+      const control = folded.getByRole('button', { name, exact: true });
+      assert.ok(await control.evaluate(inSight), `${name} is in sight`);
+      const label = control.locator('.label');
+      assert.ok(await label.isVisible(), `${name} says its name beside its icon`);
+      assert.equal(await label.textContent(), name);
+    }
+    await page.screenshot({ path: `${artifacts}/phone-more-390.png` });
+    // A menu opened from the fold takes the first Escape; the fold the next, focus back on More.
+    await folded.getByRole('button', { name: 'Templates', exact: true }).tap();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Insert template…' }).waitFor();
+    assert.ok(await menu.evaluate(inSight), 'the Templates menu is in sight');
+    await page.screenshot({ path: `${artifacts}/phone-more-templates-390.png` });
+    await page.keyboard.press('Escape');
+    await until(async () => (await menu.count()) === 0, 'the menu closes');
+    assert.ok(
+      await folded.getByRole('button', { name: 'Export', exact: true }).isVisible(),
+      'the fold stays open',
+    );
+    await page.keyboard.press('Escape');
+    await until(async () => (await more.getAttribute('aria-expanded')) === 'false', 'Escape folds it');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'More');
+    // The gallery a folded menu opens is on screen, though the fold closed behind it.
+    await more.tap();
+    await folded.getByRole('button', { name: 'Templates', exact: true }).tap();
+    await menu.getByRole('menuitem', { name: 'Insert template…' }).tap();
+    const gallery = page.getByRole('dialog', { name: 'Insert template' });
+    await gallery.waitFor();
+    assert.equal(await more.getAttribute('aria-expanded'), 'false', 'the choice folded the group');
+    assert.ok(await gallery.evaluate(inSight), 'the gallery is in sight');
+    await page.screenshot({ path: `${artifacts}/phone-more-gallery-390.png` });
+    await gallery.getByRole('button', { name: 'Close', exact: true }).tap();
+    await until(async () => (await gallery.count()) === 0, 'the gallery closes');
+    // History opens its panel and folds the group; a tap outside folds it too.
+    await more.tap();
+    await folded.getByRole('button', { name: 'History', exact: true }).tap();
+    await page.getByRole('complementary', { name: 'Version history' }).waitFor();
+    assert.equal(await more.getAttribute('aria-expanded'), 'false');
+    await page.getByRole('button', { name: 'Close history' }).tap();
+    await more.tap();
+    await boardArea(page).tap({ position: { x: 60, y: 300 } });
+    await until(async () => (await more.getAttribute('aria-expanded')) === 'false', 'a tap outside folds it');
   });
 
   /**

@@ -57,6 +57,7 @@ import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
+import { FoldOnPhone } from './ui/FoldOnPhone.tsx';
 import { carriedFind, dropCarriedFind } from './ui/findPages.ts';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
@@ -389,25 +390,27 @@ function EditorView({
           <div className="panel right-panel">
             <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />
             <CommentsButton boardId={board.id} comments={comments} />
-            <HistoryButton />
-            <TemplatesMenu
-              session={session}
-              index={index}
-              title={title}
-              userId={user.id}
-              readOnly={locked || previewIndex !== null}
-              onMessage={setMessage}
-            />
-            <ExportMenu
-              boardId={board.id}
-              session={session}
-              pages={{ boardSession, pageId, count: pages.length }}
-              index={index}
-              title={title}
-              userId={user.id}
-              readOnly={locked}
-              onMessage={setMessage}
-            />
+            <FoldOnPhone>
+              <HistoryButton />
+              <TemplatesMenu
+                session={session}
+                index={index}
+                title={title}
+                userId={user.id}
+                readOnly={locked || previewIndex !== null}
+                onMessage={setMessage}
+              />
+              <ExportMenu
+                boardId={board.id}
+                session={session}
+                pages={{ boardSession, pageId, count: pages.length }}
+                index={index}
+                title={title}
+                userId={user.id}
+                readOnly={locked}
+                onMessage={setMessage}
+              />
+            </FoldOnPhone>
             <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
               <Icon name="share" size={18} /> <span className="label">Share</span>
             </button>

@@ -53,6 +53,7 @@ const paths: Record<string, string> = {
   pages: 'M7 3h10v14H7zM4 7v14h10',
   pencil: 'M4 20l4-1 11-11-3-3L5 16zM14 6l3 3',
   plus: 'M12 5v14M5 12h14',
+  more: 'M4 12a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0zM10.5 12a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0zM17 12a1.5 1.5 0 1 0 3 0a1.5 1.5 0 1 0-3 0z',
 };
 
 export type IconName = keyof typeof paths;
