@@ -257,7 +257,14 @@ describe('editor', () => {
   });
 
   it('fits a phone screen: the controls do not overlap', async () => {
+    // Wide, History, Templates and Export are in the bar and nothing is folded behind "More".
+    const more = page.getByRole('button', { name: 'More', exact: true });
+    assert.equal(await more.count(), 0, 'no More button on a wide screen');
+    for (const name of ['History', 'Templates', 'Export'])
+      assert.ok(await page.getByRole('button', { name, exact: true }).isVisible(), `${name} in the bar`);
     await page.setViewportSize({ width: 390, height: 844 });
+    assert.ok(await more.isVisible(), 'More on a phone');
+    assert.ok(await page.getByRole('button', { name: 'History', exact: true }).isHidden(), 'History folded');
     const boxes = await Promise.all(
       [
         page.getByRole('toolbar', { name: 'Tools' }),
