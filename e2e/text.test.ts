@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, createBoard, newUser, place, sharedBoard, until, withApp } from './helpers.ts';
+import { artifacts, createBoard, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
 
 /** Every line's box of the first sticky, and the note's own box, in screen pixels. */
 async function stickyLines(page: Page) {
@@ -58,6 +58,43 @@ describe('text in notes', () => {
     assert.ok(grown.note.bottom - grown.note.top > h0 + 50, 'the note grew');
     for (const l of grown.lines) assert.ok(l.bottom <= grown.note.bottom + 0.5, `${l.text} inside`);
     await page.screenshot({ path: join(artifacts, 'sticky-30-lines.png') });
+  });
+
+  it('Ctrl+Z while typing takes back what was typed since the last pause, for everyone; past the first words, the note', async () => {
+    const ada = (await newUser(app, 'Ada')).page;
+    const bo = (await newUser(app, 'Bo')).page;
+    await sharedBoard(ada, 'Undo while typing', { editors: [bo] });
+    const seenByBo = () => bo.locator('[data-shape-type="sticky"] .shape-text').textContent();
+    await place(ada, 'Sticky note', 500, 350);
+    const field = ada.getByLabel('Shape text');
+    await field.pressSequentially('Alpha.');
+    // A pause longer than the board's undo step (captureTimeout, 400 ms) ends the first step.
+    await ada.waitForTimeout(800);
+    await field.pressSequentially(' Beta.');
+    await until(async () => (await seenByBo()) === 'Alpha. Beta.', 'Bo sees both words');
+    await field.press('Control+z');
+    // The field's own undo emptied the note here, and the board stored every letter deleted.
+    assert.equal(await field.inputValue(), 'Alpha.');
+    await until(async () => (await seenByBo()) === 'Alpha.', 'Bo sees the last words taken back');
+    await field.press('Control+y');
+    assert.equal(await field.inputValue(), 'Alpha. Beta.', 'Ctrl+Y puts them back');
+    await field.press('Control+Shift+z');
+    assert.equal(await field.inputValue(), 'Alpha. Beta.', 'nothing more to redo');
+    await field.press('Control+z');
+    await field.press('Control+z');
+    assert.equal(await field.inputValue(), '');
+    await field.press('Control+z');
+    await until(async () => (await shapes(ada, 'sticky').count()) === 0, 'the note itself is undone');
+    await until(async () => (await shapes(bo, 'sticky').count()) === 0, 'for Bo too');
+    assert.equal(await field.count(), 0, 'typing ended with the note');
+    assert.equal(
+      await ada.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+      'Board canvas',
+      'focus is back on the board',
+    );
+    assert.equal(await ada.getByText('Someone else deleted the note').count(), 0, 'no one else did');
+    await ada.getByRole('button', { name: 'Redo', exact: true }).click();
+    await until(async () => (await shapes(ada, 'sticky').count()) === 1, 'Redo brings the note back');
   });
 
   it('two people typing at the same spot get two whole runs', async () => {

@@ -364,7 +364,7 @@ function EditorView({
         />
         {!locked && <EmptyHint index={index} />}
         <SelectionAnnouncer index={previewIndex ?? index} />
-        {!previewIndex && <TextEditor doc={session.doc} index={index} />}
+        {!previewIndex && <TextEditor doc={session.doc} index={index} history={actions} />}
         <Cursors awareness={session.awareness} />
         <ImageInput
           pointer={() => pointerRef.current}

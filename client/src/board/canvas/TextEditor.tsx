@@ -10,6 +10,7 @@ import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
 import type * as Y from 'yjs';
 import { fontStacks } from '../drawing/fonts.ts';
 import { connectorPath, labelBox } from '../model/connectors.ts';
+import { shapesOf } from '../model/doc.ts';
 import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
@@ -18,7 +19,13 @@ import { toScreen, useEditor } from '../store.ts';
 import { layoutOf, measureIn } from './measure.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
-export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
+/** The board's undo and redo (the toolbar's), which Ctrl+Z and Ctrl+Y call while text is typed. */
+export interface TextHistory {
+  undo(): unknown;
+  redo(): unknown;
+}
+
+export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIndex; history: TextHistory }) {
   const editingId = useEditor((s) => s.editingId);
   const viewport = useEditor((s) => s.viewport);
   const screen = useEditor((s) => s.screen);
@@ -67,6 +74,36 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
       binding.current = null;
     };
   }, [doc, editingId]);
+
+  // Undo while typing is the board's, step by step as the toolbar's Undo takes it back (what was
+  // typed after each pause, then the note itself), as in tldraw and Excalidraw. The field's own
+  // undo knows nothing of the text the binding writes into it: it emptied the whole note, which
+  // the board then stored as a deletion of every letter.
+  const undoInField = (redo: boolean) => {
+    if (redo) history.redo();
+    else history.undo();
+    // Undone past its making, the note is gone: typing ends as at Escape, and no notice says
+    // someone else deleted it.
+    const id = useEditor.getState().editingId;
+    if (id && !shapesOf(doc).has(id)) {
+      setEditing(null);
+      (document.querySelector('[aria-label="Board canvas"]') as HTMLElement | null)?.focus();
+    }
+  };
+  const undoRef = useRef(undoInField);
+  undoRef.current = undoInField;
+  useEffect(() => {
+    const el = ref.current;
+    if (!editingId || !el) return;
+    // The Edit menu's and the context menu's Undo reach the field as input, not as keys.
+    const onBeforeInput = (e: InputEvent) => {
+      if (e.inputType !== 'historyUndo' && e.inputType !== 'historyRedo') return;
+      e.preventDefault();
+      undoRef.current(e.inputType === 'historyRedo');
+    };
+    el.addEventListener('beforeinput', onBeforeInput);
+    return () => el.removeEventListener('beforeinput', onBeforeInput);
+  }, [editingId]);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -119,6 +156,13 @@ export function TextEditor({ doc, index }: { doc: Y.Doc; index: ShapeIndex }) {
           resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h });
       }}
       onKeyDown={(e) => {
+        const key = e.key.toLowerCase();
+        if ((e.ctrlKey || e.metaKey) && !e.altKey && (key === 'z' || key === 'y')) {
+          e.preventDefault();
+          e.stopPropagation();
+          undoInField(key === 'y' || e.shiftKey);
+          return;
+        }
         if (e.key === 'Escape') {
           e.preventDefault();
           setEditing(null);
