@@ -222,6 +222,87 @@ describe('templates and frames in a retro', () => {
     await waitStatus(fay, 'live');
   });
 
+  it('a frame duplicated, copied or deleted takes its notes along; its copy lands beside it', async () => {
+    await fay.goto('/boards');
+    await createBoard(fay, 'Frames that carry');
+    await fay.keyboard.press('f');
+    await dragOnBoard(fay, { x: 200, y: 150 }, { x: 560, y: 450 });
+    await until(async () => (await shapes(fay, 'frame').count()) === 1, 'a frame');
+    await addSticky(fay, { x: 380, y: 300 }, 'Inside');
+    await addSticky(fay, { x: 380, y: 640 }, 'Outside');
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    const original = (await shapes(fay, 'frame').boundingBox())!;
+    const originalId = await shapes(fay, 'frame').getAttribute('data-shape-id');
+    const inside = (await fay.locator('[data-shape-type="sticky"]', { hasText: 'Inside' }).boundingBox())!;
+    const notes = (text: string) => fay.locator('[data-shape-type="sticky"]', { hasText: text });
+    const selectFrame = async (at: number) => {
+      const title = (await fay.locator('[data-frame-title] .frame-name').nth(at).boundingBox())!;
+      await fay.mouse.click(title.x + title.width / 2, title.y + title.height / 2);
+    };
+
+    // Ctrl+D: a bare frame came, 24 units over the original and drawn above its note.
+    await selectFrame(0);
+    await fay.keyboard.press('Control+d');
+    await until(async () => (await shapes(fay, 'frame').count()) === 2, 'the frame duplicated');
+    await until(async () => (await notes('Inside').count()) === 2, 'with its note');
+    assert.equal(await notes('Outside').count(), 1, 'what is outside it is not copied');
+    const ids = await shapes(fay, 'frame').evaluateAll((els) =>
+      els.map((el) => el.getAttribute('data-shape-id')),
+    );
+    const selected = await fay
+      .locator('[data-selected-id]')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-selected-id')));
+    assert.equal(selected.length, 1, `the copy alone is selected: ${selected}`);
+    assert.ok(ids.includes(selected[0]!) && selected[0] !== originalId, 'the copy of the frame');
+    const copy = (await fay.locator(`[data-shape-id="${selected[0]}"]`).boundingBox())!;
+    assert.ok(
+      copy.x >= original.x + original.width,
+      `beside the original: ${copy.x} ≥ ${original.x + original.width}`,
+    );
+    assert.ok(Math.abs(copy.y - original.y) < 2 && Math.abs(copy.width - original.width) < 2);
+    const copiedNote = (await notes('Inside').nth(1).boundingBox())!;
+    assert.ok(
+      copiedNote.x > copy.x && copiedNote.x + copiedNote.width < copy.x + copy.width,
+      'the copied note is inside the copy',
+    );
+    // The original note is not covered: a press on it finds it, not a frame.
+    const hit = await fay.evaluate(
+      ({ x, y }) =>
+        document.elementFromPoint(x, y)?.closest('[data-shape-type]')?.getAttribute('data-shape-type'),
+      { x: inside.x + inside.width / 2, y: inside.y + inside.height / 2 },
+    );
+    assert.equal(hit, 'sticky', 'the original note is on top, not under a frame');
+    await shot(fay, 'frame-duplicated-1280');
+
+    // Delete: the copy and its note go; one Undo brings both back. (After a pause longer than
+    // the board's undo step, 400 ms, as a person's: else the duplicate and the delete are one.)
+    await fay.waitForTimeout(600);
+    await fay.keyboard.press('Delete');
+    await until(async () => (await shapes(fay, 'frame').count()) === 1, 'the copy deleted');
+    await until(async () => (await notes('Inside').count()) === 1, 'its note with it');
+    assert.equal(await notes('Outside').count(), 1);
+    await fay.waitForTimeout(600);
+    await fay.keyboard.press('Control+z');
+    await until(
+      async () => (await shapes(fay, 'frame').count()) === 2 && (await notes('Inside').count()) === 2,
+      'one Undo brings the frame and its note back',
+    );
+    await fay.keyboard.press('Control+z');
+    await until(async () => (await shapes(fay, 'frame').count()) === 1, 'and the next takes the copy away');
+
+    // Copy and paste: the pasted frame comes with its note.
+    await selectFrame(0);
+    await fay.keyboard.press('Control+c');
+    const area = (await boardArea(fay).boundingBox())!;
+    await fay.mouse.move(area.x + 950, area.y + 500);
+    await fay.keyboard.press('Control+v');
+    await until(
+      async () => (await shapes(fay, 'frame').count()) === 2 && (await notes('Inside').count()) === 2,
+      'the pasted frame brings its note',
+    );
+    await waitStatus(fay, 'live');
+  });
+
   it("a double-click on a frame's title renames it; one inside its empty body writes text there", async () => {
     await fay.goto('/boards');
     await createBoard(fay, 'Sprint', 'Kanban');

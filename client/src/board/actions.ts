@@ -4,9 +4,9 @@ import type { ColorName } from '@tandem/shared';
 import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { withFrameMembers } from './facilitation/frames.ts';
-import { duplicateShapes, pasteShapes, serializeShapes } from './model/clipboard.ts';
+import { duplicateShapes, pasteShapes, recordsOf, serializeShapes } from './model/clipboard.ts';
 import { nextInReadingOrder } from './model/describe.ts';
-import { type Point, unionRect } from './model/geometry.ts';
+import { boundsOf, type Point, unionRect } from './model/geometry.ts';
 import {
   type Alignment,
   alignUnits,
@@ -41,6 +41,9 @@ import type { BoardSession } from './sync/provider.ts';
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
 let memoryClipboard = '';
 
+/** Board units between a frame and its copy, which lands beside it (Ctrl+D). */
+const FRAME_COPY_GAP = 80;
+
 export function createActions(
   session: BoardSession,
   index: ShapeIndex,
@@ -72,6 +75,10 @@ export function createActions(
     applyPatches(doc, offsetPatches(snap.byId, offsets(units)));
   };
 
+  // A copied frame takes its contents along, as a duplicated one does.
+  const copyText = (): string | null =>
+    sel().length > 0 ? serializeShapes(doc, withFrameMembers(doc, sel())) : null;
+
   const zoomBy = (factor: number) => {
     const s = ed();
     s.setViewport(zoomAt(s.viewport, s.screen, factor, s.screen.w / 2, s.screen.h / 2));
@@ -85,13 +92,24 @@ export function createActions(
       const ids = sel();
       const byId = index.getSnapshot().byId;
       if (ids.some((id) => byId.get(id)?.locked)) ed().setNotice(LOCKED_SENTENCE);
-      deleteShapes(doc, ids);
+      // A frame goes with what is inside it, as in Miro, tldraw and Excalidraw: its notes were
+      // left scattered where it had been. Locked shapes stay, as they do when selected.
+      deleteShapes(doc, withFrameMembers(doc, ids));
       ed().select(ids.filter((id) => byId.get(id)?.locked));
     },
     duplicate() {
       if (!canEdit()) return;
-      const ids = duplicateShapes(doc, sel(), userId);
-      if (ids.length > 0) ed().select(ids);
+      const chosen = sel();
+      // A frame's copy takes copies of its contents (as an Alt-drag's does; it was a bare frame),
+      // and lands beside the original, not 24 units over it, as in Miro and tldraw.
+      const ids = withFrameMembers(doc, chosen);
+      const originals = recordsOf(doc, ids);
+      const box = originals.some((r) => r.type === 'frame') ? unionRect(originals.map(boundsOf)) : null;
+      const copies = duplicateShapes(doc, ids, userId, box ? { x: box.w + FRAME_COPY_GAP, y: 0 } : undefined);
+      // What was selected is selected again, as its copy: a frame, not the frame and its notes.
+      const picked = new Set(chosen);
+      const selected = copies.filter((_, i) => picked.has(originals[i]?.id ?? ''));
+      if (selected.length > 0) ed().select(selected);
     },
     nudge(dx: number, dy: number) {
       if (!canEdit()) return;
@@ -155,9 +173,9 @@ export function createActions(
       if (view !== s.viewport) s.setViewport(view);
       return true;
     },
-    copyText: (): string | null => (sel().length > 0 ? serializeShapes(doc, sel()) : null),
+    copyText,
     async copy(): Promise<string | null> {
-      const text = sel().length > 0 ? serializeShapes(doc, sel()) : null;
+      const text = copyText();
       if (!text) return null;
       memoryClipboard = text;
       try {

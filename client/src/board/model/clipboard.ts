@@ -12,7 +12,7 @@ import {
 import type * as Y from 'yjs';
 import { edit, shapesOf } from './doc.ts';
 import { boundsOf, type Point, unionRect } from './geometry.ts';
-import { keyBetween, topKey } from './order.ts';
+import { keyBetween, topKey, zOrder } from './order.ts';
 import { byZ, readShape } from './read.ts';
 import { buildShapeMap, extraKeys, type ShapeExtras } from './shapes.ts';
 
@@ -111,6 +111,16 @@ function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
   const sorted = [...records].sort(byZ);
   const idMap = new Map(sorted.map((r) => [r.id, newShapeId()]));
   let z = topKey(doc);
+  // Copied frames go beneath everything, as a frame drawn does (facilitation/frames.ts): on top,
+  // a copy covered whatever it landed on, the original frame's notes among them. The rest go on
+  // top, each above the one before.
+  const frameZ = new Map<string, string>();
+  let bottom = zOrder(doc)[0]?.z ?? null;
+  for (const r of [...sorted].reverse()) {
+    if (r.type !== 'frame') continue;
+    bottom = keyBetween(null, bottom);
+    frameZ.set(r.id, bottom);
+  }
   const remap = (e: ShapeRecord['from']) => {
     if (!e) return undefined;
     const bound = e.shapeId ? idMap.get(e.shapeId) : undefined;
@@ -144,11 +154,11 @@ function planInsert(doc: Y.Doc, records: ShapeRecord[], offset: Point) {
           ...(r.name !== undefined ? { name: r.name } : {}),
         },
         createdBy,
-        z,
+        frameZ.get(r.id) ?? z,
       );
       shapesOf(doc).set(id, m);
       out.push(id);
-      z = keyBetween(z, null);
+      if (!frameZ.has(r.id)) z = keyBetween(z, null);
     }
     return out;
   };
@@ -208,7 +218,10 @@ export function pasteShapes(doc: Y.Doc, text: string, createdBy: string, at?: Po
   return insertRecords(doc, parsed.shapes, createdBy, offset);
 }
 
-/** Copies of the shapes, `offset` from them (Ctrl+D's copies step aside; an Alt-drag's start in place). */
+/**
+ * Copies of the shapes, `offset` from them (Ctrl+D's copies step aside; an Alt-drag's start in
+ * place). Answers the copies' ids in the order of `recordsOf(doc, ids)`, the originals' z order.
+ */
 export function duplicateShapes(
   doc: Y.Doc,
   ids: Iterable<string>,
