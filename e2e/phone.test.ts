@@ -1,8 +1,9 @@
 // The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
 // wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
 // for the board's title beside its controls, one's own avatar first and another person's face in
-// sight; the Pages panel takes the width (a selection's style panel folds away while it is open);
-// the Share dialog's links are readable.
+// sight; a selection's style panel is a sheet at the bottom that leaves the shape in sight and
+// recolours it by tap; the Pages panel takes the width (the style sheet folds away while it is
+// open); the Share dialog's links are readable.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -198,6 +199,82 @@ describe('phone', () => {
     const hits = points.map(([x, y]) => document.elementFromPoint(x!, y!));
     return onScreen && r.width > 0 && hits.every((hit) => !!hit && el.contains(hit));
   };
+
+  /**
+   * How much of the shape's on-screen box the style panel covers (0 to 1, from a 9 × 9 grid of
+   * points), and whether its centre is covered: what a tap or a look at each point would meet.
+   */
+  const coveredByPanel = (g: Element) => {
+    // (No functions declared in here: the test's build names them with a helper the page lacks.)
+    const r = g.getBoundingClientRect();
+    const panel = document.querySelector('.style-panel');
+    const points: [number, number][] = [[r.left + r.width / 2, r.top + r.height / 2]];
+    for (let i = 0; i < 9; i++)
+      for (let j = 0; j < 9; j++)
+        points.push([r.left + ((i + 0.5) * r.width) / 9, r.top + ((j + 0.5) * r.height) / 9]);
+    const under = points.map(([x, y]) => {
+      const hit = document.elementFromPoint(x, y);
+      return !!hit && !!panel && panel.contains(hit);
+    });
+    return { centre: under[0], share: under.slice(1).filter(Boolean).length / 81 };
+  };
+
+  // A user trial: the style panel (142 × 600 px down the left) hid most of the shape selected,
+  // so a colour picked could not be seen on it. On a phone it is a sheet at the bottom.
+  for (const [tool, type, at] of [
+    ['Rectangle', 'rect', { x: 110, y: 560 }],
+    ['Sticky note', 'sticky', { x: 195, y: 420 }],
+  ] as const) {
+    it(`a ${type} selected in the ${at.x < 150 ? 'lower left' : 'middle'} stays in sight beside its style controls, which recolour it by tap`, async () => {
+      await page.getByRole('button', { name: tool, exact: true }).tap();
+      await boardArea(page).tap({ position: at });
+      const shape = shapes(page, type).last();
+      await shape.waitFor();
+      const panel = page.getByRole('toolbar', { name: 'Selection' });
+      await panel.waitFor();
+      await page.screenshot({ path: `${artifacts}/phone-style-${type}-390.png` });
+      const seen = await shape.evaluate(coveredByPanel);
+      assert.ok(!seen.centre, 'the shape’s centre is not under the style panel');
+      assert.ok(seen.share <= 0.2, `${Math.round(seen.share * 100)}% of the shape is under the style panel`);
+      // The panel is within the screen and leaves the tool bar's Undo and Redo in reach.
+      const box = (await panel.boundingBox())!;
+      assert.ok(
+        box.x >= 0 && box.y >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844,
+        'on screen',
+      );
+      assert.ok(await reachable('Undo'), 'Undo in reach beside the style panel');
+      assert.ok(await reachable('Redo'), 'Redo in reach beside the style panel');
+      // Every control of the panel can be brought into sight (it scrolls sideways) and tapped.
+      const controls = await panel.locator('button, select, input, textarea').all();
+      assert.ok(controls.length > 8, `${controls.length} controls`);
+      for (const control of controls) {
+        await control.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+        const name = (await control.getAttribute('aria-label')) ?? (await control.textContent());
+        assert.ok(await control.evaluate(inSight), `${name} can be brought into sight and tapped`);
+        const size = (await control.boundingBox())!;
+        assert.ok(size.height >= 24 && size.width >= 20, `${name} is ${size.width} × ${size.height} px`);
+      }
+      // A colour picked by tap shows on the shape, which stays in sight.
+      const paint = () =>
+        shape.evaluate((g) =>
+          [...g.querySelectorAll('rect, path, polygon, ellipse')]
+            .map((el) => getComputedStyle(el).fill)
+            .join(' '),
+        );
+      const before = await paint();
+      const red = panel.getByRole('button', { name: 'Colour red', exact: true });
+      await red.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+      assert.ok(await red.evaluate(inSight), 'the red swatch is in sight');
+      await red.tap();
+      await until(async () => (await red.getAttribute('aria-pressed')) === 'true', 'red is picked');
+      await until(async () => (await paint()) !== before, 'the shape is drawn in its new colour');
+      await page.screenshot({ path: `${artifacts}/phone-style-${type}-red-390.png` });
+      const after = await shape.evaluate(coveredByPanel);
+      assert.ok(!after.centre && after.share <= 0.2, 'the recoloured shape is in sight');
+      await page.keyboard.press('Escape');
+      await until(async () => (await panel.count()) === 0, 'the selection is cleared');
+    });
+  }
 
   it('the open Pages panel takes the width, its names whole; a selection’s style panel folds away until it closes', async () => {
     await page.getByRole('button', { name: 'Rectangle', exact: true }).tap();

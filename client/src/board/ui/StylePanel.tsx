@@ -30,6 +30,7 @@ import { type StylePatch, styleKeysFor } from '../model/shapes.ts';
 import { useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
 import { ToolButton } from './ToolButton.tsx';
+import { usePhoneLayout } from './touch.ts';
 
 /** The selected records, re-read when the selection or the board changes. */
 export function useSelectedRecords(index: ShapeIndex): ShapeRecord[] {
@@ -301,6 +302,8 @@ function RouteSample({ route }: { route: Route }) {
 
 export function StylePanel({ actions, index }: { actions: Actions; index: ShapeIndex }) {
   const recs = useSelectedRecords(index);
+  // On a phone the panel is a one-row sheet at the bottom (editor.css): a row, not a column.
+  const phone = usePhoneLayout();
   if (recs.length === 0) return null;
   const editable = recs.filter((r) => !r.locked);
   const allLocked = editable.length === 0;
@@ -330,7 +333,12 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
   const route = common(arrows, (r) => r.route ?? styleDefaults.route);
 
   return (
-    <div className="style-panel panel" role="toolbar" aria-label="Selection" aria-orientation="vertical">
+    <div
+      className="style-panel panel"
+      role="toolbar"
+      aria-label="Selection"
+      aria-orientation={phone ? 'horizontal' : 'vertical'}
+    >
       {!allLocked && (
         <fieldset className="swatches" aria-label="Colour">
           {colorNames.map((c) => (
