@@ -11,6 +11,7 @@ import {
   createUndoManager,
   deleteShapes,
   duplicateShapes,
+  ensureLabel,
   exportBoard,
   importBoard,
   moveShapes,
@@ -267,6 +268,36 @@ describe('clipboard, duplicate, import, export', () => {
     // The copy's text is its own Y.Text.
     replaceText(two, sticky.id, 'changed');
     assert.equal(textOf(one, box)!.toString(), 'copied');
+  });
+
+  it('a connector keeps its label when duplicated, pasted or imported', () => {
+    const doc = new Y.Doc();
+    const a = createShape(doc, { type: 'rect', x: 0, y: 0 }, 'u');
+    const b = createShape(doc, { type: 'rect', x: 400, y: 0 }, 'u');
+    const arrow = createShape(
+      doc,
+      { type: 'arrow', x: 0, y: 0, from: { shapeId: a, x: 0, y: 0 }, to: { shapeId: b, x: 400, y: 0 } },
+      'u',
+    );
+    ensureLabel(doc, arrow);
+    replaceText(doc, arrow, 'depends on');
+    const labelOf = (d: Y.Doc, id: string) => readAll(d).find((s) => s.id === id)?.text;
+    const [dup] = duplicateShapes(doc, [arrow], 'u');
+    assert.equal(labelOf(doc, dup!), 'depends on', 'Ctrl+D');
+    const other = new Y.Doc();
+    const [pasted] = pasteShapes(other, serializeShapes(doc, [a, b, arrow]), 'u').filter(
+      (id) => readAll(other).find((s) => s.id === id)?.type === 'arrow',
+    );
+    assert.equal(labelOf(other, pasted!), 'depends on', 'pasted on another board');
+    const third = new Y.Doc();
+    importBoard(third, JSON.parse(JSON.stringify(exportBoard(doc))), 'u');
+    assert.deepEqual(
+      readAll(third)
+        .filter((s) => s.type === 'arrow')
+        .map((s) => s.text),
+      ['depends on', 'depends on'],
+      'imported from an export',
+    );
   });
 
   it('pastes centred at a point and ignores text that is not ours', () => {

@@ -95,6 +95,9 @@ export function buildShapeMap(s: NewShape, createdBy: string, z: string): Y.Map<
   m.set('createdBy', createdBy);
   for (const k of extraKeys) if (s[k] !== undefined) m.set(k, s[k]);
   if (textShapeTypes.has(s.type)) m.set('text', new Y.Text(s.text ?? ''));
+  // A connector's label is made when first typed (the client's ensureLabel); a copy, a paste, an
+  // import or an added arrow keeps the label it comes with (every copy was a bare arrow).
+  if (s.type === 'arrow' && s.text) m.set('text', new Y.Text(s.text));
   if (s.type === 'freehand') m.set('points', s.points ?? []);
   if (s.type === 'image') m.set('assetId', s.assetId ?? '');
   if (s.type === 'image' && s.alt) m.set('alt', s.alt);

@@ -46,6 +46,9 @@ test('text, name, points and assetId per type; given fields and style fields kep
   assert.deepEqual(stored({ type: 'freehand', x: 0, y: 0 }).points, []);
   assert.equal(stored({ type: 'image', x: 0, y: 0 }).assetId, '');
   assert.equal(stored({ type: 'freehand', x: 0, y: 0 }).text, undefined, 'no text on a freehand line');
+  // A connector's label is made when first typed; one that comes with the shape is kept.
+  assert.equal(stored({ type: 'arrow', x: 0, y: 0, text: 'depends on' }).text, 'depends on');
+  assert.equal(stored({ type: 'arrow', x: 0, y: 0 }).text, undefined, 'no empty label');
   const styled = stored({
     type: 'rect',
     x: 1,
