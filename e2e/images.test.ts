@@ -165,6 +165,26 @@ describe('images on the board', () => {
     await until(async () => (await images(ada).count()) === n + 1, 'back for Ada');
   });
 
+  it('I and the Image button open the file picker; the picked image lands on the board', async () => {
+    const n = await images(ada).count();
+    await canvas(bo).focus();
+    const byKey = bo.waitForEvent('filechooser', { timeout: 5000 });
+    // Waiting for a chooser asks the browser to hand choosers over, without waiting for its
+    // answer: a round trip after it, so the key cannot arrive first (a busy machine lost that race).
+    await bo.evaluate(() => 0);
+    await bo.keyboard.press('i');
+    const chooser = await byKey;
+    assert.ok(chooser.isMultiple(), 'several images at once');
+    const file = join(tmpdir(), `tandem-picked-${process.pid}.png`);
+    writeFileSync(file, await quarters(80, 80, ['#0000ff', '#ffff00', '#ffff00', '#0000ff']));
+    await chooser.setFiles(file);
+    await until(async () => (await images(ada).count()) === n + 1, 'the picked image on Ada’s screen');
+    const byButton = bo.waitForEvent('filechooser', { timeout: 5000 });
+    await bo.evaluate(() => 0);
+    await bo.getByRole('button', { name: 'Image', exact: true }).click();
+    await (await byButton).setFiles([]);
+  });
+
   it('offline paste, reload, online: the image uploads and appears for the other user', async () => {
     await bo.evaluate(async () => {
       await navigator.serviceWorker.ready;
