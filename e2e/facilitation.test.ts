@@ -401,6 +401,9 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     // Ed: two on "Went well", one on "To improve".
     await spot(ed, 'Went well').click();
     await spot(ed, 'Went well').click();
+    await ed.getByRole('button', { name: 'Vote', exact: true }).click();
+    await ed.getByText('1 vote left', { exact: true }).waitFor();
+    await ed.keyboard.press('Escape');
     await spot(ed, 'To improve').click();
     await ed.getByRole('button', { name: 'Vote', exact: true }).click();
     await ed.getByText('0 votes left').waitFor();

@@ -131,5 +131,9 @@ describe('dashboard list', () => {
       ['c'],
     );
     assert.equal(visibleBoards(boards, '').shared.length, 2);
+    // Accents aside, as Find on a board: "cafe" finds "Café retro", "CAFÉ" too.
+    const cafe = [item('d', 'Café retro')];
+    assert.equal(visibleBoards(cafe, 'cafe').mine.length, 1);
+    assert.equal(visibleBoards(cafe, 'CAFÉ').mine.length, 1);
   });
 });

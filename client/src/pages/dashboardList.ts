@@ -1,7 +1,13 @@
 // The dashboard's list as a pure reducer: what each socket event and REST answer does
 // to the boards shown, with no React and no I/O, so it is tested in Node. The page dispatches;
 // when the list needs the server (a board newly shared with me), the state asks for a reload.
-import type { Board, BoardListItem, BoardPresence, WebhookHealth } from '@tandem/shared';
+import {
+  type Board,
+  type BoardListItem,
+  type BoardPresence,
+  foldForFind,
+  type WebhookHealth,
+} from '@tandem/shared';
 
 export interface DashboardList {
   /** null until the first load answered. */
@@ -89,7 +95,8 @@ export function visibleBoards(
   boards: readonly BoardListItem[],
   query: string,
 ): { mine: BoardListItem[]; shared: BoardListItem[] } {
-  const q = query.trim().toLowerCase();
-  const shown = boards.filter((b) => b.title.toLowerCase().includes(q));
+  // Folded as Find folds a board's text: case and accents aside, so "cafe" finds "Café retro".
+  const q = foldForFind(query.trim());
+  const shown = boards.filter((b) => foldForFind(b.title).includes(q));
   return { mine: shown.filter((b) => b.role === 'owner'), shared: shown.filter((b) => b.role !== 'owner') };
 }

@@ -57,7 +57,7 @@ export function VoteMenu(props: FacilitationProps & { canEdit: boolean; votes: V
         <>
           {canEdit ? (
             <p className="votes-left" aria-live="polite">
-              {session.votesPerPerson - votesUsed(cur?.myVotes ?? {})} votes left
+              {votesLeftText(session.votesPerPerson - votesUsed(cur?.myVotes ?? {}))}
             </p>
           ) : (
             <p className="hint">A vote is running. Viewers watch; owners and editors vote.</p>
@@ -119,3 +119,6 @@ export function Results({
     </section>
   );
 }
+
+/** "1 vote left", "3 votes left". */
+export const votesLeftText = (left: number): string => (left === 1 ? '1 vote left' : `${left} votes left`);
