@@ -4,7 +4,17 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { artifacts, createBoard, newUser, place, shapes, sharedBoard, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  boardArea,
+  createBoard,
+  newUser,
+  place,
+  shapes,
+  sharedBoard,
+  until,
+  withApp,
+} from './helpers.ts';
 
 /** Every line's box of the first sticky, and the note's own box, in screen pixels. */
 async function stickyLines(page: Page) {
@@ -95,6 +105,22 @@ describe('text in notes', () => {
     assert.equal(await ada.getByText('Someone else deleted the note').count(), 0, 'no one else did');
     await ada.getByRole('button', { name: 'Redo', exact: true }).click();
     await until(async () => (await shapes(ada, 'sticky').count()) === 1, 'Redo brings the note back');
+  });
+
+  it('a click with the Text tool starts the text where the click was', async () => {
+    const { page } = await newUser(app, 'Tom');
+    await createBoard(page, 'Text at the click');
+    await place(page, 'Text', 400, 300);
+    await page.keyboard.type('Starts here');
+    await page.keyboard.press('Escape');
+    const text = page.locator('[data-shape-type="text"] .shape-text', { hasText: 'Starts here' });
+    await text.waitFor();
+    const area = (await boardArea(page).boundingBox())!;
+    const box = (await text.boundingBox())!;
+    const left = box.x - area.x;
+    // Centred on the click, its first letter sat about 110 px to the left.
+    assert.ok(left >= 380 && left <= 420, `the text starts at ${left}, the click was at 400`);
+    assert.ok(Math.abs(box.y + box.height / 2 - area.y - 300) < 20, 'on the click’s line');
   });
 
   it('two people typing at the same spot get two whole runs', async () => {

@@ -27,6 +27,7 @@ import {
   rotateShapes,
   setArrowEnds,
 } from '../model/shapes.ts';
+import { textShapeAt } from '../model/textInput.ts';
 import type { EditorState } from '../store.ts';
 import type { ToolContext } from './context.ts';
 
@@ -342,10 +343,16 @@ export function createGesture(id: string, start: Point, type: ShapeType, others:
       st.setGuides([]);
       const r = rectFromCorners(start, p);
       const z = st.viewport.zoom;
-      // A click (not a drag) places a shape of the default size centred on the pointer.
+      // A click (not a drag) places a shape of the default size centred on the pointer; text
+      // starts where the click was, as in Excalidraw and tldraw (a double-click's text does too:
+      // textShapeAt): centred, its first letter sat 110 units left of the click, over whatever was there.
       if (r.w * z < 8 && r.h * z < 8) {
         const size = defaultSize[type];
-        resizeShape(env.ctx.doc, id, { x: start.x - size.w / 2, y: start.y - size.h / 2, ...size });
+        const box =
+          type === 'text'
+            ? textShapeAt(start)
+            : { x: start.x - size.w / 2, y: start.y - size.h / 2, ...size };
+        resizeShape(env.ctx.doc, id, { x: box.x, y: box.y, w: box.w, h: box.h });
       }
       st.select([id]);
       // With the tool locked the next click makes the next shape; otherwise type into this one.
