@@ -129,6 +129,31 @@ describe('tool controller gestures', () => {
     assert.ok(Math.abs(deg - Math.round(deg / 15) * 15) < 1e-9, `${deg}° is a multiple of 15°`);
   });
 
+  it('rotates by a handle below the shape as far as the pointer turns, with no jump', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([a]);
+    // The handle drawn below the shape (near the top of the screen): pressed and not moved, no turn.
+    t.drag([50, 130], [[50, 130]], { handle: 'rotate' });
+    assert.ok(Math.abs(t.rec(a).rotation) < 1e-9, 'no half turn on the press');
+    // From straight below the centre to straight left of it: a quarter turn clockwise.
+    t.drag([50, 130], [[-100, 50]], { handle: 'rotate' });
+    assert.ok(Math.abs(t.rec(a).rotation - Math.PI / 2) < 1e-9);
+  });
+
+  it('a frame does not rotate, alone or with other shapes', () => {
+    const t = setup();
+    const frame = createShape(t.doc, { type: 'frame', x: 0, y: 0, w: 300, h: 200 }, 'u1');
+    const note = createShape(t.doc, { type: 'sticky', x: 400, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([frame]);
+    t.drag([150, -30], [[400, 100]], { handle: 'rotate' });
+    assert.equal(t.rec(frame).rotation, 0);
+    t.store.getState().select([frame, note]);
+    t.drag([250, -30], [[600, 100]], { handle: 'rotate' });
+    assert.deepEqual([t.rec(frame).rotation, t.rec(note).rotation], [0, 0]);
+    assert.deepEqual([t.rec(note).x, t.rec(note).y], [400, 0], 'nothing turned about the pair’s centre');
+  });
+
   it('binds an arrow drawn from one shape to another, and the arrow follows a moved shape', () => {
     const t = setup();
     const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');

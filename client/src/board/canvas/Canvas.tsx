@@ -26,11 +26,11 @@ import { fontStacks } from '../drawing/fonts.ts';
 import { clippingFrames, grabbedAt } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { shapeCountText, shapeLabel } from '../model/describe.ts';
-import { intersects, unionRect } from '../model/geometry.ts';
-import { recordBounds } from '../model/layout.ts';
+import { intersects, rotate, unionRect } from '../model/geometry.ts';
+import { recordBounds, turnable } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
-import { toBoard, useEditor, type Viewport } from '../store.ts';
+import { toBoard, toScreen, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
 import { ArrowView, arrowEndsOf, resolveArrow, ShapeView } from './ShapeView.tsx';
@@ -334,7 +334,7 @@ export function Canvas({
           <ShapeLayer visible={still} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
           <FrameTitles visible={still} />
           <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
-          {!lift && <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />}
+          {!lift && <Selection byId={snap.byId} viewport={viewport} screen={screen} readOnly={readOnly} />}
           <Draft />
           <Marquee zoom={viewport.zoom} />
         </g>
@@ -343,7 +343,7 @@ export function Canvas({
         <LiftLayer screen={screen} transform={transform}>
           <ShapeLayer visible={lifted} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
           <FrameTitles visible={lifted} />
-          <Selection byId={snap.byId} zoom={viewport.zoom} readOnly={readOnly} />
+          <Selection byId={snap.byId} viewport={viewport} screen={screen} readOnly={readOnly} />
         </LiftLayer>
       )}
       <Guides screen={screen} transform={transform} zoom={viewport.zoom} />
@@ -499,15 +499,25 @@ function outline(rec: ShapeRecord, byId: Map<string, ShapeRecord>, pad: number) 
   return { x: rec.x - pad, y: rec.y - pad, w: rec.w + 2 * pad, h: rec.h + 2 * pad, rot };
 }
 
+/**
+ * How far down the screen the top bar and the facilitation bar under it reach (the comment cards
+ * keep below it too), and how far up the bottom bars do: a rotation handle there is under them.
+ */
+const TOP_CHROME = 116;
+const BOTTOM_CHROME = 72;
+
 function Selection({
   byId,
-  zoom,
+  viewport,
+  screen,
   readOnly,
 }: {
   byId: Map<string, ShapeRecord>;
-  zoom: number;
+  viewport: Viewport;
+  screen: { w: number; h: number };
   readOnly: boolean;
 }) {
+  const zoom = viewport.zoom;
   const selection = useEditor((s) => s.selection);
   const editingId = useEditor((s) => s.editingId);
   const pad = 4 / zoom;
@@ -522,31 +532,53 @@ function Selection({
       ? unionRect(movable.map(recordBounds))
       : null;
   const hs = 9 / zoom;
-  const handles = (o: { x: number; y: number; w: number; h: number }) => {
+  const stem = 24 / zoom;
+  // The rotation handle stands above the box (in the shape's own frame, `rotation` being the turn
+  // drawn on it); where that is under the top bars, where it could not be grabbed, it stands below
+  // the box instead, if there it is clear of the bottom ones (tldraw and Excalidraw flip it too).
+  const handleBelow = (o: { x: number; y: number; w: number; h: number }, rotation: number) => {
+    const c = { x: o.x + o.w / 2, y: o.y + o.h / 2 };
+    const onScreen = (y: number) => {
+      const p = rotate({ x: c.x, y }, c, rotation);
+      return toScreen(viewport, screen, p.x, p.y).y;
+    };
+    const above = onScreen(o.y - stem);
+    const below = onScreen(o.y + o.h + stem);
+    return above < TOP_CHROME && below >= TOP_CHROME && below <= screen.h - BOTTOM_CHROME;
+  };
+  const handles = (o: { x: number; y: number; w: number; h: number }, turns: boolean, rotation = 0) => {
     const corners: [Handle, number, number][] = [
       ['nw', o.x, o.y],
       ['ne', o.x + o.w, o.y],
       ['sw', o.x, o.y + o.h],
       ['se', o.x + o.w, o.y + o.h],
     ];
+    const below = turns && handleBelow(o, rotation);
+    const edge = below ? o.y + o.h : o.y;
+    const knob = below ? o.y + o.h + stem : o.y - stem;
     return (
       <>
-        <line
-          x1={o.x + o.w / 2}
-          y1={o.y}
-          x2={o.x + o.w / 2}
-          y2={o.y - 24 / zoom}
-          stroke="#4f46e5"
-          strokeWidth={1.5 / zoom}
-        />
-        <circle
-          data-handle="rotate"
-          className="handle rotate"
-          cx={o.x + o.w / 2}
-          cy={o.y - 24 / zoom}
-          r={hs / 1.6}
-          strokeWidth={1.5 / zoom}
-        />
+        {turns && (
+          <>
+            <line
+              x1={o.x + o.w / 2}
+              y1={edge}
+              x2={o.x + o.w / 2}
+              y2={knob}
+              stroke="#4f46e5"
+              strokeWidth={1.5 / zoom}
+            />
+            <circle
+              data-handle="rotate"
+              data-below={below ? 'true' : undefined}
+              className="handle rotate"
+              cx={o.x + o.w / 2}
+              cy={knob}
+              r={hs / 1.6}
+              strokeWidth={1.5 / zoom}
+            />
+          </>
+        )}
         {corners.map(([h, x, y]) => (
           <rect
             key={h}
@@ -628,7 +660,7 @@ function Selection({
           const o = outline(single, byId, pad);
           return (
             <g transform={o.rot} pointerEvents="all">
-              {handles(o)}
+              {handles(o, turnable([single]), single.rotation)}
             </g>
           );
         })()}
@@ -645,7 +677,11 @@ function Selection({
             strokeDasharray={`${4 / zoom} ${3 / zoom}`}
             pointerEvents="none"
           />
-          {handles({ x: box.x - 2 * pad, y: box.y - 2 * pad, w: box.w + 4 * pad, h: box.h + 4 * pad })}
+          {handles(
+            { x: box.x - 2 * pad, y: box.y - 2 * pad, w: box.w + 4 * pad, h: box.h + 4 * pad },
+            // No rotation handle on a frame, nor on a selection holding one (model/layout.ts).
+            turnable(movable),
+          )}
         </g>
       )}
     </g>

@@ -273,6 +273,13 @@ const turn = (p: Point, c: Point, angle: number): Point => {
   return { x: c.x + (p.x - c.x) * cos - (p.y - c.y) * sin, y: c.y + (p.x - c.x) * sin + (p.y - c.y) * cos };
 };
 
+/**
+ * Whether shapes may be turned: not when a frame is among them. A frame does not rotate (as in Miro
+ * and Excalidraw: it is a region of the board, its shapes are clipped to its box), and turning the
+ * rest of a selection about it would carry them out of it.
+ */
+export const turnable = (recs: readonly ShapeRecord[]): boolean => !recs.some((r) => r.type === 'frame');
+
 /** Rotates shapes as one picture by `angle` (radians) around `pivot`; absolute, from the originals. */
 export function rotateRecords(originals: ShapeRecord[], pivot: Point, angle: number): Patch[] {
   return originals.map((r) => {

@@ -6,7 +6,7 @@ import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames
 import { duplicateShapes } from '../model/clipboard.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
-import { expandToGroups, recordBounds, snapPoint } from '../model/layout.ts';
+import { expandToGroups, recordBounds, snapPoint, turnable } from '../model/layout.ts';
 import { carriedStyle, createShape, deleteShapes } from '../model/shapes.ts';
 import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
 import type { ToolContext } from './context.ts';
@@ -155,6 +155,8 @@ export class ToolController {
         const box = unionRect(originals.map(recordBounds));
         if (!box || originals.length === 0) return;
         if (e.handle === 'rotate') {
+          // No handle is drawn for a selection holding a frame; a stray press turns nothing.
+          if (!turnable(originals)) return;
           const pivot = center(box);
           this.gesture = turnGesture(pivot, Math.atan2(p.y - pivot.y, p.x - pivot.x), originals);
         } else if (e.handle !== 'from' && e.handle !== 'to') {
@@ -178,8 +180,12 @@ export class ToolController {
         const id = st.selection[0]!;
         const rec = this.ctx.shapes().byId.get(id);
         if (rec?.locked) return;
-        if (rec && e.handle === 'rotate') this.gesture = rotateGesture(id, center(rec));
-        else if (rec && (e.handle === 'from' || e.handle === 'to')) {
+        if (rec && e.handle === 'rotate') {
+          // A frame does not turn (model/layout.ts): it has no rotation handle.
+          const c = center(rec);
+          if (turnable([rec]))
+            this.gesture = rotateGesture(id, c, Math.atan2(p.y - c.y, p.x - c.x), rec.rotation);
+        } else if (rec && (e.handle === 'from' || e.handle === 'to')) {
           const other = e.handle === 'from' ? rec.to : rec.from;
           if (other) this.gesture = arrowEndGesture(id, e.handle, other);
         } else if (rec)

@@ -271,11 +271,16 @@ export function resizeGesture(g: {
   };
 }
 
-/** One shape rotated by its handle about its centre `c`. */
-export function rotateGesture(id: string, c: Point): Gesture {
+/**
+ * One shape rotated by its handle about its centre `c`: turned by as much as the pointer turns
+ * about it since the press (at angle `start`), from the rotation it had (`from`). Relative, because
+ * the handle is not always above the shape: near the top of the screen it is drawn below it.
+ */
+export function rotateGesture(id: string, c: Point, start: number, from: number): Gesture {
   return {
     move({ p, shift }, env) {
-      let angle = Math.atan2(p.y - c.y, p.x - c.x) + Math.PI / 2;
+      const turned = from + Math.atan2(p.y - c.y, p.x - c.x) - start;
+      let angle = Math.atan2(Math.sin(turned), Math.cos(turned));
       // Shift snaps to 15°, as in most editors.
       if (shift) angle = Math.round(angle / (Math.PI / 12)) * (Math.PI / 12);
       rotateShapes(env.ctx.doc, [id], angle);
