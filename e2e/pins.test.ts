@@ -114,6 +114,19 @@ describe('comment pins pass under the bars', () => {
       await phone.mouse.click(at.x, at.y);
       await phone.getByRole('complementary', { name: 'Comments panel' }).waitFor();
       assert.equal(await comments.getAttribute('aria-pressed'), 'true');
+      await phone.mouse.click(at.x, at.y);
+      await until(async () => (await comments.getAttribute('aria-pressed')) === 'false', 'the panel closed');
+
+      // An open thread high on the screen stays under the menus of the top bar, as the bars do.
+      await panPinOnto(phone, { x: 300, y: 110 });
+      await pin(phone).click();
+      await phone.getByRole('region', { name: 'Comment thread' }).waitFor();
+      await phone.getByRole('button', { name: 'More', exact: true }).click();
+      await phone.screenshot({ path: `${artifacts}/thread-under-more-phone.png` });
+      for (const name of ['History', 'Templates', 'Export']) {
+        const item = center((await phone.getByRole('button', { name, exact: true }).boundingBox())!);
+        assert.equal(await under(phone, item), name, `More's ${name} is over the open thread`);
+      }
     });
   });
 });
