@@ -353,11 +353,9 @@ export function createGesture(id: string, start: Point, type: ShapeType, others:
       // textShapeAt): centred, its first letter sat 110 units left of the click, over whatever was there.
       if (r.w * z < 8 && r.h * z < 8) {
         const size = defaultSize[type];
-        const box =
-          type === 'text'
-            ? textShapeAt(start)
-            : { x: start.x - size.w / 2, y: start.y - size.h / 2, ...size };
-        resizeShape(env.ctx.doc, id, { x: box.x, y: box.y, w: box.w, h: box.h });
+        const at =
+          type === 'text' ? textShapeAt(start) : { x: start.x - size.w / 2, y: start.y - size.h / 2 };
+        resizeShape(env.ctx.doc, id, { x: at.x, y: at.y, ...size });
       }
       st.select([id]);
       // With the tool locked the next click makes the next shape; otherwise type into this one.
