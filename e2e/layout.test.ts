@@ -248,6 +248,36 @@ describe('layout, shared', () => {
     await ada.screenshot({ path: `${artifacts}/layout-multi-resize.png` });
   });
 
+  it('Shift+drag of a shape’s corner keeps its proportions', async () => {
+    // A 200 × 100 rectangle, drawn by dragging (Ctrl: no snapping).
+    await ada.getByRole('button', { name: 'Rectangle', exact: true }).click();
+    await ada.keyboard.down('Control');
+    await dragOnAda(await onAda(-100, -50), await onAda(100, 50));
+    await ada.keyboard.up('Control');
+    let id = '';
+    await until(async () => {
+      id = (await serverShapes()).find((s) => s.type === 'rect')?.id ?? '';
+      return id !== '';
+    }, 'the rectangle on the server');
+    const r0 = (await serverShape(id))!;
+    assert.deepEqual([r0.w, r0.h], [200, 100]);
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+a');
+    const handle = ada.locator('.selection [data-handle="se"]');
+    await handle.waitFor();
+    const hb = (await handle.boundingBox())!;
+    const from = { x: hb.x + hb.width / 2, y: hb.y + hb.height / 2 };
+    // The trial's drag: +200 right, +20 down, Shift held. It used to give about 404 × 124.
+    await ada.keyboard.down('Shift');
+    await dragOnAda(from, { x: from.x + 200, y: from.y + 20 });
+    await ada.keyboard.up('Shift');
+    await until(async () => ((await serverShape(id))?.w ?? 0) > 350, 'the rectangle resized');
+    const r = (await serverShape(id))!;
+    assert.ok(Math.abs(r.w / r.h - 2) < 0.01, `2:1 kept: ${r.w} × ${r.h}`);
+    assert.ok(Math.abs(r.x - r0.x) < 0.01 && Math.abs(r.y - r0.y) < 0.01, 'the north-west corner stays');
+    await until(async () => Math.abs(((await seenByBo(id))?.width ?? 0) - r.w) < 0.01, 'Bo sees it resized');
+  });
+
   it('styles lines and text for both people, and the panels fit a phone', async () => {
     const a = await rectAt(-250, 0);
     await ada.getByRole('button', { name: 'Ellipse', exact: true }).click();

@@ -117,6 +117,31 @@ describe('tool controller gestures', () => {
     assert.deepEqual([r2.x, r2.y, r2.w, r2.h], [-20, 10, 170, 120]);
   });
 
+  it('Shift keeps a shape’s proportions from a corner handle; an image’s are kept unless Shift is held', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 200, h: 100 }, 'u1');
+    t.store.getState().select([a]);
+    // The trial's drag: +200, +20 from the south-east corner gave 400 × 120 (now twice as wide as high).
+    t.drag([200, 100], [[400, 120]], { handle: 'se', shift: true });
+    assert.deepEqual([t.rec(a).x, t.rec(a).y, t.rec(a).w, t.rec(a).h], [0, 0, 400, 200]);
+    // From the north-west the south-east corner stays.
+    t.drag([0, 0], [[-100, 150]], { handle: 'nw', shift: true });
+    assert.deepEqual([t.rec(a).x, t.rec(a).y, t.rec(a).w, t.rec(a).h], [-100, -50, 500, 250]);
+    const note = createShape(t.doc, { type: 'sticky', x: 1000, y: 0, w: 200, h: 200 }, 'u1');
+    t.store.getState().select([note]);
+    t.drag([1200, 200], [[1355, 217]], { handle: 'se', shift: true });
+    assert.deepEqual([t.rec(note).w, t.rec(note).h], [355, 355]);
+    // Without Shift a shape still stretches freely.
+    t.drag([1355, 355], [[1400, 300]], { handle: 'se' });
+    assert.deepEqual([t.rec(note).w, t.rec(note).h], [400, 300]);
+    const img = createShape(t.doc, { type: 'image', x: 0, y: 1000, w: 200, h: 100 }, 'u1');
+    t.store.getState().select([img]);
+    t.drag([200, 1100], [[400, 1120]], { handle: 'se' });
+    assert.deepEqual([t.rec(img).w, t.rec(img).h], [400, 200]);
+    t.drag([400, 1200], [[500, 1210]], { handle: 'se', shift: true });
+    assert.deepEqual([t.rec(img).w, t.rec(img).h], [500, 210]);
+  });
+
   it('rotates by the handle, snapping to 15° with Shift', () => {
     const t = setup();
     const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');

@@ -232,7 +232,7 @@ export function turnGesture(pivot: Point, start: number, originals: ShapeRecord[
   };
 }
 
-/** One shape resized by a corner handle. */
+/** One shape resized by a corner handle; Shift keeps its proportions (an image's: frees them). */
 export function resizeGesture(g: {
   id: string;
   handle: Corner;
@@ -246,12 +246,17 @@ export function resizeGesture(g: {
     move({ p: at, shift, noSnap }, env) {
       const doc = env.ctx.doc;
       let p = at;
+      // Shift swaps the shape's own rule: any shape keeps its proportions, an image stretches
+      // (Excalidraw, tldraw, Miro, Figma).
+      const keep = g.keepAspect !== shift;
       if (g.rotation !== 0) {
         // Read in the shape's own frame, so the corner follows the pointer and the opposite one stays.
-        resizeShape(doc, g.id, dragRotatedCorner(g.box, g.rotation, g.handle, p, g.keepAspect !== shift));
+        resizeShape(doc, g.id, dragRotatedCorner(g.box, g.rotation, g.handle, p, keep));
         return;
       }
-      if (g.keepAspect && !shift) {
+      if (keep) {
+        // No snapping while the proportions are fixed: the guides of a free drag would not hold.
+        env.state().setGuides([]);
         resizeShape(doc, g.id, resizeKeepingAspect(g.box, g.handle, p));
         return;
       }
