@@ -392,4 +392,66 @@ describe('drawing styles, shared', () => {
       }
     }
   });
+
+  it('a pen stroke ends where the pointer is released, on both screens', async () => {
+    await quiet();
+    await ana.getByRole('button', { name: 'Pen', exact: true }).click();
+    /** Ana draws through `corners` (board points), `steps` moves a leg; answers the stroke's id. */
+    const pen = async (corners: [number, number][], steps: number) => {
+      const before = new Set((await serverShapes()).map((s) => s.id));
+      const first = await at(ana, ...corners[0]!);
+      await ana.mouse.move(first.x, first.y);
+      await ana.mouse.down();
+      for (const c of corners.slice(1)) {
+        const p = await at(ana, ...c);
+        await ana.mouse.move(p.x, p.y, { steps });
+      }
+      await ana.mouse.up();
+      let id = '';
+      await until(async () => {
+        id = (await serverShapes()).find((s) => !before.has(s.id) && s.type === 'freehand')?.id ?? '';
+        return id !== '';
+      }, 'the stroke on the server');
+      return id;
+    };
+    /** The drawn outline's extent in board units (views at zoom 1, centred on 0,0). */
+    const extent = async (page: Page, id: string) => {
+      const path = page.locator(`[data-shape-id="${id}"] path`).first();
+      await path.waitFor();
+      const b = (await path.boundingBox())!;
+      const o = await at(page, 0, 0);
+      return { x1: b.x - o.x, y1: b.y - o.y, x2: b.x + b.width - o.x, y2: b.y + b.height - o.y };
+    };
+    // The half-width of the default pen (size 6).
+    const half = 3;
+    // An L: right 200, then down 200, clear of the shapes above. The trial's stopped some 28 short, its corner cut.
+    const l = await pen(
+      [
+        [-250, -310],
+        [-50, -310],
+        [-50, -110],
+      ],
+      10,
+    );
+    for (const page of [ana, ben]) {
+      const e = await extent(page, l);
+      assert.ok(e.y2 >= -110 - half && e.y2 <= -110 + half, `the L ends at y ${e.y2}`);
+      assert.ok(e.x2 >= -50 - half, `its corner reaches x ${e.x2}`);
+    }
+    // A quick 200-unit flick: three moves. The trial's drew 143.
+    const flick = await pen(
+      [
+        [50, -200],
+        [250, -200],
+      ],
+      3,
+    );
+    for (const page of [ana, ben]) {
+      const e = await extent(page, flick);
+      assert.ok(e.x1 <= 50 + half && e.x2 >= 250 - half, `the flick spans ${e.x1} … ${e.x2}`);
+    }
+    await ana.getByRole('button', { name: 'Select', exact: true }).click();
+    await quiet();
+    await ben.screenshot({ path: `${artifacts}/drawing-pen-ends-ben.png` });
+  });
 });

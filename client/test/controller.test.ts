@@ -142,6 +142,20 @@ describe('tool controller gestures', () => {
     assert.deepEqual([t.rec(img).w, t.rec(img).h], [500, 210]);
   });
 
+  it('a pen stroke ends where the pointer is released, even with no move there', () => {
+    const t = setup();
+    t.store.getState().setTool('pen');
+    const screen = (x: number, y: number) => {
+      const s = t.store.getState();
+      return toScreen(s.viewport, s.screen, x, y);
+    };
+    t.controller.down({ ...screen(0, 0), button: 0, shift: false, pointerId: 1, handle: null });
+    t.controller.move({ ...screen(100, 0), pointerId: 1, shift: false });
+    t.controller.up({ ...screen(200, 0), pointerId: 1 });
+    const stroke = readAll(t.doc).find((r) => r.type === 'freehand')!;
+    assert.deepEqual([stroke.x, stroke.w, stroke.points?.slice(-2)], [0, 200, [200, 0]]);
+  });
+
   it('rotates by the handle, snapping to 15° with Shift', () => {
     const t = setup();
     const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');

@@ -1,10 +1,15 @@
 // Freehand stroke outline (perfect-freehand) as an SVG path, shared by the canvas and the exporter.
 import { getStroke } from 'perfect-freehand';
 
-export function strokePath(points: number[], size = 6): string {
+/** The outline of a stroke through `points` (x, y pairs), as an SVG path. A finished stroke ends at
+ * its last point; one still being drawn (`complete: false`) may trail the pointer a little, as
+ * streamlining smooths it. */
+export function strokePath(points: number[], { size = 6, complete = true } = {}): string {
   const input: [number, number][] = [];
   for (let i = 0; i + 1 < points.length; i += 2) input.push([points[i]!, points[i + 1]!]);
-  const outline = getStroke(input, { size, thinning: 0.5, smoothing: 0.5, streamline: 0.5 });
+  // perfect-freehand's `last` (false unless given) places the final point where the input ended;
+  // without it a finished stroke stopped short of the release, by up to a third of a quick flick.
+  const outline = getStroke(input, { size, thinning: 0.5, smoothing: 0.5, streamline: 0.5, last: complete });
   if (outline.length === 0) return '';
   let d = `M${outline[0]![0].toFixed(2)} ${outline[0]![1].toFixed(2)}`;
   for (let i = 1; i < outline.length; i++) d += `L${outline[i]![0].toFixed(2)} ${outline[i]![1].toFixed(2)}`;

@@ -796,5 +796,6 @@ function Marquee({ zoom }: { zoom: number }) {
 function Draft() {
   const d = useEditor((s) => s.draft);
   if (!d) return null;
-  return <path d={strokePath(d)} fill="#3d4651" opacity={0.8} />;
+  // Still being drawn: it may trail the pointer while streamlined (the stored stroke reaches the end).
+  return <path d={strokePath(d, { complete: false })} fill="#3d4651" opacity={0.8} />;
 }

@@ -412,8 +412,11 @@ export function penGesture(first: Point): Gesture {
       points.push(p);
       env.state().setDraft(points.flatMap((q) => [q.x, q.y]));
     },
-    up(_p, env) {
+    up(p, env) {
       env.state().setDraft(null);
+      // The stroke ends where the pointer let go, should the release come without a last move there.
+      const last = points.at(-1)!;
+      if (p.x !== last.x || p.y !== last.y) points.push(p);
       if (points.length > 1 || points.length === 1) {
         const pts =
           points.length === 1 ? [points[0]!, { x: points[0]!.x + 0.5, y: points[0]!.y + 0.5 }] : points;
