@@ -11,6 +11,7 @@ import {
   boardArea,
   canvas,
   createBoard,
+  dragOnBoard,
   newUser,
   place,
   shapes,
@@ -19,14 +20,6 @@ import {
 } from './helpers.ts';
 
 const rotateHandle = (page: Page) => page.locator('[data-handle="rotate"]');
-
-async function dragOnBoard(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
-  const area = (await boardArea(page).boundingBox())!;
-  await page.mouse.move(area.x + from.x, area.y + from.y);
-  await page.mouse.down();
-  await page.mouse.move(area.x + to.x, area.y + to.y, { steps: 8 });
-  await page.mouse.up();
-}
 
 describe('rotation handles', () => {
   const app = withApp();

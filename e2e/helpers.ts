@@ -230,6 +230,15 @@ export const canvas = (page: Page) => page.getByRole('application', { name: 'Boa
  */
 export const boardArea = (page: Page) => canvas(page).locator('..');
 
+/** A drag with the mouse between two board-area points, in steps, as a person drags. */
+export async function dragOnBoard(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const area = (await boardArea(page).boundingBox())!;
+  await page.mouse.move(area.x + from.x, area.y + from.y);
+  await page.mouse.down();
+  await page.mouse.move(area.x + to.x, area.y + to.y, { steps: 8 });
+  await page.mouse.up();
+}
+
 /** Places a shape with a tool by clicking at canvas-relative (x, y). */
 export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
   await page.getByRole('button', { name: tool, exact: true }).click();

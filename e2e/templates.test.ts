@@ -11,6 +11,7 @@ import {
   artifacts,
   boardArea,
   createBoard,
+  dragOnBoard,
   joinByLink,
   newUser,
   place,
@@ -29,15 +30,6 @@ async function centreIn(page: Page, target: Locator, dx = 0, dy = 0): Promise<{ 
   const area = (await boardArea(page).boundingBox())!;
   const box = (await target.boundingBox())!;
   return { x: box.x - area.x + box.width / 2 + dx, y: box.y - area.y + box.height / 2 + dy };
-}
-
-/** A drag with the mouse between two board-area points, in steps, as a person drags. */
-async function dragOnBoard(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
-  const area = (await boardArea(page).boundingBox())!;
-  await page.mouse.move(area.x + from.x, area.y + from.y);
-  await page.mouse.down();
-  await page.mouse.move(area.x + to.x, area.y + to.y, { steps: 8 });
-  await page.mouse.up();
 }
 
 const frameNamed = (page: Page, name: string) =>
