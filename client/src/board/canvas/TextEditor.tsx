@@ -19,6 +19,10 @@ import { toScreen, useEditor } from '../store.ts';
 import { layoutOf, measureIn } from './measure.ts';
 import type { ShapeIndex } from './shapeIndex.ts';
 
+/** Typing ends with the keys back on the board, as at Escape. */
+const focusCanvas = () =>
+  (document.querySelector('[aria-label="Board canvas"]') as HTMLElement | null)?.focus();
+
 /** The board's undo and redo (the toolbar's), which Ctrl+Z and Ctrl+Y call while text is typed. */
 export interface TextHistory {
   undo(): unknown;
@@ -87,7 +91,7 @@ export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIn
     const id = useEditor.getState().editingId;
     if (id && !shapesOf(doc).has(id)) {
       setEditing(null);
-      (document.querySelector('[aria-label="Board canvas"]') as HTMLElement | null)?.focus();
+      focusCanvas();
     }
   };
   const undoRef = useRef(undoInField);
@@ -166,7 +170,7 @@ export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIn
         if (e.key === 'Escape') {
           e.preventDefault();
           setEditing(null);
-          (document.querySelector('[aria-label="Board canvas"]') as HTMLElement | null)?.focus();
+          focusCanvas();
         }
         e.stopPropagation();
       }}
