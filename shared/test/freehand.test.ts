@@ -68,7 +68,7 @@ test('a quick flick of few points draws its whole length', () => {
   }
 });
 
-test('a stroke still being drawn may trail its pointer', () => {
+test('a stroke still being drawn is streamlined behind its pointer; finished, it reaches the end', () => {
   const points = sampled(
     [
       [0, 0],
@@ -79,5 +79,6 @@ test('a stroke still being drawn may trail its pointer', () => {
   const drawing = outlineOf(strokePath(points, { size, complete: false }));
   const done = outlineOf(strokePath(points, { size }));
   const reach = (pts: [number, number][]) => Math.max(...pts.map((p) => p[0]));
-  assert.ok(reach(drawing) <= reach(done));
+  // Strictly: the option reaches perfect-freehand (the same outline both ways would mean it did not).
+  assert.ok(reach(drawing) < reach(done) - half, `${reach(drawing)} while drawn, ${reach(done)} finished`);
 });
