@@ -350,13 +350,19 @@ describe('hardening: a client that asks for the whole board again and again with
     );
     assert.equal(greedy.ws.readyState, greedy.ws.OPEN, 'the reader was not cut off');
 
-    // It reads again: the answers sent arrive, then one more, for its latest request, and no more.
+    // It reads again: the answers sent arrive, then one more for its latest request if that came
+    // in after the last answer was written, and no more. The first answer is written as the first
+    // request is read, so with one answer written the latest request always waits; with more, the
+    // kernel took an answer while requests were still being read, and the last answer written may
+    // already be the latest request's (when depends on how fast the kernel took it).
     socket.resume();
     const boards = () => greedy.messages.filter((m) => m.length >= board).length;
-    await waitUntil(`${answered + 1} whole boards arrived`, () => boards() >= answered + 1);
+    await waitUntil(`${answered} whole boards arrived`, () => boards() >= answered);
     // Kept on purpose: this proves that no further answer arrives, which no event can signal.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal(boards(), answered + 1, `${answered + 1} answers for 200 requests`);
+    if (answered === 1) assert.equal(boards(), 2, 'one answer, then one for the latest request');
+    else
+      assert.ok([answered, answered + 1].includes(boards()), `${boards()} answers after ${answered} queued`);
     greedy.ws.terminate();
     await bystanders.checkSyncing('after the greedy reader');
     await assertHeapNear(baseline, 'greedy reader');
