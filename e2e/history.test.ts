@@ -117,6 +117,26 @@ describe('version history in the browser', () => {
       `${zoomBox.y - (panelBox.y + panelBox.height)} px between`,
     );
     await ada.screenshot({ path: join(artifacts, 'history-panel.png') });
+
+    // Ctrl+Z after the restore takes back nobody's older edit: Ada's rectangle and Bo's ellipse
+    // (each one's own first edit, under the restore) stay. A restore is taken back in History.
+    for (const page of [ada, bo]) {
+      await canvas(page).focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
+    }
+    // Edits made after the restore are undone as before: a diamond Ada draws now, then Ctrl+Z.
+    await place(ada, 'Diamond', 800, 200);
+    await ada.keyboard.press('Escape');
+    await ada.locator('[data-shape-type="diamond"]').waitFor();
+    assert.equal(await count(ada), 3, 'the two restored shapes and the new diamond');
+    await until(async () => (await count(bo)) === 3, 'Bo sees the diamond');
+    await canvas(ada).focus();
+    await ada.keyboard.press('Control+z');
+    await ada.locator('[data-shape-type="diamond"]').waitFor({ state: 'detached' });
+    await until(async () => (await count(bo)) === 2, 'Bo sees the diamond go');
+    assert.equal(await count(ada), 2, 'the restored rectangle and ellipse stay');
+    assert.equal(await ada.locator('[data-shape-type="rect"]').count(), 1);
+    assert.equal(await bo.locator('[data-shape-type="ellipse"]').count(), 1);
   });
 
   it('Enter and Tab during a preview walk the shapes of the version shown, not the live board', async () => {

@@ -2,12 +2,13 @@
 // stats and authors, restore as one forward change, and reverting one user's edits since a time.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { RESTORED_AT_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import {
   authorsOf,
   docAt,
   type HistoryEntry,
-  restoreTo,
+  restoreChanges,
   revertChanges,
   shapeStats,
 } from '../src/history/board.ts';
@@ -43,8 +44,10 @@ class Board {
     for (const c of this.clients) Y.applyUpdate(c, update);
   }
 
+  /** The board's content: shapes and meta, without the stamp a restore leaves (restoredAt). */
   json(doc: Y.Doc = this.live): unknown {
-    return { shapes: doc.getMap('shapes').toJSON(), meta: doc.getMap('meta').toJSON() };
+    const { [RESTORED_AT_KEY]: _stamp, ...meta } = doc.getMap('meta').toJSON();
+    return { shapes: doc.getMap('shapes').toJSON(), meta };
   }
 }
 
@@ -93,6 +96,20 @@ class Client {
     this.edit((shapes) => shapes.delete(id));
   }
 }
+
+/**
+ * Restores `live` to `target` as the server does (restoreChanges' slices, computed on a copy), the
+ * slices applied in one transaction with `origin` (the room applies them over a few turns); answers
+ * the slices.
+ */
+function restoreTo(live: Y.Doc, target: Y.Doc, origin: unknown = null): Uint8Array[] {
+  const slices = restoreChanges([Y.encodeStateAsUpdate(live)], Y.encodeStateAsUpdate(target));
+  live.transact(() => {
+    for (const slice of slices) Y.applyUpdate(live, slice);
+  }, origin);
+  return slices;
+}
+const restoredAt = (doc: Y.Doc): unknown => doc.getMap('meta').get(RESTORED_AT_KEY);
 
 const xs = (doc: Y.Doc): Record<string, unknown> =>
   Object.fromEntries([...doc.getMap<Y.Map<unknown>>('shapes').entries()].map(([id, s]) => [id, s.get('x')]));
@@ -158,9 +175,12 @@ describe('history: restore as one forward change', () => {
     const undo = new Y.UndoManager(board.live, { trackedOrigins: new Set([origin]) });
     const updates: Uint8Array[] = [];
     board.live.on('update', (u: Uint8Array) => updates.push(u));
+    const before = Date.now();
     restoreTo(board.live, version, origin);
     assert.equal(updates.length, 1, 'one change');
     assert.deepEqual(board.json(), versionJson);
+    // Stamped last, so that every client empties its undo history (docs/api.md §12).
+    assert.ok(Number(restoredAt(board.live)) >= before, 'restoredAt is set to the time of the restore');
 
     // Everyone connected gets the one change and sees the version.
     board.broadcast(updates[0]!);
@@ -185,10 +205,9 @@ describe('history: restore as one forward change', () => {
     Y.applyUpdate(offline, Y.encodeStateAsUpdate(board.live));
     offline.getMap<Y.Map<unknown>>('shapes').get('a1')?.set('color', 'blue');
 
-    const updates: Uint8Array[] = [];
-    board.live.on('update', (u: Uint8Array) => updates.push(u));
-    restoreTo(board.live, version);
-    const touched = Y.decodeUpdate(updates[0]!).structs.length;
+    const slices = restoreTo(board.live, version);
+    assert.equal(slices.length, 2, "a2's x, then the stamp");
+    const touched = Y.decodeUpdate(slices[0]!).structs.length;
     assert.ok(touched <= 2, `only a2's x is rewritten (${touched} structs)`);
     assert.equal(xs(board.live).a2, 2);
 
@@ -211,6 +230,33 @@ describe('history: restore as one forward change', () => {
     assert.equal(text(board.live, 'a1'), 'the slow fox');
     restoreTo(board.live, version);
     assert.equal(text(board.live, 'a1'), 'the quick fox');
+  });
+
+  test('a board equal to the version gets no change, not even the stamp', () => {
+    const board = new Board();
+    board.client('ada').add('a1', 1, 'same');
+    const version = docAt(null, board.log);
+    assert.deepEqual(restoreTo(board.live, version), []);
+    assert.equal(restoredAt(board.live), undefined);
+  });
+
+  test('a board of many shapes comes in slices of 25, each following the one before', () => {
+    const board = new Board();
+    const ada = board.client('ada');
+    const version = docAt(null, board.log);
+    for (let i = 0; i < 60; i++) ada.add(`s${i}`, i);
+    const slices = restoreTo(board.live, version);
+    assert.equal(slices.length, 4, 'three slices of shapes (25, 25, 10), then the stamp');
+    assert.deepEqual(board.json(), board.json(version));
+    // Applied one by one, in order, to a copy of the board before: the same board.
+    const copy = new Y.Doc();
+    for (const entry of board.log) Y.applyUpdate(copy, entry.update);
+    for (const slice of slices) {
+      Y.applyUpdate(copy, slice);
+      assert.equal(copy.store.pendingStructs, null, 'each slice follows from the ones before it');
+    }
+    assert.deepEqual(board.json(copy), board.json(version));
+    assert.equal(restoredAt(copy), restoredAt(board.live));
   });
 });
 

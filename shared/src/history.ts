@@ -12,6 +12,12 @@ export const historyDefaults = {
   labelMax: 120,
 } as const;
 
+/**
+ * The `meta` key a restore sets last (server epoch ms): every client empties its undo history of
+ * that document when it changes (docs/api.md §12).
+ */
+export const RESTORED_AT_KEY = 'restoredAt';
+
 export const VersionAuthor = z.object({ id: z.string(), name: z.string(), color: z.string() });
 export type VersionAuthor = z.infer<typeof VersionAuthor>;
 

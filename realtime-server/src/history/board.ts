@@ -2,7 +2,7 @@
 // attributed log, what changed between two points (stats, authors), restoring a version as one
 // forward change, and reverting one user's edits since a time. docs/architecture.md
 // ("Version history") explains the semantics, and who wins when edits overlap.
-import { exportBoard, SHAPES_KEY } from '@tandem/shared';
+import { exportBoard, META_KEY, RESTORED_AT_KEY, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 import { itemOf } from '../documents/internals.ts';
 import { nextTurn } from '../documents/turns.ts';
@@ -191,31 +191,19 @@ function syncMap(live: Y.Map<unknown>, target: Y.Map<unknown>): void {
   for (const key of keysOf(live, target)) syncEntry(live, target, key);
 }
 
-/**
- * Makes `live` equal to `target` (every top-level map: shapes, meta, …) in one transaction with
- * `origin`. Nothing is rewritten: the change is a forward edit on top of whatever `live` holds,
- * so it merges with concurrent and offline edits and can itself be undone. Shapes that did not
- * change are not touched, so no one's selection or text cursor in them is disturbed.
- */
-export function restoreTo(live: Y.Doc, target: Y.Doc, origin: unknown = null): void {
-  const names = new Set([...target.share.keys(), ...live.share.keys()]);
-  live.transact(() => {
-    // A board's top level holds only maps (docs/api.md §10).
-    for (const name of names) syncMap(live.getMap(name), target.getMap(name));
-  }, origin);
-}
-
 /** How many entries of a top-level map one slice of a restore changes (see restoreChanges). */
 export const RESTORE_SLICE_ENTRIES = 25;
 
 /**
  * The change that makes a board holding `live` (its stored parts, or one encoded state) equal to
- * `target`, as slices: one update per transaction of at most `perSlice` top-level entries (shapes),
+ * `target` (every top-level map: shapes, meta, …), as slices: one update per transaction of at most `perSlice` top-level entries (shapes),
  * each following the one before, so that the room can apply them a few per event-loop turn
  * (Room.changeInTurns): one update of a 4,000-shape restore took 85–270 ms to apply, a slice of
  * 25 shapes 1–3 ms (10–15 on a loaded machine). Empty when they are equal already. Computed on a
  * copy, so it can run away from the live doc (in a worker); applied to the live doc it is a
- * forward change like any other.
+ * forward change like any other: nothing is rewritten, so it merges with concurrent and offline
+ * edits. Entries that did not change are not touched, so no one's selection or text cursor in
+ * them is disturbed.
  */
 export function restoreChanges(
   live: readonly Uint8Array[],
@@ -239,6 +227,9 @@ export function restoreChanges(
       });
     }
   }
+  // Last, the stamp on which every client empties its undo history: Ctrl+Z would otherwise take
+  // back edits the restore has already replaced, on a board that no longer exists.
+  if (slices.length > 0) copy.getMap(META_KEY).set(RESTORED_AT_KEY, Date.now());
   copy.destroy();
   goal.destroy();
   return slices;

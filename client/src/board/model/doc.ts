@@ -1,6 +1,6 @@
 // Access to the two top-level maps of a board's Y.Doc (docs/api.md §10), and the origin that marks
 // this user's own edits so the undo manager tracks them and nobody else's.
-import { META_KEY, SHAPES_KEY } from '@tandem/shared';
+import { META_KEY, RESTORED_AT_KEY, SHAPES_KEY } from '@tandem/shared';
 import * as Y from 'yjs';
 
 /** Transaction origin of every edit this user makes; Y.UndoManager tracks only this origin. */
@@ -21,8 +21,24 @@ export function edit<T>(doc: Y.Doc, fn: () => T): T {
 }
 
 export function createUndoManager(doc: Y.Doc): Y.UndoManager {
-  return new Y.UndoManager([shapesOf(doc), metaOf(doc)], {
-    trackedOrigins: new Set([LOCAL_ORIGIN]),
-    captureTimeout: 400,
+  return forgetOnRestore(
+    doc,
+    new Y.UndoManager([shapesOf(doc), metaOf(doc)], {
+      trackedOrigins: new Set([LOCAL_ORIGIN]),
+      captureTimeout: 400,
+    }),
+  );
+}
+
+/**
+ * Empties `undo` whenever someone restores this document to a version (docs/api.md §12): the
+ * restore rewrote the board under it, so what Ctrl+Z would take back next is an edit the restore
+ * already replaced, and taking it back would bring an older edit back onto the restored board. A
+ * restore is taken back in History (the board before it is kept as a version), as in Google Docs.
+ */
+export function forgetOnRestore(doc: Y.Doc, undo: Y.UndoManager): Y.UndoManager {
+  metaOf(doc).observe((event) => {
+    if (event.keysChanged.has(RESTORED_AT_KEY) && !event.transaction.local) undo.clear();
   });
+  return undo;
 }

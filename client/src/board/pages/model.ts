@@ -12,6 +12,7 @@ import {
   renamePageEntry,
 } from '@tandem/shared';
 import * as Y from 'yjs';
+import { forgetOnRestore } from '../model/doc.ts';
 
 /** Page list changes carry this origin: their own undo (the Pages panel's), not the canvas's. */
 export const PAGES_ORIGIN = Symbol('tandem-pages');
@@ -47,10 +48,14 @@ export const deletePage = (doc: Y.Doc, id: string): boolean => deletePageEntry(d
 /** The page list's own undo: a page deletion undone brings the page back for everyone. */
 export function createPagesUndo(doc: Y.Doc): Y.UndoManager {
   // Both formats' homes: a first change to a board of the first format moves its list (shared/pages.ts).
-  return new Y.UndoManager([doc.getMap(PAGES_MAP), doc.getMap(META_KEY)], {
-    trackedOrigins: new Set([PAGES_ORIGIN]),
-    captureTimeout: 0,
-  });
+  // A restore of the first page sets the page list back too (it is part of that document).
+  return forgetOnRestore(
+    doc,
+    new Y.UndoManager([doc.getMap(PAGES_MAP), doc.getMap(META_KEY)], {
+      trackedOrigins: new Set([PAGES_ORIGIN]),
+      captureTimeout: 0,
+    }),
+  );
 }
 
 /** The path of a page: the first page is the board's own. */
