@@ -1,7 +1,7 @@
 // Keeps the board's dashboard thumbnail up to date: after this person's own edits (not
 // everyone's, so one editor uploads rather than all of them), at most every few seconds and once
-// more on leaving, the board is painted small (canvas/miniature.ts) and PUT to the server, which
-// re-encodes and stores it with the board.
+// more on leaving (the board, or the page: a closed tab), the board is painted small
+// (canvas/miniature.ts) and PUT to the server, which re-encodes and stores it with the board.
 import { apiPaths, thumbnailLimits } from '@tandem/shared';
 import type * as Y from 'yjs';
 import { paintMiniature } from './canvas/miniature.ts';
@@ -9,8 +9,8 @@ import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { unionRect } from './model/geometry.ts';
 import { minimapFrame } from './model/minimap.ts';
 
-/** Paints the board into a thumbnail-sized image: WebP where the browser encodes it, else PNG. */
-export async function renderThumbnail(index: ShapeIndex): Promise<Blob | null> {
+/** Paints the board into a thumbnail-sized canvas (null where the browser gives no 2D context). */
+function paintThumbnail(index: ShapeIndex): HTMLCanvasElement | null {
   const { list, byId } = index.getSnapshot();
   const content = unionRect(list.map((e) => e.bounds));
   const size = { w: thumbnailLimits.width, h: thumbnailLimits.height };
@@ -22,11 +22,20 @@ export async function renderThumbnail(index: ShapeIndex): Promise<Blob | null> {
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, size.w, size.h);
   if (content) paintMiniature(ctx, list, byId, minimapFrame(content, content, size, 0.06), true);
-  const encode = (type: string) =>
-    new Promise<Blob | null>((resolve) => canvas.toBlob((b) => resolve(b), type, 0.85));
-  const webp = await encode('image/webp');
-  // Browsers that cannot encode WebP hand back a PNG, which the server accepts too.
-  return webp ?? (await encode('image/png'));
+  return canvas;
+}
+
+/**
+ * Paints the board into a thumbnail-sized image: WebP where the browser encodes it, else PNG.
+ * Encoded at once (toDataURL, not toBlob): a page being closed runs no callback after its
+ * `pagehide`, so toBlob's would never come; at 480 × 300 it takes a few milliseconds.
+ */
+export function renderThumbnail(index: ShapeIndex): Blob | null {
+  const url = paintThumbnail(index)?.toDataURL('image/webp', 0.85);
+  const match = url && /^data:([^;]+);base64,(.*)$/.exec(url);
+  if (!match) return null;
+  const bytes = Uint8Array.from(atob(match[2]!), (c) => c.charCodeAt(0));
+  return new Blob([bytes], { type: match[1] });
 }
 
 async function upload(boardId: string, blob: Blob, leaving: boolean): Promise<void> {
@@ -54,29 +63,34 @@ export function keepThumbnail(
 ): () => void {
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let sending = false;
-  const send = async (leaving: boolean) => {
+  const send = (leaving: boolean) => {
+    clearTimeout(timer);
     timer = undefined;
-    if (!dirty || sending || !canEdit()) return;
+    if (!dirty || !canEdit()) return;
     dirty = false;
-    sending = true;
-    try {
-      const blob = await renderThumbnail(index);
-      if (blob && blob.size <= thumbnailLimits.maxBytes) await upload(boardId, blob, leaving);
-    } finally {
-      sending = false;
-    }
+    const blob = renderThumbnail(index);
+    if (blob && blob.size <= thumbnailLimits.maxBytes) void upload(boardId, blob, leaving);
   };
   const onTransaction = (tr: Y.Transaction) => {
     // Our own edits only: changes from the server or IndexedDB are someone else's to picture.
     if (!tr.local || tr.changed.size === 0) return;
     dirty = true;
-    timer ??= setTimeout(() => void send(false), thumbnailLimits.minIntervalMs);
+    timer ??= setTimeout(() => send(false), thumbnailLimits.minIntervalMs);
+  };
+  // The tab closed, the browser quit, or the person went to another site: React cleans nothing up
+  // then, and the edits of the last few seconds would be missing from the dashboard's picture.
+  // Hidden comes first (and is the last event a phone's browser is sure to give).
+  const leave = () => send(true);
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') leave();
   };
   doc.on('afterTransaction', onTransaction);
+  document.addEventListener('visibilitychange', onHidden);
+  window.addEventListener('pagehide', leave);
   return () => {
     doc.off('afterTransaction', onTransaction);
-    clearTimeout(timer);
-    void send(true);
+    document.removeEventListener('visibilitychange', onHidden);
+    window.removeEventListener('pagehide', leave);
+    leave();
   };
 }
