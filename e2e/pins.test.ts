@@ -106,6 +106,14 @@ describe('comment pins pass under the bars', () => {
     const { page } = await newUser(app, 'Pim');
     await onPhone(app, page, async (phone) => {
       await commentedSticky(phone, 195, 420);
+      // The pin sits by its sticky (its top-right corner): the Comment button's focus used to
+      // scroll the editor's box by 391 px, and the comment landed that far from the note.
+      const sticky = (await shapes(phone, 'sticky').first().boundingBox())!;
+      const pinAt = center((await pin(phone).boundingBox())!);
+      assert.ok(
+        Math.abs(pinAt.x - (sticky.x + sticky.width)) < 40 && Math.abs(pinAt.y - sticky.y) < 40,
+        `the pin ${JSON.stringify(pinAt)} by the sticky's corner ${JSON.stringify(sticky)}`,
+      );
       const comments = phone.getByRole('button', { name: 'Comments', exact: true });
       const at = center((await comments.boundingBox())!);
       await panPinOnto(phone, at);
