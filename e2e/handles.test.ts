@@ -3,9 +3,13 @@
 // screen, where it could not be grabbed. Checked in Chromium at 1280×800: a frame, alone or with a
 // sticky, has no rotation handle; a sticky high on the screen has its handle below it, on top of
 // whatever else is there, and turns by it.
+// A corner handle stands a few pixels outside the shape's corner and takes a press anywhere on
+// its square: a press off the corner and a 3 px drag grew a lone shape by 3 px plus that offset
+// (its corner jumped to the pointer), where a selection of several grew by the 3 px. Checked in
+// Chromium at zoom 1: a lone rectangle grows by the pointer's travel from either corner, a pair too.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   artifacts,
   boardArea,
@@ -21,7 +25,42 @@ import {
 
 const rotateHandle = (page: Page) => page.locator('[data-handle="rotate"]');
 
-describe('rotation handles', () => {
+/** The selection outline's box as drawn (board units; its pad is the same before and after). */
+const outlineOf = (page: Page, id: string) =>
+  // (No functions declared in the page's code: the test's build names them with a helper the page lacks.)
+  page.locator(`[data-selected-id="${id}"]`).evaluate((el) => ({
+    x: Number(el.getAttribute('x')),
+    y: Number(el.getAttribute('y')),
+    w: Number(el.getAttribute('width')),
+    h: Number(el.getAttribute('height')),
+  }));
+
+/**
+ * Presses the `corner` handle `off` pixels further out than the middle of its square (still on
+ * it), moves the pointer by `by` in small steps and lets go, as a person nudges a size.
+ */
+async function nudgeHandle(
+  page: Page,
+  handle: Locator,
+  corner: 'nw' | 'se',
+  off: number,
+  by: { x: number; y: number },
+) {
+  const box = (await handle.boundingBox())!;
+  const out = corner === 'se' ? off : -off;
+  const at = { x: box.x + box.width / 2 + out, y: box.y + box.height / 2 + out };
+  assert.equal(
+    await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.getAttribute('data-handle'), at),
+    corner,
+    'the press is on the handle',
+  );
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  await page.mouse.move(at.x + by.x, at.y + by.y, { steps: 3 });
+  await page.mouse.up();
+}
+
+describe('selection handles', () => {
   const app = withApp();
 
   it('a frame has none, alone or in a selection; a sticky has one', async () => {
@@ -105,5 +144,59 @@ describe('rotation handles', () => {
     const down = (await rotateHandle(page).boundingBox())!;
     const middle = (await sticky.boundingBox())!;
     assert.ok(down.y + down.height < middle.y + middle.height / 2, 'the handle is above the sticky again');
+  });
+
+  it('a corner handle pressed off the corner resizes one shape, or several, by the pointer’s travel, with no jump', async () => {
+    const { page } = await newUser(app, 'Ines');
+    await createBoard(page, 'Nudged sizes');
+    await place(page, 'Rectangle', 500, 400);
+    const rect = shapes(page, 'rect').first();
+    const id = (await rect.getAttribute('data-shape-id'))!;
+    await page.locator(`[data-selected-id="${id}"]`).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Reset zoom' }).textContent(), '100%');
+
+    // The south-east handle, pressed 3 px out from its middle (7 px beyond the shape's corner),
+    // moved 3 px right and 2 px down: the shape is 3 units wider and 2 taller, the rest where it was.
+    const before = await outlineOf(page, id);
+    await nudgeHandle(page, page.locator('[data-handle="se"]'), 'se', 3, { x: 3, y: 2 });
+    await until(async () => (await outlineOf(page, id)).w !== before.w, 'resized');
+    const grown = await outlineOf(page, id);
+    await page.screenshot({ path: `${artifacts}/handles-nudged-se.png` });
+    assert.ok(Math.abs(grown.w - before.w - 3) <= 1, `3 wider: ${before.w} → ${grown.w}`);
+    assert.ok(Math.abs(grown.h - before.h - 2) <= 1, `2 taller: ${before.h} → ${grown.h}`);
+    assert.deepEqual([grown.x, grown.y], [before.x, before.y], 'the north-west corner stays');
+
+    // The north-west handle, pressed out from its middle, moved 2 px right and 3 px up.
+    await nudgeHandle(page, page.locator('[data-handle="nw"]'), 'nw', 3, { x: 2, y: -3 });
+    await until(async () => (await outlineOf(page, id)).w !== grown.w, 'resized again');
+    const moved = await outlineOf(page, id);
+    assert.ok(Math.abs(moved.x - grown.x - 2) <= 1, `the left edge 2 right: ${grown.x} → ${moved.x}`);
+    assert.ok(Math.abs(moved.y - grown.y + 3) <= 1, `the top edge 3 up: ${grown.y} → ${moved.y}`);
+    assert.ok(Math.abs(moved.w - grown.w + 2) <= 1, `2 narrower: ${grown.w} → ${moved.w}`);
+    assert.ok(Math.abs(moved.h - grown.h - 3) <= 1, `3 taller: ${grown.h} → ${moved.h}`);
+    assert.deepEqual(
+      [moved.x + moved.w, moved.y + moved.h],
+      [grown.x + grown.w, grown.y + grown.h],
+      'the south-east corner stays',
+    );
+
+    // Two shapes by the selection's handle: the same rule (it held already).
+    await page.keyboard.press('Escape');
+    await place(page, 'Rectangle', 800, 400);
+    await canvas(page).focus();
+    await page.keyboard.press('Control+a');
+    const pair = page.locator('[data-selection-box="true"] [data-handle="se"]');
+    await pair.waitFor();
+    const second = (await shapes(page, 'rect').nth(1).getAttribute('data-shape-id'))!;
+    const wide = await outlineOf(page, second);
+    await nudgeHandle(page, pair, 'se', 3, { x: 4, y: 0 });
+    await until(async () => (await outlineOf(page, second)).w !== wide.w, 'the pair resized');
+    const after = await outlineOf(page, second);
+    // The right-hand shape's right edge is the pair's: it moves with the pointer.
+    const right = (o: typeof wide) => o.x + o.w;
+    assert.ok(
+      Math.abs(right(after) - right(wide) - 4) <= 1,
+      `the right edge 4 right: ${right(wide)} → ${right(after)}`,
+    );
   });
 });

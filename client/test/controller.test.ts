@@ -117,6 +117,23 @@ describe('tool controller gestures', () => {
     assert.deepEqual([r2.x, r2.y, r2.w, r2.h], [-20, 10, 170, 120]);
   });
 
+  it('resizes one shape by the pointer’s travel when its handle is pressed off the corner, with no jump', () => {
+    const t = setup();
+    const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 100, h: 100 }, 'u1');
+    t.store.getState().select([a]);
+    // The handle stands a few units outside the corner: pressed 7 out, moved 2 right and 1 up.
+    t.drag([107, 107], [[109, 106]], { handle: 'se' });
+    assert.deepEqual([t.rec(a).x, t.rec(a).y, t.rec(a).w, t.rec(a).h], [0, 0, 102, 99]);
+    t.drag([-6, -5], [[-7, -5]], { handle: 'nw' });
+    assert.deepEqual([t.rec(a).x, t.rec(a).y, t.rec(a).w, t.rec(a).h], [-1, 0, 103, 99]);
+    // Turned a quarter about its centre, its south-east corner is on the board at (50, 150); a
+    // press 5 below it and a move 10 down make it 10 longer along its own x.
+    const b = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 200, h: 100, rotation: Math.PI / 2 }, 'u1');
+    t.store.getState().select([b]);
+    t.drag([50, 155], [[50, 165]], { handle: 'se' });
+    assert.ok(Math.abs(t.rec(b).w - 210) < 1e-9 && Math.abs(t.rec(b).h - 100) < 1e-9, `${t.rec(b).w}`);
+  });
+
   it('Shift keeps a shape’s proportions from a corner handle; an image’s are kept unless Shift is held', () => {
     const t = setup();
     const a = createShape(t.doc, { type: 'rect', x: 0, y: 0, w: 200, h: 100 }, 'u1');

@@ -301,6 +301,18 @@ const normalise = (a: number): number => {
   return v < 0 ? v + full : v;
 };
 
+/**
+ * Where on the board the `handle` corner of `box` is, the box turned by `rotation` about its
+ * centre: the point a corner handle stands for.
+ */
+export function boxCorner(box: Rect, handle: 'nw' | 'ne' | 'sw' | 'se', rotation = 0): Point {
+  const corner = {
+    x: handle.includes('w') ? box.x : box.x + box.w,
+    y: handle.includes('n') ? box.y : box.y + box.h,
+  };
+  return rotation === 0 ? corner : turn(corner, center(box), rotation);
+}
+
 /** The box a corner handle drags `box` to, with the opposite corner fixed; `keepAspect` keeps proportions. */
 export function dragCorner(
   box: Rect,

@@ -6,7 +6,7 @@ import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames
 import { duplicateShapes } from '../model/clipboard.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
-import { expandToGroups, recordBounds, snapPoint, turnable } from '../model/layout.ts';
+import { boxCorner, expandToGroups, recordBounds, snapPoint, turnable } from '../model/layout.ts';
 import { carriedStyle, createShape, deleteShapes } from '../model/shapes.ts';
 import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
 import type { ToolContext } from './context.ts';
@@ -19,6 +19,7 @@ import {
   eraseGesture,
   type Gesture,
   type GestureEnv,
+  grabOffset,
   lockedGesture,
   marqueeGesture,
   moveGesture,
@@ -160,13 +161,9 @@ export class ToolController {
           const pivot = center(box);
           this.gesture = turnGesture(pivot, Math.atan2(p.y - pivot.y, p.x - pivot.x), originals);
         } else if (e.handle !== 'from' && e.handle !== 'to') {
-          const corner = {
-            x: e.handle.includes('w') ? box.x : box.x + box.w,
-            y: e.handle.includes('n') ? box.y : box.y + box.h,
-          };
           this.gesture = scaleGesture({
             handle: e.handle,
-            grab: { x: corner.x - p.x, y: corner.y - p.y },
+            grab: grabOffset(boxCorner(box, e.handle), p),
             box,
             originals,
             // Rotated shapes and images would be distorted by an uneven stretch.
@@ -188,17 +185,21 @@ export class ToolController {
         } else if (rec && (e.handle === 'from' || e.handle === 'to')) {
           const other = e.handle === 'from' ? rec.to : rec.from;
           if (other) this.gesture = arrowEndGesture(id, e.handle, other);
-        } else if (rec)
+        } else if (rec) {
+          const handle = e.handle as Corner;
+          const box = { x: rec.x, y: rec.y, w: rec.w, h: rec.h };
           this.gesture = resizeGesture({
             id,
-            handle: e.handle as Corner,
-            box: { x: rec.x, y: rec.y, w: rec.w, h: rec.h },
+            handle,
+            box,
             rotation: rec.rotation,
+            grab: grabOffset(boxCorner(box, handle, rec.rotation), p),
             // An image keeps its proportions unless Shift is held (docs/api.md §13).
             keepAspect: rec.type === 'image',
             snap: rec.rotation === 0,
             others: this.snapTargets(new Set([id])),
           });
+        }
         return;
       }
       const hit = this.selectHit(p);

@@ -201,6 +201,21 @@ export function lockedGesture(start: Point): Gesture {
   };
 }
 
+/**
+ * From the pointer pressing a corner handle to the corner it stands for. The handle is drawn a few
+ * pixels outside the box and takes a press anywhere on its square, so the pointer is rarely on
+ * the corner itself: a resize moves the corner by the pointer's travel from there (the corner is
+ * `grab` away from the pointer all along), as in Excalidraw, tldraw and Miro; put on the pointer,
+ * it jumped by that offset at the first move. One rule for one shape and for several.
+ */
+export const grabOffset = (corner: Point, pointer: Point): Point => ({
+  x: corner.x - pointer.x,
+  y: corner.y - pointer.y,
+});
+
+/** Where the held corner is with the pointer at `p` (grabOffset). */
+const heldCorner = (p: Point, grab: Point): Point => ({ x: p.x + grab.x, y: p.y + grab.y });
+
 /** Several shapes scaled by a corner of their common box. */
 export function scaleGesture(g: {
   handle: Corner;
@@ -208,12 +223,12 @@ export function scaleGesture(g: {
   originals: ShapeRecord[];
   keepAspect: boolean;
   others: Rect[];
-  /** From the pointer to the box corner it holds (the handle sits a little outside the box). */
+  /** From the pointer to the box corner it holds (grabOffset). */
   grab: Point;
 }): Gesture {
   return {
     move({ p, shift, noSnap }, env) {
-      const q = env.snapped({ x: p.x + g.grab.x, y: p.y + g.grab.y }, g.others, noSnap);
+      const q = env.snapped(heldCorner(p, g.grab), g.others, noSnap);
       const to = dragCorner(g.box, g.handle, q, g.keepAspect || shift);
       applyPatches(env.ctx.doc, scaleRecords(g.originals, g.box, to));
     },
@@ -241,11 +256,13 @@ export function resizeGesture(g: {
   keepAspect: boolean;
   snap: boolean;
   others: Rect[];
+  /** From the pointer to the shape's corner it holds, on the board (grabOffset). */
+  grab: Point;
 }): Gesture {
   return {
     move({ p: at, shift, noSnap }, env) {
       const doc = env.ctx.doc;
-      let p = at;
+      let p = heldCorner(at, g.grab);
       // Shift swaps the shape's own rule: any shape keeps its proportions, an image stretches
       // (Excalidraw, tldraw, Miro, Figma).
       const keep = g.keepAspect !== shift;
