@@ -3,7 +3,8 @@
 // for the board's title beside its controls, one's own avatar first and another person's face in
 // sight; a selection's style panel is a sheet at the bottom that leaves the shape in sight and
 // recolours it by tap; the Pages panel takes the width (the style sheet folds away while it is
-// open); the Share dialog's links are readable.
+// open); the Share dialog's links are readable; a template inserted comes at a zoom it can be
+// read at, its first column in sight.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -367,6 +368,55 @@ describe('phone', () => {
     );
     assert.ok(await row.getByRole('button', { name: 'Revoke' }).evaluate(inSight), 'its Revoke button too');
     await dialog.getByRole('button', { name: 'Close', exact: true }).tap();
+  });
+
+  // A template inserted on a phone was fitted whole, at 14 %: Kanban's three columns in a strip
+  // of 390 px, its words 2 px high. It comes at a zoom it can be read at (TEMPLATE_MIN_ZOOM, 50 %),
+  // its start (the first column's title, prompt and note) in sight under the top bar.
+  it('a template inserted from the gallery is shown at a readable zoom, its first column in sight', async () => {
+    await page.goto('/boards');
+    await createBoard(page, 'Phone kanban');
+    await page.getByRole('button', { name: 'More', exact: true }).tap();
+    await page.locator('.fold-items').getByRole('button', { name: 'Templates', exact: true }).tap();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Insert template…' }).tap();
+    await page
+      .getByRole('dialog', { name: 'Insert template' })
+      .getByRole('button', { name: 'Use template Kanban', exact: true })
+      .tap();
+    await until(async () => (await shapes(page, 'frame').count()) === 3, 'the three Kanban frames');
+    await page.locator('.toast[role="alert"]', { hasText: /Inserted “Kanban”/ }).waitFor();
+    // The zoom read-out is hidden on a phone (ZoomControls.tsx) but still says the zoom.
+    const readout = page.locator('.zoom-level');
+    await until(async () => (await readout.textContent()) !== '100%', 'the view moved to the template');
+    await page.screenshot({ path: `${artifacts}/phone-template-390.png` });
+    const zoom = Number.parseInt((await readout.textContent())!, 10);
+    assert.ok(zoom >= 50, `inserted at ${zoom} %`);
+    // The template's first shape, the "To do" frame, is wholly in sight between the top bar and
+    // the controls at the bottom, with its title, prompt and starter note.
+    const first = page
+      .locator('[data-frame-title]')
+      .filter({ has: page.locator('.frame-name', { hasText: 'To do' }) });
+    const id = (await first.getAttribute('data-frame-title'))!;
+    const bar = (await page.locator('.topbar').boundingBox())!;
+    const top = bar.y + bar.height;
+    const below = await page
+      .locator('[role="toolbar"], [role="status"]')
+      .evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect().top).filter((y) => y > window.innerHeight / 2),
+      );
+    const bottom = Math.min(...below);
+    for (const [name, target] of [
+      ['the first frame', page.locator(`[data-shape-id="${id}"]`)],
+      ['its title', first],
+      ['its prompt', page.locator('.shape-text', { hasText: 'Work not started yet.' })],
+      ['its starter note', page.locator('[data-shape-type="sticky"]', { hasText: 'A task' })],
+    ] as const) {
+      const box = (await target.boundingBox())!;
+      assert.ok(
+        box.x >= 0 && box.x + box.width <= 390 && box.y >= top && box.y + box.height <= bottom,
+        `${name} is in sight: ${JSON.stringify(box)}, between ${top} and ${bottom}`,
+      );
+    }
   });
 
   // The dashboard's header hides the name on a phone to make room; its rule hid every span in the

@@ -8,6 +8,8 @@ import {
   clampZoom,
   createEditorStore,
   fitRect,
+  fitToRead,
+  TEMPLATE_MIN_ZOOM,
   toBoard,
   toScreen,
   visibleRect,
@@ -64,6 +66,27 @@ describe('viewport', () => {
     const seen = visibleRect(v, screen);
     assert.ok(seen.x <= 0 && seen.x + seen.w >= 4000 && seen.y <= 0 && seen.y + seen.h >= 1000);
     assert.deepEqual(fitRect(null, screen), { x: 0, y: 0, zoom: 1 });
+  });
+
+  it('shows a template to be read: whole when it fits readably, else at the least zoom from its top left', () => {
+    const kanban = { x: 0, y: 0, w: 1640, h: 850 };
+    // A desktop screen fits it whole, as before.
+    const desk = { w: 1280, h: 800 };
+    assert.deepEqual(fitToRead(kanban, desk, TEMPLATE_MIN_ZOOM), fitRect(kanban, desk));
+    // A phone's fit was 14 %; it comes at 50 %, its left edge 24 px in, centred down (it fits).
+    const phone = { w: 390, h: 844 };
+    assert.ok(fitRect(kanban, phone).zoom < 0.15);
+    const v = fitToRead(kanban, phone, TEMPLATE_MIN_ZOOM);
+    assert.equal(v.zoom, 0.5);
+    assert.ok(Math.abs(toScreen(v, phone, 0, 0).x - 390 / 16) < 1e-9, 'the left edge at the margin');
+    assert.equal(v.y, 425, 'centred down');
+    // Too tall as well (a 2×2 grid of 640-unit cells on a desktop: fitted at 41 %): centred across,
+    // its top 130 px down, clear of the top bars.
+    const grid = { x: 0, y: 0, w: 1320, h: 1320 };
+    const g = fitToRead(grid, desk, TEMPLATE_MIN_ZOOM);
+    assert.equal(g.zoom, 0.5);
+    assert.equal(g.x, 660);
+    assert.ok(Math.abs(toScreen(g, desk, 0, 0).y - 130) < 1e-9);
   });
 });
 

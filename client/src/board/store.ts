@@ -275,18 +275,53 @@ export function zoomAt(
   const p = toBoard(v, screen, sx, sy);
   return { zoom, x: p.x - (sx - screen.w / 2) / zoom, y: p.y - (sy - screen.h / 2) / zoom };
 }
+/** fitRect's margins, in screen pixels: 80 left and right, 130 above and below. */
+const FIT_SIDE = 80;
+const FIT_TOP = 130;
 /** A viewport showing `r` with a margin. */
 export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
   if (!r) return { x: 0, y: 0, zoom: 1 };
   // 130 px above and below: the content stays clear of the two rows of controls at the top (the
   // top bar, then the facilitation bar, down to y ≈ 112) and of the status and zoom at the bottom.
   const zoom = clampZoom(
-    Math.min((screen.w - 160) / Math.max(r.w, 1), (screen.h - 260) / Math.max(r.h, 1), 2),
+    Math.min((screen.w - 2 * FIT_SIDE) / Math.max(r.w, 1), (screen.h - 2 * FIT_TOP) / Math.max(r.h, 1), 2),
   );
   return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
 }
 /** A shape drawn at least this large (its longer side, in screen pixels) can be read where it is. */
 export const READABLE_PX = 96;
+
+/**
+ * The least zoom an inserted template is shown at. Fitted whole on a phone (390 px across), the
+ * three Kanban columns came at 14 %: notes 28 px, words 2 px high, nothing to read. At 50 % the
+ * gallery's notes (200 units) are drawn 100 px, over READABLE_PX, and its columns (520 units) are
+ * 260 px, one of them wholly on a phone's screen with the next one showing beside it. Editors do
+ * not shrink what they bring in below a readable zoom either (tldraw, Miro); the rest is a pan away.
+ */
+export const TEMPLATE_MIN_ZOOM = 0.5;
+
+/**
+ * A viewport that shows `r` so that it can be read: fitted whole (fitRect) when that zoom is at
+ * least `minZoom`, so a screen large enough sees all of it as before. Otherwise at `minZoom`: on
+ * each axis where `r` still fits inside fitRect's margins it stays centred; where it does not, its
+ * start (the left, the top) is put at the margin, as a template is read from its top left: a
+ * phone shows its first column with its title, not the middle of the middle one. The side margin
+ * is narrower on a narrow screen (at most a sixteenth of its width): 80 px of a phone's 390 would
+ * be room lost to the template.
+ */
+export function fitToRead(r: Rect, screen: { w: number; h: number }, minZoom: number): Viewport {
+  const fit = fitRect(r, screen);
+  if (fit.zoom >= minZoom) return fit;
+  const zoom = clampZoom(minZoom);
+  const side = Math.min(FIT_SIDE, screen.w / 16);
+  const fitsAcross = r.w * zoom <= screen.w - 2 * side;
+  const fitsDown = r.h * zoom <= screen.h - 2 * FIT_TOP;
+  return {
+    x: fitsAcross ? fit.x : r.x + (screen.w / 2 - side) / zoom,
+    y: fitsDown ? fit.y : r.y + (screen.h / 2 - FIT_TOP) / zoom,
+    zoom,
+  };
+}
 
 /**
  * The viewport that shows `r` so that it can be read: panned just enough (panToShow) when it is

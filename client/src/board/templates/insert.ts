@@ -1,10 +1,11 @@
 // Inserting a template (docs/api.md §19): its JSON is read as an import is (each record checked
 // by the shared schema, bad ones skipped), centred where the user is looking, and goes in as
-// one Undo step (importInPieces). The view widens when the template is larger than the screen.
+// one Undo step (importInPieces). The view widens when the template is larger than the screen,
+// down to a zoom it can be read at (TEMPLATE_MIN_ZOOM), its top left in sight.
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { parseShapes } from '../model/clipboard.ts';
 import { contains, unionRect } from '../model/geometry.ts';
-import { fitRect, useEditor, visibleRect } from '../store.ts';
+import { fitToRead, TEMPLATE_MIN_ZOOM, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { importInPieces } from '../ui/importInPieces.ts';
 import { offsetToCentre } from './templates.ts';
@@ -26,7 +27,8 @@ export async function insertTemplate(
   const set = new Set(ids);
   const inserted = index.getSnapshot().list.filter((e) => set.has(e.rec.id));
   const box = unionRect(inserted.map((e) => e.bounds));
-  if (box && !contains(visibleRect(st.viewport, st.screen), box)) st.setViewport(fitRect(box, st.screen));
+  if (box && !contains(visibleRect(st.viewport, st.screen), box))
+    st.setViewport(fitToRead(box, st.screen, TEMPLATE_MIN_ZOOM));
   st.select([]);
   return `Inserted “${template.name}”${parsed.skipped ? `; skipped ${parsed.skipped} shapes that did not match the format` : ''}. Undo removes it.`;
 }
