@@ -11,6 +11,13 @@ import {
 } from '@tandem/shared';
 import { type AwarenessEntry, decodeAwarenessUpdate, encodeAwarenessUpdate } from './protocol.ts';
 
+/**
+ * How often the states the server owns are sent again: a y-websocket client drops a state nobody
+ * renewed for y-protocols' `outdatedTimeout` (30 s), and each browser renews its own at half that
+ * (written here so the server does not load y-protocols for one number; a test compares them).
+ */
+export const OWNED_RENEW_MS = 15_000;
+
 /** What presence needs to know of a connection. */
 export interface PresenceOwner {
   readonly userId: string;
@@ -44,9 +51,14 @@ export class RoomPresence {
   /** Each connection's colour here, chosen when its first state arrives (colorOf). */
   private readonly colors = new WeakMap<PresenceOwner, string>();
 
+  /** Client ids of the states the server itself owns here (setOwned), renewed every `renewMs`. */
+  private readonly serverOwned = new Set<number>();
+  private renewTimer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly onDirty: () => void,
     private readonly onDropped: PresenceDropped = () => undefined,
+    private readonly renewMs = OWNED_RENEW_MS,
   ) {}
 
   get size(): number {
@@ -145,6 +157,33 @@ export class RoomPresence {
     const state = JSON.stringify({ user: owner.user, ...fields, role: owner.role });
     this.entries.set(clientId, { clientId, clock: (existing?.clock ?? 0) + 1, state, owner, instance: null });
     this.markDirty(clientId);
+    // Nobody else renews it: without this, the anonymous-viewer count and a bot's cursor vanished
+    // from everyone's screen 30 s after they last changed.
+    this.serverOwned.add(clientId);
+    if (!this.renewTimer) {
+      this.renewTimer = setInterval(() => this.renewOwned(), this.renewMs);
+      this.renewTimer.unref();
+    }
+  }
+
+  /** Sends the server's own states again with a newer clock; stops once there is none. */
+  private renewOwned(): void {
+    for (const clientId of this.serverOwned) {
+      const entry = this.entries.get(clientId);
+      if (!entry || entry.state === 'null' || entry.instance !== null) {
+        this.serverOwned.delete(clientId);
+        continue;
+      }
+      entry.clock += 1;
+      this.markDirty(clientId);
+    }
+    if (this.serverOwned.size === 0) this.close();
+  }
+
+  /** Stops renewing (the room closed). */
+  close(): void {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.renewTimer = null;
   }
 
   /** Everyone with a live presence here (from any instance), once each, bots included. */

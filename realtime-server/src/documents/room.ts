@@ -120,7 +120,7 @@ export class Room {
         ),
     );
     this.bots = new BotPresence(this.presence, integrationLimits.presenceMs);
-    this.anonymousViewers = new AnonymousViewers(this.presence);
+    this.anonymousViewers = new AnonymousViewers(this.presence, () => this.peers);
     const isClosed = () => this.closed;
     this.catchUp = new StoreCatchUp(boardId, doc, deps.store, metrics, log, isClosed);
     this.replication = new Replication({
@@ -512,6 +512,8 @@ export class Room {
     await this.deps.history?.closing(this.key);
     this.closed = true;
     this.bots.close();
+    this.anonymousViewers.close();
+    this.presence.close();
     const leaving = this.replication.close();
     this.fanout.close();
     this.persister.close();
