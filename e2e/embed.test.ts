@@ -107,7 +107,16 @@ describe('live embeds', () => {
     await owner.keyboard.press('Escape');
     await embed.locator('svg text', { hasText: 'Seen in the wiki' }).waitFor();
     // The owner sees the watcher as a count, not as a person.
-    await owner.getByRole('img', { name: '1 anonymous viewer' }).waitFor();
+    const count = owner.getByRole('img', { name: '1 anonymous viewer' });
+    await count.waitFor();
+    // Seen, not only in the page: it was drawn inside the others' avatar strip, which has no width
+    // at 1280 px when nobody else is there, so it was cut away.
+    const box = (await count.boundingBox())!;
+    const seen = await owner.evaluate(
+      ({ x, y }) => !!document.elementFromPoint(x, y)?.closest('.anonymous-viewers'),
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+    );
+    assert.ok(seen, `the count is on screen at ${JSON.stringify(box)}`);
     await wiki.screenshot({ path: `${artifacts}/embed-wiki.png` });
     await owner.screenshot({ path: `${artifacts}/embed-owner-count.png` });
 

@@ -110,16 +110,6 @@ export function Avatars({
             </button>
           );
         })}
-        {anonymous > 0 && (
-          <span
-            className="anonymous-viewers"
-            role="img"
-            aria-label={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}`}
-            title={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}, watching through a public link`}
-          >
-            <Icon name="eye" size={14} /> {anonymous}
-          </span>
-        )}
       </span>
       {hidden > 0 && (
         <EveryoneMenu
@@ -130,6 +120,18 @@ export function Avatars({
           following={following}
           onFollow={(clientId) => follow(following === clientId ? null : clientId)}
         />
+      )}
+      {/* Outside the strip, which scrolls and on a laptop or phone may have no room at all: the
+          count was cut away there while people watched. */}
+      {anonymous > 0 && (
+        <span
+          className="anonymous-viewers"
+          role="img"
+          aria-label={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}`}
+          title={`${anonymous} anonymous viewer${anonymous === 1 ? '' : 's'}, watching through a public link`}
+        >
+          <Icon name="eye" size={14} /> {anonymous}
+        </span>
       )}
     </div>
   );
