@@ -38,13 +38,15 @@ export function renderThumbnail(index: ShapeIndex): Blob | null {
   return new Blob([bytes], { type: match[1] });
 }
 
-async function upload(boardId: string, blob: Blob, leaving: boolean): Promise<void> {
+async function upload(boardId: string, blob: Blob): Promise<void> {
   const init: RequestInit = { method: 'PUT', credentials: 'same-origin', body: blob };
   try {
-    // keepalive lets the request outlive the page being left; browsers cap such bodies at 64 KB.
+    // keepalive lets the request outlive the page being left, the timer's too: one sent a moment
+    // before the person left was cancelled with the page, and its edits were never sent again.
+    // Browsers cap such bodies at 64 KB.
     await fetch(apiPaths.thumbnail(boardId), {
       ...init,
-      keepalive: leaving && blob.size < 60_000,
+      keepalive: blob.size < 60_000,
     });
   } catch {
     // Offline or the server is away: the next edit (or the next visit) sends a fresh one.
@@ -63,34 +65,33 @@ export function keepThumbnail(
 ): () => void {
   let dirty = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const send = (leaving: boolean) => {
+  const send = () => {
     clearTimeout(timer);
     timer = undefined;
     if (!dirty || !canEdit()) return;
     dirty = false;
     const blob = renderThumbnail(index);
-    if (blob && blob.size <= thumbnailLimits.maxBytes) void upload(boardId, blob, leaving);
+    if (blob && blob.size <= thumbnailLimits.maxBytes) void upload(boardId, blob);
   };
   const onTransaction = (tr: Y.Transaction) => {
     // Our own edits only: changes from the server or IndexedDB are someone else's to picture.
     if (!tr.local || tr.changed.size === 0) return;
     dirty = true;
-    timer ??= setTimeout(() => send(false), thumbnailLimits.minIntervalMs);
+    timer ??= setTimeout(send, thumbnailLimits.minIntervalMs);
   };
   // The tab closed, the browser quit, or the person went to another site: React cleans nothing up
   // then, and the edits of the last few seconds would be missing from the dashboard's picture.
   // Hidden comes first (and is the last event a phone's browser is sure to give).
-  const leave = () => send(true);
   const onHidden = () => {
-    if (document.visibilityState === 'hidden') leave();
+    if (document.visibilityState === 'hidden') send();
   };
   doc.on('afterTransaction', onTransaction);
   document.addEventListener('visibilitychange', onHidden);
-  window.addEventListener('pagehide', leave);
+  window.addEventListener('pagehide', send);
   return () => {
     doc.off('afterTransaction', onTransaction);
     document.removeEventListener('visibilitychange', onHidden);
-    window.removeEventListener('pagehide', leave);
-    leave();
+    window.removeEventListener('pagehide', send);
+    send();
   };
 }
