@@ -166,6 +166,77 @@ describe('integrations in the browser', () => {
     ada.removeAllListeners('dialog');
   });
 
+  // The key is shown once. Made with the name field near the dialog's bottom, the new member row
+  // above pushed the key box below the dialog's visible bottom, focus stayed on Create key, and
+  // nothing in view said a key was made: closing the dialog lost it. It is scrolled to and focused.
+  it('a new key is scrolled into view and focused', async () => {
+    await ada.goto('/boards');
+    await createBoard(ada, 'Key in view');
+    await ada.getByRole('button', { name: 'Share' }).click();
+    const dialog = ada.getByRole('dialog', { name: 'Share board' });
+    const section = dialog.getByRole('region', { name: 'Integrations' });
+    await section.getByText('No integrations.').waitFor();
+    const nameField = section.getByLabel('Integration name');
+    // Earlier keys and links: the dialog scrolls, as the trial's did.
+    for (const earlier of ['Key zero', 'Key one']) {
+      await nameField.fill(earlier);
+      await section.getByRole('button', { name: 'Create key' }).click();
+      await section.getByRole('button', { name: `Revoke ${earlier}` }).waitFor();
+    }
+    for (const role of ['can edit', 'can comment', 'can view', 'public view']) {
+      await dialog.getByRole('button', { name: `Create “${role}” link` }).click();
+      const link = role === 'public view' ? 'public' : `“${role}”`;
+      await dialog.getByRole('button', { name: `Revoke the ${link} link`, exact: true }).waitFor();
+    }
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await ada.getByRole('button', { name: 'Share' }).click();
+    await section.getByRole('button', { name: 'Revoke Key one' }).waitFor();
+    // Scroll the dialog (as far as it goes) so the name field sits just above its bottom.
+    await nameField
+      .evaluate((field) => {
+        const box = field.closest('dialog') as HTMLDialogElement;
+        const fieldRect = field.getBoundingClientRect();
+        const boxRect = box.getBoundingClientRect();
+        box.scrollTop += fieldRect.bottom - (boxRect.bottom - 12);
+        return boxRect.bottom - field.getBoundingClientRect().bottom;
+      })
+      .then((gap) => assert.ok(gap >= 0 && gap < 60, `the name field near the bottom: ${gap} px above`));
+    await nameField.fill('Key two');
+    await section.getByRole('button', { name: 'Create key' }).click();
+    await section.getByLabel('Key two key').waitFor();
+    await dialog.locator('.members li', { hasText: 'Key two' }).getByText('bot').waitFor();
+    await section.getByRole('button', { name: 'Revoke Key two' }).waitFor();
+    const where = () =>
+      section.locator('.integration-key').evaluate((key) => {
+        const box = key.closest('dialog') as HTMLDialogElement;
+        const r = key.getBoundingClientRect();
+        const d = box.getBoundingClientRect();
+        return {
+          inView: r.top >= d.top && r.bottom <= d.bottom,
+          focused: key.contains(document.activeElement),
+          key: [Math.round(r.top), Math.round(r.bottom)],
+          dialog: [Math.round(d.top), Math.round(d.bottom)],
+          active: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+        };
+      });
+    let seen = await where();
+    await until(
+      async () => {
+        seen = await where();
+        return seen.inView && seen.focused;
+      },
+      'the key box in view and focused',
+      3000,
+    ).catch(() => assert.fail(JSON.stringify(seen)));
+    // It stays so once the lists around it have settled.
+    await new Promise((r) => setTimeout(r, 500));
+    seen = await where();
+    assert.ok(seen.inView && seen.focused, JSON.stringify(seen));
+    await dialog.screenshot({ path: join(artifacts, 'integrations-key-in-view.png') });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
   it('the dialog fits a phone', async () => {
     // Same account: the session cookie from Ada's context.
     await onPhone(app, ada, async (phone) => {
