@@ -105,6 +105,50 @@ describe('text entry, title and thumbnails', () => {
     await page.getByRole('button', { name: 'Rename board: Words and pictures' }).waitFor();
   });
 
+  // The field was 320 px wide whatever room the bar had: it pushed "Pages (2)" out of the title bar
+  // (its white ended before the button) and over the tool bar, whose Select, Hand, Sticky and
+  // Rectangle could not be clicked while renaming. The field takes the bar's room and no more.
+  it('while the title is renamed, the tool bar stays clear and clickable', async () => {
+    await newBoard('Overlap');
+    // Two pages: the button says "Pages (2)", as in the trial.
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').press('Enter');
+    await page.getByRole('button', { name: 'Close pages' }).click();
+    await page.getByText('Pages (2)').waitFor();
+    await page.getByRole('button', { name: 'Rename board: Overlap' }).click();
+    const field = page.getByLabel('Board title');
+    await field.waitFor();
+    const hits = await page.getByRole('toolbar', { name: 'Tools' }).evaluate((bar) =>
+      Array.from(bar.querySelectorAll('button')).flatMap((button) => {
+        const r = button.getBoundingClientRect();
+        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return top && button.contains(top)
+          ? []
+          : [`${button.getAttribute('aria-label')}: ${top?.getAttribute('aria-label') ?? top?.tagName}`];
+      }),
+    );
+    assert.deepEqual(hits, [], 'each tool is on top at its centre');
+    // The Pages button and the field are inside the title bar's white, which ends before the tools.
+    const box = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!;
+    const bar = await box(page.locator('.title-panel'));
+    const tools = await box(page.getByRole('toolbar', { name: 'Tools' }));
+    for (const [name, inner] of [
+      ['Pages', await box(page.getByRole('button', { name: 'Pages', exact: true }))],
+      ['the field', await box(field)],
+    ] as const) {
+      assert.ok(inner.x + inner.width <= bar.x + bar.width + 0.5, `${name} inside the title bar`);
+    }
+    assert.ok(bar.x + bar.width <= tools.x, 'the title bar ends before the tools');
+    await page.screenshot({
+      path: `${artifacts}/title-renaming.png`,
+      clip: { x: 0, y: 0, width: 1280, height: 120 },
+    });
+    // The tools work while the field is open (a click on one ends the renaming, as any click away).
+    await page.getByRole('button', { name: 'Rectangle', exact: true }).click({ timeout: 3000 });
+    await page.getByRole('button', { name: 'Rectangle', exact: true, pressed: true }).waitFor();
+  });
+
   it('the browser’s Back and Forward move between the dashboard and a board', async () => {
     await newBoard('Travel');
     const onBoard = page.getByRole('button', { name: 'Rename board: Travel' });
