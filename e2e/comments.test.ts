@@ -116,6 +116,26 @@ describe('comments: two people', () => {
       (await card(ben).locator('.comment-body').first().textContent()) ?? '',
       /Is this bold enough/,
     );
+    // A commenter is told what he can do: the status said he could only view the board.
+    assert.equal(
+      await ben.locator('.status .sentence').textContent(),
+      'You can view and comment on this board, but not change it.',
+    );
+    // The reply's hint keeps "@ mentions" on one line (the "@" ended one line, "mentions" began the next).
+    const mentionLines = await card(ben)
+      .locator('.composer-actions .hint')
+      .evaluate((hint) => {
+        const text = hint.firstChild as Text;
+        const at = text.data.indexOf('@');
+        // The tops of "@" and of the last letter of "mentions".
+        return [at, text.data.length - 1].map((from) => {
+          const range = document.createRange();
+          range.setStart(text, from);
+          range.setEnd(text, from + 1);
+          return Math.round(range.getBoundingClientRect().top);
+        });
+      });
+    assert.equal(mentionLines[0], mentionLines[1], `"@" and "mentions" on one line: ${mentionLines}`);
 
     const reply = card(ben).getByLabel('Reply');
     await reply.focus();

@@ -504,7 +504,11 @@ function EditorView({
             me={meShown}
           />
         )}
-        <StatusBar state={connection} saved={readOnly ? null : saved} />
+        <StatusBar
+          state={connection}
+          saved={readOnly ? null : saved}
+          canComment={canComment(role) && !accessLost}
+        />
         <MessageStack>
           <Notices />
           <Progress />

@@ -169,7 +169,8 @@ export function Composer({
         </p>
       )}
       <div className="composer-actions">
-        <span className="hint">Enter sends · Shift+Enter: new line · @ mentions</span>
+        {/* A no-break space: "@" ended one line and "mentions" began the next. */}
+        <span className="hint">Enter sends · Shift+Enter: new line · @&nbsp;mentions</span>
         {onCancel && (
           <button type="button" className="btn small" onClick={onCancel}>
             Cancel

@@ -8,7 +8,19 @@ export const savedLabel: Record<SavedStatus, string> = {
   saved: 'All changes saved',
 };
 
-export function StatusBar({ state, saved }: { state: ConnectionState; saved: SavedStatus | null }) {
+/** Read-only for one who may comment: the connection's own sentence said they could only view. */
+export const commenterSentence = 'You can view and comment on this board, but not change it.';
+
+export function StatusBar({
+  state,
+  saved,
+  canComment = false,
+}: {
+  state: ConnectionState;
+  saved: SavedStatus | null;
+  /** A commenter: read-only says what they can do. */
+  canComment?: boolean;
+}) {
   return (
     <div
       className={`status panel status-${state.status}`}
@@ -25,7 +37,9 @@ export function StatusBar({ state, saved }: { state: ConnectionState; saved: Sav
             : savedLabel[saved]}
         </span>
       )}
-      <span className="sentence">{state.sentence}</span>
+      <span className="sentence">
+        {state.status === 'read-only' && canComment ? commenterSentence : state.sentence}
+      </span>
     </div>
   );
 }
