@@ -400,3 +400,74 @@ describe('leaving a page while typing in a note', () => {
     await page.context().close();
   });
 });
+
+describe('a page’s name stays with the page', () => {
+  const app = withApp();
+
+  it('reordering renames nothing, in the panel, Find and exports; Duplicate names the copy after the page', async () => {
+    const { page } = await newUser(app, 'Rae');
+    await createBoard(page, 'Renamed nothing');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    // The trial's steps: Add page (Enter) twice, a note on Page 1, "Page 3" dragged to the top.
+    for (const name of ['Page 2', 'Page 3']) {
+      await page.getByRole('button', { name: 'Add page' }).click();
+      await page.getByLabel('Page name').press('Enter');
+      await until(async () => (await pageNames(page)).includes(name), `${name} listed`);
+    }
+    assert.deepEqual(await pageNames(page), ['Page 1', 'Page 2', 'Page 3']);
+    await page.locator('.pages-panel .page-name', { hasText: 'Page 1' }).click();
+    await waitStatus(page, 'live');
+    await place(page, 'Sticky note', 500, 350);
+    await page.keyboard.type('The work');
+    await page.keyboard.press('Escape');
+    const current = page.locator('.pages-panel .page-name[aria-current="page"]');
+    await page
+      .locator('.page-row', { hasText: 'Page 3' })
+      .dragTo(page.locator('.page-row').first(), { targetPosition: { x: 20, y: 4 } });
+    await until(
+      async () => (await pageNames(page)).join() === 'Page 3,Page 1,Page 2',
+      'Page 3 at the top, every page under its own name',
+    );
+    assert.equal(await current.textContent(), 'Page 1', 'the page holding the note is still Page 1');
+    assert.deepEqual(await stickyText(page).allTextContents(), ['The work']);
+    await page.screenshot({ path: `${artifacts}/pages-reordered.png` });
+
+    // The other places that name a page say the same: Find's other pages, and the exports.
+    await page.locator('.pages-panel .page-name', { hasText: 'Page 3' }).click();
+    await waitStatus(page, 'live');
+    await page.locator('.canvas').focus();
+    await page.keyboard.press('Control+f');
+    await page.keyboard.type('the work');
+    const others = page
+      .getByRole('search', { name: 'Find on this page' })
+      .getByRole('list', { name: 'Matches on other pages' });
+    await others.waitFor();
+    assert.deepEqual(await others.getByRole('button').allTextContents(), ['Page 1 — 1 match']);
+    await page.keyboard.press('Escape');
+    const svg = (await exported(page, 'All pages as SVG')).toString('utf8');
+    const headings = ['>Page 3<', '>Page 1<', '>Page 2<'].map((h) => svg.indexOf(h));
+    assert.ok(
+      headings.every((at, i) => at > 0 && (i === 0 || at > headings[i - 1]!)),
+      `the headings in the list's order: ${headings.join(', ')}`,
+    );
+    assert.ok(
+      svg.indexOf('>Page 1<') < svg.indexOf('The work') && svg.indexOf('The work') < svg.indexOf('>Page 2<'),
+    );
+
+    // Duplicate names the copy after the page it copies, and the name stays after a move.
+    await page.getByRole('button', { name: 'Duplicate Page 1' }).click();
+    await until(
+      async () => (await pageNames(page)).join() === 'Page 3,Page 1,Page 1 copy,Page 2',
+      'the copy after Page 1',
+    );
+    await page
+      .locator('.page-row', { hasText: 'Page 2' })
+      .dragTo(page.locator('.page-row').first(), { targetPosition: { x: 20, y: 4 } });
+    await until(
+      async () => (await pageNames(page)).join() === 'Page 2,Page 3,Page 1,Page 1 copy',
+      'moved again, the names unchanged',
+    );
+
+    await page.context().close();
+  });
+});

@@ -87,18 +87,17 @@ describe('comment threads', () => {
     assert.deepEqual(pinPosition(thread('p', { x: 7, y: 8 }, []), new Map()), { x: 7, y: 8 });
   });
 
-  it('a thread is on its own page: here, on another page of the list (with its place), or on a deleted one', () => {
+  it('a thread is on its own page: here, on another page of the list, or on a deleted one', () => {
     const pages = [
       { id: 'main', name: '' },
       { id: 'risks00001', name: 'Risks' },
     ];
     const onRisks = { ...thread('r', { shapeId: 's1' }, []), pageId: 'risks00001' };
     assert.deepEqual(threadPage(onRisks, 'risks00001', pages), { kind: 'here' });
-    assert.deepEqual(threadPage(onRisks, 'main', pages), { kind: 'other', page: pages[1], position: 1 });
+    assert.deepEqual(threadPage(onRisks, 'main', pages), { kind: 'other', page: pages[1] });
     assert.deepEqual(threadPage(thread('m', { x: 0, y: 0 }, []), 'risks00001', pages), {
       kind: 'other',
       page: pages[0],
-      position: 0,
     });
     assert.deepEqual(threadPage(onRisks, 'main', pages.slice(0, 1)), { kind: 'gone' });
   });

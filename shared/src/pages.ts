@@ -96,6 +96,41 @@ export function hasPageList(doc: Y.Doc): boolean {
 
 const cleanName = (name: string) => name.trim().slice(0, MAX_PAGE_NAME);
 
+/** The name every page of a board without a page list shows: the board's first document. */
+export const FIRST_PAGE_NAME = 'Page 1';
+/** What an unnamed page other than the first shows (one stored by a version before names). */
+export const UNNAMED_PAGE_NAME = 'Untitled page';
+
+/**
+ * The name a page shows: its stored name, the same in the Pages panel, the public view's page
+ * picker, Find's other pages, comments and exports. Every page added since names were given at
+ * once has one (nextPageName); a name is never taken from the page's position, so reordering the
+ * list never renames a page (it did: `Page ${position + 1}`, so moving "Page 3" to the top made
+ * the page holding the work "Page 2"). Two kinds of page have no stored name, and their label
+ * depends on nothing that changes:
+ * - the first page (MAIN_PAGE_ID) of a board whose first page was never renamed: "Page 1", what
+ *   it has always shown (a board without a list is one page, and the first page is implicit);
+ * - a page added unnamed by a version before this rule: "Untitled page", as an unnamed frame is
+ *   "Untitled frame". Numbering these would take a number from somewhere, and the only one at
+ *   hand is the position this removes; their first rename gives them a name of their own.
+ */
+export const pageLabel = (page: PageEntry): string =>
+  page.name || (page.id === MAIN_PAGE_ID ? FIRST_PAGE_NAME : UNNAMED_PAGE_NAME);
+
+/**
+ * The stored name of a page added to `pages` without one ("Add page"): "Page N", N the smallest
+ * number from 2 that no page's name (as shown, so an unnamed first page's "Page 1" counts, and
+ * letter case aside) uses, as tldraw names its new pages. A new board's pages are "Page 1, Page 2,
+ * Page 3"; a gap left by a deletion or a rename is filled first. From 2: "Page 1" is the first
+ * page's name, and a page added is never the first.
+ */
+export function nextPageName(pages: readonly PageEntry[]): string {
+  const used = new Set(pages.map((page) => pageLabel(page).trim().toLowerCase()));
+  let n = 2;
+  while (used.has(`page ${n}`)) n++;
+  return `Page ${n}`;
+}
+
 /**
  * The entry of page `id`, written when missing. A board in the first format has its list copied
  * into the map (same ids, names and order) and the old list removed, inside the caller's
@@ -129,7 +164,10 @@ function orderAt(pages: Ordered[], index: number): number {
   return (before.order + after.order) / 2;
 }
 
-/** Adds page `id` after `after` (or at the end), with `origin` on its transaction; false at MAX_PAGES. */
+/**
+ * Adds page `id` after `after` (or at the end), with `origin` on its transaction; false at
+ * MAX_PAGES. A blank `name` stores nextPageName's: a page has its name from the start.
+ */
 export function addPageEntry(
   doc: Y.Doc,
   id: string,
@@ -143,7 +181,7 @@ export function addPageEntry(
   const order = orderAt(pages, at < 0 ? pages.length : at + 1);
   doc.transact(() => {
     const entry = entryOf(doc, id, [...pages, { id, name: '', order }]);
-    entry.set('name', cleanName(name));
+    entry.set('name', cleanName(name) || nextPageName(pages));
     entry.set('order', order);
   }, origin);
   return true;

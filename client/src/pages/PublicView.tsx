@@ -182,9 +182,9 @@ export function PublicView({ token, embed, frame, page }: Props) {
               );
             }}
           >
-            {pages.map((entry, position) => (
+            {pages.map((entry) => (
               <option key={entry.id} value={entry.id}>
-                {pageLabel(entry, position)}
+                {pageLabel(entry)}
               </option>
             ))}
           </select>

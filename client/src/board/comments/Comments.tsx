@@ -51,7 +51,7 @@ interface Props {
 
 /** What a thread is marked with, in the list and on its card, when it has no pin on this page. */
 function threadMark(place: ThreadPage, shapeGone: boolean): string | null {
-  if (place.kind === 'other') return `On ${pageLabel(place.page, place.position)}`;
+  if (place.kind === 'other') return `On ${pageLabel(place.page)}`;
   if (place.kind === 'gone') return 'Page deleted';
   return shapeGone ? 'Shape deleted' : null;
 }

@@ -63,14 +63,11 @@ export const shapeDeleted = (thread: ThreadWithComments, shapes: ReadonlyMap<str
 
 /**
  * Where a thread is from the page shown (docs/api.md §17, §18): on it; on another page of the board
- * (its pin is there, and opening it goes there), with that page's place in the list; or on a page
+ * (its pin is there, and opening it goes there), with that page's entry; or on a page
  * since deleted (no pin anywhere; it is read, answered and resolved from the list, like a thread
  * whose shape was deleted). A thread's shape is looked for only on its own page.
  */
-export type ThreadPage =
-  | { kind: 'here' }
-  | { kind: 'other'; page: PageEntry; position: number }
-  | { kind: 'gone' };
+export type ThreadPage = { kind: 'here' } | { kind: 'other'; page: PageEntry } | { kind: 'gone' };
 
 export function threadPage(
   thread: ThreadWithComments,
@@ -78,9 +75,8 @@ export function threadPage(
   pages: readonly PageEntry[],
 ): ThreadPage {
   if (thread.pageId === pageId) return { kind: 'here' };
-  const position = pages.findIndex((p) => p.id === thread.pageId);
-  const page = pages[position];
-  return page ? { kind: 'other', page, position } : { kind: 'gone' };
+  const page = pages.find((p) => p.id === thread.pageId);
+  return page ? { kind: 'other', page } : { kind: 'gone' };
 }
 
 export type ThreadFilter = 'open' | 'resolved' | 'mentions';

@@ -97,6 +97,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     ...remotes.filter((r) => (r.state.page ?? MAIN_PAGE_ID) === id).map((r) => r.state.user),
   ];
 
+  // A new page is named at once ("Page 3", model.ts), its name in the field ready to be typed over.
   const add = () => {
     const id = addPage(doc, '', pageId);
     if (id) {
@@ -104,17 +105,17 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
       go(id);
     }
   };
-  const duplicate = (page: PageEntry, position: number) => {
-    const id = addPage(doc, `${pageLabel(page, position)} copy`, page.id);
+  const duplicate = (page: PageEntry) => {
+    const id = addPage(doc, `${pageLabel(page)} copy`, page.id);
     if (!id) return;
     // Only the open page's content is at hand; another page is opened first, then duplicated.
     if (page.id === pageId) pendingSeeds.set(id, Y.encodeStateAsUpdate(pageDoc));
     go(id);
   };
-  const remove = (page: PageEntry, position: number) => {
+  const remove = (page: PageEntry) => {
     if (!deletePage(doc, page.id)) return;
     undo.stopCapturing();
-    setDeleted(pageLabel(page, position));
+    setDeleted(pageLabel(page));
     if (page.id === pageId) go(MAIN_PAGE_ID);
   };
   const drop = (e: DragEvent, to: number) => {
@@ -127,7 +128,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     <SidePanel panel="pages" element="section" className="pages-panel" label="Pages" onClose={onClose}>
       <ol className="pages-list">
         {pages.map((page, position) => {
-          const label = pageLabel(page, position);
+          const label = pageLabel(page);
           const people = peopleOn(page.id);
           return (
             <li
@@ -147,10 +148,10 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
             >
               {renaming === page.id ? (
                 <RenameField
-                  initial={page.name}
+                  initial={label}
                   placeholder={label}
                   onDone={(name) => {
-                    if (name !== null && name !== page.name) renamePage(doc, page.id, name);
+                    if (name !== null && name.trim() !== label) renamePage(doc, page.id, name);
                     setRenaming(null);
                   }}
                 />
@@ -196,7 +197,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                       className="tool"
                       aria-label={`Duplicate ${label}`}
                       title="Duplicate"
-                      onClick={() => duplicate(page, position)}
+                      onClick={() => duplicate(page)}
                     >
                       <Icon name="copy" size={14} />
                     </button>
@@ -209,7 +210,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                         className="tool"
                         aria-label={`Delete ${label}`}
                         title="Delete"
-                        onClick={() => remove(page, position)}
+                        onClick={() => remove(page)}
                       >
                         <Icon name="trash" size={14} />
                       </button>
@@ -262,6 +263,8 @@ function RenameField({
       aria-label="Page name"
       // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked to rename.
       autoFocus
+      // The name is there to be typed over (a page added comes named "Page 3").
+      onFocus={(e) => e.currentTarget.select()}
       value={value}
       placeholder={placeholder}
       maxLength={100}

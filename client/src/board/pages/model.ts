@@ -8,6 +8,7 @@ import {
   movePageEntry,
   PAGES_MAP,
   type PageEntry,
+  pageLabel,
   readPages,
   renamePageEntry,
 } from '@tandem/shared';
@@ -18,7 +19,7 @@ import { forgetOnRestore } from '../model/doc.ts';
 export const PAGES_ORIGIN = Symbol('tandem-pages');
 
 export type { PageEntry };
-export { readPages };
+export { pageLabel, readPages };
 
 /** A new page's id: 10 URL-safe random characters. */
 export function newPageId(): string {
@@ -27,10 +28,10 @@ export function newPageId(): string {
   return Array.from(bytes, (b) => alphabet[b & 63]).join('');
 }
 
-/** The default name of a page at `position` (0-based) when it has none. */
-export const pageLabel = (page: PageEntry, position: number): string => page.name || `Page ${position + 1}`;
-
-/** Adds a page after `after` (or at the end); its id, or null at MAX_PAGES. */
+/**
+ * Adds a page after `after` (or at the end); its id, or null at MAX_PAGES. A blank `name` stores
+ * "Page N" (shared/pages.ts nextPageName), so the page keeps its name wherever it is moved.
+ */
 export function addPage(doc: Y.Doc, name: string, after?: string, id = newPageId()): string | null {
   return addPageEntry(doc, id, name, after, PAGES_ORIGIN) ? id : null;
 }

@@ -53,7 +53,7 @@ export async function readEveryPage(
   });
 }
 
-/** Each page's picture under its name ("Page 2" when it has none), and the fonts they use. */
+/** Each page's picture under its name (pageLabel's, as the Pages panel shows it), and the fonts they use. */
 async function pictures(
   boardId: string,
   pages: PageExport[],
@@ -64,7 +64,7 @@ async function pictures(
     const byId = new Map(page.shapes.map((s) => [s.id, s]));
     // Each page's ids are its own (`p0-`, `p1-`…): the pages share one file.
     const { svg, width, height } = toSvg(page.shapes, byId, 32, images, '', `p${i}-`);
-    return { heading: pageLabel(page, i), svg, width, height };
+    return { heading: pageLabel(page), svg, width, height };
   });
   return { parts, style };
 }

@@ -148,9 +148,8 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
   const otherPages =
     pages && others
       ? others.flatMap((found) => {
-          const at = pages.list.findIndex((p) => p.id === found.pageId);
-          const page = pages.list[at];
-          return page ? [{ ...found, label: pageLabel(page, at) }] : [];
+          const page = pages.list.find((p) => p.id === found.pageId);
+          return page ? [{ ...found, label: pageLabel(page) }] : [];
         })
       : [];
   const openPage = (pageId: string) => {

@@ -1,0 +1,84 @@
+// Page names (shared/src/pages.ts, docs/api.md §17): a page added is named at once ("Page N", the
+// smallest N from 2 no page uses), a page keeps its name when the list is reordered, the label of
+// a page with no stored name depends on nothing positional.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as Y from 'yjs';
+import {
+  addPageEntry,
+  MAIN_PAGE_ID,
+  movePageEntry,
+  nextPageName,
+  PAGES_MAP,
+  pageLabel,
+  readPages,
+} from '../src/index.ts';
+
+const labels = (doc: Y.Doc) => readPages(doc).map(pageLabel);
+
+test('pages added without a name are Page 2, Page 3…, stored, and keep their names when reordered', () => {
+  const doc = new Y.Doc();
+  assert.deepEqual(labels(doc), ['Page 1'], 'a board without a list: its first page');
+  assert.ok(addPageEntry(doc, 'p2', ''));
+  assert.ok(addPageEntry(doc, 'p3', '  '));
+  assert.deepEqual(
+    readPages(doc).map((p) => p.name),
+    ['', 'Page 2', 'Page 3'],
+    'the names are stored; the first page is implicit, as before',
+  );
+  // The trial's steps: "Page 3" to the top. Every page keeps its name.
+  movePageEntry(doc, 'p3', 0);
+  assert.deepEqual(
+    readPages(doc).map((p) => [p.id, pageLabel(p)]),
+    [
+      ['p3', 'Page 3'],
+      [MAIN_PAGE_ID, 'Page 1'],
+      ['p2', 'Page 2'],
+    ],
+  );
+  // Duplicate's name is the label it shows, whatever the page's place.
+  assert.equal(`${pageLabel(readPages(doc)[1]!)} copy`, 'Page 1 copy');
+});
+
+test('the next name fills the smallest free number from 2, whatever the names’ case or order', () => {
+  const page = (id: string, name: string) => ({ id, name });
+  assert.equal(nextPageName([page(MAIN_PAGE_ID, '')]), 'Page 2');
+  assert.equal(
+    nextPageName([page(MAIN_PAGE_ID, 'Intro')]),
+    'Page 2',
+    'never "Page 1": that is the first page’s',
+  );
+  assert.equal(
+    nextPageName([page('a', 'Page 3'), page(MAIN_PAGE_ID, ''), page('b', 'page 2')]),
+    'Page 4',
+    'taken in any order and case',
+  );
+  assert.equal(
+    nextPageName([page(MAIN_PAGE_ID, ''), page('b', 'Page 3')]),
+    'Page 2',
+    'a gap left by a deleted or renamed page is filled first',
+  );
+  assert.equal(nextPageName([page(MAIN_PAGE_ID, 'Page 2'), page('b', 'Ideas')]), 'Page 3');
+});
+
+test('a page without a stored name: "Page 1" for the first, "Untitled page" for an older one, wherever it is', () => {
+  const doc = new Y.Doc();
+  // Written as a version before stored names wrote them: two unnamed pages.
+  const pages = doc.getMap<Y.Map<unknown>>(PAGES_MAP);
+  pages.set('old1', new Y.Map<unknown>(Object.entries({ name: '', order: 1 })));
+  pages.set('old2', new Y.Map<unknown>(Object.entries({ name: '', order: 2 })));
+  assert.deepEqual(labels(doc), ['Page 1', 'Untitled page', 'Untitled page']);
+  movePageEntry(doc, 'old2', 0);
+  movePageEntry(doc, MAIN_PAGE_ID, 2);
+  assert.deepEqual(
+    readPages(doc).map((p) => [p.id, pageLabel(p)]),
+    [
+      ['old2', 'Untitled page'],
+      ['old1', 'Untitled page'],
+      [MAIN_PAGE_ID, 'Page 1'],
+    ],
+    'the first page is "Page 1" at the bottom too',
+  );
+  assert.ok(addPageEntry(doc, 'new', ''));
+  assert.equal(pageLabel(readPages(doc).find((p) => p.id === 'new')!), 'Page 2');
+});
