@@ -470,4 +470,40 @@ describe('a page’s name stays with the page', () => {
 
     await page.context().close();
   });
+
+  it('renaming a page to spaces is refused in place, and the page keeps its name', async () => {
+    const { page } = await newUser(app, 'Sol');
+    await createBoard(page, 'Blank names');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').fill('Page 3');
+    await page.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(page)).join() === 'Page 1,Page 3', 'two pages');
+    await page.getByRole('button', { name: 'Rename Page 3' }).click();
+    const field = page.getByLabel('Page name');
+    assert.equal(await field.inputValue(), 'Page 3', 'the field holds the page’s name');
+    await field.fill('   ');
+    await field.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Enter a page name.' }).waitFor();
+    assert.equal(await field.isVisible(), true, 'the field stays open');
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    await page.screenshot({ path: `${artifacts}/pages-blank-name.png` });
+    await field.fill('Ideas');
+    assert.equal(
+      await page.getByText('Enter a page name.').count(),
+      0,
+      'the sentence goes as a name is typed',
+    );
+    await field.fill(' ');
+    await field.press('Escape');
+    await until(async () => (await field.count()) === 0, 'the field closed');
+    assert.deepEqual(await pageNames(page), ['Page 1', 'Page 3'], 'Page 3 kept its name');
+    // Leaving a blank field gives the edit up too.
+    await page.getByRole('button', { name: 'Rename Page 1' }).click();
+    await field.fill('');
+    await field.blur();
+    await until(async () => (await field.count()) === 0, 'the field closed');
+    assert.deepEqual(await pageNames(page), ['Page 1', 'Page 3'], 'Page 1 kept its name');
+    await page.context().close();
+  });
 });

@@ -187,10 +187,16 @@ export function addPageEntry(
   return true;
 }
 
-export function renamePageEntry(doc: Y.Doc, id: string, name: string, origin?: unknown): void {
+/**
+ * Renames a page; false, and nothing written, for a blank name (a page keeps its name: the Pages
+ * panel says "Enter a page name.") or a page not listed.
+ */
+export function renamePageEntry(doc: Y.Doc, id: string, name: string, origin?: unknown): boolean {
   const pages = ordered(doc);
-  if (!pages.some((p) => p.id === id)) return;
-  doc.transact(() => entryOf(doc, id, pages).set('name', cleanName(name)), origin);
+  const clean = cleanName(name);
+  if (!clean || !pages.some((p) => p.id === id)) return false;
+  doc.transact(() => entryOf(doc, id, pages).set('name', clean), origin);
+  return true;
 }
 
 /** Moves a page to position `to` (0-based, in the list as it is before the move). */

@@ -1,17 +1,19 @@
 // Page names (shared/src/pages.ts, docs/api.md §17): a page added is named at once ("Page N", the
 // smallest N from 2 no page uses), a page keeps its name when the list is reordered, the label of
-// a page with no stored name depends on nothing positional.
+// a page with no stored name depends on nothing positional, and a blank rename writes nothing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as Y from 'yjs';
 import {
   addPageEntry,
   MAIN_PAGE_ID,
+  META_KEY,
   movePageEntry,
   nextPageName,
   PAGES_MAP,
   pageLabel,
   readPages,
+  renamePageEntry,
 } from '../src/index.ts';
 
 const labels = (doc: Y.Doc) => readPages(doc).map(pageLabel);
@@ -81,4 +83,24 @@ test('a page without a stored name: "Page 1" for the first, "Untitled page" for 
   );
   assert.ok(addPageEntry(doc, 'new', ''));
   assert.equal(pageLabel(readPages(doc).find((p) => p.id === 'new')!), 'Page 2');
+});
+
+test('a blank rename writes nothing and the page keeps its name', () => {
+  const doc = new Y.Doc();
+  addPageEntry(doc, 'p2', '');
+  let writes = 0;
+  doc.on('update', () => writes++);
+  assert.equal(renamePageEntry(doc, 'p2', '   '), false);
+  assert.equal(renamePageEntry(doc, MAIN_PAGE_ID, ''), false);
+  assert.equal(writes, 0);
+  assert.deepEqual(labels(doc), ['Page 1', 'Page 2']);
+  assert.equal(renamePageEntry(doc, 'p2', '  Ideas '), true);
+  assert.deepEqual(labels(doc), ['Page 1', 'Ideas']);
+  // The first format's list (meta.pages) is named the same way.
+  const legacy = new Y.Doc();
+  const list = new Y.Array<Y.Map<unknown>>();
+  legacy.getMap(META_KEY).set('pages', list);
+  list.push([new Y.Map<unknown>(Object.entries({ id: MAIN_PAGE_ID, name: '' }))]);
+  list.push([new Y.Map<unknown>(Object.entries({ id: 'first1', name: '' }))]);
+  assert.deepEqual(labels(legacy), ['Page 1', 'Untitled page']);
 });

@@ -3,8 +3,8 @@
 // navigates to its URL; Editor opens that page's document. It renders and dispatches; the list's
 // changes are model.ts.
 
-import { MAIN_PAGE_ID, type PresenceUser } from '@tandem/shared';
-import { type DragEvent, useEffect, useState, useSyncExternalStore } from 'react';
+import { MAIN_PAGE_ID, MAX_PAGE_NAME, type PresenceUser } from '@tandem/shared';
+import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { navigate } from '../../router.tsx';
@@ -149,7 +149,6 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
               {renaming === page.id ? (
                 <RenameField
                   initial={label}
-                  placeholder={label}
                   onDone={(name) => {
                     if (name !== null && name.trim() !== label) renamePage(doc, page.id, name);
                     setRenaming(null);
@@ -247,35 +246,54 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   );
 }
 
-function RenameField({
-  initial,
-  placeholder,
-  onDone,
-}: {
-  initial: string;
-  placeholder: string;
-  onDone(name: string | null): void;
-}) {
+/**
+ * A page's name in place. A blank name is refused as the board title's is (BoardTitle): Enter
+ * keeps the field open and says "Enter a page name." under it; leaving the field or Escape gives
+ * the edit up. Either way the page keeps its name (it used to be cleared, and the page then showed
+ * a name taken from its position).
+ */
+function RenameField({ initial, onDone }: { initial: string; onDone(name: string | null): void }) {
   const [value, setValue] = useState(initial);
+  const [blank, setBlank] = useState(false);
+  // Enter saves and the blur that follows (the field goes) must not save again.
+  const done = useRef(false);
+  const finish = (name: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(name);
+  };
   return (
-    <input
-      className="page-rename"
-      aria-label="Page name"
-      // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked to rename.
-      autoFocus
-      // The name is there to be typed over (a page added comes named "Page 3").
-      onFocus={(e) => e.currentTarget.select()}
-      value={value}
-      placeholder={placeholder}
-      maxLength={100}
-      onChange={(e) => setValue(e.target.value)}
-      onBlur={() => onDone(value)}
-      onKeyDown={(e) => {
-        e.stopPropagation();
-        if (e.key === 'Enter') onDone(value);
-        if (e.key === 'Escape') onDone(null);
-      }}
-    />
+    <>
+      <input
+        className="page-rename"
+        aria-label="Page name"
+        aria-invalid={blank || undefined}
+        aria-describedby={blank ? 'page-rename-error' : undefined}
+        // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked to rename.
+        autoFocus
+        onFocus={(e) => e.currentTarget.select()}
+        value={value}
+        maxLength={MAX_PAGE_NAME}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setBlank(false);
+        }}
+        onBlur={() => finish(value.trim() ? value : null)}
+        onKeyDown={(e) => {
+          e.stopPropagation();
+          if (e.key === 'Enter') {
+            if (value.trim()) finish(value);
+            else setBlank(true);
+          }
+          if (e.key === 'Escape') finish(null);
+        }}
+      />
+      {blank && (
+        <small id="page-rename-error" className="field-error page-rename-error" role="alert">
+          Enter a page name.
+        </small>
+      )}
+    </>
   );
 }
 

@@ -36,7 +36,8 @@ export function addPage(doc: Y.Doc, name: string, after?: string, id = newPageId
   return addPageEntry(doc, id, name, after, PAGES_ORIGIN) ? id : null;
 }
 
-export const renamePage = (doc: Y.Doc, id: string, name: string): void =>
+/** Renames a page; false for a blank name, which leaves the page's name as it was. */
+export const renamePage = (doc: Y.Doc, id: string, name: string): boolean =>
   renamePageEntry(doc, id, name, PAGES_ORIGIN);
 
 /** Moves a page to position `to` (0-based, in the list as it is before the move). */
