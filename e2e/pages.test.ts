@@ -27,6 +27,12 @@ import {
   writeOfflineAndReload,
 } from './helpers.ts';
 
+/** Drags the Pages panel's row of `name` above the first row. */
+const dragPageToTop = (page: Page, name: string) =>
+  page
+    .locator('.page-row', { hasText: name })
+    .dragTo(page.locator('.page-row').first(), { targetPosition: { x: 20, y: 4 } });
+
 describe('pages, two people', () => {
   let ana: Page;
   let ben: Page;
@@ -421,9 +427,7 @@ describe('a page’s name stays with the page', () => {
     await page.keyboard.type('The work');
     await page.keyboard.press('Escape');
     const current = page.locator('.pages-panel .page-name[aria-current="page"]');
-    await page
-      .locator('.page-row', { hasText: 'Page 3' })
-      .dragTo(page.locator('.page-row').first(), { targetPosition: { x: 20, y: 4 } });
+    await dragPageToTop(page, 'Page 3');
     await until(
       async () => (await pageNames(page)).join() === 'Page 3,Page 1,Page 2',
       'Page 3 at the top, every page under its own name',
@@ -460,9 +464,7 @@ describe('a page’s name stays with the page', () => {
       async () => (await pageNames(page)).join() === 'Page 3,Page 1,Page 1 copy,Page 2',
       'the copy after Page 1',
     );
-    await page
-      .locator('.page-row', { hasText: 'Page 2' })
-      .dragTo(page.locator('.page-row').first(), { targetPosition: { x: 20, y: 4 } });
+    await dragPageToTop(page, 'Page 2');
     await until(
       async () => (await pageNames(page)).join() === 'Page 2,Page 3,Page 1,Page 1 copy',
       'moved again, the names unchanged',
