@@ -144,6 +144,38 @@ describe('webhooks on one instance (SQLite)', () => {
     });
   });
 
+  test('bad input: a host name with a part over 63 characters, or over 253 in all, gets 422 with a sentence naming it (even with WEBHOOK_ALLOW_PRIVATE)', async () => {
+    const owner = await new ApiClient(server.url).signup('Olive');
+    const boardId = await owner.createBoard('Long names');
+    const cases: [string, RegExp][] = [
+      [`https://${'a'.repeat(64)}.example.com/hook`, /part of 64 characters.*at most 63/],
+      [`http://${'a'.repeat(64)}/hook`, /part of 64 characters.*at most 63/],
+      [
+        `https://${Array.from({ length: 5 }, () => 'b'.repeat(60)).join('.')}.com/hook`,
+        /308 characters long.*at most 253/,
+      ],
+    ];
+    for (const [url, sentence] of cases) {
+      const answer = await owner.call('POST', apiPaths.webhooks(boardId), {
+        url,
+        events: ['comment.created'],
+      });
+      assertError(answer, 422, 'VALIDATION');
+      const fields = (answer.body as { error: { fields: { url?: string } } }).error.fields;
+      assert.match(fields.url ?? '', sentence, url);
+    }
+    // The limits themselves are fine: a 63-character part, 253 characters in all.
+    const longest = `${Array.from({ length: 3 }, () => 'c'.repeat(63)).join('.')}.${'d'.repeat(61)}`;
+    assert.equal(longest.length, 253);
+    for (const host of [`${'a'.repeat(63)}.example.com`, longest]) {
+      const answer = await owner.call('POST', apiPaths.webhooks(boardId), {
+        url: `http://${host}/hook`,
+        events: ['comment.created'],
+      });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    }
+  });
+
   test('bad input: a private or loopback URL without WEBHOOK_ALLOW_PRIVATE gets 422 with the sentence, at creation and again at delivery', async () => {
     const owner = await new ApiClient(strict.url).signup('Olive');
     const boardId = await owner.createBoard('Strict');

@@ -35,13 +35,44 @@ export const webhookLimits = {
 export const WEBHOOK_SIGNATURE_HEADER = 'Tandem-Signature';
 export const WEBHOOK_DELIVERY_HEADER = 'Tandem-Delivery';
 
+/** DNS limits (RFC 1035): a label at most 63 characters, a whole name at most 253. */
+export const DNS_LABEL_MAX = 63;
+export const DNS_NAME_MAX = 253;
+
+/**
+ * Why a URL's host name cannot exist in DNS, as a sentence for the owner, or null when it can.
+ * The URL parser accepts any length, so a name no resolver would look up got through.
+ */
+export function hostNameProblem(raw: string): string | null {
+  let host: string;
+  try {
+    host = new URL(raw).hostname;
+  } catch {
+    return null;
+  }
+  if (host.startsWith('[')) return null; // an IPv6 literal
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  if (name.length > DNS_NAME_MAX) {
+    return `The host name is ${name.length} characters long; a host name has at most ${DNS_NAME_MAX}.`;
+  }
+  const long = name.split('.').find((label) => label.length > DNS_LABEL_MAX);
+  if (long !== undefined) {
+    return `The host name has a part of ${long.length} characters (“${long.slice(0, 20)}…”); each part between dots has at most ${DNS_LABEL_MAX}.`;
+  }
+  return null;
+}
+
 export const CreateWebhookBody = z.object({
   url: z
     .string({ error: 'Give the URL to call.' })
     .trim()
     .min(1, { error: 'Give the URL to call.' })
     .max(webhookLimits.urlMax, { error: `At most ${webhookLimits.urlMax} characters.` })
-    .refine((value) => URL.canParse(value), { error: 'This is not a URL.' }),
+    .refine((value) => URL.canParse(value), { error: 'This is not a URL.', abort: true })
+    .superRefine((value, ctx) => {
+      const problem = hostNameProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   events: z
     .array(WebhookEvent)
     .min(1, { error: 'Choose at least one event.' })
