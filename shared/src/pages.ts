@@ -132,6 +132,23 @@ export function nextPageName(pages: readonly PageEntry[]): string {
 }
 
 /**
+ * The name Duplicate stores for a copy of `source` among `pages`: "<name> copy", then "<name> copy
+ * 2", "<name> copy 3"… (the smallest free number, letter case aside), as file managers name copies.
+ * A copy of a copy counts with the original ("Retro copy" duplicated is "Retro copy 2", not "Retro
+ * copy copy"). The name is cut to fit MAX_PAGE_NAME with its " copy N" kept.
+ */
+export function copyPageName(pages: readonly PageEntry[], source: PageEntry): string {
+  const used = new Set(pages.map((page) => pageLabel(page).trim().toLowerCase()));
+  const label = pageLabel(source).trim();
+  const root = /^(.*\S) copy(?: \d+)?$/i.exec(label)?.[1] ?? label;
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? ' copy' : ` copy ${n}`;
+    const name = `${root.slice(0, MAX_PAGE_NAME - suffix.length).trimEnd()}${suffix}`;
+    if (!used.has(name.toLowerCase())) return name;
+  }
+}
+
+/**
  * The entry of page `id`, written when missing. A board in the first format has its list copied
  * into the map (same ids, names and order) and the old list removed, inside the caller's
  * transaction, before its first change.

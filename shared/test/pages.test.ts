@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import * as Y from 'yjs';
 import {
   addPageEntry,
+  copyPageName,
   MAIN_PAGE_ID,
+  MAX_PAGE_NAME,
   META_KEY,
   movePageEntry,
   nextPageName,
@@ -103,4 +105,49 @@ test('a blank rename writes nothing and the page keeps its name', () => {
   list.push([new Y.Map<unknown>(Object.entries({ id: MAIN_PAGE_ID, name: '' }))]);
   list.push([new Y.Map<unknown>(Object.entries({ id: 'first1', name: '' }))]);
   assert.deepEqual(labels(legacy), ['Page 1', 'Untitled page']);
+});
+
+test('a duplicate is "<name> copy", then "<name> copy 2", "copy 3"…, as file managers name copies', () => {
+  const page = (id: string, name: string) => ({ id, name });
+  const retro = page('a', 'Retro');
+  const pages = [page(MAIN_PAGE_ID, ''), retro];
+  assert.equal(copyPageName(pages, retro), 'Retro copy');
+  pages.push(page('b', 'Retro copy'));
+  assert.equal(copyPageName(pages, retro), 'Retro copy 2', 'the second duplicate of the same page');
+  pages.push(page('c', 'Retro copy 2'));
+  assert.equal(copyPageName(pages, retro), 'Retro copy 3');
+  assert.equal(
+    copyPageName(pages, page('b', 'Retro copy')),
+    'Retro copy 3',
+    'a copy of a copy counts with the original',
+  );
+  assert.equal(
+    copyPageName([...pages, page('d', 'retro COPY 3')], retro),
+    'Retro copy 4',
+    'letter case aside',
+  );
+  assert.equal(
+    copyPageName([page(MAIN_PAGE_ID, ''), page('x', 'Page 1 copy 2')], page(MAIN_PAGE_ID, '')),
+    'Page 1 copy',
+    'a gap is filled first; an unnamed first page is "Page 1"',
+  );
+  const long = page('l', 'x'.repeat(MAX_PAGE_NAME));
+  const first = copyPageName([long], long);
+  assert.equal(first.length, MAX_PAGE_NAME);
+  assert.ok(first.endsWith('x copy'));
+  const second = copyPageName([long, page('m', first)], long);
+  assert.equal(second.length, MAX_PAGE_NAME);
+  assert.ok(second.endsWith('x copy 2'), second);
+});
+
+test('duplicating the same page twice stores two different names', () => {
+  const doc = new Y.Doc();
+  addPageEntry(doc, 'p2', 'Ideas');
+  for (let i = 0; i < 2; i++) {
+    const pages = readPages(doc);
+    const source = pages.find((p) => p.id === 'p2');
+    assert.ok(source);
+    addPageEntry(doc, `copy${i}`, copyPageName(pages, source), 'p2');
+  }
+  assert.deepEqual(labels(doc).sort(), ['Ideas', 'Ideas copy', 'Ideas copy 2', 'Page 1']);
 });

@@ -3,7 +3,7 @@
 // navigates to its URL; Editor opens that page's document. It renders and dispatches; the list's
 // changes are model.ts.
 
-import { MAIN_PAGE_ID, MAX_PAGE_NAME, type PresenceUser } from '@tandem/shared';
+import { copyPageName, MAIN_PAGE_ID, MAX_PAGE_NAME, type PresenceUser } from '@tandem/shared';
 import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
@@ -106,7 +106,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     }
   };
   const duplicate = (page: PageEntry) => {
-    const id = addPage(doc, `${pageLabel(page)} copy`, page.id);
+    const id = addPage(doc, copyPageName(pages, page), page.id);
     if (!id) return;
     // Only the open page's content is at hand; another page is opened first, then duplicated.
     if (page.id === pageId) pendingSeeds.set(id, Y.encodeStateAsUpdate(pageDoc));
