@@ -154,6 +154,45 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       assert.equal(read.body.shapes.length, 1);
     });
 
+    test('an unknown id is 422 naming it, for DELETE as for PATCH, and a delete with one unknown id deletes nothing', async () => {
+      const { owner, boardId } = await newBoard();
+      const { key } = await createKey(owner, boardId, { name: 'Writer', role: 'editor' });
+      const live = watch(setup.b, boardId, owner.cookie);
+      await waitSynced(live);
+      const call = (method: string, body: unknown) =>
+        withKey<ErrorAnswer>(setup.a.url, key, method, contentPaths.shapes(boardId), body);
+      const added = await call('POST', {
+        shapes: [
+          { id: 'keep-a', type: 'sticky', x: 0, y: 0 },
+          { id: 'keep-b', type: 'sticky', x: 300, y: 0 },
+        ],
+      });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      await waitUntil('both stickies are live', () => live.doc.getMap('shapes').size === 2);
+
+      const patched = await call('PATCH', { shapes: [{ id: 'no-such-shape', x: 5 }] });
+      assert.equal(patched.status, 422);
+      assert.deepEqual(patched.body.error.fields, { 'shapes[0].id': 'No such shape.' });
+
+      const deleted = await call('DELETE', { ids: ['keep-a', 'no-such-shape', 'keep-b', 'gone-too'] });
+      assert.equal(deleted.status, 422, JSON.stringify(deleted.body));
+      assert.equal(deleted.body.error.code, 'VALIDATION');
+      assert.equal(deleted.body.error.message, patched.body.error.message);
+      assert.deepEqual(deleted.body.error.fields, { 'ids[1]': 'No such shape.', 'ids[3]': 'No such shape.' });
+      const stored = await withKey<ShapesAnswer>(setup.a.url, key, 'GET', contentPaths.board(boardId));
+      assert.deepEqual(
+        stored.body.shapes.map((shape) => shape.id).sort(),
+        ['keep-a', 'keep-b'],
+        'nothing deleted',
+      );
+
+      assert.equal((await call('DELETE', { ids: ['keep-a', 'keep-b'] })).status, 204);
+      await waitUntil('both are gone on the other instance', () => live.doc.getMap('shapes').size === 0);
+      const again = await call('DELETE', { ids: ['keep-a'] });
+      assert.equal(again.status, 422, 'a shape already deleted is no longer on the board');
+      assert.deepEqual(again.body.error.fields, { 'ids[0]': 'No such shape.' });
+    });
+
     test('bad input changes nothing and says why: a viewer key, a wrong key, a malformed shape, 1,001 shapes, out of the frame, 61 writes', async () => {
       const { owner, boardId } = await newBoard();
       const { key } = await createKey(owner, boardId, { name: 'Writer', role: 'editor' });

@@ -238,14 +238,22 @@ export function applyPatch(doc: Y.Doc, patches: ShapePatch[]): ShapeRecord[] {
   );
 }
 
-/** Checks a deletion: unknown ids are ignored (already gone); the rest must be inside the key's frame. */
+/**
+ * Checks a deletion: every id must name a shape on the board (an unknown one is 422 naming it,
+ * `ids[3]`, as a change names `shapes[3].id`, and nothing is deleted), and each must be inside the
+ * key's frame.
+ */
 export function planDelete(doc: Y.Doc, ids: string[], frameId: string | null): void {
   const map = shapesOf(doc);
+  const fields: Record<string, string> = {};
   const boxes: { index: number; box: Box; id: string }[] = [];
   ids.forEach((id, index) => {
     const m = map.get(id);
     if (m instanceof Y.Map) boxes.push({ index, box: boxOf(m), id });
+    else fields[`ids[${index}]`] = 'No such shape.';
   });
+  if (Object.keys(fields).length > 0)
+    throw new ContentError('VALIDATION', 'Some shapes need attention.', fields);
   checkScope(doc, frameId, boxes);
 }
 
