@@ -154,6 +154,55 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       assert.equal(read.body.shapes.length, 1);
     });
 
+    test('a write with several malformed shapes is 422 naming every one by index and field, the first 20, and how many more', async () => {
+      const { owner, boardId } = await newBoard();
+      const { key } = await createKey(owner, boardId, { name: 'Writer', role: 'editor' });
+      const post = (body: unknown) =>
+        withKey<ErrorAnswer>(setup.a.url, key, 'POST', contentPaths.shapes(boardId), body);
+
+      const alone = await post({ shapes: [{ type: 'sticky', x: 'left', y: 0 }] });
+      assert.equal(alone.status, 422);
+      const [firstKey, firstMessage] = Object.entries(alone.body.error.fields ?? {})[0] ?? [];
+      assert.equal(firstKey, 'shapes[0].x');
+
+      const three = await post({
+        shapes: [
+          { type: 'sticky', x: 'left', y: 0 },
+          { type: 'sticky', x: 0, y: 0 },
+          { type: 'hexagon', x: 0, y: 0 },
+          { type: 'sticky', x: 0, y: 0, colour: 'red' },
+        ],
+      });
+      assert.equal(three.status, 422);
+      assert.equal(three.body.error.code, 'VALIDATION');
+      assert.equal(three.body.error.message, alone.body.error.message);
+      const fields = three.body.error.fields ?? {};
+      assert.deepEqual(
+        Object.keys(fields),
+        ['shapes[0].x', 'shapes[2].type', 'shapes[3]'],
+        JSON.stringify(fields),
+      );
+      assert.equal(fields['shapes[0].x'], firstMessage, 'the first bad shape is named as when it was alone');
+      assert.match(fields['shapes[2].type'] ?? '', /^The type is one of/);
+      assert.equal(fields['shapes[3]'], 'Unknown field "colour".');
+
+      // 25 bad shapes among good ones: the first 20 are named, and the rest counted.
+      const many = await post({
+        shapes: Array.from({ length: 50 }, (_, i) =>
+          i % 2 === 0 ? { type: 'sticky', x: i, y: 0 } : { type: 'sticky', x: i, y: 'top' },
+        ),
+      });
+      assert.equal(many.status, 422);
+      const named = Object.keys(many.body.error.fields ?? {});
+      assert.deepEqual(
+        named.filter((k) => k !== 'shapes'),
+        Array.from({ length: 20 }, (_, i) => `shapes[${2 * i + 1}].y`),
+      );
+      assert.equal(many.body.error.fields?.shapes, '5 more shapes need attention; the first 20 are named.');
+      const stored = await withKey<ShapesAnswer>(setup.a.url, key, 'GET', contentPaths.board(boardId));
+      assert.equal(stored.body.shapes.length, 0, 'nothing was added');
+    });
+
     test('an unknown id is 422 naming it, for DELETE as for PATCH, and a delete with one unknown id deletes nothing', async () => {
       const { owner, boardId } = await newBoard();
       const { key } = await createKey(owner, boardId, { name: 'Writer', role: 'editor' });

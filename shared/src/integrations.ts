@@ -12,6 +12,8 @@ export const integrationKeyPattern = /^tdm_[A-Za-z0-9_-]{43}$/;
 export const integrationLimits = {
   /** Shapes (or ids) in one content-API write. */
   shapesPerCall: 1000,
+  /** Bad shapes one 422 names (by index and field); past it `fields.shapes` says how many more. */
+  badShapesNamed: 20,
   /** Writes a minute per key; past it 429 with Retry-After. */
   writesPerMinute: 60,
   /** How long a write's Idempotency-Key is remembered. */
@@ -136,21 +138,26 @@ export const DeleteShapesBody = z.object({
 });
 
 /**
- * Checks each shape of a write against `schema`: the valid ones, or the fields of the first
- * invalid one named by index and field (`shapes[3].x`), for a 422 that says which to fix.
+ * Checks each shape of a write against `schema`: the valid ones, or the fields of every invalid
+ * one named by index and field (`shapes[3].x`), in order, for a 422 that says what to fix. At most
+ * `integrationLimits.badShapesNamed` shapes are named; past them `fields.shapes` says how many more
+ * need attention. The first bad shape's fields are named exactly as when it was the only one named.
  */
 export function checkShapes<S>(
   schema: z.ZodType<S>,
   shapes: readonly unknown[],
 ): { ok: true; shapes: S[] } | { ok: false; fields: Record<string, string> } {
   const valid: S[] = [];
+  const fields: Record<string, string> = {};
+  let bad = 0;
   for (const [index, shape] of shapes.entries()) {
     const result = schema.safeParse(shape);
     if (result.success) {
       valid.push(result.data);
       continue;
     }
-    const fields: Record<string, string> = {};
+    bad += 1;
+    if (bad > integrationLimits.badShapesNamed) continue;
     for (const issue of result.error.issues) {
       const path = issue.path.map(String).join('.');
       const key = `shapes[${index}]${path ? `.${path}` : ''}`;
@@ -162,7 +169,10 @@ export function checkShapes<S>(
             ? `The type is one of ${shapeTypes.join(', ')}.`
             : issue.message;
     }
-    return { ok: false, fields };
   }
-  return { ok: true, shapes: valid };
+  if (bad === 0) return { ok: true, shapes: valid };
+  const more = bad - integrationLimits.badShapesNamed;
+  if (more > 0)
+    fields.shapes = `${more.toLocaleString('en')} more ${more === 1 ? 'shape needs' : 'shapes need'} attention; the first ${integrationLimits.badShapesNamed} are named.`;
+  return { ok: false, fields };
 }
