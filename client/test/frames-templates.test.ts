@@ -8,8 +8,15 @@ import { builtInTemplate, TemplateContent } from '@tandem/shared';
 import * as Y from 'yjs';
 import { clippingFrames, createFrame, onFrameGrip } from '../src/board/facilitation/frames.ts';
 import { insertRecordsInPieces, parseShapes } from '../src/board/model/clipboard.ts';
+import { boundsOf, intersects, type Rect, unionRect } from '../src/board/model/geometry.ts';
 import { createShape, createUndoManager, readAll } from '../src/board/model/index.ts';
-import { boardTemplate, frameTemplate, offsetToCentre } from '../src/board/templates/templates.ts';
+import {
+  boardTemplate,
+  frameTemplate,
+  offsetToCentre,
+  placeTemplate,
+  TEMPLATE_GAP,
+} from '../src/board/templates/templates.ts';
 import { setup } from './gestureHarness.ts';
 
 describe('frames that behave', () => {
@@ -173,5 +180,42 @@ describe('templates on the board', () => {
     assert.ok(Math.abs((minX + maxX) / 2 - at.x) <= 1, 'centred across');
     undo.undo();
     assert.equal(readAll(doc).length, 1, 'one Undo takes the whole template away');
+  });
+
+  it('a template inserted where a frame already is goes right or below it, to the nearest clear spot', () => {
+    const template = builtInTemplate('mad-sad-glad')!;
+    const records = parseShapes(template.content)!.shapes;
+    const box = unionRect(records.map(boundsOf))!;
+    const at = { x: 1000, y: 1000 };
+    const placed = (occupied: Rect[]) => {
+      const offset = placeTemplate(records, at, occupied);
+      return { x: box.x + offset.x, y: box.y + offset.y, w: box.w, h: box.h };
+    };
+    const centred = placed([]);
+    assert.deepEqual(placeTemplate(records, at, []), offsetToCentre(records, at), 'an empty board: centred');
+    assert.deepEqual(placed([{ x: 0, y: 0, w: 10, h: 10 }]), centred, 'far from anything: centred');
+
+    // The same template inserted a second time lands exactly over the first: no longer.
+    const first = { ...centred };
+    const second = placed([first]);
+    assert.ok(!intersects(second, first), JSON.stringify({ first, second }));
+    const shift = { x: second.x - first.x, y: second.y - first.y };
+    assert.ok(shift.x >= 0 && shift.y >= 0, 'moved right or down');
+    assert.ok(
+      (shift.x === 0 && shift.y === first.h + TEMPLATE_GAP) ||
+        (shift.y === 0 && shift.x === first.w + TEMPLATE_GAP),
+      `the nearest side, one gap away: ${JSON.stringify(shift)}`,
+    );
+    // A third goes past both, still clear of each.
+    const third = placed([first, second]);
+    assert.ok(!intersects(third, first) && !intersects(third, second));
+
+    // A tall frame on the right and a wide one below: the nearest clear spot is found among them.
+    const wall = [
+      { x: centred.x - 50, y: centred.y - 50, w: centred.w + 100, h: 30 },
+      { x: centred.x + 100, y: centred.y, w: 40, h: 40 },
+    ];
+    const around = placed(wall);
+    for (const r of wall) assert.ok(!intersects(around, r));
   });
 });

@@ -1,5 +1,6 @@
 // Inserting a template (docs/api.md §19): its JSON is read as an import is (each record checked
-// by the shared schema, bad ones skipped), centred where the user is looking, and goes in as
+// by the shared schema, bad ones skipped), centred where the user is looking (moved right or down
+// when that spot overlaps frames or shapes already there), and goes in as
 // one Undo step (importInPieces). The view widens when the template is larger than the screen,
 // down to a zoom it can be read at (TEMPLATE_MIN_ZOOM), its top left in sight.
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -8,7 +9,7 @@ import { contains, unionRect } from '../model/geometry.ts';
 import { fitToRead, TEMPLATE_MIN_ZOOM, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { importInPieces } from '../ui/importInPieces.ts';
-import { offsetToCentre } from './templates.ts';
+import { placeTemplate } from './templates.ts';
 
 /** Answers a sentence saying what happened, for the board's notice. */
 export async function insertTemplate(
@@ -23,7 +24,15 @@ export async function insertTemplate(
   const st = useEditor.getState();
   const view = visibleRect(st.viewport, st.screen);
   const at = { x: view.x + view.w / 2, y: view.y + view.h / 2 };
-  const ids = await importInPieces(session, parsed.shapes, userId, offsetToCentre(parsed.shapes, at));
+  // Clear of what is on the page: centred if that spot is free, else moved right or down to the
+  // nearest free one (placeTemplate).
+  const occupied = index.getSnapshot().list.map((e) => e.bounds);
+  const ids = await importInPieces(
+    session,
+    parsed.shapes,
+    userId,
+    placeTemplate(parsed.shapes, at, occupied),
+  );
   const set = new Set(ids);
   const inserted = index.getSnapshot().list.filter((e) => set.has(e.rec.id));
   const box = unionRect(inserted.map((e) => e.bounds));

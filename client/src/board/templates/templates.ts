@@ -5,7 +5,7 @@ import { type ShapeRecord, TEMPLATE_MAX_SHAPES, type TemplateContent } from '@ta
 import type * as Y from 'yjs';
 import { frameMembers, isFrame } from '../facilitation/frames.ts';
 import { recordsOf } from '../model/clipboard.ts';
-import { boundsOf, type Point, unionRect } from '../model/geometry.ts';
+import { boundsOf, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { readAll } from '../model/read.ts';
 
 export interface TemplateDraft {
@@ -62,4 +62,46 @@ export function offsetToCentre(records: ShapeRecord[], at: Point): Point {
   const box = unionRect(records.map(boundsOf));
   if (!box) return { x: 0, y: 0 };
   return { x: Math.round(at.x - (box.x + box.w / 2)), y: Math.round(at.y - (box.y + box.h / 2)) };
+}
+
+/** Space kept between an inserted template and what is already on the board. */
+export const TEMPLATE_GAP = 40;
+
+/**
+ * Where an inserted template goes, as an offset for its records: centred on `at` (where the user
+ * is looking) when nothing in `occupied` (the bounds of the shapes and frames already on the page)
+ * is within TEMPLATE_GAP of it; else shifted right and/or down to the nearest spot that is clear,
+ * as Miro places a template, so it never lands over an existing frame. The candidates are the
+ * centred spot moved past the right or bottom edges of what is there, so a clear one always exists
+ * (past the rightmost edge).
+ */
+export function placeTemplate(records: ShapeRecord[], at: Point, occupied: readonly Rect[]): Point {
+  const centred = offsetToCentre(records, at);
+  const box = unionRect(records.map(boundsOf));
+  if (!box) return centred;
+  const x0 = box.x + centred.x;
+  const y0 = box.y + centred.y;
+  const clear = (x: number, y: number) =>
+    !occupied.some(
+      (r) =>
+        x < r.x + r.w + TEMPLATE_GAP &&
+        r.x < x + box.w + TEMPLATE_GAP &&
+        y < r.y + r.h + TEMPLATE_GAP &&
+        r.y < y + box.h + TEMPLATE_GAP,
+    );
+  if (clear(x0, y0)) return centred;
+  const xs = [x0, ...occupied.map((r) => Math.ceil(r.x + r.w + TEMPLATE_GAP)).filter((x) => x > x0)];
+  const ys = [y0, ...occupied.map((r) => Math.ceil(r.y + r.h + TEMPLATE_GAP)).filter((y) => y > y0)];
+  let best: Point | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const x of xs)
+    for (const y of ys) {
+      const distance = Math.hypot(x - x0, y - y0);
+      if (distance < bestDistance && clear(x, y)) {
+        best = { x, y };
+        bestDistance = distance;
+      }
+    }
+  if (!best) return centred;
+  return { x: centred.x + (best.x - x0), y: centred.y + (best.y - y0) };
 }
