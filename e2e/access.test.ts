@@ -148,6 +148,47 @@ describe('roles and access', () => {
     await until(async () => (await copies(owner)).length === 0, "the owner's copy deleted");
   });
 
+  it('a signed-out visitor opening a revoked or unknown invite link is told at once, before signing up', async () => {
+    const { page: owner } = await newUser(app, 'Rhea');
+    const boardId = await createBoard(owner, 'Planning');
+    const link = await shareLink(owner, 'can edit');
+    const token = new URL(link).pathname.split('/').pop() ?? '';
+    const revoked = await owner.evaluate(
+      async ([board, t]) => (await fetch(`/api/boards/${board}/links/${t}`, { method: 'DELETE' })).status,
+      [boardId, token] as const,
+    );
+    assert.equal(revoked, 204);
+
+    const context = await app.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: app.server.url,
+    });
+    const page = await context.newPage();
+    failOnPageErrors(page, 'visitor');
+    const sentence = 'This invite link was revoked or the board was deleted. Ask for a new one.';
+    for (const dead of [link, `/join/${'x'.repeat(32)}`, '/join/not-a-token']) {
+      await page.goto(dead);
+      await page.getByRole('alert').filter({ hasText: sentence }).waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Cannot join' }).count(), 1, dead);
+      assert.equal(await page.getByLabel('Password').count(), 0, `no sign-up form for a dead link: ${dead}`);
+      assert.equal(await page.getByRole('button', { name: 'Continue as guest' }).count(), 0);
+    }
+    await page.screenshot({ path: `${artifacts}/invite-revoked.png` });
+    // A way on: sign in (without the dead link as where to go next).
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/signin');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0);
+
+    // A live link still shows the invitation and the form.
+    await owner.reload();
+    const live = await shareLink(owner, 'can view');
+    await page.goto(live);
+    await page.getByRole('note').filter({ hasText: 'Rhea invited you to view “Planning”' }).waitFor();
+    assert.equal(await page.getByLabel('Password').count(), 1);
+    await context.close();
+  });
+
   it('sign-in page and its errors are sentences', async () => {
     const context = await app.browser.newContext({
       viewport: { width: 1280, height: 800 },

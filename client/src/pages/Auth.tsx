@@ -3,6 +3,7 @@
 import {
   fieldMessages,
   GuestBody,
+  isLinkToken,
   type JoinPreviewAnswer,
   LoginBody,
   SignupBody,
@@ -94,30 +95,66 @@ function FormError({ message }: { message: string | undefined }) {
 const withNext = (path: string, next: string) =>
   next === '/boards' ? path : `${path}?next=${encodeURIComponent(next)}`;
 
-/** Arriving from an invite link: which board it opens, so the sign-in page is not a dead end. */
-function Invite({ next }: { next: string }) {
+/** What a dead invite link says, on the sign-in page and on the join page. */
+export const DEAD_INVITE_SENTENCE =
+  'This invite link was revoked or the board was deleted. Ask for a new one.';
+
+type InviteState = { kind: 'none' } | { kind: 'valid'; invite: JoinPreviewAnswer } | { kind: 'dead' };
+
+/**
+ * Arriving from an invite link: which board it opens, so the sign-in page is not a dead end; or,
+ * when the link is revoked, unknown or its board deleted (the preview answers 404, which reveals
+ * nothing else), that it is dead, at once, before anyone signs up for nothing.
+ */
+function useInvite(next: string): InviteState {
   const token = /^\/join\/([^/?#]+)$/.exec(next)?.[1];
-  const [invite, setInvite] = useState<JoinPreviewAnswer | null>(null);
+  const [state, setState] = useState<InviteState>({ kind: 'none' });
   useEffect(() => {
+    // The page stays mounted when `next` changes (the dead link's "Sign in"): start over.
+    setState({ kind: 'none' });
     if (!token) return;
     let live = true;
-    api.joinPreview(decodeURIComponent(token)).then(
-      (a) => live && setInvite(a),
-      () => {
-        // An unknown or revoked link: the join page says so after signing in.
+    const decoded = decodeURIComponent(token);
+    if (!isLinkToken(decoded)) {
+      setState({ kind: 'dead' });
+      return;
+    }
+    api.joinPreview(decoded).then(
+      (invite) => live && setState({ kind: 'valid', invite }),
+      (e: unknown) => {
+        // A network error or a rate limit says nothing about the link: the form stays.
+        if (live && e instanceof ApiError && e.code === 'NOT_FOUND') setState({ kind: 'dead' });
       },
     );
     return () => {
       live = false;
     };
   }, [token]);
-  if (!invite) return null;
+  return state;
+}
+
+function Invite({ invite }: { invite: JoinPreviewAnswer }) {
   return (
     <p className="invite" role="note">
       {invite.ownerName ? `${invite.ownerName} invited you` : 'You are invited'} to{' '}
       {invite.role === 'editor' ? 'edit' : 'view'} <strong>“{invite.title}”</strong>. Sign in, create an
       account or continue as a guest to open it.
     </p>
+  );
+}
+
+/** The page instead of the form when the invite link is dead: nothing to sign up for. */
+function DeadInvite() {
+  return (
+    <Shell title="Cannot join" subtitle="The link you followed no longer opens a board.">
+      <p role="alert">{DEAD_INVITE_SENTENCE}</p>
+      <Link className="btn primary wide" href="/">
+        Go to Tandem
+      </Link>
+      <p className="switch">
+        Have an account? <Link href="/signin">Sign in</Link>
+      </p>
+    </Shell>
   );
 }
 
@@ -165,9 +202,11 @@ function AccountPage<T>(props: {
 }) {
   const s = useSubmit();
   const onSubmit = s.onSubmitWith(props.schema, props.send, props.scope);
+  const invite = useInvite(s.next);
+  if (invite.kind === 'dead') return <DeadInvite />;
   return (
     <Shell title={props.title} subtitle={props.subtitle}>
-      <Invite next={s.next} />
+      {invite.kind === 'valid' && <Invite invite={invite.invite} />}
       <form onSubmit={onSubmit} noValidate aria-label={props.form}>
         {props.askName && <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />}
         <Field label="Email" name="email" type="email" error={s.errors.email} autoComplete="email" />

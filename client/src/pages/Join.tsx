@@ -4,6 +4,7 @@ import { isLinkToken } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Link, navigate } from '../router.tsx';
+import { DEAD_INVITE_SENTENCE } from './Auth.tsx';
 
 export function Join({ token }: { token: string }) {
   const [error, setError] = useState<string | null>(null);
@@ -17,7 +18,7 @@ export function Join({ token }: { token: string }) {
         const msg = errorSentence(e);
         setError(
           /could not be found/.test(msg) || (e as { code?: string }).code === 'NOT_FOUND'
-            ? 'This invite link was revoked or the board was deleted. Ask for a new one.'
+            ? DEAD_INVITE_SENTENCE
             : msg,
         );
       },
