@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
+import { ApiClient, connectDoc, type DocClient, presence, waitSynced } from '../testing/clients.ts';
 import {
   artifacts,
   createBoard,
@@ -18,6 +19,7 @@ import {
   pasteImage,
   pathOf,
   place,
+  shareLink,
   until,
   withApp,
 } from './helpers.ts';
@@ -155,6 +157,75 @@ describe('live embeds', () => {
     assert.deepEqual(askedWho, [], 'no /api/me from the embed or the public page');
     await context.close();
   });
+  it("a crowded top bar folds History, Templates and Export behind More; the viewers' count stays in sight", async () => {
+    const { page: owner } = await newUser(app, 'Quinn');
+    const boardId = await createBoard(owner, 'All hands');
+    const more = owner.getByRole('button', { name: 'More', exact: true });
+    assert.equal(await more.count(), 0, 'nothing folded while the bar has room');
+    assert.ok(await owner.getByRole('button', { name: 'History', exact: true }).isVisible());
+    const { url } = await publicLink(owner);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const visitor = await context.newPage();
+    failOnPageErrors(visitor, 'visitor');
+    await visitor.goto(url);
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    const count = owner.getByRole('img', { name: '1 anonymous viewer' });
+    await count.waitFor();
+
+    // A dozen people join through a link, over y-websocket, each with a presence.
+    const link = await shareLink(owner, 'can edit');
+    const token = link.split('/').pop()!;
+    const crowd: DocClient[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const guest = await new ApiClient(app.server.url).guest(`Guest ${i}`);
+      assert.equal((await guest.call('POST', `/api/join/${token}`)).status, 200);
+      const client = connectDoc(app.server.wsUrl, boardId, { cookie: guest.cookie });
+      await waitSynced(client);
+      client.provider.awareness.setLocalState(
+        presence({ id: guest.userId, name: `Guest ${i}`, color: '#4f46e5' }, 100 + i * 10, 100),
+      );
+      crowd.push(client);
+    }
+    const bar = owner.getByRole('toolbar', { name: 'People on this board' });
+    await bar.getByRole('button', { name: /^\d+ more people on this board$/ }).waitFor();
+    await more.waitFor();
+
+    // The count is drawn where it is, not under another control; Share is inside the window.
+    const onTop = async (selector: string) => {
+      const box = (await owner.locator(selector).first().boundingBox())!;
+      return owner.evaluate(({ x, y, selector }) => !!document.elementFromPoint(x, y)?.closest(selector), {
+        x: box.x + box.width / 2,
+        y: box.y + box.height / 2,
+        selector,
+      });
+    };
+    assert.ok(await onTop('.anonymous-viewers'), 'the count is on top at its middle');
+    const share = (await owner.getByRole('button', { name: 'Share', exact: true }).boundingBox())!;
+    assert.ok(share.x + share.width <= 1280 - 12, `Share ends inside the window (${share.x + share.width})`);
+    for (const name of ['History', 'Templates', 'Export'])
+      assert.equal(
+        await owner.getByRole('button', { name, exact: true }).isVisible(),
+        false,
+        `${name} folded`,
+      );
+    await owner.screenshot({ path: `${artifacts}/embed-crowded-bar.png` });
+
+    // Folded, they still work: History from the More column opens the History panel.
+    await more.click();
+    await owner.getByRole('button', { name: 'History', exact: true }).click();
+    await owner.getByRole('complementary', { name: 'Version history' }).waitFor();
+    await owner.screenshot({ path: `${artifacts}/embed-crowded-history.png` });
+    await owner.keyboard.press('Escape');
+    await owner.getByRole('complementary', { name: 'Version history' }).waitFor({ state: 'detached' });
+
+    // Everyone leaves: the bar has room again and the controls are back in it.
+    for (const client of crowd) client.destroy();
+    await context.close();
+    await count.waitFor({ state: 'detached' });
+    await more.waitFor({ state: 'hidden' });
+    assert.ok(await owner.getByRole('button', { name: 'History', exact: true }).isVisible());
+  });
+
   it("the live public view draws the board's images, loaded by the link", async () => {
     const { page: owner } = await newUser(app, 'Ines');
     await createBoard(owner, 'Moodboard');

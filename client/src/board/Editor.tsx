@@ -57,7 +57,7 @@ import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
-import { FoldOnPhone } from './ui/FoldOnPhone.tsx';
+import { FoldWhenCrowded } from './ui/FoldWhenCrowded.tsx';
 import { carriedFind, dropCarriedFind } from './ui/findPages.ts';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
@@ -390,7 +390,7 @@ function EditorView({
           <div className="panel right-panel">
             <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />
             <CommentsButton boardId={board.id} comments={comments} />
-            <FoldOnPhone>
+            <FoldWhenCrowded>
               <HistoryButton />
               <TemplatesMenu
                 session={session}
@@ -410,7 +410,7 @@ function EditorView({
                 readOnly={locked}
                 onMessage={setMessage}
               />
-            </FoldOnPhone>
+            </FoldWhenCrowded>
             <button type="button" className="btn primary" aria-label="Share" onClick={() => setSharing(true)}>
               <Icon name="share" size={18} /> <span className="label">Share</span>
             </button>
