@@ -186,6 +186,10 @@ describe('roles and access', () => {
     await page.goto(live);
     await page.getByRole('note').filter({ hasText: 'Rhea invited you to view “Planning”' }).waitFor();
     assert.equal(await page.getByLabel('Password').count(), 1);
+    // A commenter's link says what it lets one do: it said "to view".
+    const commenting = await shareLink(owner, 'can comment');
+    await page.goto(commenting);
+    await page.getByRole('note').filter({ hasText: 'Rhea invited you to comment on “Planning”' }).waitFor();
     await context.close();
   });
 

@@ -15,6 +15,7 @@ import { safeNext } from '../nextPath.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { Field } from './Field.tsx';
+import { DEAD_INVITE_SENTENCE, inviteVerb, isDeadInvite } from './invite.ts';
 import './auth.css';
 
 function useNext(): string {
@@ -95,10 +96,6 @@ function FormError({ message }: { message: string | undefined }) {
 const withNext = (path: string, next: string) =>
   next === '/boards' ? path : `${path}?next=${encodeURIComponent(next)}`;
 
-/** What a dead invite link says, on the sign-in page and on the join page. */
-export const DEAD_INVITE_SENTENCE =
-  'This invite link was revoked or the board was deleted. Ask for a new one.';
-
 type InviteState = { kind: 'none' } | { kind: 'valid'; invite: JoinPreviewAnswer } | { kind: 'dead' };
 
 /**
@@ -123,7 +120,7 @@ function useInvite(next: string): InviteState {
       (invite) => live && setState({ kind: 'valid', invite }),
       (e: unknown) => {
         // A network error or a rate limit says nothing about the link: the form stays.
-        if (live && e instanceof ApiError && e.code === 'NOT_FOUND') setState({ kind: 'dead' });
+        if (live && isDeadInvite(e)) setState({ kind: 'dead' });
       },
     );
     return () => {
@@ -136,9 +133,8 @@ function useInvite(next: string): InviteState {
 function Invite({ invite }: { invite: JoinPreviewAnswer }) {
   return (
     <p className="invite" role="note">
-      {invite.ownerName ? `${invite.ownerName} invited you` : 'You are invited'} to{' '}
-      {invite.role === 'editor' ? 'edit' : 'view'} <strong>“{invite.title}”</strong>. Sign in, create an
-      account or continue as a guest to open it.
+      {invite.ownerName ? `${invite.ownerName} invited you` : 'You are invited'} to {inviteVerb(invite.role)}{' '}
+      <strong>“{invite.title}”</strong>. Sign in, create an account or continue as a guest to open it.
     </p>
   );
 }

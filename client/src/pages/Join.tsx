@@ -4,7 +4,7 @@ import { isLinkToken } from '@tandem/shared';
 import { useEffect, useState } from 'react';
 import { api, errorSentence } from '../api/client.ts';
 import { Link, navigate } from '../router.tsx';
-import { DEAD_INVITE_SENTENCE } from './Auth.tsx';
+import { DEAD_INVITE_SENTENCE, isDeadInvite } from './invite.ts';
 
 export function Join({ token }: { token: string }) {
   const [error, setError] = useState<string | null>(null);
@@ -15,12 +15,7 @@ export function Join({ token }: { token: string }) {
       ({ boardId }) => live && navigate(`/b/${boardId}`, { replace: true }),
       (e: unknown) => {
         if (!live) return;
-        const msg = errorSentence(e);
-        setError(
-          /could not be found/.test(msg) || (e as { code?: string }).code === 'NOT_FOUND'
-            ? DEAD_INVITE_SENTENCE
-            : msg,
-        );
+        setError(isDeadInvite(e) ? DEAD_INVITE_SENTENCE : errorSentence(e));
       },
     );
     return () => {
