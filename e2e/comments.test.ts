@@ -10,8 +10,10 @@ import type { Page } from 'playwright-core';
 import {
   artifacts,
   boardArea,
+  covered,
   createBoard,
   exported,
+  failOnPageErrors,
   focused,
   joinByLink,
   newUser,
@@ -497,6 +499,52 @@ describe('comments on a board of several pages', () => {
       await phone.getByRole('button', { name: 'Pages' }).click();
       await pages.waitFor();
       await comments.waitFor({ state: 'detached' });
+    });
+  });
+});
+
+// The card of an open thread among the rest of the screen: on a phone, under a menu opened after it.
+describe('comments: the thread card and what else is open', () => {
+  const app = withApp();
+  let dee: Page;
+  before(async () => {
+    dee = (await newUser(app, 'Dee')).page;
+  });
+
+  /** A sticky at board-area (x, y) and a thread on it, posted: its card stays open. */
+  async function threadOnSticky(page: Page, x: number, y: number, text: string) {
+    await place(page, 'Sticky note', x, y);
+    await page.keyboard.type('Note');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    const sticky = (await shapes(page, 'sticky').last().boundingBox())!;
+    await page.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
+    const field = page.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.fill(text);
+    await field.press('Enter');
+    await card(page).getByText(text).waitFor();
+  }
+
+  it('on a phone, the Timer opened after posting a comment is above its thread card, its controls clickable', async () => {
+    await onPhone(app, dee, async (phone) => {
+      failOnPageErrors(phone, 'Dee on a phone');
+      // Low enough that the card, below its pin, reaches down to where the Timer opens.
+      await threadOnSticky(phone, 195, 500, 'Over the timer');
+      await phone.getByRole('button', { name: 'Timer', exact: true }).click();
+      const timer = phone.getByRole('region', { name: 'Timer controls' });
+      await timer.waitFor();
+      await phone.screenshot({ path: `${artifacts}/comments-phone-timer.png` });
+      assert.deepEqual(await covered(timer.locator('button, input')), [], 'every Timer control is on top');
+      await timer
+        .getByRole('button', { name: /^Start \d+ min$/ })
+        .first()
+        .click();
+      await timer.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+      assert.deepEqual(
+        await covered(timer.locator('button, input')),
+        [],
+        'and so are those of the running timer',
+      );
     });
   });
 });

@@ -15,7 +15,7 @@ import {
   type PDFNumber,
   PDFRawStream,
 } from 'pdf-lib';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import type { ConfigVariable } from '../realtime-server/src/config.ts';
 import { type StartOptions, startServer, type TestServer } from '../testing/server.ts';
 import { requireProgram, waitUntil } from '../testing/services.ts';
@@ -524,3 +524,26 @@ export async function inView(page: Page, name: string): Promise<boolean> {
     shape.y + shape.height <= area.y + area.height
   );
 }
+
+/**
+ * The elements `target` matches that a click at their centre would not reach, each as "its name
+ * (under what is on top there)": [] when every one is on screen and painted on top (what
+ * document.elementFromPoint answers), not under a side panel, a card or another menu.
+ */
+export const covered = (target: Locator): Promise<string[]> =>
+  target.evaluateAll((els) =>
+    els.flatMap((el) => {
+      const r = el.getBoundingClientRect();
+      const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName;
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight)
+        return [`${name} (off screen)`];
+      const hit = document.elementFromPoint(x, y);
+      if (hit && el.contains(hit)) return [];
+      const over = hit?.closest('[aria-label], [class]');
+      return [
+        `${name} (under ${over?.getAttribute('aria-label') ?? over?.getAttribute('class') ?? 'nothing'})`,
+      ];
+    }),
+  );

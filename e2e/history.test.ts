@@ -9,7 +9,9 @@ import type { Locator, Page } from 'playwright-core';
 import {
   artifacts,
   canvas,
+  covered,
   createBoard,
+  exported,
   newUser,
   place,
   shapes,
@@ -235,5 +237,56 @@ describe('version history in the browser', () => {
       'Bo’s two shapes gone for both',
     );
     assert.equal(await shapes(ada, 'ellipse').count(), 2, "Ada's ellipse kept");
+  });
+
+  it('the menus of the top bar open over the History and Comments panels, every item clickable', async () => {
+    await boardForBoth('Menus');
+    await place(ada, 'Rectangle', 300, 300);
+    await ada.keyboard.press('Escape');
+    const menu = ada.getByRole('menu');
+    const items = menu.locator('[role^="menuitem"]');
+    for (const [button, panel] of [
+      ['History', 'Version history'],
+      ['Comments', 'Comments panel'],
+    ] as const) {
+      await ada.getByRole('button', { name: button, exact: true }).click();
+      await ada.getByRole('complementary', { name: panel }).waitFor();
+      // Export and Templates open down the right, where the panel is: each of their items is what
+      // a click at its centre reaches.
+      for (const opener of ['Export', 'Templates']) {
+        await ada.getByRole('button', { name: opener, exact: true }).click();
+        await items.first().waitFor();
+        assert.deepEqual(await covered(items), [], `${opener}'s items over the ${panel}`);
+        if (opener === 'Export')
+          await ada.screenshot({ path: join(artifacts, `history-export-over-${button}.png`) });
+        await ada.keyboard.press('Escape');
+        await menu.waitFor({ state: 'detached' });
+      }
+    }
+    // And the export itself works with History open (its JSON item was under the panel).
+    await ada.getByRole('button', { name: 'History', exact: true }).click();
+    await ada.getByRole('complementary', { name: 'Version history' }).waitFor();
+    const json = JSON.parse((await exported(ada, 'Board as JSON')).toString('utf8'));
+    assert.equal(json.shapes.length, 1, 'the board exported with its rectangle');
+
+    // On a phone the panel takes the width under the top bar: the More menu and the "+1" menu of
+    // the people on the board (Bo) open over it.
+    await ada.setViewportSize({ width: 390, height: 844 });
+    try {
+      const more = ada.getByRole('button', { name: 'More', exact: true });
+      await more.click();
+      await ada.locator('.fold-items').getByRole('button', { name: 'Export', exact: true }).waitFor();
+      assert.deepEqual(await covered(ada.locator('.fold-items button')), [], 'More’s items over History');
+      await ada.screenshot({ path: join(artifacts, 'history-phone-more.png') });
+      await more.click();
+      await ada.getByRole('button', { name: '1 more person on this board', exact: true }).click();
+      await items.first().waitFor();
+      assert.deepEqual(await covered(items), [], 'the people menu over History');
+      await ada.screenshot({ path: join(artifacts, 'history-phone-people.png') });
+      await ada.keyboard.press('Escape');
+      await menu.waitFor({ state: 'detached' });
+    } finally {
+      await ada.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });
