@@ -503,7 +503,8 @@ describe('comments on a board of several pages', () => {
   });
 });
 
-// The card of an open thread among the rest of the screen: on a phone, under a menu opened after it.
+// The card of an open thread among the rest of the screen: beside the Comments and History panels
+// on a wide screen, never under or over them; on a phone, under a menu opened after it.
 describe('comments: the thread card and what else is open', () => {
   const app = withApp();
   let dee: Page;
@@ -524,6 +525,34 @@ describe('comments: the thread card and what else is open', () => {
     await field.press('Enter');
     await card(page).getByText(text).waitFor();
   }
+  const intersect = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it('on a wide screen the open thread sits beside the Comments and History panels, not over them', async () => {
+    await createBoard(dee, 'Cards');
+    // Right of the middle: the card, to the right of the pin, reached into where the panel opens.
+    await threadOnSticky(dee, 760, 420, 'Beside the panel');
+    for (const [button, name] of [
+      ['Comments', 'Comments panel'],
+      ['History', 'Version history'],
+    ] as const) {
+      await dee.getByRole('button', { name: button, exact: true }).click();
+      const panel = dee.getByRole('complementary', { name });
+      await panel.waitFor();
+      // Opened from the panel too (Comments), or left open as the panel opens (History).
+      if (button === 'Comments') await panel.getByRole('button', { name: /Beside the panel/ }).click();
+      await card(dee).waitFor();
+      const cardBox = (await card(dee).boundingBox())!;
+      const panelBox = (await panel.boundingBox())!;
+      assert.ok(
+        !intersect(cardBox, panelBox),
+        `the card (${cardBox.x}–${cardBox.x + cardBox.width}) is clear of the ${name} (${panelBox.x}–${panelBox.x + panelBox.width})`,
+      );
+      assert.ok(cardBox.x >= 0, 'the card is on screen');
+      assert.deepEqual(await covered(card(dee).getByRole('button', { name: 'Close thread' })), []);
+      await dee.screenshot({ path: `${artifacts}/comments-card-beside-${button}.png` });
+    }
+  });
 
   it('on a phone, the Timer opened after posting a comment is above its thread card, its controls clickable', async () => {
     await onPhone(app, dee, async (phone) => {

@@ -15,6 +15,7 @@ import { api, errorSentence } from '../../api/client.ts';
 import { PHONE_QUERY } from '../../breakpoints.ts';
 import { navigate } from '../../router.tsx';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { useHistoryPanel } from '../history/state.ts';
 import { pageLabel, pagePath } from '../pages/model.ts';
 import { useColorOf } from '../presence/shownColors.ts';
 import { toScreen, useEditor } from '../store.ts';
@@ -65,7 +66,10 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
   const screen = useEditor((s) => s.screen);
   const draft = useEditor((s) => s.commentDraft);
   const openId = useEditor((s) => s.openThreadId);
-  const panelOpen = useEditor((s) => s.commentsPanel);
+  // The Comments or the History panel, at the right: an open card keeps clear of it (sidePanelReach).
+  const commentsOpen = useEditor((s) => s.commentsPanel);
+  const historyOpen = useHistoryPanel((s) => s.open);
+  const reach = sidePanelReach(screen, commentsOpen || historyOpen);
   const unread = useMemo(() => unreadByThread(comments.mentions, boardId), [comments.mentions, boardId]);
   const mayComment = canComment(role);
   const colorOf = useColorOf();
@@ -154,7 +158,7 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
       {draft && draftAt && mayComment && (
         <div
           className="thread-card panel"
-          style={cardStyle(place(draftAt), screen)}
+          style={cardStyle(place(draftAt), screen, reach)}
           role="dialog"
           aria-label="New comment"
         >
@@ -187,7 +191,7 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
           mark={threadMark(threadPage(open, pageId, pages), shapeDeleted(open, shapes.byId))}
           style={(() => {
             const at = open.pageId === pageId ? pinPosition(open, shapes.byId) : null;
-            return at ? cardStyle(place(at), screen) : pinlessCardStyle(screen, panelOpen);
+            return at ? cardStyle(place(at), screen, reach) : pinlessCardStyle(screen, reach);
           })()}
           onMessage={onMessage}
         />
@@ -196,14 +200,24 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
   );
 }
 
-/** Width of the Comments panel and its margin (comments.css), which a pinless card keeps clear of. */
+/** Width of a side panel at the right and its margins (editor.css `.side-panel`): 12 + 300 + 12. */
 const PANEL_REACH = 324;
 
-/** A thread with no pin (its shape was deleted): at the top right, beside the panel when it is open. */
-function pinlessCardStyle(screen: { w: number; h: number }, panelOpen: boolean): React.CSSProperties {
+/**
+ * How far from the right edge a card must end: past the side panel open there (Comments or
+ * History) when the screen has room for the card beside it, else the screen's margin. On a phone
+ * the panel covers the board, and the card, above it (comments.css), is laid out as without it.
+ */
+function sidePanelReach(screen: { w: number }, panelOpen: boolean): number {
   const width = Math.min(CARD_WIDTH, screen.w - 24);
-  const room = panelOpen && screen.w - PANEL_REACH - width >= 12 ? PANEL_REACH : 12;
-  return { left: screen.w - room - width, top: 130, width, maxHeight: Math.max(200, screen.h - 130 - 72) };
+  const beside = panelOpen && screen.w - PANEL_REACH - width >= 12 && !window.matchMedia(PHONE_QUERY).matches;
+  return beside ? PANEL_REACH : 12;
+}
+
+/** A thread with no pin (its shape was deleted): at the top right, beside the panel when it is open. */
+function pinlessCardStyle(screen: { w: number; h: number }, reach: number): React.CSSProperties {
+  const width = Math.min(CARD_WIDTH, screen.w - 24);
+  return { left: screen.w - reach - width, top: 130, width, maxHeight: Math.max(200, screen.h - 130 - 72) };
 }
 
 /** Room the pin takes to the right of its anchor (its tip), so the card never hides it. */
@@ -212,19 +226,28 @@ const PIN_REACH = 60;
 /**
  * Beside the pin — to its right, or to its left when the right has no room — kept on screen below
  * the top bars and above the bottom ones, as wide as a phone allows; what does not fit scrolls.
+ * It ends `reach` from the right edge: left of an open side panel, never over or under it (a pin
+ * under the panel has its card just left of the panel).
  */
-function cardStyle(p: { x: number; y: number }, screen: { w: number; h: number }): React.CSSProperties {
+function cardStyle(
+  p: { x: number; y: number },
+  screen: { w: number; h: number },
+  reach: number,
+): React.CSSProperties {
   const width = Math.min(CARD_WIDTH, screen.w - 24);
+  const edge = screen.w - reach;
   const right = p.x + PIN_REACH;
-  const beside = right + width <= screen.w - 12 || p.x - width - 12 >= 12;
-  const left = right + width <= screen.w - 12 ? right : Math.max(12, p.x - width - 12);
+  const fitsRight = right + width <= edge;
+  const fitsLeft = p.x - width - 12 >= 12;
+  const beside = fitsRight || fitsLeft;
+  const left = fitsRight ? right : Math.max(12, Math.min(p.x - width - 12, edge - width));
   // No room on either side (a phone): below the pin, or above it when the pin is low.
   const below = p.y + 12;
   const top = beside
     ? Math.max(116, Math.min(p.y - 8, screen.h - 440))
     : Math.max(116, below + 300 <= screen.h - 72 ? below : p.y - 40 - 300);
   return {
-    left: beside ? left : Math.max(12, (screen.w - width) / 2),
+    left: beside ? left : Math.max(12, Math.min((screen.w - width) / 2, edge - width)),
     top,
     width,
     maxHeight: Math.max(200, screen.h - top - 72),
