@@ -223,8 +223,41 @@ describe('text entry, title and thumbnails', () => {
     assert.ok(yellow > 50, `yellow pixels in the thumbnail: ${yellow}`);
   });
 
+  it('the thumbnail draws a shape in its own stroke, fill and fill style', async () => {
+    // A rectangle with a red outline and a yellow hatched fill, not the plain blue of its colour.
+    const boardId = await newBoard('Styled');
+    await page.getByRole('button', { name: 'Rectangle', exact: true }).click();
+    await boardArea(page).click({ position: { x: 600, y: 400 } });
+    await until(async () => (await shapes(page, 'rect').count()) === 1, 'the rectangle');
+    await page.getByRole('button', { name: 'Stroke red' }).click();
+    await page.getByRole('button', { name: 'Fill yellow' }).click();
+    await page.getByLabel('Fill style').selectOption('hatched');
+    await page.locator('[data-saved="saved"]').waitFor();
+    await page.getByRole('link', { name: 'All boards' }).click();
+    await page.getByRole('heading', { name: 'My boards' }).waitFor();
+    const seen = await pixelsInThumbnail(boardId);
+    await page
+      .locator(`[data-board-id="${boardId}"]`)
+      .screenshot({ path: `${artifacts}/dashboard-thumbnail-styled.png` });
+    assert.ok(seen.red > 50, `red outline pixels in the thumbnail: ${seen.red}`);
+    assert.ok(seen.yellowish > 50, `yellow hatch pixels in the thumbnail: ${seen.yellowish}`);
+    assert.ok(seen.white > 50, `white between the hatch lines: ${seen.white}`);
+    assert.ok(seen.blue < 20, `blue pixels (the shape's colour, not its style): ${seen.blue}`);
+  });
+
   /** Waits for the board's card to show its thumbnail (reloading the dashboard), and counts its sticky-note yellow pixels. */
   async function yellowInThumbnail(boardId: string): Promise<number> {
+    return (await pixelsInThumbnail(boardId)).yellow;
+  }
+
+  /**
+   * Waits for the board's card to show its thumbnail (reloading the dashboard), and counts its
+   * pixels of palette yellow (#ffd84d, and lighter where blended), red ink (#c0392b), blue (ink
+   * #1e6fd9 or its light tint) and white inside the painted shapes' box.
+   */
+  async function pixelsInThumbnail(
+    boardId: string,
+  ): Promise<{ yellow: number; yellowish: number; red: number; blue: number; white: number }> {
     const img = page.locator(`[data-board-id="${boardId}"] img.thumb-img`);
     await until(
       async () => {
@@ -244,9 +277,27 @@ describe('text entry, title and thumbnails', () => {
       const ctx = c.getContext('2d')!;
       ctx.drawImage(el, 0, 0);
       const { data } = ctx.getImageData(0, 0, c.width, c.height);
-      let n = 0;
+      const n = { yellow: 0, yellowish: 0, red: 0, blue: 0, white: 0 };
+      // White counts only inside the shapes' box: the margin around them is white anyway.
+      let [x0, y0, x1, y1] = [c.width, c.height, 0, 0];
       for (let i = 0; i < data.length; i += 4) {
-        if (data[i]! > 230 && data[i + 1]! > 190 && data[i + 1]! < 230 && data[i + 2]! < 120) n++;
+        const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+        if (r > 230 && g > 190 && g < 230 && b < 120) n.yellow++;
+        // Thin hatch lines blend with the white between them: yellow, lighter.
+        if (r > 230 && g > 190 && b < g - 50) n.yellowish++;
+        else if (r > 150 && r < 220 && g < 90 && b < 80) n.red++;
+        else if ((r < 80 && g > 80 && g < 140 && b > 190) || (r < 225 && b > 245 && b - r > 30)) n.blue++;
+        if (r < 245 || g < 245 || b < 245) {
+          const x = (i / 4) % c.width;
+          const y = Math.floor(i / 4 / c.width);
+          [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+        }
+      }
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const i = (y * c.width + x) * 4;
+          if (data[i]! > 250 && data[i + 1]! > 250 && data[i + 2]! > 250) n.white++;
+        }
       }
       return n;
     });
