@@ -2,7 +2,8 @@
 // this test on its own port, listed in EMBED_ORIGINS) frames /embed/:token and shows an editor's
 // new sticky live; a page on an origin not in EMBED_ORIGINS cannot frame it, and no page can frame
 // the rest of the app (the browser refuses both). The owner sees the watcher as a count. The public
-// page of a board with pages lets a visitor switch between them.
+// page of a board with pages lets a visitor switch between them. An embed loaded hidden logs no
+// error and fits once shown; every public page here fails on markup Chromium refuses.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -98,7 +99,7 @@ describe('live embeds', () => {
       if (new URL(request.url()).pathname === '/api/me') askedWho.push(request.frame().url());
     });
     const wiki = await context.newPage();
-    failOnPageErrors(wiki, 'wiki');
+    failOnPageErrors(wiki, 'wiki', { markup: true });
     await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
@@ -147,7 +148,7 @@ describe('live embeds', () => {
 
     // The public page itself, full size, with no account.
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor');
+    failOnPageErrors(visitor, 'visitor', { markup: true });
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     await visitor.locator('svg text', { hasText: 'Seen in the wiki' }).waitFor();
@@ -166,7 +167,7 @@ describe('live embeds', () => {
     const { url } = await publicLink(owner);
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor');
+    failOnPageErrors(visitor, 'visitor', { markup: true });
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     const count = owner.getByRole('img', { name: '1 anonymous viewer' });
@@ -224,6 +225,39 @@ describe('live embeds', () => {
     await count.waitFor({ state: 'detached' });
     await more.waitFor({ state: 'hidden' });
     assert.ok(await owner.getByRole('button', { name: 'History', exact: true }).isVisible());
+  it('a public view drawn while its page has no size yet logs no error, and fits once it has one', async () => {
+    const { page: owner } = await newUser(app, 'Hana');
+    await createBoard(owner, 'Folded');
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('Unfolded');
+    await owner.keyboard.press('Escape');
+    const { url } = await publicLink(owner);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const visitor = await context.newPage();
+    // The page has no layout while it loads (as in a container hidden at first), so the board is
+    // drawn before its stage has a size: it was fitted to a negative scale, and Chromium logged
+    // "<svg> attribute width: A negative value is not valid" (markup: true fails on that).
+    failOnPageErrors(visitor, 'visitor', { markup: true });
+    await visitor.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        document.documentElement.style.display = 'none';
+      });
+    });
+    await visitor.goto(url);
+    await visitor.locator('.public-view[data-status="live"]').waitFor({ state: 'attached' });
+    await visitor.locator('svg text', { hasText: 'Unfolded' }).waitFor({ state: 'attached' });
+    await visitor.evaluate(() => {
+      document.documentElement.style.display = '';
+    });
+    const board = visitor.locator('.public-board');
+    await board.locator('svg text', { hasText: 'Unfolded' }).waitFor();
+    // Shown, it is fitted to the stage: neither nothing nor larger than it.
+    await until(async () => ((await board.boundingBox())?.width ?? 0) > 100, 'the board fitted');
+    const box = (await board.boundingBox())!;
+    const stage = (await visitor.locator('.public-stage').boundingBox())!;
+    assert.ok(box.width <= stage.width && box.height <= stage.height, JSON.stringify({ box, stage }));
+    await visitor.screenshot({ path: `${artifacts}/public-view-shown-late.png` });
+    await context.close();
   });
 
   it("the live public view draws the board's images, loaded by the link", async () => {
@@ -238,7 +272,7 @@ describe('live embeds', () => {
 
     const context = await app.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor');
+    failOnPageErrors(visitor, 'visitor', { markup: true });
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     const image = visitor.locator('.public-board svg image');
@@ -295,7 +329,7 @@ describe('live embeds', () => {
 
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const wiki = await context.newPage();
-    failOnPageErrors(wiki, 'wiki');
+    failOnPageErrors(wiki, 'wiki', { markup: true });
     await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
@@ -315,7 +349,7 @@ describe('live embeds', () => {
 
     // The public page lists the pages: a visitor switches to the second one and back.
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor');
+    failOnPageErrors(visitor, 'visitor', { markup: true });
     await visitor.setViewportSize({ width: 390, height: 844 });
     await visitor.goto(`${app.server.url}/p/${token}`);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
@@ -335,7 +369,7 @@ describe('live embeds', () => {
 
     // A page the board does not list: the first page, with a sentence.
     const lost = await context.newPage();
-    failOnPageErrors(lost, 'lost');
+    failOnPageErrors(lost, 'lost', { markup: true });
     await lost.goto(`${app.server.url}/embed/${token}?page=no-such-page`);
     await lost.getByRole('status').filter({ hasText: 'This page is no longer on the board' }).waitFor();
     await lost.locator('.public-view[data-status="live"]').waitFor();
@@ -356,12 +390,12 @@ describe('public view past the per-IP limit', () => {
     const { url } = await publicLink(owner);
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const first = await context.newPage();
-    failOnPageErrors(first, 'first');
+    failOnPageErrors(first, 'first', { markup: true });
     await first.goto(url);
     await first.locator('.public-view[data-status="live"]').waitFor();
     // The same IP's second token within the minute is refused.
     const second = await context.newPage();
-    failOnPageErrors(second, 'second');
+    failOnPageErrors(second, 'second', { markup: true });
     await second.goto(url);
     await second.locator('.public-view[data-status="reconnecting"]').waitFor();
     await second.getByText('Reconnecting…').waitFor();

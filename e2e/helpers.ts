@@ -59,18 +59,25 @@ export function withApp(
 /** Page errors seen since the last test ended; any of them fails the test it happened in. */
 const pageErrors: string[] = [];
 
+/** What Chromium logs for markup it cannot use: `Error: <svg> attribute width: A negative value is not valid. ("-8")`. */
+const invalidMarkup = /^Error: <[\w:-]+> attribute [\w:-]+: /;
+
 /**
  * Watches a page for errors the user would not see: an uncaught exception (`pageerror`) or one
- * the browser reports in the console. Pages made by newUser are watched already.
+ * the browser reports in the console. Pages made by newUser are watched already. `markup` also
+ * fails on an attribute value the browser refused (a negative width, a NaN in a path), in the
+ * page or its frames.
  */
-export function failOnPageErrors(page: Page, name: string): void {
+export function failOnPageErrors(page: Page, name: string, opts: { markup?: boolean } = {}): void {
   page.on('pageerror', (error) => {
     console.error(`[${name}] page error:`, error.message);
     pageErrors.push(`[${name}] ${error.message}`);
   });
   page.on('console', (message) => {
-    if (message.type() === 'error' && message.text().startsWith('Uncaught')) {
-      pageErrors.push(`[${name}] ${message.text()}`);
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    if (text.startsWith('Uncaught') || (opts.markup && invalidMarkup.test(text))) {
+      pageErrors.push(`[${name}] ${text}`);
     }
   });
 }

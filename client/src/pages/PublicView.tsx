@@ -154,7 +154,12 @@ export function PublicView({ token, embed, frame, page }: Props) {
   const fitZoom = useCallback(() => {
     const el = stage.current;
     if (!el || !svg) return 1;
-    return Math.min(2, (el.clientWidth - 16) / svg.width, (el.clientHeight - 16) / svg.height);
+    // Inside the stage's padding (8 px a side). A stage with no room yet (its page not laid out:
+    // hidden while it loads) gave a negative scale, an invalid SVG width; it is drawn at 1 until
+    // the ResizeObserver above sees its size and fits it.
+    const room = { w: el.clientWidth - 16, h: el.clientHeight - 16 };
+    if (room.w <= 0 || room.h <= 0) return 1;
+    return Math.min(2, room.w / svg.width, room.h / svg.height);
   }, [svg]);
   const scale = zoom ?? fitZoom();
   const pageQuery = shownPage === MAIN_PAGE_ID ? '' : `?page=${encodeURIComponent(shownPage)}`;
