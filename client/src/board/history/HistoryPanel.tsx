@@ -14,6 +14,7 @@ import { focusOpener, rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
+import { undoablePeople } from './people.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
 import { clockTime, defaultSince, localTimesIn, whenLabel } from './times.ts';
@@ -277,8 +278,8 @@ export function UndoPerson({
   useEffect(() => {
     api
       .members(pageOf(boardId).boardId)
-      // Viewers cannot edit, so they have no changes to undo.
-      .then(({ members: m }) => setMembers(m.filter((x) => x.userId !== meId && x.role !== 'viewer')))
+      // Viewers and commenters cannot edit, so they have no changes to undo.
+      .then(({ members: m }) => setMembers(undoablePeople(m, meId)))
       .catch(() => setMembers([]));
   }, [boardId, meId]);
 
