@@ -118,7 +118,9 @@ describe('comments: two people', () => {
       (await card(ben).locator('.comment-body').first().textContent()) ?? '',
       /Is this bold enough/,
     );
-    // A commenter is told what he can do: the status said he could only view the board.
+    // A commenter is told what he can do: the status said he could only view the board
+    // ("Read-only", a viewer's word; the Share dialog's role is "can comment").
+    assert.equal(await ben.locator('.status strong').textContent(), 'Can comment');
     assert.equal(
       await ben.locator('.status .sentence').textContent(),
       'You can view and comment on this board, but not change it.',
@@ -294,6 +296,7 @@ describe('comments: two people', () => {
     const cy = (await newUser(app, 'Cy')).page;
     const link = await shareLink(ana, 'can view');
     await joinByLink(cy, link, boardId, 'read-only');
+    assert.equal(await cy.locator('.status strong').textContent(), 'Read-only', 'a viewer stays read-only');
     assert.equal(await cy.getByRole('button', { name: 'Comment', exact: true }).count(), 0);
     await pins(cy).first().click();
     await card(cy).getByText('Also here').waitFor();

@@ -18,7 +18,7 @@ export function StatusBar({
 }: {
   state: ConnectionState;
   saved: SavedStatus | null;
-  /** A commenter: read-only says what they can do. */
+  /** A commenter: the status reads "Can comment", and its sentence says what they can do. */
   canComment?: boolean;
 }) {
   return (
@@ -29,7 +29,10 @@ export function StatusBar({
       data-status={state.status}
     >
       <span className="dot" aria-hidden="true" />
-      <strong>{statusLabel[state.status]}</strong>
+      {/* A commenter's role is "can comment" (the Share dialog's word), not a viewer's "Read-only". */}
+      <strong>
+        {state.status === 'read-only' && canComment ? 'Can comment' : statusLabel[state.status]}
+      </strong>
       {saved && (
         <span className={`saved saved-${saved}`} data-saved={saved}>
           {saved === 'saving' && (state.status !== 'live' || !state.retrying)
