@@ -426,10 +426,10 @@ export function CommentsButton({ boardId, comments }: { boardId: string; comment
       type="button"
       className={`btn comments-button ${open ? 'active' : ''}`}
       id={panelButtonId.comments}
-      aria-label="Comments"
+      // The count is in the name, as the dashboard's "Mentions, 3 unread": the badge is hidden
+      // from screen readers (a button's content is not read), so the name says what it shows.
+      aria-label={unread > 0 ? `Comments, ${unread} unread` : 'Comments'}
       aria-pressed={open}
-      // The name stays "Comments"; the count is its description (a button's content is not read).
-      aria-description={unread > 0 ? `${unread} unread ${unread === 1 ? 'mention' : 'mentions'}` : undefined}
       title="Comments"
       onClick={() => useEditor.getState().setCommentsPanel(!open)}
     >
