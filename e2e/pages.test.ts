@@ -96,6 +96,18 @@ describe('pages, two people', () => {
     await ana.locator('.follow-banner').waitFor();
     await ana.screenshot({ path: `${artifacts}/pages-following.png` });
     await ana.getByRole('button', { name: 'Stop following' }).click();
+    // Both on Architecture: their avatars stack, so the page's name is not cut short beside
+    // them (it was, at about ten characters), and the full name is its tooltip.
+    const row = ana.locator('.pages-panel .page-row', { hasText: 'Architecture' });
+    await until(
+      async () => (await row.locator('.page-people .avatar').count()) === 2,
+      'two avatars on the row',
+    );
+    const name = row.locator('.page-name');
+    assert.equal(await name.getAttribute('title'), 'Architecture');
+    const cut = await name.evaluate((el) => el.scrollWidth > el.clientWidth);
+    await row.screenshot({ path: `${artifacts}/pages-row-two-people.png` });
+    assert.equal(cut, false, 'the name fits beside two avatars');
   });
 
   it('undoing a page deletion brings it back for both', async () => {

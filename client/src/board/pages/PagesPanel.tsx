@@ -161,14 +161,18 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                   aria-current={page.id === pageId ? 'page' : undefined}
                   onClick={() => go(page.id)}
                   onDoubleClick={() => !readOnly && setRenaming(page.id)}
+                  // The whole name, where the row cuts it short.
+                  title={label}
                 >
                   {label}
                 </button>
               )}
               <span className="page-people" title={`On ${label}: ${people.map((u) => u.name).join(', ')}`}>
-                {people.slice(0, 3).map((user) => (
+                {/* Stacked, two at most and "+N": the page's name keeps the row's room. */}
+                {people.slice(0, people.length > 3 ? 2 : 3).map((user) => (
                   <Avatar key={user.id} user={user} size={20} />
                 ))}
+                {people.length > 3 && <span className="page-people-more">+{people.length - 2}</span>}
               </span>
               <span className="page-actions">
                 <button
