@@ -225,6 +225,8 @@ describe('live embeds', () => {
     await count.waitFor({ state: 'detached' });
     await more.waitFor({ state: 'hidden' });
     assert.ok(await owner.getByRole('button', { name: 'History', exact: true }).isVisible());
+  });
+
   it('a public view drawn while its page has no size yet logs no error, and fits once it has one', async () => {
     const { page: owner } = await newUser(app, 'Hana');
     await createBoard(owner, 'Folded');
