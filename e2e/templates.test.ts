@@ -101,7 +101,7 @@ describe('templates and frames in a retro', () => {
     await fay.setViewportSize({ width: 390, height: 844 });
     await fay.getByRole('button', { name: 'Zoom to fit', exact: true }).click();
     await shot(fay, 'retro-390');
-    // On a phone, Templates is folded behind More (FoldOnPhone.tsx).
+    // On a phone, Templates is folded behind More (FoldWhenCrowded.tsx).
     await fay.getByRole('button', { name: 'More', exact: true }).click();
     await fay.getByRole('button', { name: 'Templates' }).click();
     await fay.getByRole('menuitem', { name: 'Insert template…' }).waitFor();
