@@ -3,7 +3,7 @@
 // new sticky live; a page on an origin not in EMBED_ORIGINS cannot frame it, and no page can frame
 // the rest of the app (the browser refuses both). The owner sees the watcher as a count. The public
 // page of a board with pages lets a visitor switch between them. An embed loaded hidden logs no
-// error and fits once shown; every public page here fails on markup Chromium refuses.
+// error and fits once shown.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,7 +100,7 @@ describe('live embeds', () => {
       if (new URL(request.url()).pathname === '/api/me') askedWho.push(request.frame().url());
     });
     const wiki = await context.newPage();
-    failOnPageErrors(wiki, 'wiki', { markup: true });
+    failOnPageErrors(wiki, 'wiki');
     await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
@@ -144,7 +144,7 @@ describe('live embeds', () => {
 
     // The public page itself, full size, with no account.
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor', { markup: true });
+    failOnPageErrors(visitor, 'visitor');
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     await visitor.locator('svg text', { hasText: 'Seen in the wiki' }).waitFor();
@@ -163,7 +163,7 @@ describe('live embeds', () => {
     const { url } = await publicLink(owner);
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor', { markup: true });
+    failOnPageErrors(visitor, 'visitor');
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     const count = owner.getByRole('img', { name: '1 anonymous viewer' });
@@ -226,8 +226,8 @@ describe('live embeds', () => {
     const visitor = await context.newPage();
     // The page has no layout while it loads (as in a container hidden at first), so the board is
     // drawn before its stage has a size: it was fitted to a negative scale, and Chromium logged
-    // "<svg> attribute width: A negative value is not valid" (markup: true fails on that).
-    failOnPageErrors(visitor, 'visitor', { markup: true });
+    // "<svg> attribute width: A negative value is not valid" (failOnPageErrors fails on that).
+    failOnPageErrors(visitor, 'visitor');
     await visitor.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
         document.documentElement.style.display = 'none';
@@ -262,7 +262,7 @@ describe('live embeds', () => {
 
     const context = await app.browser.newContext({ viewport: { width: 1000, height: 700 } });
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor', { markup: true });
+    failOnPageErrors(visitor, 'visitor');
     await visitor.goto(url);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
     const image = visitor.locator('.public-board svg image');
@@ -319,7 +319,7 @@ describe('live embeds', () => {
 
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const wiki = await context.newPage();
-    failOnPageErrors(wiki, 'wiki', { markup: true });
+    failOnPageErrors(wiki, 'wiki');
     await wiki.goto(allowed.frame(src));
     const embed = wiki.frameLocator('iframe');
     await embed.locator('.public-view[data-status="live"]').waitFor();
@@ -339,7 +339,7 @@ describe('live embeds', () => {
 
     // The public page lists the pages: a visitor switches to the second one and back.
     const visitor = await context.newPage();
-    failOnPageErrors(visitor, 'visitor', { markup: true });
+    failOnPageErrors(visitor, 'visitor');
     await visitor.setViewportSize({ width: 390, height: 844 });
     await visitor.goto(`${app.server.url}/p/${token}`);
     await visitor.locator('.public-view[data-status="live"]').waitFor();
@@ -359,7 +359,7 @@ describe('live embeds', () => {
 
     // A page the board does not list: the first page, with a sentence.
     const lost = await context.newPage();
-    failOnPageErrors(lost, 'lost', { markup: true });
+    failOnPageErrors(lost, 'lost');
     await lost.goto(`${app.server.url}/embed/${token}?page=no-such-page`);
     await lost.getByRole('status').filter({ hasText: 'This page is no longer on the board' }).waitFor();
     await lost.locator('.public-view[data-status="live"]').waitFor();
@@ -380,12 +380,12 @@ describe('public view past the per-IP limit', () => {
     const { url } = await publicLink(owner);
     const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const first = await context.newPage();
-    failOnPageErrors(first, 'first', { markup: true });
+    failOnPageErrors(first, 'first');
     await first.goto(url);
     await first.locator('.public-view[data-status="live"]').waitFor();
     // The same IP's second token within the minute is refused.
     const second = await context.newPage();
-    failOnPageErrors(second, 'second', { markup: true });
+    failOnPageErrors(second, 'second');
     await second.goto(url);
     await second.locator('.public-view[data-status="reconnecting"]').waitFor();
     await second.getByText('Reconnecting…').waitFor();

@@ -63,12 +63,12 @@ const pageErrors: string[] = [];
 const invalidMarkup = /^Error: <[\w:-]+> attribute [\w:-]+: /;
 
 /**
- * Watches a page for errors the user would not see: an uncaught exception (`pageerror`) or one
- * the browser reports in the console. Pages made by newUser are watched already. `markup` also
- * fails on an attribute value the browser refused (a negative width, a NaN in a path), in the
- * page or its frames.
+ * Watches a page for errors the user would not see: an uncaught exception (`pageerror`), one the
+ * browser reports in the console, or an attribute value the browser refused (a negative width, a
+ * NaN in a path: drawn as nothing, so a shape silently missing), in the page or its frames. Pages
+ * made by newUser are watched already.
  */
-export function failOnPageErrors(page: Page, name: string, opts: { markup?: boolean } = {}): void {
+export function failOnPageErrors(page: Page, name: string): void {
   page.on('pageerror', (error) => {
     console.error(`[${name}] page error:`, error.message);
     pageErrors.push(`[${name}] ${error.message}`);
@@ -76,7 +76,7 @@ export function failOnPageErrors(page: Page, name: string, opts: { markup?: bool
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const text = message.text();
-    if (text.startsWith('Uncaught') || (opts.markup && invalidMarkup.test(text))) {
+    if (text.startsWith('Uncaught') || invalidMarkup.test(text)) {
       pageErrors.push(`[${name}] ${text}`);
     }
   });
