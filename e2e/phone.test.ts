@@ -4,13 +4,16 @@
 // sight; a selection's style panel is a sheet at the bottom that leaves the shape in sight and
 // recolours it by tap; the Pages panel takes the width (the style sheet folds away while it is
 // open); the Share dialog's links are readable; a template inserted comes at a zoom it can be
-// read at, its first column in sight.
+// read at, its first column in sight. At 700 px (the phone layout's widest, a phone held
+// sideways) as at 390, the Find bar and the Pages panel are whole and the status stays in sight
+// while Comments is open.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
   artifacts,
   boardArea,
+  covered,
   createBoard,
   failOnPageErrors,
   joinByLink,
@@ -418,6 +421,57 @@ describe('phone', () => {
       );
     }
   });
+
+  // The phone layout runs to 760 px, but the facilitation bar moved above the tools only at 640:
+  // from 641 to 760 px (a narrow tablet, a phone held sideways) it stood at the top right, over the
+  // ends of the full-width Find bar and Pages panel, whose close buttons could not be reached. And
+  // at every phone width the Comments panel ran down over the status row, hiding "Live" and the
+  // save state while it was open.
+  for (const size of [
+    { width: 700, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`at ${size.width} px the Find bar and the Pages panel are whole and the status stays in sight under Comments`, async () => {
+      await page.setViewportSize(size);
+      try {
+        await page.goto(`/b/${boardId}`);
+        await page.locator('[role="status"][data-status="live"]').waitFor();
+        await page.getByRole('button', { name: 'Find on this page', exact: true }).tap();
+        const find = page.locator('.find-bar');
+        await find.waitFor();
+        await page.screenshot({ path: `${artifacts}/phone-find-${size.width}.png` });
+        assert.deepEqual(
+          await covered(find.getByRole('button')),
+          [],
+          'every button of the Find bar can be tapped',
+        );
+        await find.getByRole('button', { name: 'Close find' }).tap();
+        await until(async () => (await find.count()) === 0, 'the Find bar is closed');
+
+        await page.getByRole('button', { name: 'Pages', exact: true }).tap();
+        const pages = page.getByRole('region', { name: 'Pages' });
+        await pages.waitFor();
+        await page.screenshot({ path: `${artifacts}/phone-pages-${size.width}.png` });
+        assert.deepEqual(await covered(pages.getByRole('button')), [], 'every button of Pages can be tapped');
+        await page.getByRole('button', { name: 'Close pages' }).tap();
+        await until(async () => (await pages.count()) === 0, 'the Pages panel is closed');
+
+        await page.getByRole('button', { name: 'Comments', exact: true }).tap();
+        await page.locator('.comments-panel').waitFor();
+        await page.screenshot({ path: `${artifacts}/phone-comments-${size.width}.png` });
+        assert.deepEqual(
+          await covered(page.locator('[role="status"][data-status="live"]')),
+          [],
+          'the connection state is in sight while Comments is open',
+        );
+        assert.deepEqual(await covered(page.getByRole('button', { name: 'Close comments' })), []);
+        await page.getByRole('button', { name: 'Close comments' }).tap();
+        await until(async () => (await page.locator('.comments-panel').count()) === 0, 'Comments is closed');
+      } finally {
+        await page.setViewportSize({ width: 390, height: 844 });
+      }
+    });
+  }
 
   // The dashboard's header hides the name on a phone to make room; its rule hid every span in the
   // account corner, the avatar too, so nothing said who was signed in.
