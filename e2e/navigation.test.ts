@@ -1,10 +1,21 @@
-// Finding your way on a large board: the minimap jumps and drags the view to an area, "Zoom to
-// fit" shows the whole board while "Zoom to selection" shows only what is selected.
+// Finding your way on a large board: the minimap jumps and drags the view to an area and draws
+// shapes as they look, "Zoom to fit" shows the whole board while "Zoom to selection" shows only
+// what is selected.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { fromMinimap, minimapFrame, toMinimap } from '../client/src/board/model/minimap.ts';
-import { artifacts, canvas, createBoard, gridBoardFile, newUser, until, withApp } from './helpers.ts';
+import {
+  artifacts,
+  canvas,
+  createBoard,
+  gridBoardFile,
+  newUser,
+  place,
+  shapes,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const screen = { w: 1280, h: 800 };
 const zoomLabel = (page: Page) => page.getByRole('button', { name: 'Reset zoom' });
@@ -109,5 +120,63 @@ describe('navigation', () => {
       await page.getByRole('button', { name: 'Zoom to selection' }).isDisabled(),
       'nothing selected, nothing to zoom to',
     );
+  });
+
+  it('the minimap draws a shape in its own stroke, fill and fill style, not a block of its colour', async () => {
+    // Two rectangles with a red outline and a yellow fill, hatched on the left, solid on the right.
+    await page.goto('/boards');
+    await createBoard(page, 'Styled map');
+    for (const [x, fillStyle] of [
+      [350, 'hatched'],
+      [850, 'solid'],
+    ] as const) {
+      const before = await shapes(page, 'rect').count();
+      await place(page, 'Rectangle', x, 330);
+      await until(async () => (await shapes(page, 'rect').count()) === before + 1, 'the rectangle');
+      await page.getByRole('button', { name: 'Stroke red' }).click();
+      await page.getByRole('button', { name: 'Fill yellow' }).click();
+      await page.getByLabel('Fill style').selectOption(fillStyle);
+    }
+    await page.keyboard.press('Escape');
+    const minimap = page.getByRole('region', { name: 'Minimap' });
+    if ((await minimap.count()) === 0) await page.getByRole('button', { name: 'Minimap' }).click();
+    await minimap.waitFor();
+    // Counted in the minimap's own pixels, each half apart: the hatched rectangle is on the left.
+    const count = () =>
+      minimap.locator('canvas').evaluate((el: HTMLCanvasElement) => {
+        const { data, width } = el.getContext('2d')!.getImageData(0, 0, el.width, el.height);
+        const halves = [0, 1].map(() => ({ red: 0, yellow: 0, paleYellow: 0, blue: 0 }));
+        for (let i = 0; i < data.length; i += 4) {
+          // The canvas is see-through: as seen, over the minimap's background (#fbfbfc).
+          const a = data[i + 3]! / 255;
+          const [r, g, b] = [251, 251, 252].map((bg, k) => data[i + k]! * a + bg * (1 - a)) as [
+            number,
+            number,
+            number,
+          ];
+          const n = halves[(i / 4) % width < width / 2 ? 0 : 1]!;
+          // Red ink #c0392b, a little blended at the edges of a one-pixel line.
+          if (r > 150 && r - g > 80 && r - b > 80) n.red++;
+          // Palette yellow #ffd84d as a solid fill…
+          else if (r > 230 && g > 190 && g < 230 && b < 120) n.yellow++;
+          // …and as the light tone a hatch is drawn in below 30 % (the canvas's own, far away).
+          else if (r > 240 && g > 225 && g < 248 && b > 150 && b < 230) n.paleYellow++;
+          else if (b > 150 && b - r > 60) n.blue++;
+        }
+        return halves;
+      });
+    let seen = await count();
+    await until(async () => {
+      seen = await count();
+      return seen[0]!.red > 0 || seen[0]!.blue > 0;
+    }, 'the minimap painted');
+    await minimap.screenshot({ path: `${artifacts}/minimap-styled.png` });
+    const [hatched, solid] = seen as [(typeof seen)[0], (typeof seen)[0]];
+    const seenText = JSON.stringify(seen);
+    assert.ok(hatched.red > 15 && solid.red > 15, `red outlines on the minimap: ${seenText}`);
+    assert.ok(solid.yellow > 40, `the solid fill is yellow: ${seenText}`);
+    assert.ok(hatched.paleYellow > 40, `the hatch is its light yellow tone: ${seenText}`);
+    assert.ok(hatched.yellow < 5, `the hatch is not a solid fill: ${seenText}`);
+    assert.ok(hatched.blue + solid.blue < 5, `no blue (the shapes' colour, not their style): ${seenText}`);
   });
 });

@@ -21,7 +21,7 @@ function paintThumbnail(index: ShapeIndex): HTMLCanvasElement | null {
   if (!ctx) return null;
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, size.w, size.h);
-  if (content) paintMiniature(ctx, list, byId, minimapFrame(content, content, size, 0.06), true);
+  if (content) paintMiniature(ctx, list, byId, minimapFrame(content, content, size, 0.06));
   return canvas;
 }
 

@@ -239,6 +239,12 @@ function exactBody(s: ShapeRecord, st: ResolvedStyle): Primitive[] {
 /** A sticky is one solid colour: its fill colour when set, else its colour's note tone. */
 const stickyFillOf = (s: ShapeRecord): string => (s.fill ? fillPaint(s.fill) : stickyFill[s.color]);
 
+/**
+ * The zoom (screen pixels per board unit) below which shapes are drawn without their hand-drawn
+ * detail (bodyOf's `detail`): the board's canvas, the minimap and the dashboard thumbnail.
+ */
+export const DETAIL_ZOOM = 0.3;
+
 const bodies = new WeakMap<ShapeRecord, Primitive[]>();
 const farBodies = new WeakMap<ShapeRecord, Primitive[]>();
 
@@ -248,7 +254,7 @@ const hatchTone = (st: ResolvedStyle): string =>
 
 /**
  * The outline and fill of a shape (not an arrow, a frame, an image or text), in its own frame.
- * `detail` is off when the view is zoomed far out (below 30 %): a sketched shape is then drawn as
+ * `detail` is off when the view is zoomed far out (below DETAIL_ZOOM, 30 %): a sketched shape is then drawn as
  * its exact outline with its hatch as a light tone. At that scale a stroke's wobble is a fraction
  * of a pixel and hatch lines merge into a tone anyway, and thousands of roughjs paths would cost
  * the first render and every redraw of a zoomed-out board (docs/benchmarks-client.md).

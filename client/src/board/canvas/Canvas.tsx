@@ -12,6 +12,7 @@
 // grid is an SVG pattern in the same layer, so it moves with it. Positions are measured against
 // the editor (the SVG's parent), which does not move.
 import type { ShapeRecord } from '@tandem/shared';
+import { DETAIL_ZOOM } from '@tandem/shared/render/body.ts';
 import {
   memo,
   type PointerEvent as ReactPointerEvent,
@@ -153,7 +154,7 @@ export function Canvas({
   }, [viewport]);
 
   const lastVisible = useRef<IndexedShape[]>([]);
-  const detail = base.view.zoom >= 0.3;
+  const detail = base.view.zoom >= DETAIL_ZOOM;
   // Frames clip the shapes they hold (docs/api.md §14).
   const clips = useMemo(() => clippingFrames(snap.list.map((e) => e.rec)), [snap]);
   const visible = useMemo(() => {

@@ -1,6 +1,7 @@
 // The minimap: the whole board in miniature with the view as a frame; pressing or dragging on it
-// moves the view there. Shapes are painted on a canvas (thousands of tiny rectangles cost less
-// there than as DOM nodes) and repainted only when the shapes or the mapped area change.
+// moves the view there. Shapes are painted on a canvas (thousands of tiny shapes cost less there
+// than as DOM nodes), each as the board draws it (canvas/miniature.ts, as the dashboard's
+// thumbnail), and repainted only when the shapes or the mapped area change.
 import { type PointerEvent, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { paintMiniature } from '../canvas/miniature.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
@@ -43,11 +44,14 @@ function MinimapView({ index }: { index: ShapeIndex }) {
     const ctx = el?.getContext('2d');
     if (!el || !ctx) return;
     const dpr = window.devicePixelRatio || 1;
-    el.width = SIZE.w * dpr;
-    el.height = SIZE.h * dpr;
+    // Sized only when it changes: setting a canvas's size makes a new bitmap, every repaint.
+    if (el.width !== SIZE.w * dpr || el.height !== SIZE.h * dpr) {
+      el.width = SIZE.w * dpr;
+      el.height = SIZE.h * dpr;
+    }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, SIZE.w, SIZE.h);
-    paintMiniature(ctx, snap.list, snap.byId, frame, false);
+    paintMiniature(ctx, snap.list, snap.byId, frame);
   }, [snap, frame]);
 
   const v = toMinimap(frame, view);
