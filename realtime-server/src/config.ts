@@ -62,6 +62,8 @@ export interface Config {
   signupsPerMinute: number;
   /** Public-link tokens and drawn images per minute from one IP (docs/api.md §16). */
   publicRequestsPerMinute: number;
+  /** Invite-link previews (GET /api/join/:token) per minute from one IP, unknown tokens too (docs/api.md §7). */
+  joinLookupsPerMinute: number;
   /** Comments (threads, replies, edits) one user may write per minute on one instance (docs/api.md §18). */
   commentsPerMinute: number;
   /** Where the built client is served from; null serves no client. */
@@ -140,6 +142,7 @@ export const configVariables = [
   'LOGIN_ATTEMPTS_PER_MINUTE',
   'SIGNUPS_PER_MINUTE',
   'PUBLIC_REQUESTS_PER_MINUTE',
+  'JOIN_LOOKUPS_PER_MINUTE',
   'COMMENTS_PER_MINUTE',
   'CLIENT_DIR',
   'INSTANCE_NAME',
@@ -462,6 +465,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
       1,
       1_000_000,
     ),
+    joinLookupsPerMinute: integer(env, 'JOIN_LOOKUPS_PER_MINUTE', limits.joinLookupsPerMinute, 1, 1_000_000),
     commentsPerMinute: integer(env, 'COMMENTS_PER_MINUTE', limits.commentsPerMinute, 1, 1_000_000),
     clientDir:
       env.CLIENT_DIR === ''

@@ -2,7 +2,14 @@
 // and the owner managing members (list, change role, remove).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type JoinAnswer, linkTokenPattern, type Member, type Role, type ShareLink } from '@tandem/shared';
+import {
+  type JoinAnswer,
+  type JoinPreviewAnswer,
+  linkTokenPattern,
+  type Member,
+  type Role,
+  type ShareLink,
+} from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
 import { assertError, isoDate } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
@@ -321,5 +328,45 @@ describe('REST: share links, joining and members', () => {
       );
       assert.equal(await roleOf(friend, theirs), 'editor');
     });
+  });
+});
+
+describe('REST: invite previews per IP (JOIN_LOOKUPS_PER_MINUTE=3, addresses from X-Forwarded-For)', () => {
+  let server: TestServer;
+  const LIMIT = 3;
+  before(async () => {
+    server = await startServer({ env: { JOIN_LOOKUPS_PER_MINUTE: String(LIMIT), TRUST_PROXY: 'true' } });
+  });
+  after(() => server.close());
+  const preview = (token: string, ip: string) =>
+    new ApiClient(server.url).call<JoinPreviewAnswer>('GET', `/api/join/${token}`, undefined, {
+      'x-forwarded-for': ip,
+    });
+
+  test('GET /api/join/:token: a guessed token counts; past the limit 429 RATE_LIMITED with Retry-After, other IPs unaffected', async () => {
+    const owner = await new ApiClient(server.url).signup('Olivia Owner');
+    const id = await owner.createBoard();
+    const made = await owner.call<{ link: ShareLink }>('POST', `/api/boards/${id}/links`, { role: 'editor' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const { token } = made.body.link;
+    const guess = (i: number) => `${'G'.repeat(31)}${i}`;
+
+    const live = await preview(token, '198.51.100.7');
+    assert.equal(live.status, 200, JSON.stringify(live.body));
+    assert.equal(live.body.role, 'editor');
+    // Guesses answer 404 and use up the same budget as the live link.
+    for (let i = 1; i < LIMIT; i++) assertError(await preview(guess(i), '198.51.100.7'), 404, 'NOT_FOUND');
+    for (const next of [guess(LIMIT), token]) {
+      const refused = await preview(next, '198.51.100.7');
+      const { message } = assertError(refused, 429, 'RATE_LIMITED');
+      const retryAfter = refused.headers.get('retry-after');
+      assert.match(retryAfter ?? '', /^\d+$/, 'Retry-After is a number of seconds');
+      assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
+      assert.equal(message, `Too many attempts. Try again in ${retryAfter} seconds.`);
+    }
+    // Another address has a budget of its own.
+    const elsewhere = await preview(token, '203.0.113.9');
+    assert.equal(elsewhere.status, 200, JSON.stringify(elsewhere.body));
+    assert.deepEqual(elsewhere.body, live.body);
   });
 });

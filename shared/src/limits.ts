@@ -66,6 +66,12 @@ export const limits = {
    */
   publicRequestsPerMinute: 120,
   /**
+   * Invite-link previews (`GET /api/join/:token`) per minute from one IP (JOIN_LOOKUPS_PER_MINUTE),
+   * an unknown token counted as a known one: a whole office opening one invite stays under it, a
+   * script guessing tokens gets 60 guesses a minute.
+   */
+  joinLookupsPerMinute: 60,
+  /**
    * Image bytes one board.svg/board.png embeds (docs/api.md §16), each image at the kept width
    * nearest above its drawn size (at most 1024 px): past it, an image is drawn as the grey
    * placeholder, so a board of many big photos does not become a 100 MB SVG. Below 7.5 MB: as a

@@ -8,14 +8,19 @@ import {
   publicViewerId,
   type Role,
 } from '@tandem/shared';
+import { WindowLimiter } from '../auth/rateLimit.ts';
 import { newLinkToken } from '../auth/tokens.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { notFound } from './errors.ts';
-import { parseBody, signedIn } from './request.ts';
+import { parseBody, rateLimit, signedIn } from './request.ts';
 import { toLink } from './serialize.ts';
 
 export const linkRoutes: ResourcePlugin = async (app, { config, store, live, webhooks }) => {
+  // The invite preview answers anyone, so each client IP has a budget of lookups (as sign-in and
+  // the public view have): a 404 for a guessed token counts like a hit, so guessing is bounded.
+  const previewsByIp = new WindowLimiter(config.joinLookupsPerMinute, 60_000);
+
   app.post<{ Params: { id: string } }>('/api/boards/:id/links', async (request, reply) => {
     const me = signedIn(request);
     const { board } = await requireRole(store, request.params.id, me.id, 'owner');
@@ -51,14 +56,18 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
 
   // What a link leads to, for the page a signed-out visitor lands on ("You were invited to …").
   // No session needed: holding the link (192 random bits) is what lets one see the board's title.
-  app.get<{ Params: { token: string } }>('/api/join/:token', async (request): Promise<JoinPreviewAnswer> => {
-    const { token } = request.params;
-    const link = isLinkToken(token) ? await store.getLink(token) : null;
-    const board = link && !link.revokedAt ? await store.getBoard(link.boardId) : null;
-    if (!link || !board) throw notFound('link');
-    const [owner] = await store.userBadges([board.ownerId]);
-    return { title: board.title, role: link.role, ownerName: owner?.name ?? '' };
-  });
+  app.get<{ Params: { token: string } }>(
+    '/api/join/:token',
+    async (request, reply): Promise<JoinPreviewAnswer> => {
+      rateLimit(previewsByIp, request.ip, reply);
+      const { token } = request.params;
+      const link = isLinkToken(token) ? await store.getLink(token) : null;
+      const board = link && !link.revokedAt ? await store.getBoard(link.boardId) : null;
+      if (!link || !board) throw notFound('link');
+      const [owner] = await store.userBadges([board.ownerId]);
+      return { title: board.title, role: link.role, ownerName: owner?.name ?? '' };
+    },
+  );
 
   app.post<{ Params: { token: string } }>('/api/join/:token', async (request) => {
     const me = signedIn(request);
