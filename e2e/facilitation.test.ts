@@ -13,6 +13,7 @@ import {
   artifacts,
   boardArea,
   canvas,
+  exported,
   newUser,
   pdfPagePictures,
   place,
@@ -438,6 +439,42 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     }
     await shot(vi, '11-results');
     for (const p of [fay, ed, vi]) await p.getByRole('button', { name: 'Vote', exact: true }).click();
+  });
+
+  // Moving, copying and deleting a frame take what lies inside it; the Export menu's "Selection as
+  // SVG/PNG" of a frame selected alone drew only its outline and title (a user trial's "empty
+  // frame").
+  it('a frame selected alone exports with what lies inside it', async () => {
+    await twoFramesWithStickies();
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    // The frame around "To improve" (the other may be named "Went well" by the test above).
+    const note = (await fay.locator(`g[data-shape-id="${stickies[1]}"]`).boundingBox())!;
+    let frame: { id: string; box: { x: number; y: number; width: number; height: number } } | null = null;
+    for (const f of await fay.locator('[data-shape-type="frame"] rect.frame').all()) {
+      const box = (await f.boundingBox())!;
+      if (box.x < note.x && box.y < note.y && box.x + box.width > note.x + note.width)
+        frame = {
+          id: (await f.evaluate((el) => el.closest('[data-shape-id]')?.getAttribute('data-shape-id'))) ?? '',
+          box,
+        };
+    }
+    assert.ok(frame, 'a frame holds the sticky');
+    // By its border, as a frame is picked (a press inside it starts a marquee).
+    await fay.mouse.click(frame.box.x + 2, frame.box.y + 40);
+    const selected = () =>
+      fay
+        .locator('[data-selected-id]')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-selected-id')));
+    await until(async () => (await selected()).length === 1, 'one shape selected');
+    assert.deepEqual(await selected(), [frame.id], 'the frame alone is selected');
+    const svg = (await exported(fay, 'Selection as SVG')).toString('utf8');
+    assert.ok(
+      svg.includes('To improve'),
+      'the sticky inside the frame is in the picture, not only the frame',
+    );
+    assert.ok(!svg.includes('Went well'), 'the other frame and its sticky are not');
+    await canvas(fay).focus();
+    await fay.keyboard.press('Escape');
   });
 
   it('a PDF of all frames has one page per frame', async () => {

@@ -7,6 +7,7 @@ import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
 import { fontFacesFor } from '../drawing/fontEmbed.ts';
+import { withFrameMembers } from '../facilitation/frames.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
 import { exportBoard, insertRecordsInPieces, parseShapes } from '../model/clipboard.ts';
 import { unionRect } from '../model/geometry.ts';
@@ -44,9 +45,11 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
   const several = (pages?.count ?? 1) > 1;
   const shown = several ? 'Page' : 'Board';
 
+  // A frame selected brings what lies inside it, as moving, copying or deleting it does: the
+  // selection's picture of a frame was its outline and title alone.
   const chosen = (selectionOnly: boolean) => {
     const snap = index.getSnapshot();
-    const sel = new Set(useEditor.getState().selection);
+    const sel = new Set(withFrameMembers(session.doc, useEditor.getState().selection));
     const list = snap.list.map((e) => e.rec).filter((r) => !selectionOnly || sel.has(r.id));
     return { list, byId: snap.byId };
   };
