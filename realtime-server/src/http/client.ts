@@ -1,6 +1,7 @@
 // The built single-page client, and what every path no plugin claimed gets: an /api/ path (or a
-// non-GET, or an absolute-form target) is a 404 in the catalogue's shape; any other GET is a
-// client route (/boards, /b/:id, /join/:token …) and gets index.html.
+// non-GET, or an absolute-form target) is a 404 in the catalogue's shape; a file of the build
+// (/assets/…) that is not there is a plain 404; any other GET is a client route (/boards, /b/:id,
+// /join/:token …) and gets index.html.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -8,6 +9,9 @@ import { ErrorCode } from '@tandem/shared';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from './errors.ts';
 import { sendError } from './server.ts';
+
+/** Where the client's build puts its hashed files (Vite's `build.assetsDir`). */
+const ASSETS_PATH = '/assets/';
 
 export async function serveClient(http: FastifyInstance, clientDir: string | null): Promise<void> {
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
@@ -25,6 +29,13 @@ export async function serveClient(http: FastifyInstance, clientDir: string | nul
         .code(503)
         .type('text/plain')
         .send('The Tandem client is not built. Run `npm run build` (or `npm start`, which builds it).');
+    }
+    // A build file this server does not have (a tab loaded before a redeploy asking for a chunk of
+    // the old build, or a build made after this server started: the file list is read at start)
+    // is missing, not a page: answered with index.html it reached the browser as a script of type
+    // text/html, refused, and the page was left blank with no word of why.
+    if (path.startsWith(ASSETS_PATH)) {
+      return reply.code(404).header('Cache-Control', 'no-store').type('text/plain').send('No such file.');
     }
     reply.header('Cache-Control', 'no-cache');
     return reply.sendFile('index.html');
