@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { closeSentence } from '@tandem/shared';
 import {
+  answerConfirm,
   artifacts,
   boardArea,
   canvas,
@@ -94,8 +95,7 @@ describe('roles and access', () => {
     await waitStatus(member, 'read-only');
     await owner.screenshot({ path: `${artifacts}/share-dialog.png` });
     // Removing asks first (a removed member can rejoin through an active link).
-    owner.once('dialog', (d) => void d.accept());
-    await owner.getByRole('button', { name: 'Remove Mia' }).click();
+    await answerConfirm(owner, owner.getByRole('button', { name: 'Remove Mia' }), 'Remove');
     await waitStatus(member, 'access-lost');
     await member.getByText(closeSentence.NO_ACCESS).first().waitFor();
     await member.getByRole('alertdialog', { name: 'Access lost' }).waitFor();
@@ -137,8 +137,7 @@ describe('roles and access', () => {
     assert.equal((await copies(owner)).length, 1, "the owner's copy of the board");
 
     await owner.goto('/boards');
-    owner.once('dialog', (d) => void d.accept());
-    await owner.getByRole('button', { name: 'Delete Doomed' }).click();
+    await answerConfirm(owner, owner.getByRole('button', { name: 'Delete Doomed' }), 'Delete board');
     await waitStatus(member, 'access-lost');
     await member.getByText(closeSentence.NO_SUCH_BOARD).first().waitFor();
     await memberDash.getByText('“Doomed” was deleted or you no longer have access to it.').waitFor();

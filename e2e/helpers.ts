@@ -554,3 +554,23 @@ export const covered = (target: Locator): Promise<string[]> =>
       ];
     }),
   );
+
+/** The app's confirmation dialog (client/src/board/ui/Confirm.tsx), the one open. */
+export const confirmDialog = (page: Page) => page.locator('dialog.confirm-dialog[open]');
+
+/**
+ * Clicks `button`, answers the confirmation dialog it must open with the action's own button
+ * (`answer`, e.g. "Delete board") or, for false, Cancel, and resolves to the dialog's sentence
+ * (its description) once it has closed. Fails when no confirmation comes.
+ */
+export async function answerConfirm(page: Page, button: Locator, answer: string | false): Promise<string> {
+  await button.click();
+  const dialog = confirmDialog(page);
+  await dialog.waitFor({ timeout: 15_000 });
+  const sentence = await dialog.evaluate(
+    (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '',
+  );
+  await dialog.getByRole('button', { name: answer === false ? 'Cancel' : answer, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return sentence;
+}

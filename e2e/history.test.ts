@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
+  answerConfirm,
   artifacts,
   canvas,
   covered,
@@ -21,20 +22,6 @@ import {
 } from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
-/**
- * Clicks `button`, answers the confirm() it must open (accept or decline) and resolves to its
- * question; fails when no confirm() comes.
- */
-async function confirmOn(page: Page, button: Locator, accept: boolean): Promise<string> {
-  const asked = page.waitForEvent('dialog', { timeout: 15_000 });
-  // The click finishes only once the dialog it opened is answered.
-  const clicked = button.click();
-  const dialog = await asked;
-  const question = dialog.message();
-  await (accept ? dialog.accept() : dialog.dismiss());
-  await clicked;
-  return question;
-}
 /** Waits until each page says "All changes saved": the server confirmed its edits are in the Store. */
 const stored = (...pages: Page[]) =>
   Promise.all(pages.map((page) => page.locator('[data-saved="saved"]').waitFor()));
@@ -101,11 +88,14 @@ describe('version history in the browser', () => {
     await panel.getByRole('button', { name: /Two shapes/ }).click();
     await banner.waitFor();
     // Restoring asks first; declining changes nothing.
-    const declined = await confirmOn(ada, ada.getByRole('button', { name: 'Restore this version' }), false);
+    const declined = await answerConfirm(
+      ada,
+      ada.getByRole('button', { name: 'Restore this version' }),
+      false,
+    );
     assert.match(declined, /^Restore the board to how it was at /);
     assert.equal(await count(bo), 4, 'nothing restored when declined');
-    ada.once('dialog', (d) => void d.accept());
-    await ada.getByRole('button', { name: 'Restore this version' }).click();
+    await answerConfirm(ada, ada.getByRole('button', { name: 'Restore this version' }), 'Restore');
     await banner.waitFor({ state: 'detached' });
     await until(async () => (await count(bo)) === 2, 'Bo sees the restore live');
     await until(async () => (await count(ada)) === 2, 'Ada’s live board restored');
@@ -229,7 +219,11 @@ describe('version history in the browser', () => {
     // `since`, but may share its minute, so give the exact time through the field's seconds.
     await ada.getByLabel('Since').fill(`${local}:${p(since.getSeconds())}`);
     await ada.screenshot({ path: join(artifacts, 'history-undo-person.png') });
-    const asked = await confirmOn(ada, ada.getByRole('button', { name: "Undo Bo's changes" }), true);
+    const asked = await answerConfirm(
+      ada,
+      ada.getByRole('button', { name: "Undo Bo's changes" }),
+      'Undo all',
+    );
     // It says how much it will undo: Bo's diamond and rectangle, counted by the server.
     assert.match(asked, /^Undo Bo's changes since .+\? This changes 2 shapes back\./);
     await until(

@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { contentPaths } from '@tandem/shared';
 import type { Page } from 'playwright-core';
-import { artifacts, createBoard, newUser, onPhone, place, shapes, until, withApp } from './helpers.ts';
+import {
+  answerConfirm,
+  artifacts,
+  createBoard,
+  newUser,
+  onPhone,
+  place,
+  shapes,
+  until,
+  withApp,
+} from './helpers.ts';
 
 const count = async (page: Page) => shapes(page).count();
 
@@ -79,21 +89,20 @@ describe('integrations in the browser', () => {
       .fill(
         `${since.getFullYear()}-${p(since.getMonth() + 1)}-${p(since.getDate())}T${p(since.getHours())}:${p(since.getMinutes())}:${p(since.getSeconds())}`,
       );
-    // The History panel asks before undoing someone's changes (a confirm() naming them).
-    const asked = ada.waitForEvent('dialog', { timeout: 15_000 });
-    const clicked = ada.getByRole('button', { name: "Undo Sorter's changes" }).click();
-    const question = await asked;
-    assert.match(question.message(), /Sorter/, question.message());
-    await question.accept();
-    await clicked;
+    // The History panel asks before undoing someone's changes (its confirmation naming them).
+    const question = await answerConfirm(
+      ada,
+      ada.getByRole('button', { name: "Undo Sorter's changes" }),
+      'Undo all',
+    );
+    assert.match(question, /Sorter/, question);
     await until(async () => (await count(ada)) === 1, 'the bot stickies are gone');
     assert.equal(await shapes(ada, 'ellipse').count(), 1, 'Ada’s ellipse kept');
     await ada.keyboard.press('Control+Alt+KeyH');
 
     // Revoked in the dialog: the key stops working.
     await ada.getByRole('button', { name: 'Share' }).click();
-    ada.once('dialog', (d) => void d.accept());
-    await section.getByRole('button', { name: 'Revoke Sorter' }).click();
+    await answerConfirm(ada, section.getByRole('button', { name: 'Revoke Sorter' }), 'Revoke key');
     await section.getByText('No integrations.').waitFor();
     const refused = await botWrite(key, boardId, 'POST', { shapes: [{ type: 'sticky', x: 0, y: 0 }] });
     assert.equal(refused.status, 401);
@@ -125,7 +134,6 @@ describe('integrations in the browser', () => {
         assert.equal(seen, 'in dialog: …');
       });
     };
-    ada.on('dialog', (d) => void d.accept());
 
     // No name: the sentence is tied to the field, which takes the caret, and goes once a name is typed.
     const nameField = section.getByLabel('Integration name');
@@ -147,7 +155,7 @@ describe('integrations in the browser', () => {
 
     await nameField.fill('Sorter');
     await section.getByRole('button', { name: 'Create key' }).click();
-    await section.getByRole('button', { name: 'Revoke Sorter' }).click();
+    await answerConfirm(ada, section.getByRole('button', { name: 'Revoke Sorter' }), 'Revoke key');
     await section.getByText('No integrations.').waitFor();
     await focusInDialog();
 
@@ -155,15 +163,22 @@ describe('integrations in the browser', () => {
     // Each link's buttons say which link they act on.
     await dialog.getByRole('button', { name: 'Create “public view” link' }).click();
     await dialog.getByRole('button', { name: 'Copy the public link', exact: true }).waitFor();
-    await dialog.getByRole('button', { name: 'Revoke the public link', exact: true }).click();
+    await answerConfirm(
+      ada,
+      dialog.getByRole('button', { name: 'Revoke the public link', exact: true }),
+      'Revoke',
+    );
     await dialog
       .getByRole('button', { name: 'Copy the public link', exact: true })
       .waitFor({ state: 'detached' });
     await dialog.getByRole('button', { name: 'Copy the “can view” link', exact: true }).waitFor();
-    await dialog.getByRole('button', { name: 'Revoke the “can view” link', exact: true }).click();
+    await answerConfirm(
+      ada,
+      dialog.getByRole('button', { name: 'Revoke the “can view” link', exact: true }),
+      'Revoke',
+    );
     await dialog.getByText('No active links.').waitFor();
     await focusInDialog();
-    ada.removeAllListeners('dialog');
   });
 
   // The key is shown once. Made with the name field near the dialog's bottom, the new member row

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { artifacts, createBoard, newUser, sharedBoard, until, withApp } from './helpers.ts';
+import { answerConfirm, artifacts, createBoard, newUser, sharedBoard, until, withApp } from './helpers.ts';
 
 describe('dashboard and people', () => {
   const app = withApp();
@@ -84,21 +84,14 @@ describe('dashboard and people', () => {
 
     await owner.getByRole('button', { name: 'Share', exact: true }).click();
     const od = owner.getByRole('dialog', { name: 'Share board' });
-    const messages: string[] = [];
-    owner.on('dialog', (d) => {
-      messages.push(d.message());
-      void (messages.length === 1 ? d.dismiss() : d.accept());
-    });
-    await od.getByRole('button', { name: 'Remove Eda' }).click();
-    await until(async () => messages.length === 1, 'asked first');
-    assert.match(messages[0]!, /rejoin/);
+    const asked = await answerConfirm(owner, od.getByRole('button', { name: 'Remove Eda' }), false);
+    assert.match(asked, /rejoin/);
     assert.equal(
       await od.getByRole('button', { name: 'Remove Eda' }).count(),
       1,
       'dismissed: still a member',
     );
-    await od.getByRole('button', { name: 'Revoke' }).click();
-    await until(async () => messages.length === 2, 'asked before revoking');
+    await answerConfirm(owner, od.getByRole('button', { name: 'Revoke' }), 'Revoke');
     await od.getByText('No active links.').waitFor();
   });
 

@@ -8,7 +8,16 @@ import { after, before, describe, it } from 'node:test';
 import { apiPaths } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import { Receiver, verifySignature } from '../testing/receiver.ts';
-import { artifacts, createBoard, failOnPageErrors, newUser, onPhone, until, withApp } from './helpers.ts';
+import {
+  answerConfirm,
+  artifacts,
+  createBoard,
+  failOnPageErrors,
+  newUser,
+  onPhone,
+  until,
+  withApp,
+} from './helpers.ts';
 
 describe('webhooks in the browser', () => {
   let ada: Page;
@@ -71,8 +80,11 @@ describe('webhooks in the browser', () => {
     assert.equal(got.length, 2);
     assert.ok(verifySignature(secret, got[1]!.headers['tandem-signature'] ?? '', got[1]!.body));
 
-    ada.once('dialog', (d) => void d.accept());
-    await section.getByRole('button', { name: `Delete webhook ${receiver.url('browser')}` }).click();
+    await answerConfirm(
+      ada,
+      section.getByRole('button', { name: `Delete webhook ${receiver.url('browser')}` }),
+      'Delete webhook',
+    );
     await section.getByText('No webhooks.').waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
   });

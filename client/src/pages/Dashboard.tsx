@@ -20,6 +20,7 @@ import { SignOutButton } from './GuestAccount.tsx';
 import { MentionsMenu } from './Mentions.tsx';
 import { timeAgo } from './timeAgo.ts';
 import './dashboard.css';
+import { confirmAction } from '../board/ui/Confirm.tsx';
 
 /** The board's content in small (rendered by a client that edited it, stored on the server), or
  * an empty card for a board nobody has drawn on yet. */
@@ -146,7 +147,13 @@ export function Dashboard() {
     }
   };
   const remove = async (b: BoardListItem) => {
-    if (!confirm(`Delete “${b.title}” for everyone? This cannot be undone.`)) return;
+    const ok = await confirmAction({
+      title: 'Delete board?',
+      body: `Delete “${b.title}” for everyone? This cannot be undone.`,
+      confirmLabel: 'Delete board',
+      danger: true,
+    });
+    if (!ok) return;
     try {
       await api.deleteBoard(b.id);
       dispatch({ type: 'removed', boardId: b.id, byMe: true });

@@ -7,6 +7,7 @@ import { api, errorSentence } from '../api/client.ts';
 import { ModalDialog } from '../board/ui/ModalDialog.tsx';
 import { TemplatePreview } from './TemplatePreview.tsx';
 import './templates.css';
+import { confirmAction } from '../board/ui/Confirm.tsx';
 
 interface Props {
   heading: string;
@@ -90,9 +91,14 @@ export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Pro
             type="button"
             className="btn small ghost danger"
             aria-label={`Delete template ${t.name}`}
-            onClick={() => {
-              if (confirm(`Delete the template “${t.name}”? Boards made from it keep their shapes.`))
-                void run(() => api.deleteTemplate(t.id));
+            onClick={async () => {
+              const ok = await confirmAction({
+                title: 'Delete template?',
+                body: `Delete the template “${t.name}”? Boards made from it keep their shapes.`,
+                confirmLabel: 'Delete template',
+                danger: true,
+              });
+              if (ok) void run(() => api.deleteTemplate(t.id));
             }}
           >
             Delete

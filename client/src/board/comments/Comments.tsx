@@ -37,6 +37,7 @@ import {
 } from './threads.ts';
 import type { Comments } from './useComments.ts';
 import './comments.css';
+import { confirmAction } from '../ui/Confirm.tsx';
 
 interface Props {
   boardId: string;
@@ -379,8 +380,14 @@ function ThreadCard({
                   <button
                     type="button"
                     className="link-button danger"
-                    onClick={() => {
-                      if (!confirm('Delete this comment? This cannot be undone.')) return;
+                    onClick={async () => {
+                      const ok = await confirmAction({
+                        title: 'Delete comment?',
+                        body: 'Delete this comment? This cannot be undone.',
+                        confirmLabel: 'Delete comment',
+                        danger: true,
+                      });
+                      if (!ok) return;
                       void run(() => api.deleteComment(boardId, thread.id, c.id)).then(() => {
                         if (count === 1) {
                           comments.removed(thread.id);

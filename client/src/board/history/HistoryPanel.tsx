@@ -14,6 +14,7 @@ import { focusOpener, rememberOpener } from '../ui/sidePanels.ts';
 import './history.css';
 import { historyApi } from '../../api/history.ts';
 import { onKeydown } from '../shortcuts.ts';
+import { confirmAction } from '../ui/Confirm.tsx';
 import { undoablePeople } from './people.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
@@ -148,12 +149,13 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const restore = async () => {
     if (!selected) return;
     // It changes the board for everyone at once: ask first, and say how to take it back.
-    if (
-      !confirm(
-        `Restore the board to how it was at ${clockTime(selected.createdAt)}? Everyone's board changes at once; the current board is kept as a version, so you can go back.`,
-      )
-    )
-      return;
+    // Not `danger`: the current board is kept as a version, so a restore can be taken back.
+    const ok = await confirmAction({
+      title: 'Restore this version?',
+      body: `Restore the board to how it was at ${clockTime(selected.createdAt)}? Everyone's board changes at once; the current board is kept as a version, so you can go back.`,
+      confirmLabel: 'Restore',
+    });
+    if (!ok) return;
     setBusy(true);
     try {
       await historyApi.restore(boardId, selected.id);
@@ -296,12 +298,14 @@ export function UndoPerson({
         return;
       }
       const shapes = changes === 1 ? '1 shape' : `${changes} shapes`;
-      if (
-        !confirm(
-          `Undo ${target.name}'s changes since ${at}? This changes ${shapes} back. Everyone else's changes stay.`,
-        )
-      )
-        return;
+      // `danger`: it takes back someone else's work, for everyone, in one go.
+      const ok = await confirmAction({
+        title: `Undo ${target.name}'s changes?`,
+        body: `Undo ${target.name}'s changes since ${at}? This changes ${shapes} back. Everyone else's changes stay.`,
+        confirmLabel: 'Undo all',
+        danger: true,
+      });
+      if (!ok) return;
       await historyApi.revert(boardId, target.userId, sinceIso);
       onMessage(`Undid ${target.name}'s changes since ${at} (${shapes}).`);
       setTarget(null);

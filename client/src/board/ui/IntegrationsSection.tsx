@@ -10,6 +10,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { confirmAction } from './Confirm.tsx';
 import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
@@ -74,12 +75,13 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
     }
   };
   const revoke = async (integration: Integration, button: HTMLElement) => {
-    if (
-      !confirm(
-        `Revoke ${integration.name}’s key? It stops working at once; its changes stay on the board (undo them from History).`,
-      )
-    )
-      return;
+    const ok = await confirmAction({
+      title: `Revoke ${integration.name}’s key?`,
+      body: `Revoke ${integration.name}’s key? It stops working at once; its changes stay on the board (undo them from History).`,
+      confirmLabel: 'Revoke key',
+      danger: true,
+    });
+    if (!ok) return;
     try {
       await api.revokeIntegration(boardId, integration.id);
       if (created?.name === integration.name) setCreated(null);

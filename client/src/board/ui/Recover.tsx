@@ -5,6 +5,7 @@
 import { clearDocument } from 'y-indexeddb';
 import type { ConnectionState } from '../sync/connection.ts';
 import { localStoreName } from '../sync/localCopies.ts';
+import { confirmAction } from './Confirm.tsx';
 
 export function Recover({
   state,
@@ -17,12 +18,13 @@ export function Recover({
 }) {
   if (state.retrying || state.status === 'access-lost') return null;
   const discard = async () => {
-    if (
-      !confirm(
-        'Discard the changes on this device that the server has not saved, and reload the board as it is on the server? Export first if you want to keep them.',
-      )
-    )
-      return;
+    const ok = await confirmAction({
+      title: 'Discard unsaved changes?',
+      body: 'Discard the changes on this device that the server has not saved, and reload the board as it is on the server? Export first if you want to keep them.',
+      confirmLabel: 'Discard and reload',
+      danger: true,
+    });
+    if (!ok) return;
     await clearDocument(localStoreName(userId, boardId));
     location.reload();
   };

@@ -5,6 +5,7 @@ import { type LinkRole, MAIN_PAGE_ID, type Member, type Role, type ShareLink } f
 import { useCallback, useEffect, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { Avatar } from '../presence/Avatars.tsx';
+import { confirmAction } from './Confirm.tsx';
 import { refocusAfterRemoval } from './focusable.ts';
 import { IntegrationsSection } from './IntegrationsSection.tsx';
 import { Icon } from './icons.tsx';
@@ -152,13 +153,19 @@ export function ShareDialog({
                   type="button"
                   className="btn small danger"
                   aria-label={`Revoke the ${linkTitle(l.role)}`}
-                  onClick={(e) =>
-                    confirm(
-                      l.role === 'public-viewer'
-                        ? 'Revoke this public link? Everyone watching through it, and every embed of it, stops at once.'
-                        : `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
-                    ) && run(() => api.revokeLink(boardId, l.token), e.currentTarget)
-                  }
+                  onClick={async (e) => {
+                    const button = e.currentTarget;
+                    const ok = await confirmAction({
+                      title: `Revoke the ${linkTitle(l.role)}?`,
+                      body:
+                        l.role === 'public-viewer'
+                          ? 'Revoke this public link? Everyone watching through it, and every embed of it, stops at once.'
+                          : `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
+                      confirmLabel: 'Revoke',
+                      danger: true,
+                    });
+                    if (ok) void run(() => api.revokeLink(boardId, l.token), button);
+                  }}
                 >
                   Revoke
                 </button>
@@ -224,13 +231,19 @@ export function ShareDialog({
                     type="button"
                     className="btn small danger"
                     aria-label={`Remove ${m.name}`}
-                    onClick={(e) =>
-                      confirm(
-                        links.length > 0
-                          ? `Remove ${m.name} from this board? They lose access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
-                          : `Remove ${m.name} from this board? They lose access at once.`,
-                      ) && run(() => api.removeMember(boardId, m.userId), e.currentTarget)
-                    }
+                    onClick={async (e) => {
+                      const button = e.currentTarget;
+                      const ok = await confirmAction({
+                        title: `Remove ${m.name}?`,
+                        body:
+                          links.length > 0
+                            ? `Remove ${m.name} from this board? They lose access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
+                            : `Remove ${m.name} from this board? They lose access at once.`,
+                        confirmLabel: 'Remove',
+                        danger: true,
+                      });
+                      if (ok) void run(() => api.removeMember(boardId, m.userId), button);
+                    }}
                   >
                     Remove
                   </button>

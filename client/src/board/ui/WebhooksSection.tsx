@@ -12,6 +12,7 @@ import {
 } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
+import { confirmAction } from './Confirm.tsx';
 import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
 
@@ -84,7 +85,13 @@ export function WebhooksSection({ boardId, reveal = false }: Props) {
     }
   };
   const remove = async (webhook: Webhook, button: HTMLElement) => {
-    if (!confirm(`Delete the webhook to ${webhook.url}? It is not called again.`)) return;
+    const ok = await confirmAction({
+      title: 'Delete webhook?',
+      body: `Delete the webhook to ${webhook.url}? It is not called again.`,
+      confirmLabel: 'Delete webhook',
+      danger: true,
+    });
+    if (!ok) return;
     try {
       await api.deleteWebhook(boardId, webhook.id);
       if (created?.url === webhook.url) setCreated(null);
