@@ -89,12 +89,16 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     });
     assert.equal(named.status, 201, JSON.stringify(named.body));
     assert.equal(named.body.version.label, 'Plan A');
-    const listed = await vic.call<{ versions: Version[] }>('GET', `/api/boards/${boardId}/versions`);
+    const listed = await vic.call<{ versions: Version[]; unrecordedAuthors?: string[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions`,
+    );
     assert.equal(listed.status, 200);
     const planAListed = listed.body.versions.find((v) => v.id === named.body.version.id);
     assert.ok(planAListed, 'the viewer sees the named version');
     assert.deepEqual(planAListed.authors.map((a) => a.name).sort(), ['Ada', 'Ben']);
     assert.deepEqual(planAListed.stats, { added: 3, changed: 0, removed: 0 });
+    assert.deepEqual(listed.body.unrecordedAuthors, [], 'every edit is in a version');
 
     // Its export.json is the board at that time.
     const exported = await vic.call<{ shapes: { id: string; x: number; y: number; color: string }[] }>(
@@ -120,6 +124,19 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
     const edited2 = { ...edited, b1: '30,0,blue' };
     await converge(clients, edited2, "Ada's colour change everywhere");
     await stored(clients);
+
+    // No version holds these edits yet: the first page of the list names their authors (the
+    // History panel's People), a later page does not.
+    const pending = await vic.call<{ versions: Version[]; unrecordedAuthors?: string[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions`,
+    );
+    assert.deepEqual(pending.body.unrecordedAuthors?.sort(), [ada.userId, ben.userId].sort());
+    const later = await vic.call<{ unrecordedAuthors?: string[] }>(
+      'GET',
+      `/api/boards/${boardId}/versions?before=${named.body.version.id}`,
+    );
+    assert.equal(later.body.unrecordedAuthors, undefined);
 
     // Roles: an editor may not revert, a viewer may not restore.
     const benReverts = await ben.call('POST', `/api/boards/${boardId}/revert`, {

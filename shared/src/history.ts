@@ -37,7 +37,15 @@ export const Version = z.object({
 });
 export type Version = z.infer<typeof Version>;
 
-export const VersionList = z.object({ versions: z.array(Version) });
+export const VersionList = z.object({
+  versions: z.array(Version),
+  /**
+   * On the first page (no `before`): the ids of the people whose stored edits no version holds
+   * yet (the next automatic one is up to HISTORY_INTERVAL_S away). With the versions' authors,
+   * everyone who has changes in this history.
+   */
+  unrecordedAuthors: z.array(z.string()).optional(),
+});
 export type VersionList = z.infer<typeof VersionList>;
 
 export const CreateVersionBody = z.object({

@@ -131,6 +131,15 @@ export class Versions {
     return this.present(await this.store.listVersions(boardId, before, limit));
   }
 
+  /**
+   * The ids of the people whose stored edits came after the latest version: no version lists them
+   * as authors yet (docs/api.md §12 `unrecordedAuthors`).
+   */
+  async unrecordedAuthors(boardId: string): Promise<string[]> {
+    const [latest] = await this.store.listVersions(boardId, null, 1);
+    return authorsOf(await this.store.logSince(boardId, latest?.seq ?? 0));
+  }
+
   /** Versions as the API shows them: authors with their names and colours. */
   async present(rows: VersionRow[]): Promise<Version[]> {
     const badges = new Map(

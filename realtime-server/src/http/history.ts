@@ -37,8 +37,11 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
   app.get<{ Params: Params }>('/api/boards/:id/versions', async (request) => {
     const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
     const query = parseBody(VersionListQuery, request.query ?? {});
+    const key = docKey(board.id, query.page);
     return {
-      versions: await history.versions.list(docKey(board.id, query.page), query.before ?? null, query.limit),
+      versions: await history.versions.list(key, query.before ?? null, query.limit),
+      // With the first page: who edited since the latest version (the History panel's People).
+      ...(query.before ? {} : { unrecordedAuthors: await history.versions.unrecordedAuthors(key) }),
     };
   });
 

@@ -4,7 +4,7 @@
 // person did since a time. The panel renders and dispatches; the calls are in api.ts.
 
 import { canEditBoard, type Member, pageOf, type Role, type Version } from '@tandem/shared';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { Avatar } from '../presence/Avatars.tsx';
@@ -93,6 +93,8 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const open = useHistoryPanel((s) => s.open);
   const close = useHistoryPanel((s) => s.close);
   const [versions, setVersions] = useState<Version[]>([]);
+  /** Who edited since the latest version (no version lists them yet), from the first page. */
+  const [unrecorded, setUnrecorded] = useState<string[]>([]);
   const [more, setMore] = useState(false);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Version | null>(null);
@@ -100,13 +102,19 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
   const [label, setLabel] = useState('');
   const preview = useRef<{ preview: Preview; index: ShapeIndex } | null>(null);
   const canEdit = canEditBoard(role);
+  // Everyone with changes in the history shown: the versions' authors and the edits after them.
+  const authors = useMemo(
+    () => new Set([...unrecorded, ...versions.flatMap((v) => v.authors.map((a) => a.id))]),
+    [versions, unrecorded],
+  );
 
   const load = useCallback(
     async (before?: string) => {
       setLoading(true);
       try {
-        const { versions: page } = await historyApi.list(boardId, before, PAGE);
+        const { versions: page, unrecordedAuthors } = await historyApi.list(boardId, before, PAGE);
         setVersions((old) => (before ? [...old, ...page] : page));
+        if (!before) setUnrecorded(unrecordedAuthors ?? []);
         setMore(page.length === PAGE);
       } catch (e) {
         onMessage(errorSentence(e));
@@ -254,7 +262,13 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
           </button>
         )}
         {role === 'owner' && (
-          <UndoPerson boardId={boardId} meId={meId} onMessage={onMessage} onDone={() => void load()} />
+          <UndoPerson
+            boardId={boardId}
+            meId={meId}
+            authors={authors}
+            onMessage={onMessage}
+            onDone={() => void load()}
+          />
         )}
       </SidePanel>
     </>
@@ -265,11 +279,14 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
 export function UndoPerson({
   boardId,
   meId,
+  authors,
   onMessage,
   onDone,
 }: {
   boardId: string;
   meId: string;
+  /** The ids of the people with changes in the history shown. */
+  authors: ReadonlySet<string>;
   onMessage(message: string): void;
   onDone(): void;
 }) {
@@ -280,10 +297,9 @@ export function UndoPerson({
   useEffect(() => {
     api
       .members(pageOf(boardId).boardId)
-      // Viewers and commenters cannot edit, so they have no changes to undo.
-      .then(({ members: m }) => setMembers(undoablePeople(m, meId)))
+      .then(({ members: m }) => setMembers(m))
       .catch(() => setMembers([]));
-  }, [boardId, meId]);
+  }, [boardId]);
 
   const run = async () => {
     if (!target) return;
@@ -317,12 +333,14 @@ export function UndoPerson({
     }
   };
 
-  if (members.length === 0) return null;
+  // Not viewers or commenters (they cannot edit), nor anyone who changed nothing in this history.
+  const people = undoablePeople(members, meId, authors);
+  if (people.length === 0) return null;
   return (
     <section className="history-people" aria-label="Undo one person's changes">
       <h3>People</h3>
       <ul>
-        {members.map((m) => (
+        {people.map((m) => (
           <li key={m.userId}>
             <Avatar user={{ id: m.userId, name: m.name, color: m.color }} size={20} />
             <span className="history-person">{m.name}</span>
