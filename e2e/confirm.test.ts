@@ -15,6 +15,8 @@ import {
   createBoard,
   focused,
   newUser,
+  place,
+  shapes,
   shareLink,
   until,
   withApp,
@@ -109,5 +111,36 @@ describe('confirmation dialog', () => {
     await revoke.click();
     await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
     await share.getByText('No active links.').waitFor();
+  });
+
+  it('deleting a comment asks; Escape leaves the thread card open with its comment', async () => {
+    const { page } = await newUser(app, 'Eli');
+    await createBoard(page, 'Comments');
+    await place(page, 'Sticky note', 300, 300);
+    await page.keyboard.type('Logo');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Comment', exact: true }).click();
+    const sticky = (await shapes(page, 'sticky').first().boundingBox())!;
+    await page.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
+    const field = page.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.fill('Bigger?');
+    await field.press('Enter');
+    const thread = page.getByRole('region', { name: 'Comment thread' });
+    await thread.getByText('Bigger?').waitFor();
+    const del = thread.getByRole('button', { name: 'Delete', exact: true });
+
+    await del.click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete comment?' });
+    await dialog.getByText('Delete this comment? This cannot be undone.').waitFor();
+    assert.deepEqual(await covered(dialog.getByRole('button')), [], 'above the thread card');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // The key was the question's alone: the thread card is still open, its comment kept.
+    assert.equal(await thread.getByText('Bigger?').count(), 1, 'the comment is kept');
+    assert.equal(await focused(page), 'button Delete');
+
+    await del.click();
+    await dialog.getByRole('button', { name: 'Delete comment', exact: true }).click();
+    await thread.waitFor({ state: 'detached' });
   });
 });
