@@ -77,6 +77,37 @@ describe('shapes', () => {
     assert.equal(readAll(doc).length, 0);
   });
 
+  // A user trial: "Colour blue" on an arrow with a stroke colour of its own left it red, the swatch
+  // marked as chosen.
+  it('a colour picked is the stroke’s and fill’s too where they were set apart', () => {
+    const doc = new Y.Doc();
+    const arrow = createShape(doc, { type: 'arrow', x: 0, y: 0, w: 100, h: 0, stroke: 'red' }, 'u');
+    const styled = createShape(
+      doc,
+      { type: 'rect', x: 0, y: 0, w: 100, h: 50, stroke: '#aa0000', fill: 'yellow', fillStyle: 'hatched' },
+      'u',
+    );
+    const plain = createShape(doc, { type: 'ellipse', x: 0, y: 0, w: 100, h: 50 }, 'u');
+    restyle(doc, [arrow, styled, plain], 'blue');
+    const byId = new Map(readAll(doc).map((s) => [s.id, s]));
+    assert.deepEqual(
+      [byId.get(arrow)!.color, byId.get(arrow)!.stroke],
+      ['blue', 'blue'],
+      'the arrow is drawn blue',
+    );
+    const rect = byId.get(styled)!;
+    assert.deepEqual(
+      [rect.color, rect.stroke, rect.fill, rect.fillStyle],
+      ['blue', 'blue', 'blue', 'hatched'],
+    );
+    const ellipse = byId.get(plain)!;
+    assert.deepEqual(
+      [ellipse.color, ellipse.stroke, ellipse.fill],
+      ['blue', undefined, undefined],
+      'a shape of one colour keeps its light tint: no fill is set on it',
+    );
+  });
+
   it('scales freehand points with a resize', () => {
     const doc = new Y.Doc();
     const id = createShape(doc, { type: 'freehand', x: 0, y: 0, w: 10, h: 10, points: [0, 0, 10, 10] }, 'u');

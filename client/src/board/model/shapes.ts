@@ -111,7 +111,14 @@ export function restyle(doc: Y.Doc, ids: Iterable<string>, color: ColorName): vo
   edit(doc, () => {
     for (const id of ids) {
       const m = shapesOf(doc).get(id);
-      if (m && !isLocked(m)) m.set('color', color);
+      if (!m || isLocked(m)) continue;
+      m.set('color', color);
+      // The shape's colour is its stroke's and fill's unless they were set apart; picked, it is
+      // theirs too. Left set, they hid the pick: an arrow with a stroke colour of its own stayed
+      // red under "Colour blue", the swatch marked as chosen. Each keeps its form (a fill set
+      // stays solid; a shape with neither keeps the light tint of its colour).
+      if (m.has('stroke')) m.set('stroke', color);
+      if (m.has('fill')) m.set('fill', color);
     }
   });
 }
