@@ -123,6 +123,48 @@ describe('text in notes', () => {
     assert.ok(Math.abs(box.y + box.height / 2 - area.y - 300) < 20, 'on the click’s line');
   });
 
+  it('a text’s box fits its text: a click beside a short text is not on it, and everyone sees that box', async () => {
+    const ada = (await newUser(app, 'Ada')).page;
+    const bo = (await newUser(app, 'Bo')).page;
+    await sharedBoard(ada, 'Short text', { editors: [bo] });
+    await place(ada, 'Text', 400, 300);
+    await ada.keyboard.type('Hi');
+    await ada.keyboard.press('Escape');
+    const glyphs = ada.locator('[data-shape-type="text"] .shape-text', { hasText: 'Hi' });
+    await glyphs.waitFor();
+    const area = (await boardArea(ada).boundingBox())!;
+    const hi = (await glyphs.boundingBox())!;
+    const outline = ada.locator('[data-selected-id]');
+    /** The width of the selection outline on `page`, in screen pixels (null with nothing selected). */
+    const outlineWidth = async (page: Page) =>
+      (await page.locator('[data-selected-id]').count()) === 1
+        ? (await page.locator('[data-selected-id]').boundingBox())!.width
+        : null;
+    // Selected after typing, the outline hugs the two letters (it was 240 units wide).
+    await until(async () => (await outlineWidth(ada)) !== null, 'the text selected after typing');
+    const w = (await outlineWidth(ada))!;
+    assert.ok(w < hi.width + 40, `the outline (${w} px) fits "Hi" (${hi.width} px)`);
+    await ada.screenshot({ path: join(artifacts, 'text-short-selected.png') });
+
+    // A click 150 px right of the text is on the board: nothing is selected.
+    const y = hi.y + hi.height / 2 - area.y;
+    await boardArea(ada).click({ position: { x: hi.x + hi.width + 150 - area.x, y } });
+    await until(async () => (await outline.count()) === 0, 'a click beside the text selects nothing');
+    // A click on the text selects it.
+    await boardArea(ada).click({ position: { x: hi.x + hi.width / 2 - area.x, y } });
+    await until(async () => (await outline.count()) === 1, 'a click on the text selects it');
+
+    // Bo sees the same box: the stored width, not one his client made up.
+    const boText = bo.locator('[data-shape-type="text"] .shape-text', { hasText: 'Hi' });
+    await boText.waitFor();
+    const onBo = (await boText.boundingBox())!;
+    await boardArea(bo).click({ position: { x: onBo.x + onBo.width + 150 - area.x, y } });
+    assert.equal(await bo.locator('[data-selected-id]').count(), 0, 'beside the text on Bo: nothing');
+    await boardArea(bo).click({ position: { x: onBo.x + onBo.width / 2 - area.x, y } });
+    await until(async () => (await outlineWidth(bo)) !== null, 'Bo selects the text');
+    assert.ok(Math.abs((await outlineWidth(bo))! - w) < 1, 'the same box on Bo');
+  });
+
   it('two people typing at the same spot get two whole runs', async () => {
     const ada = (await newUser(app, 'Ada')).page;
     const b = await newUser(app, 'Bo');

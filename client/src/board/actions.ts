@@ -33,6 +33,7 @@ import {
   setAltText,
   setStyle,
 } from './model/shapes.ts';
+import { fittedTextW } from './model/textFit.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { layoutText } from './model/textLayout.ts';
 import { fitRect, panToShow, useEditor, zoomAt } from './store.ts';
@@ -218,6 +219,13 @@ export function createActions(
       if (!shape) return;
       // A long text's note grows to hold every line once its font is at the floor, as it does
       // while typing (TextEditor): 5,000 pasted characters spilled far out of a 200-unit note.
+      // A short line's text shape is as wide as the line measures (estimated until here), so it
+      // follows its text when typed into later (model/textFit.ts).
+      if (shape.type === 'text' && shape.w !== undefined) {
+        const w = fittedTextW(shape, measureIn('sans'));
+        shape.x = (shape.x ?? 0) + (shape.w - w) / 2;
+        shape.w = w;
+      }
       if (shape.type === 'sticky' && shape.w !== undefined && shape.h !== undefined)
         shape.h = Math.max(
           shape.h,
@@ -241,7 +249,8 @@ export function createActions(
     placeAtCentre(type: 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text') {
       if (!canEdit()) return;
       const s = ed();
-      const size = defaultSize[type];
+      // A text starts as narrow as an empty text and grows as it is typed (model/textFit.ts).
+      const size = type === 'text' ? textShapeAt({ x: 0, y: 0 }) : defaultSize[type];
       const at = { x: s.viewport.x - size.w / 2, y: s.viewport.y - size.h / 2 };
       undo.stopCapturing();
       const id = createShape(doc, { type, ...at, ...size, ...carriedStyle(type, s.lastStyle) }, userId);

@@ -14,6 +14,7 @@ import { shapesOf } from '../model/doc.ts';
 import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
+import { textBoxFor } from '../model/textFit.ts';
 import { layoutText } from '../model/textLayout.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { layoutOf, measureIn } from './measure.ts';
@@ -149,15 +150,18 @@ export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIn
         const el = e.currentTarget;
         binding.current?.input(el.value, el.selectionStart, el.selectionEnd);
         if (arrow) return;
-        // The shape grows to hold every line once its font is at the floor (a text shape follows
-        // its text both ways), so nothing is hidden and hit tests, selection and export fit.
-        const l = layoutText({ ...rec, text: el.value }, measureIn(rec.fontFamily ?? 'sans'));
-        const h =
-          rec.type === 'text'
-            ? Math.max(40, Math.ceil(l.lines.length * l.lineHeight + 2 * l.padY))
-            : l.neededH;
-        if (rec.type === 'text' ? Math.abs(h - rec.h) > 2 : h > rec.h + 0.5)
-          resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h });
+        // The shape grows to hold every line once its font is at the floor, so nothing is hidden
+        // and hit tests, selection and export fit. A text shape follows its text both ways, in
+        // height and (unless someone gave it a width) in width (model/textFit.ts). Only the
+        // typist writes the size: `rec` is the shape as it was before this input.
+        const measure = measureIn(rec.fontFamily ?? 'sans');
+        if (rec.type === 'text') {
+          const { w, h } = textBoxFor(rec, el.value, measure);
+          if (w !== rec.w || Math.abs(h - rec.h) > 2) resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w, h });
+          return;
+        }
+        const h = layoutText({ ...rec, text: el.value }, measure).neededH;
+        if (h > rec.h + 0.5) resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h });
       }}
       onKeyDown={(e) => {
         const key = e.key.toLowerCase();

@@ -3,15 +3,20 @@
 
 import type { Point } from './geometry.ts';
 import { defaultSize, type NewShape } from './shapes.ts';
+import { MIN_TEXT_H, MIN_TEXT_W } from './textFit.ts';
 
 /** The most characters one pasted shape holds (the shape schema allows more; a note would not). */
 export const PASTE_MAX_CHARS = 5_000;
 /** Up to this many characters on one line, pasted text is a text shape; past it, a sticky note. */
 export const PASTE_TEXT_SHAPE_MAX = 80;
 
-/** A text shape for a double-click at `p`: its first line where the pointer is. */
-export function textShapeAt(p: Point): NewShape {
-  const { w, h } = defaultSize.text;
+/**
+ * A text shape for a click of the Text tool or a double-click at `p`: its first line where the
+ * pointer is, and as narrow as an empty text is, growing as it is typed (model/textFit.ts).
+ */
+export function textShapeAt(p: Point): NewShape & { w: number; h: number } {
+  const w = MIN_TEXT_W;
+  const h = MIN_TEXT_H;
   return { type: 'text', x: p.x - 12, y: p.y - h / 2, w, h, text: '' };
 }
 

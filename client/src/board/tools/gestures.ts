@@ -374,10 +374,14 @@ export function createGesture(id: string, start: Point, type: ShapeType, others:
       // starts where the click was, as in Excalidraw and tldraw (a double-click's text does too:
       // textShapeAt): centred, its first letter sat 110 units left of the click, over whatever was there.
       if (r.w * z < 8 && r.h * z < 8) {
+        // A clicked text starts as narrow as an empty text and grows as it is typed
+        // (model/textFit.ts); a dragged one keeps the width it was dragged to and wraps in it.
         const size = defaultSize[type];
-        const at =
-          type === 'text' ? textShapeAt(start) : { x: start.x - size.w / 2, y: start.y - size.h / 2 };
-        resizeShape(env.ctx.doc, id, { x: at.x, y: at.y, ...size });
+        const box =
+          type === 'text'
+            ? textShapeAt(start)
+            : { x: start.x - size.w / 2, y: start.y - size.h / 2, ...size };
+        resizeShape(env.ctx.doc, id, { x: box.x, y: box.y, w: box.w, h: box.h });
       }
       st.select([id]);
       // With the tool locked the next click makes the next shape; otherwise type into this one.
