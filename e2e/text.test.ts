@@ -163,6 +163,11 @@ describe('text in notes', () => {
     await boardArea(bo).click({ position: { x: onBo.x + onBo.width / 2 - area.x, y } });
     await until(async () => (await outlineWidth(bo)) !== null, 'Bo selects the text');
     assert.ok(Math.abs((await outlineWidth(bo))! - w) < 1, 'the same box on Bo');
+
+    // In a larger size the box grows to fit the text on one line (it wrapped letter by letter).
+    await ada.getByRole('button', { name: 'Text size XL', exact: true }).click();
+    await until(async () => ((await outlineWidth(ada)) ?? 0) > w * 1.5, 'the box grew with the font');
+    assert.equal(await ada.locator('[data-shape-type="text"] .shape-text tspan').count(), 1, 'one line');
   });
 
   it('two people typing at the same spot get two whole runs', async () => {

@@ -3,6 +3,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultShapeSize } from '@tandem/shared';
+import * as Y from 'yjs';
+import { LOCAL_ORIGIN, shapesOf } from '../src/board/model/doc.ts';
+import { readShape } from '../src/board/model/read.ts';
+import { createShape, setStyle } from '../src/board/model/shapes.ts';
 import {
   fittedTextW,
   followsItsText,
@@ -62,5 +66,32 @@ describe('a text box that fits its text', () => {
     const box = textBoxFor(resized, 'Hi there, a longer line', measure);
     assert.equal(box.w, 120);
     assert.ok(box.h > 40, 'the wrapped lines grow it downwards');
+  });
+});
+
+describe('a text box in a new font', () => {
+  const make = (w: number) => {
+    const doc = new Y.Doc();
+    const id = createShape(doc, { type: 'text', x: 0, y: 0, w, h: 40, text: 'Hi' }, 'u1');
+    const read = () => readShape(id, shapesOf(doc).get(id))!;
+    return { doc, id, read };
+  };
+
+  it('a text that follows its text is fitted to a larger size, in one step', () => {
+    const { doc, id, read } = make(fittedTextW({ text: 'Hi' }, measure));
+    const undo = new Y.UndoManager(shapesOf(doc), { trackedOrigins: new Set([LOCAL_ORIGIN]) });
+    setStyle(doc, [id], { fontSize: 'xl' }, () => measure);
+    const xl = read();
+    assert.equal(xl.fontSize, 'xl');
+    assert.equal(xl.w, fittedTextW({ text: 'Hi', fontSize: 'xl' }, measure));
+    assert.equal(xl.h, Math.ceil(45 * 1.3 + 8), 'one line of 45 px');
+    undo.undo();
+    assert.equal(read().w, fittedTextW({ text: 'Hi' }, measure), 'one undo step takes back both');
+  });
+
+  it('a text with a width of its own keeps it', () => {
+    const { doc, id, read } = make(200);
+    setStyle(doc, [id], { fontSize: 'xl' }, () => measure);
+    assert.equal(read().w, 200);
   });
 });

@@ -128,7 +128,7 @@ export function createActions(
     },
     restyle(patch: StylePatch) {
       if (!canEdit()) return;
-      setStyle(doc, sel(), patch);
+      setStyle(doc, sel(), patch, measureIn);
       ed().rememberStyle(patch);
     },
     /** Aligns the selected shapes (a group counts as one) on their common bounds. */

@@ -5,6 +5,7 @@ import {
   buildShapeMap,
   type ColorName,
   defaultShapeSize,
+  type FontFamily,
   MAX_ALT_TEXT,
   type NewShape,
   newShapeId,
@@ -18,6 +19,8 @@ import { edit, type ShapeMap, shapesOf } from './doc.ts';
 import { boundsOf, type Point, type Rect, rectOfPoints } from './geometry.ts';
 import * as order from './order.ts';
 import { readShape } from './read.ts';
+import { fittedTextW, followsItsText, textHeight } from './textFit.ts';
+import type { Measure } from './textLayout.ts';
 
 // The builder of a new shape's map is shared with the server's content-API writes (one builder,
 // the same defaults either way).
@@ -174,13 +177,32 @@ export function carriedStyle(type: ShapeType, last: StylePatch): StylePatch {
 }
 
 /** Sets style fields on the shapes that carry them (a text size does not land on an arrow). */
-export function setStyle(doc: Y.Doc, ids: Iterable<string>, patch: StylePatch): void {
+export function setStyle(
+  doc: Y.Doc,
+  ids: Iterable<string>,
+  patch: StylePatch,
+  /** How text is measured in a font: given, a text that follows its text is fitted to the new font. */
+  measureIn?: (family: FontFamily) => Measure,
+): void {
+  const refont = patch.fontSize !== undefined || patch.fontFamily !== undefined;
   edit(doc, () => {
     for (const id of ids) {
       const m = shapesOf(doc).get(id);
       if (!m || isLocked(m)) continue;
       const type = m.get('type') as ShapeType;
+      // A text whose box follows its text (model/textFit.ts) keeps following it in a new font
+      // size or family: "Hi" in XL would otherwise wrap letter by letter in the box fitted at M.
+      // The person restyling writes the new box, in the same transaction.
+      const was = type === 'text' && refont && measureIn ? readShape(id, m) : null;
+      const follows = was ? followsItsText(was, measureIn!(was.fontFamily ?? 'sans')) : false;
       for (const k of styleKeysFor(type)) if (patch[k] !== undefined) m.set(k, patch[k]);
+      const now = follows ? readShape(id, m) : null;
+      if (now && measureIn) {
+        const measure = measureIn(now.fontFamily ?? 'sans');
+        const w = fittedTextW(now, measure);
+        m.set('w', w);
+        m.set('h', textHeight({ ...now, w }, measure));
+      }
       // Another route covers other ground: the stored box (culling, bounds) follows it.
       if (type === 'arrow' && patch.route !== undefined) syncArrowBox(doc, id, m);
     }
