@@ -477,6 +477,54 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await fay.keyboard.press('Escape');
   });
 
+  // Delete on a frame takes what lies inside it (as in tldraw); it did so without a word, and a
+  // user trial did not know the notes had gone with it. The notice says so, and Ctrl+Z brings both
+  // back, for the other editor too.
+  it('deleting a frame says it took the sticky inside; Ctrl+Z brings both back for everyone', async () => {
+    await twoFramesWithStickies();
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    const note = (await fay.locator(`g[data-shape-id="${stickies[1]}"]`).boundingBox())!;
+    let frame: { id: string; box: { x: number; y: number; width: number; height: number } } | null = null;
+    for (const f of await fay.locator('[data-shape-type="frame"] rect.frame').all()) {
+      const box = (await f.boundingBox())!;
+      if (box.x < note.x && box.y < note.y && box.x + box.width > note.x + note.width)
+        frame = {
+          id: (await f.evaluate((el) => el.closest('[data-shape-id]')?.getAttribute('data-shape-id'))) ?? '',
+          box,
+        };
+    }
+    assert.ok(frame, 'a frame holds the sticky');
+    const name = await fay.locator(`[data-frame-title="${frame.id}"] .frame-name`).textContent();
+    await fay.mouse.click(frame.box.x + 2, frame.box.y + 40);
+    await until(
+      async () => (await fay.locator('[data-selected-id]').count()) === 1,
+      'the frame alone selected',
+    );
+    await fay.keyboard.press('Delete');
+    const notice = fay.locator('.notice-toast').filter({ hasText: 'Deleted the frame' });
+    await notice.waitFor();
+    assert.equal(
+      (await notice.textContent())?.trim(),
+      `Deleted the frame “${name}” and the shape in it. Undo (Ctrl+Z) brings them back.`,
+    );
+    await shot(fay, '13-delete-frame-notice');
+    const on = (p: Page, id: string) => p.locator(`[data-shape-id="${id}"]`).count();
+    for (const p of [fay, ed])
+      await until(
+        async () => (await on(p, frame.id)) + (await on(p, stickies[1]!)) === 0,
+        'the frame and its sticky gone',
+      );
+    assert.ok((await on(ed, stickies[0]!)) > 0, 'the other frame’s sticky stays');
+    await canvas(fay).focus();
+    await fay.keyboard.press('Control+z');
+    for (const p of [fay, ed])
+      await until(
+        async () => (await on(p, frame.id)) > 0 && (await on(p, stickies[1]!)) > 0,
+        'the frame and its sticky back',
+      );
+    await fay.keyboard.press('Escape');
+  });
+
   it('a PDF of all frames has one page per frame', async () => {
     await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();

@@ -7,6 +7,8 @@ import * as Y from 'yjs';
 import { measureOffset, offsetFromSamples } from '../src/board/facilitation/clock.ts';
 import {
   createFrame,
+  deletedWithFramesNotice,
+  frameLabel,
   frameMembers,
   framesInOrder,
   moveFrame,
@@ -90,6 +92,38 @@ describe('frames', () => {
     const { doc, frame, inside, overlapping, outside } = boardWithFrame();
     assert.deepEqual(withFrameMembers(doc, [frame]).sort(), [frame, inside, overlapping].sort());
     assert.deepEqual(withFrameMembers(doc, [outside]), [outside]);
+  });
+
+  it('Delete says when it takes a frame’s contents along: the frame’s name, how many, Ctrl+Z', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    renameFrame(doc, frame, 'Ideas');
+    const rec = (id: string) => shape(doc, id);
+    assert.equal(
+      deletedWithFramesNotice([frame], [rec(frame), rec(inside), rec(overlapping)]),
+      'Deleted the frame “Ideas” and the 2 shapes in it. Undo (Ctrl+Z) brings them back.',
+    );
+    assert.equal(
+      deletedWithFramesNotice([frame], [rec(frame), rec(inside)]),
+      'Deleted the frame “Ideas” and the shape in it. Undo (Ctrl+Z) brings them back.',
+    );
+    // Nothing beyond the selection (an empty frame, its shapes selected too, no frame): no word.
+    assert.equal(deletedWithFramesNotice([frame], [rec(frame)]), null);
+    assert.equal(deletedWithFramesNotice([frame, inside], [rec(frame), rec(inside)]), null);
+    assert.equal(deletedWithFramesNotice([outside], [rec(outside)]), null);
+    const other = createFrame(doc, { x: 1000, y: 0, w: 100, h: 100 }, 'u1', '');
+    assert.equal(
+      deletedWithFramesNotice([frame, other], [rec(frame), rec(other), rec(inside)]),
+      'Deleted 2 frames and the shape in one of them. Undo (Ctrl+Z) brings them back.',
+    );
+    assert.equal(
+      deletedWithFramesNotice([other], [rec(other), rec(inside), rec(overlapping)]),
+      'Deleted the frame “Untitled frame” and the 2 shapes in it. Undo (Ctrl+Z) brings them back.',
+    );
+  });
+
+  it('a frame with a blank name is labelled "Untitled frame"', () => {
+    assert.equal(frameLabel({ name: 'Ideas' }), 'Ideas');
+    for (const name of ['', '   ', undefined]) assert.equal(frameLabel({ name }), 'Untitled frame');
   });
 
   it('resizing a frame does not scale or move its shapes; membership follows the new area', () => {

@@ -4,6 +4,18 @@ import { boundsOf, center, type Point, type Rect } from './geometry.ts';
 
 export const isFrame = (s: Pick<ShapeRecord, 'type'>): boolean => s.type === 'frame';
 
+/** What a frame stored without a name (blank, by a version that let a name be emptied) shows. */
+export const UNNAMED_FRAME_NAME = 'Untitled frame';
+
+/**
+ * The name a frame shows, the one source for every label built from it: its title on the canvas
+ * and in exports, the Frames panel's export buttons, presenting, the integrations' frame picker
+ * and Delete's notice. A blank name is "Untitled frame" (the canvas said "Frame", the export
+ * buttons "Export  as PNG").
+ */
+export const frameLabel = (f: Pick<ShapeRecord, 'name'>): string =>
+  f.name?.trim() ? f.name : UNNAMED_FRAME_NAME;
+
 /** Whether the point lies inside the rectangle, edges included. */
 export const inside = (r: Rect, p: Point): boolean =>
   p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;

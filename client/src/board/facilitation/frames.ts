@@ -2,7 +2,7 @@
 // the frame; moving a frame moves its members, resizing it does not scale them. Pure functions
 // over a Y.Doc and plain records, tested in Node.
 import type { ShapeRecord } from '@tandem/shared';
-import { frameMembers, inside, isFrame } from '@tandem/shared/render/frames.ts';
+import { frameLabel, frameMembers, inside, isFrame } from '@tandem/shared/render/frames.ts';
 import * as Y from 'yjs';
 import { edit, shapesOf } from '../model/doc.ts';
 import type { Point, Rect } from '../model/geometry.ts';
@@ -11,7 +11,7 @@ import { keyBetween, zOrder } from '../model/order.ts';
 import { readAll, readShape } from '../model/read.ts';
 import { createShape, moveShapes } from '../model/shapes.ts';
 
-export { frameMembers, isFrame };
+export { frameLabel, frameMembers, isFrame };
 
 /**
  * The frames in presentation order: top to bottom, then left to right (rows of frames read like
@@ -62,6 +62,28 @@ export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
   return [...set];
 }
 
+/**
+ * What Delete says when it takes shapes that were not selected: the members of the frames
+ * deleted (`deleted`, the records it removed; `selected`, the ids that were selected). Null when
+ * it took nothing more than the selection. "Deleted the frame “Ideas” and the 5 shapes in it.
+ * Undo (Ctrl+Z) brings them back." A frame and its contents went silently; a user trial did not
+ * know the notes had gone with it.
+ */
+export function deletedWithFramesNotice(
+  selected: Iterable<string>,
+  deleted: readonly ShapeRecord[],
+): string | null {
+  const picked = new Set(selected);
+  const frames = deleted.filter((s) => isFrame(s) && picked.has(s.id));
+  const extra = deleted.filter((s) => !picked.has(s.id)).length;
+  if (frames.length === 0 || extra === 0) return null;
+  const what =
+    frames.length === 1
+      ? `the frame “${frameLabel(frames[0]!)}” and ${extra === 1 ? 'the shape' : `the ${extra} shapes`} in it`
+      : `${frames.length} frames and ${extra === 1 ? 'the shape in one of them' : `the ${extra} shapes in them`}`;
+  return `Deleted ${what}. Undo (Ctrl+Z) brings them back.`;
+}
+
 /** Moves a frame and the shapes inside it, as one edit. */
 export function moveFrame(doc: Y.Doc, frameId: string, dx: number, dy: number): void {
   moveShapes(doc, withFrameMembers(doc, [frameId]), dx, dy);
@@ -91,7 +113,7 @@ export const FRAME_TITLE_ROOM = 30;
  * marquee, as in Figma and Miro (docs/api.md §14).
  */
 export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): boolean {
-  const name = frame.name || 'Frame';
+  const name = frameLabel(frame);
   // The title's width, estimated from its length: 16-unit semibold text is about 9 units a letter.
   const titleW = Math.min(Math.max(frame.w, 60), name.length * 9 + 24);
   if (p.x >= frame.x && p.x <= frame.x + titleW && p.y >= frame.y - FRAME_TITLE_ROOM && p.y <= frame.y)
