@@ -477,6 +477,30 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await fay.keyboard.press('Escape');
   });
 
+  // A user trial emptied a frame's name in the Frames panel: the canvas showed "Frame", the export
+  // buttons "Export  as PNG". A blank name is not stored; leaving the field shows the name again.
+  // And the panel opened with its first name field focused, a long name scrolled to its end.
+  it('Frames panel: opening it focuses its heading; a cleared name goes back to the name it had', async () => {
+    await twoFramesWithStickies();
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+    const list = fay.getByRole('region', { name: 'Frames list' });
+    await until(
+      async () => (await fay.evaluate(() => document.activeElement?.tagName)) === 'H2',
+      'the panel’s heading focused',
+    );
+    const field = list.getByLabel('Frame name').last();
+    const name = await field.inputValue();
+    assert.ok(name.trim(), 'the frame has a name');
+    await field.fill('');
+    await field.press('Tab');
+    assert.equal(await field.inputValue(), name, 'the field shows the name again');
+    const titles = async (p: Page) => p.locator('[data-frame-title] .frame-name').allTextContents();
+    for (const p of [fay, ed]) assert.ok((await titles(p)).includes(name), 'the canvas keeps the name');
+    assert.ok(!(await titles(ed)).includes('Frame'), 'no frame is titled "Frame"');
+    await list.getByRole('button', { name: `Export ${name} as PNG` }).waitFor();
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+  });
+
   // Delete on a frame takes what lies inside it (as in tldraw); it did so without a word, and a
   // user trial did not know the notes had gone with it. The notice says so, and Ctrl+Z brings both
   // back, for the other editor too.

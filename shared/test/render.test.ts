@@ -53,6 +53,12 @@ test("a frame's title is set in the same sans stack as other text, so the embedd
   assert.equal(fontFamilyOfText(svg, 'Ideas'), fontStacks.sans, 'the frame title uses the sans stack');
 });
 
+test('a frame stored with a blank name is titled "Untitled frame" in an export, not "Frame"', () => {
+  const blank = { ...frame, name: '  ' };
+  const { svg } = toSvg([blank], new Map([[blank.id, blank]]));
+  assert.ok(fontFamilyOfText(svg, 'Untitled frame'), svg);
+});
+
 test("an image's alt text is its group's <title>, escaped; an image without it has none", () => {
   const photo: ShapeRecord = {
     ...base,

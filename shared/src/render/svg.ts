@@ -8,7 +8,7 @@ import type { FontFamily, ShapeRecord } from '../shapes.ts';
 import { arrowDrawing, bodyOf, opacityAttrs } from './body.ts';
 import { connectorPath, pathBounds } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
-import { clippingFrames } from './frames.ts';
+import { clippingFrames, frameLabel } from './frames.ts';
 import { boundsOf, unionRect } from './geometry.ts';
 import { esc, imageElement, imagePlaceholder } from './images.ts';
 import { connectorLabel, labelAttrs } from './label.ts';
@@ -84,7 +84,7 @@ function shapeSvg(
 // In the sans stack whatever the frame's own fontFamily, like the canvas's title: the face an export
 // embeds for it (client drawing/fontEmbed.ts) is named by that stack's first name.
 const frameTitleSvg = (f: ShapeRecord): string =>
-  `<text x="${f.x}" y="${f.y - 10}" font-family="${esc(fontStacks.sans)}" font-size="16" font-weight="600" fill="#57606a">${esc(f.name || 'Frame')}</text>`;
+  `<text x="${f.x}" y="${f.y - 10}" font-family="${esc(fontStacks.sans)}" font-size="16" font-weight="600" fill="#57606a">${esc(frameLabel(f))}</text>`;
 
 /** The SVG document of `shapes` (paint order), cropped to their bounds with a margin. */
 export function toSvg(

@@ -24,7 +24,7 @@ import {
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { fontStacks } from '../drawing/fonts.ts';
-import { clippingFrames, grabbedAt } from '../facilitation/frames.ts';
+import { clippingFrames, frameLabel, grabbedAt } from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { shapeCountText, shapeLabel } from '../model/describe.ts';
 import { intersects, rotate, unionRect } from '../model/geometry.ts';
@@ -461,7 +461,7 @@ const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedSha
         aria-hidden="true"
       >
         <text className="frame-name" x={0} y={-10} fontFamily={fontStacks.sans}>
-          {f.name || 'Frame'}
+          {frameLabel(f)}
         </text>
       </g>
     ));

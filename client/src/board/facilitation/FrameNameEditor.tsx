@@ -1,6 +1,6 @@
 // A frame's name, edited in place on the canvas.
 import { toScreen, useEditor } from '../store.ts';
-import { renameFrame } from './frames.ts';
+import { FrameNameField } from './FrameNameField.tsx';
 import { useShapes } from './hooks.ts';
 import type { FacilitationProps } from './props.ts';
 
@@ -14,19 +14,13 @@ export function FrameNameEditor({ index, session, canEdit }: FacilitationProps &
   if (!canEdit || !frame || frame.type !== 'frame') return null;
   const at = toScreen(viewport, screen, frame.x, frame.y);
   return (
-    <input
+    <FrameNameField
       className="frame-name-editor"
-      aria-label="Frame name"
       style={{ left: at.x, top: at.y - 34 }}
-      // biome-ignore lint/a11y/noAutofocus: editing starts where the user double-clicked.
       autoFocus
-      value={frame.name ?? ''}
-      maxLength={200}
-      onChange={(e) => renameFrame(session.doc, frame.id, e.target.value)}
-      onBlur={() => useEditor.getState().setEditing(null)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === 'Escape') useEditor.getState().setEditing(null);
-      }}
+      doc={session.doc}
+      frame={frame}
+      onDone={() => useEditor.getState().setEditing(null)}
     />
   );
 }

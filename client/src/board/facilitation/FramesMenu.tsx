@@ -6,8 +6,9 @@ import { boundsOf } from '../model/geometry.ts';
 import { fitRect, useEditor } from '../store.ts';
 import { download, safeName, svgToPng } from '../ui/download.ts';
 import { touchLayout } from '../ui/touch.ts';
+import { FrameNameField } from './FrameNameField.tsx';
 import { frameImage, framesPdf } from './frameExport.ts';
-import { framesInOrder, renameFrame } from './frames.ts';
+import { frameLabel, framesInOrder } from './frames.ts';
 import { useShapes } from './hooks.ts';
 import type { FacilitationProps } from './props.ts';
 
@@ -33,14 +34,14 @@ export function FramesMenu(props: FacilitationProps & { canEdit: boolean }) {
         const blob = await framesPdf(boardId, list, snap);
         if (blob)
           download(
-            `${base}${list.length === 1 ? `-${safeName(list[0]?.name ?? 'frame')}` : '-frames'}.pdf`,
+            `${base}${list.length === 1 ? `-${safeName(frameLabel(list[0]!))}` : '-frames'}.pdf`,
             blob,
           );
         return;
       }
       for (const f of list) {
         const { svg, width, height } = await frameImage(boardId, f, snap);
-        const name = `${base}-${safeName(f.name || 'frame')}`;
+        const name = `${base}-${safeName(frameLabel(f))}`;
         if (kind === 'svg') download(`${name}.svg`, new Blob([svg], { type: 'image/svg+xml' }));
         else download(`${name}.png`, await svgToPng(svg, width, height));
       }
@@ -52,7 +53,8 @@ export function FramesMenu(props: FacilitationProps & { canEdit: boolean }) {
   };
   return (
     <section className="panel facilitation-menu" aria-label="Frames list">
-      <h2>Frames</h2>
+      {/* Takes focus as the panel opens (useMenuDismiss), not the first frame's name field. */}
+      <h2 tabIndex={-1}>Frames</h2>
       {frames.length === 0 && (
         <p className="hint">
           No frames yet. {canEdit ? `${touchLayout() ? 'Tap Frame' : 'Press F'} to make one.` : ''}
@@ -61,17 +63,13 @@ export function FramesMenu(props: FacilitationProps & { canEdit: boolean }) {
       <ol className="frames-list">
         {frames.map((f) => (
           <li key={f.id}>
-            {canEdit ? (
-              <input
-                aria-label="Frame name"
-                value={f.name ?? ''}
-                maxLength={200}
-                onChange={(e) => renameFrame(session.doc, f.id, e.target.value)}
-              />
-            ) : (
-              <span>{f.name}</span>
-            )}
-            <button type="button" className="btn small" aria-label={`Go to ${f.name}`} onClick={() => go(f)}>
+            {canEdit ? <FrameNameField doc={session.doc} frame={f} /> : <span>{frameLabel(f)}</span>}
+            <button
+              type="button"
+              className="btn small"
+              aria-label={`Go to ${frameLabel(f)}`}
+              onClick={() => go(f)}
+            >
               Go to
             </button>
             {FRAME_EXPORTS.map((kind) => (
@@ -80,7 +78,7 @@ export function FramesMenu(props: FacilitationProps & { canEdit: boolean }) {
                 type="button"
                 className="btn small ghost"
                 disabled={busy}
-                aria-label={`Export ${f.name} as ${kind.toUpperCase()}`}
+                aria-label={`Export ${frameLabel(f)} as ${kind.toUpperCase()}`}
                 onClick={() => void exportFrames([f], kind)}
               >
                 {kind.toUpperCase()}

@@ -8,6 +8,7 @@ import {
   type IntegrationRole,
   textLimits,
 } from '@tandem/shared';
+import { frameLabel } from '@tandem/shared/render/frames.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { confirmAction } from './Confirm.tsx';
@@ -41,7 +42,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
     try {
       const [list, content] = await Promise.all([api.integrations(boardId), api.boardContent(boardId)]);
       setIntegrations(list.integrations);
-      setFrames(content.frames.map((f) => ({ id: f.id, name: f.name || 'Untitled frame' })));
+      setFrames(content.frames.map((f) => ({ id: f.id, name: frameLabel(f) })));
     } catch (e) {
       setError(errorSentence(e));
     }

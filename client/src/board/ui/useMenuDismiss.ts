@@ -42,7 +42,12 @@ export function useMenuDismiss(
     // ARIA's menu button: opened, focus is on the first item, so Enter picks it and the arrows
     // move on from it. Focus stayed on the button, and a keyboard user had to Tab into the menu.
     // A panel is drawn after its whole bar, so Tab from its button went on along the bar.
-    if (open) wrap.current?.querySelector<HTMLElement>(panel ? CONTROLS : ITEMS)?.focus();
+    // A panel whose first control is a text field (the Frames panel's names) has its heading take
+    // focus instead (tabindex -1, as the side panels' do): a focused field showed a long name
+    // scrolled to its end, with a focus ring, as the panel opened.
+    if (!open) return;
+    const head = panel ? wrap.current?.querySelector<HTMLElement>('h2[tabindex="-1"]') : null;
+    (head ?? wrap.current?.querySelector<HTMLElement>(panel ? CONTROLS : ITEMS))?.focus();
   }, [open, wrap, panel]);
   useEffect(() => {
     if (!open) return;
