@@ -163,6 +163,17 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await vi.getByRole('button', { name: 'Follow again' }).waitFor();
     await fay.keyboard.press('ArrowLeft');
     await until(async () => (await viewportOf(fay)) === first, 'the presenter is back on frame 1');
+    // In a dialog the arrow keys are the dialog's: they stepped the frames from under it.
+    await canvas(fay).focus();
+    await fay.keyboard.press('?');
+    const dialog = fay.locator('dialog[open]');
+    await dialog.waitFor();
+    await fay.keyboard.press('ArrowRight');
+    await fay.keyboard.press('ArrowRight');
+    await fay.waitForTimeout(500);
+    assert.equal(await viewportOf(fay), first, 'the arrow keys in a dialog left the frame shown');
+    await fay.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
     await until(async () => await same(ed), 'Ed still follows');
     assert.equal(await same(vi), false, 'Vi, who panned away, does not follow');
     await shot(vi, '3-follow-again');
