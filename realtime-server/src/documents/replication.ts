@@ -67,7 +67,7 @@ export class Replication {
   constructor(private readonly host: ReplicationHost) {}
 
   /**
-   * Subscribes to the board's bus channel and asks the others for what the Store lacks. When the
+   * Subscribes to the board's bus channel and syncs with the others both ways. When the
    * bus does not answer promptly (Redis down or hung), the board is served from the Store alone
    * (degraded) and resyncs, both ways, once the subscription comes through.
    */
@@ -108,7 +108,11 @@ export class Replication {
         'bus unreachable: board served from the Store alone on this instance until the bus returns',
       );
     }
-    this.requestSync('open');
+    // Both ways: the others answer with what this instance lacks, and ask back for what it read
+    // from the Store and they lack. An instance cut from the bus stores edits nobody else hears of;
+    // if it dies before its bus returns, a board open elsewhere the whole time lacked them, and
+    // this newcomer (loading them from the Store) was the only one to notice.
+    this.requestSync('open', true);
   }
 
   /**

@@ -1,7 +1,9 @@
-// Virtual time for the durability harness: setTimeout, setInterval and Date.now are replaced while
-// a scenario runs, so seconds of debounces, heartbeats and lapses take microseconds, and a seed
+// Virtual time for the durability harness: setTimeout, setInterval, Date.now, performance.now and
+// Math.random are replaced while a scenario runs, so seconds of debounces, heartbeats and lapses take microseconds, and a seed
 // decides everything. Each timer runs at its own due time, with microtasks and setImmediate work
 // drained in between, as in Node's event loop.
+
+import { mulberry32 } from '@tandem/shared';
 
 interface Timer {
   id: number;
@@ -89,6 +91,8 @@ class TimerHeap {
   }
 }
 
+const VIRTUAL_EPOCH = 1_700_000_000_000;
+
 const real = {
   setTimeout: globalThis.setTimeout,
   clearTimeout: globalThis.clearTimeout,
@@ -97,6 +101,8 @@ const real = {
   setImmediate: globalThis.setImmediate,
   clearImmediate: globalThis.clearImmediate,
   dateNow: Date.now,
+  performanceNow: performance.now,
+  mathRandom: Math.random,
 };
 
 /**
@@ -111,11 +117,13 @@ export const drain = async (rounds = 8): Promise<void> => {
 export const yieldToLoop = (): Promise<void> => new Promise((resolve) => real.setImmediate(resolve));
 
 export class VirtualClock {
-  now = 1_700_000_000_000;
+  now = VIRTUAL_EPOCH;
   private readonly timers = new TimerHeap();
   private nextId = 1;
   private order = 0;
   private installed = false;
+  /** Math.random while installed: the server's own jitter (store retry backoff) replays with the seed. */
+  private random: () => number = mulberry32(0);
 
   install(): void {
     if (this.installed) return;
@@ -147,6 +155,16 @@ export class VirtualClock {
     g.clearTimeout = cancel;
     g.clearInterval = cancel;
     Date.now = () => this.now;
+    // The server's code reads these too: the persister's retry jitter (Math.random), the turn
+    // budgets and presence waits (performance.now). Left real, a seed did not replay: one failed
+    // 9 times in 60 on a loaded machine and never when quiet.
+    performance.now = () => this.now - VIRTUAL_EPOCH;
+    Math.random = () => this.random();
+  }
+
+  /** Seeds Math.random for the next scenario. */
+  reseed(seed: number): void {
+    this.random = mulberry32(seed);
   }
 
   uninstall(): void {
@@ -160,6 +178,8 @@ export class VirtualClock {
     g.setImmediate = real.setImmediate;
     g.clearImmediate = real.clearImmediate;
     Date.now = real.dateNow;
+    performance.now = real.performanceNow;
+    Math.random = real.mathRandom;
     this.timers.clear();
   }
 

@@ -419,8 +419,15 @@ export class ScenarioFailure extends Error {}
  * Runs one seeded scenario to the end. Throws ScenarioFailure (its message names the seed and
  * what diverged) when a replica did not converge or the Store lost something a survivor held.
  */
-export async function runScenario(seed: number, clock: VirtualClock, shared: HarnessShared): Promise<string> {
+export async function runScenario(
+  seed: number,
+  clock: VirtualClock,
+  shared: HarnessShared,
+  /** Seeds Math.random (the server's own jitter); the scenario's seed unless a regression names another. */
+  jitterSeed = seed,
+): Promise<string> {
   const random = new Random(seed);
+  clock.reseed(jitterSeed);
   const store = new SharedStore();
   const network = new Network(random, random.pick([0, 0, 0.005, 0.02]));
   const allKeys = new Set<string>();
