@@ -47,7 +47,7 @@ describe('confirmation dialog', () => {
     const describedBy = await dialog.getAttribute('aria-describedby');
     assert.equal(
       await page.locator(`[id="${describedBy}"]`).textContent(),
-      'Delete “Doomed” for everyone? This cannot be undone.',
+      '“Doomed” is deleted for everyone. This cannot be undone.',
       'the sentence describes it',
     );
     const cancel = dialog.getByRole('button', { name: 'Cancel', exact: true });
@@ -99,7 +99,12 @@ describe('confirmation dialog', () => {
     const revoke = share.getByRole('button', { name: 'Revoke the “can view” link', exact: true });
     await revoke.click();
     const dialog = page.getByRole('alertdialog', { name: 'Revoke the “can view” link?' });
-    await dialog.waitFor();
+    // The title asks; the sentence only says what happens.
+    await dialog
+      .getByText('Nobody new can join with it. People who already joined through it stay members.', {
+        exact: true,
+      })
+      .waitFor();
     assert.deepEqual(await covered(dialog.getByRole('button')), [], 'above the Share dialog');
     await page.screenshot({ path: join(artifacts, 'confirm-over-share.png') });
     await page.keyboard.press('Escape');
@@ -131,7 +136,7 @@ describe('confirmation dialog', () => {
 
     await del.click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete comment?' });
-    await dialog.getByText('Delete this comment? This cannot be undone.').waitFor();
+    await dialog.getByText('It is gone for everyone. This cannot be undone.').waitFor();
     assert.deepEqual(await covered(dialog.getByRole('button')), [], 'above the thread card');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

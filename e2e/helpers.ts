@@ -561,7 +561,8 @@ export const confirmDialog = (page: Page) => page.locator('dialog.confirm-dialog
 /**
  * Clicks `button`, answers the confirmation dialog it must open with the action's own button
  * (`answer`, e.g. "Delete board") or, for false, Cancel, and resolves to the dialog's sentence
- * (its description) once it has closed. Fails when no confirmation comes.
+ * (its description) once it has closed. Fails when no confirmation comes, or when its sentence
+ * asks the title's question again instead of only saying what happens.
  */
 export async function answerConfirm(page: Page, button: Locator, answer: string | false): Promise<string> {
   await button.click();
@@ -570,6 +571,7 @@ export async function answerConfirm(page: Page, button: Locator, answer: string 
   const sentence = await dialog.evaluate(
     (el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '',
   );
+  assert.ok(!sentence.includes('?'), `the confirmation's sentence repeats its question: ${sentence}`);
   await dialog.getByRole('button', { name: answer === false ? 'Cancel' : answer, exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
   return sentence;

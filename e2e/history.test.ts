@@ -93,7 +93,7 @@ describe('version history in the browser', () => {
       ada.getByRole('button', { name: 'Restore this version' }),
       false,
     );
-    assert.match(declined, /^Restore the board to how it was at /);
+    assert.match(declined, /^The board goes back to how it was at .+, for everyone at once\./);
     assert.equal(await count(bo), 4, 'nothing restored when declined');
     await answerConfirm(ada, ada.getByRole('button', { name: 'Restore this version' }), 'Restore');
     await banner.waitFor({ state: 'detached' });
@@ -225,7 +225,7 @@ describe('version history in the browser', () => {
       'Undo all',
     );
     // It says how much it will undo: Bo's diamond and rectangle, counted by the server.
-    assert.match(asked, /^Undo Bo's changes since .+\? This changes 2 shapes back\./);
+    assert.match(asked, /^Bo's changes since .+ are undone, on 2 shapes\./);
     await until(
       async () => (await count(bo)) === 2 && (await count(ada)) === 2,
       'Bo’s two shapes gone for both',

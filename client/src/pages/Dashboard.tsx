@@ -149,7 +149,7 @@ export function Dashboard() {
   const remove = async (b: BoardListItem) => {
     const ok = await confirmAction({
       title: 'Delete board?',
-      body: `Delete “${b.title}” for everyone? This cannot be undone.`,
+      body: `“${b.title}” is deleted for everyone. This cannot be undone.`,
       confirmLabel: 'Delete board',
       danger: true,
     });

@@ -94,7 +94,7 @@ export function TemplateGallery({ heading, meId, blank, onChoose, onClose }: Pro
             onClick={async () => {
               const ok = await confirmAction({
                 title: 'Delete template?',
-                body: `Delete the template “${t.name}”? Boards made from it keep their shapes.`,
+                body: `“${t.name}” leaves the template gallery. Boards made from it keep their shapes.`,
                 confirmLabel: 'Delete template',
                 danger: true,
               });

@@ -383,7 +383,7 @@ function ThreadCard({
                     onClick={async () => {
                       const ok = await confirmAction({
                         title: 'Delete comment?',
-                        body: 'Delete this comment? This cannot be undone.',
+                        body: 'It is gone for everyone. This cannot be undone.',
                         confirmLabel: 'Delete comment',
                         danger: true,
                       });

@@ -160,7 +160,7 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
     // Not `danger`: the current board is kept as a version, so a restore can be taken back.
     const ok = await confirmAction({
       title: 'Restore this version?',
-      body: `Restore the board to how it was at ${clockTime(selected.createdAt)}? Everyone's board changes at once; the current board is kept as a version, so you can go back.`,
+      body: `The board goes back to how it was at ${clockTime(selected.createdAt)}, for everyone at once. The current board is kept as a version, so you can go back to it.`,
       confirmLabel: 'Restore',
     });
     if (!ok) return;
@@ -317,7 +317,7 @@ export function UndoPerson({
       // `danger`: it takes back someone else's work, for everyone, in one go.
       const ok = await confirmAction({
         title: `Undo ${target.name}'s changes?`,
-        body: `Undo ${target.name}'s changes since ${at}? This changes ${shapes} back. Everyone else's changes stay.`,
+        body: `${target.name}'s changes since ${at} are undone, on ${shapes}. Everyone else's changes stay.`,
         confirmLabel: 'Undo all',
         danger: true,
       });

@@ -78,7 +78,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
   const revoke = async (integration: Integration, button: HTMLElement) => {
     const ok = await confirmAction({
       title: `Revoke ${integration.name}’s key?`,
-      body: `Revoke ${integration.name}’s key? It stops working at once; its changes stay on the board (undo them from History).`,
+      body: 'The key stops working at once. Its changes stay on the board: undo them from History.',
       confirmLabel: 'Revoke key',
       danger: true,
     });

@@ -20,7 +20,7 @@ export function Recover({
   const discard = async () => {
     const ok = await confirmAction({
       title: 'Discard unsaved changes?',
-      body: 'Discard the changes on this device that the server has not saved, and reload the board as it is on the server? Export first if you want to keep them.',
+      body: 'The changes on this device that the server has not saved are lost, and the board reloads as it is on the server. Export first if you want to keep them.',
       confirmLabel: 'Discard and reload',
       danger: true,
     });

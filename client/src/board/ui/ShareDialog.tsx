@@ -159,8 +159,8 @@ export function ShareDialog({
                       title: `Revoke the ${linkTitle(l.role)}?`,
                       body:
                         l.role === 'public-viewer'
-                          ? 'Revoke this public link? Everyone watching through it, and every embed of it, stops at once.'
-                          : `Revoke this “${linkName(l.role)}” link? Nobody new can join with it. People who already joined through it stay members.`,
+                          ? 'Everyone watching through it, and every embed of it, stops at once.'
+                          : 'Nobody new can join with it. People who already joined through it stay members.',
                       confirmLabel: 'Revoke',
                       danger: true,
                     });
@@ -237,8 +237,8 @@ export function ShareDialog({
                         title: `Remove ${m.name}?`,
                         body:
                           links.length > 0
-                            ? `Remove ${m.name} from this board? They lose access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
-                            : `Remove ${m.name} from this board? They lose access at once.`,
+                            ? `${m.name} loses access at once. While a share link is active they can rejoin through it: revoke the links too to keep them out.`
+                            : `${m.name} loses access at once.`,
                         confirmLabel: 'Remove',
                         danger: true,
                       });

@@ -87,7 +87,7 @@ export function WebhooksSection({ boardId, reveal = false }: Props) {
   const remove = async (webhook: Webhook, button: HTMLElement) => {
     const ok = await confirmAction({
       title: 'Delete webhook?',
-      body: `Delete the webhook to ${webhook.url}? It is not called again.`,
+      body: `${webhook.url} is not called again by this board.`,
       confirmLabel: 'Delete webhook',
       danger: true,
     });
