@@ -8,6 +8,8 @@ import {
   artifacts,
   boardArea,
   canvas,
+  confirmDialog,
+  covered,
   createBoard,
   failOnPageErrors,
   newUser,
@@ -100,6 +102,38 @@ describe('roles and access', () => {
     await member.getByText(closeSentence.NO_ACCESS).first().waitFor();
     await member.getByRole('alertdialog', { name: 'Access lost' }).waitFor();
     await member.screenshot({ path: `${artifacts}/board-access-lost.png` });
+  });
+
+  it('a member removed while a confirmation is open sees the access-lost overlay, not the question', async () => {
+    const { page: owner } = await newUser(app, 'Oren');
+    const boardId = await createBoard(owner, 'Questions');
+    const link = await shareLink(owner, 'can edit');
+    const { page: member } = await newUser(app, 'Noa', { guest: true });
+    await member.goto(link);
+    await member.waitForURL(`**/b/${boardId}`);
+    await waitStatus(member, 'live');
+    // Noa comments on a sticky, then asks to delete her comment: the question stays open.
+    await place(member, 'Sticky note', 400, 300);
+    await member.keyboard.press('Escape');
+    await member.getByRole('button', { name: 'Comment', exact: true }).click();
+    const sticky = (await shapes(member, 'sticky').first().boundingBox())!;
+    await member.mouse.click(sticky.x + sticky.width / 2, sticky.y + sticky.height / 2);
+    const field = member.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    await field.fill('Keep?');
+    await field.press('Enter');
+    const thread = member.getByRole('region', { name: 'Comment thread' });
+    await thread.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirmDialog(member).waitFor();
+
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    await answerConfirm(owner, owner.getByRole('button', { name: 'Remove Noa' }), 'Remove');
+    await waitStatus(member, 'access-lost');
+    const overlay = member.getByRole('alertdialog', { name: 'Access lost' });
+    await overlay.waitFor();
+    // The question is gone (cancelled, not answered), so the overlay is what Noa sees and reaches.
+    await confirmDialog(member).waitFor({ state: 'detached' });
+    assert.deepEqual(await covered(overlay.getByRole('heading')), [], 'nothing above the overlay');
+    await member.screenshot({ path: `${artifacts}/access-lost-over-confirm.png` });
   });
 
   it('a deleted board is told so, live, on the board and on the dashboard', async () => {

@@ -55,6 +55,7 @@ import { ToolController } from './tools/controller.ts';
 import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
+import { dismissConfirms } from './ui/Confirm.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
 import { FoldWhenCrowded } from './ui/FoldWhenCrowded.tsx';
@@ -364,7 +365,9 @@ function EditorView({
         />
         {!locked && <EmptyHint index={index} />}
         <SelectionAnnouncer index={previewIndex ?? index} />
-        {!previewIndex && <TextEditor doc={session.doc} index={index} history={actions} />}
+        {!previewIndex && (
+          <TextEditor doc={session.doc} index={index} history={actions} />
+        )}
         <Cursors awareness={session.awareness} />
         <ImageInput
           pointer={() => pointerRef.current}
@@ -680,6 +683,9 @@ function AccessLost({
   title: string;
   userId: string;
 }) {
+  // A question asked before access went (Restore this version?, Delete comment?) can no longer be
+  // acted on, and its dialog, in the browser's top layer, would stay above this overlay.
+  useEffect(dismissConfirms, []);
   return (
     <div
       className="overlay"

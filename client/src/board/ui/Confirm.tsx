@@ -44,6 +44,18 @@ export function confirmAction(options: ConfirmOptions): Promise<boolean> {
   });
 }
 
+/**
+ * Answers every question asked and waiting with Cancel, and closes the one shown: what they were
+ * asked about is out of reach (the board's access was lost), and the page that says so must not
+ * sit under a question that can no longer be acted on. Focus is left where it is.
+ */
+export function dismissConfirms(): void {
+  const { queue } = useAsked.getState();
+  if (queue.length === 0) return;
+  useAsked.setState({ queue: [] });
+  for (const asked of queue) asked.resolve(false);
+}
+
 export function ConfirmHost() {
   const asked = useAsked((s) => s.queue[0]);
   return asked ? <ConfirmDialog key={asked.id} asked={asked} /> : null;
