@@ -8,6 +8,7 @@ import { measureOffset, offsetFromSamples } from '../src/board/facilitation/cloc
 import {
   createFrame,
   deletedWithFramesNotice,
+  deletion,
   frameLabel,
   frameMembers,
   framesInOrder,
@@ -38,9 +39,11 @@ import { votableStickies } from '../src/board/facilitation/votable.ts';
 import {
   createShape,
   createUndoManager,
+  LOCKED_SENTENCE,
   readAll,
   readShape,
   resizeShape,
+  setLocked,
   shapesOf,
 } from '../src/board/model/index.ts';
 
@@ -119,6 +122,43 @@ describe('frames', () => {
       deletedWithFramesNotice([other], [rec(other), rec(inside), rec(overlapping)]),
       'Deleted the frame “Untitled frame” and the 2 shapes in it. Undo (Ctrl+Z) brings them back.',
     );
+  });
+
+  it('Delete: a locked frame keeps its contents; only shapes selected themselves go', () => {
+    const { doc, frame, inside, overlapping } = boardWithFrame();
+    setLocked(doc, [frame], true);
+    const ids = (d: { deleted: ShapeRecord[] }) => d.deleted.map((r) => r.id).sort();
+    // Reached only through the locked frame: nothing goes (it went, and the frame stayed).
+    const alone = deletion(doc, [frame]);
+    assert.deepEqual(ids(alone), []);
+    assert.equal(alone.notice, LOCKED_SENTENCE);
+    // Selected themselves (a marquee round the frame): they go; the locked frame stays.
+    const picked = deletion(doc, [frame, inside]);
+    assert.deepEqual(ids(picked), [inside]);
+    assert.equal(picked.notice, LOCKED_SENTENCE);
+    // Unlocked again, the frame takes its contents.
+    setLocked(doc, [frame], false);
+    assert.deepEqual(ids(deletion(doc, [frame])), [frame, inside, overlapping].sort());
+  });
+
+  it('Delete that takes a frame’s contents and leaves locked shapes says both in one notice', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    renameFrame(doc, frame, 'Ideas');
+    setLocked(doc, [outside], true);
+    const both = deletion(doc, [frame, outside]);
+    assert.deepEqual(both.deleted.map((r) => r.id).sort(), [frame, inside, overlapping].sort());
+    const said =
+      'Deleted the frame “Ideas” and the 2 shapes in it; locked shapes stay (Shift+L unlocks them). ' +
+      'Undo (Ctrl+Z) brings back what was deleted.';
+    assert.equal(both.notice, said);
+    // A locked shape inside the frame stays too, and is said the same way.
+    setLocked(doc, [outside], false);
+    setLocked(doc, [overlapping], true);
+    const member = deletion(doc, [frame]);
+    assert.deepEqual(member.deleted.map((r) => r.id).sort(), [frame, inside].sort());
+    assert.equal(member.notice, said.replace('the 2 shapes', 'the shape'));
+    // Nothing locked, nothing beyond the selection: no notice.
+    assert.equal(deletion(doc, [outside]).notice, null);
   });
 
   it('a frame with a blank name is labelled "Untitled frame"', () => {

@@ -3,7 +3,7 @@
 import type { ColorName } from '@tandem/shared';
 import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
-import { deletedWithFramesNotice, withFrameMembers } from './facilitation/frames.ts';
+import { deletion, withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, recordsOf, serializeShapes } from './model/clipboard.ts';
 import { nextInReadingOrder } from './model/describe.ts';
 import { boundsOf, type Point, unionRect } from './model/geometry.ts';
@@ -13,7 +13,6 @@ import {
   applyPatches,
   distributeUnits,
   groupShapes,
-  LOCKED_SENTENCE,
   type Offset,
   offsetPatches,
   setLocked,
@@ -92,15 +91,14 @@ export function createActions(
       if (!canEdit()) return;
       const ids = sel();
       const byId = index.getSnapshot().byId;
-      if (ids.some((id) => byId.get(id)?.locked)) ed().setNotice(LOCKED_SENTENCE);
-      // A frame goes with what is inside it, as in Miro, tldraw and Excalidraw: its notes were
-      // left scattered where it had been. Locked shapes stay, as they do when selected. What
-      // went beyond the selection is said, so the user knows Ctrl+Z brings it back.
-      const taken = withFrameMembers(doc, ids);
-      const gone = recordsOf(doc, taken).filter((r) => !r.locked);
-      deleteShapes(doc, taken);
-      const said = deletedWithFramesNotice(ids, gone);
-      if (said) ed().setNotice(said);
+      // A frame takes its contents (a locked one keeps them); what went beyond the selection is
+      // said, so the user knows Ctrl+Z brings it back, and so are locked shapes left behind.
+      const { deleted, notice } = deletion(doc, ids);
+      deleteShapes(
+        doc,
+        deleted.map((r) => r.id),
+      );
+      if (notice) ed().setNotice(notice);
       ed().select(ids.filter((id) => byId.get(id)?.locked));
     },
     duplicate() {

@@ -7,6 +7,7 @@ import * as Y from 'yjs';
 import { edit, shapesOf } from '../model/doc.ts';
 import type { Point, Rect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
+import { LOCKED_SENTENCE } from '../model/layout.ts';
 import { keyBetween, zOrder } from '../model/order.ts';
 import { readAll, readShape } from '../model/read.ts';
 import { createShape, moveShapes } from '../model/shapes.ts';
@@ -63,15 +64,43 @@ export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
 }
 
 /**
+ * What Delete does to `selected`: the shapes it removes and the one notice it shows, if any.
+ * A frame goes with what is inside it, as in Miro, tldraw and Excalidraw (its notes were left
+ * scattered where it had been). Locked shapes stay, selected or inside a frame; and a locked frame
+ * stays with its contents: they go only when selected themselves (before, the frame stayed and
+ * what it held went, through a frame the user had locked to keep it as it was).
+ */
+export function deletion(
+  doc: Y.Doc,
+  selected: readonly string[],
+): { deleted: ShapeRecord[]; notice: string | null } {
+  const all = readAll(doc);
+  const byId = new Map(all.map((s) => [s.id, s]));
+  const reached = new Set(selected);
+  for (const id of selected) {
+    const s = byId.get(id);
+    if (s && isFrame(s) && !s.locked) for (const m of frameMembers(s, all)) reached.add(m);
+  }
+  const records = [...reached].flatMap((id) => byId.get(id) ?? []);
+  const deleted = records.filter((s) => !s.locked);
+  const lockedLeft = records.some((s) => s.locked);
+  const notice =
+    deletedWithFramesNotice(selected, deleted, lockedLeft) ?? (lockedLeft ? LOCKED_SENTENCE : null);
+  return { deleted, notice };
+}
+
+/**
  * What Delete says when it takes shapes that were not selected: the members of the frames
  * deleted (`deleted`, the records it removed; `selected`, the ids that were selected). Null when
  * it took nothing more than the selection. "Deleted the frame “Ideas” and the 5 shapes in it.
  * Undo (Ctrl+Z) brings them back." A frame and its contents went silently; a user trial did not
- * know the notes had gone with it.
+ * know the notes had gone with it. `lockedLeft`: locked shapes stayed too; the one notice says
+ * both (two notices in a row, the second replaced the first before it could be read).
  */
 export function deletedWithFramesNotice(
   selected: Iterable<string>,
   deleted: readonly ShapeRecord[],
+  lockedLeft = false,
 ): string | null {
   const picked = new Set(selected);
   const frames = deleted.filter((s) => isFrame(s) && picked.has(s.id));
@@ -81,6 +110,8 @@ export function deletedWithFramesNotice(
     frames.length === 1
       ? `the frame “${frameLabel(frames[0]!)}” and ${extra === 1 ? 'the shape' : `the ${extra} shapes`} in it`
       : `${frames.length} frames and ${extra === 1 ? 'the shape in one of them' : `the ${extra} shapes in them`}`;
+  if (lockedLeft)
+    return `Deleted ${what}; locked shapes stay (Shift+L unlocks them). Undo (Ctrl+Z) brings back what was deleted.`;
   return `Deleted ${what}. Undo (Ctrl+Z) brings them back.`;
 }
 
