@@ -60,7 +60,7 @@ describe('shape labels', () => {
         'Arrow',
         'Image',
         'Frame: Sprint 3',
-        'Frame',
+        'Frame: Untitled frame',
         'Drawing',
         'Text: Hello',
         'Diamond: Go? (locked)',
@@ -96,6 +96,9 @@ describe('selection announcements', () => {
   const byId = byIdOf(list);
   it('say what is selected, how many, or that nothing is', () => {
     assert.equal(selectionAnnouncement(['a'], byId), 'Selected: Sticky note: Ship it');
+    // A frame stored with a blank name is said as the board shows it.
+    const blank = rec('f', { type: 'frame', name: ' ' });
+    assert.equal(selectionAnnouncement(['f'], byIdOf([blank])), 'Selected: Frame: Untitled frame');
     assert.equal(selectionAnnouncement(['a', 'b', 'c'], byId), '3 shapes selected');
     assert.equal(selectionAnnouncement(['b', 'c'], byId), 'Selected: a group of 2 shapes');
     assert.equal(selectionAnnouncement([], byId), 'Selection cleared');

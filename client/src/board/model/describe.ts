@@ -2,6 +2,7 @@
 // alone: each shape's accessible name, the sentence a selection change is announced with, and
 // the order Tab and Shift+Tab move the selection through the shapes. Pure, so tested in Node.
 import type { ShapeRecord, ShapeType } from '@tandem/shared';
+import { frameLabel } from '@tandem/shared/render/frames.ts';
 import type { Rect } from './geometry.ts';
 import { unitsOf } from './layout.ts';
 
@@ -27,9 +28,12 @@ function spoken(text: string | undefined): string {
   return one.length > MAX_SPOKEN ? `${one.slice(0, MAX_SPOKEN - 1)}…` : one;
 }
 
-/** What a shape says: a frame its name, an image its alt text, an arrow its label, the others their text. */
+/**
+ * What a shape says: a frame its name as the board shows it ("Untitled frame" when stored blank,
+ * frameLabel), an image its alt text, an arrow its label, the others their text.
+ */
 function wordsOf(s: ShapeRecord): string {
-  return spoken(s.type === 'frame' ? s.name : s.type === 'image' ? s.alt : s.text);
+  return spoken(s.type === 'frame' ? frameLabel(s) : s.type === 'image' ? s.alt : s.text);
 }
 
 /** How an arrow's end is named: the words of the shape it is bound to, else that shape's kind. */
