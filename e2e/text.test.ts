@@ -123,6 +123,23 @@ describe('text in notes', () => {
     assert.ok(Math.abs(box.y + box.height / 2 - area.y - 300) < 20, 'on the click’s line');
   });
 
+  it('a click with the Text tool that types nothing leaves no shape and no undo step', async () => {
+    const { page } = await newUser(app, 'Ezra');
+    await createBoard(page, 'Empty text');
+    await place(page, 'Rectangle', 300, 300);
+    await until(async () => (await shapes(page).count()) === 1, 'the rectangle');
+    await place(page, 'Text', 700, 400);
+    await page.getByLabel('Shape text').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Shape text').waitFor({ state: 'detached' });
+    // No invisible empty box is left stored, as in Excalidraw and tldraw.
+    await until(async () => (await shapes(page, 'text').count()) === 0, 'the empty text removed');
+    assert.equal(await shapes(page).count(), 1, 'only the rectangle');
+    // Ctrl+Z takes back the rectangle, not a box nobody saw.
+    await page.keyboard.press('Control+z');
+    await until(async () => (await shapes(page).count()) === 0, 'Ctrl+Z took back the rectangle');
+  });
+
   it('a text’s box fits its text: a click beside a short text is not on it, and everyone sees that box', async () => {
     const ada = (await newUser(app, 'Ada')).page;
     const bo = (await newUser(app, 'Bo')).page;

@@ -1,7 +1,14 @@
 // Text without a tool (client/src/board/model/textInput.ts): double-click and plain-text paste.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from '../src/board/model/textInput.ts';
+import * as Y from 'yjs';
+import { createShape, createUndoManager, shapesOf } from '../src/board/model/index.ts';
+import {
+  dropEmptyText,
+  PASTE_MAX_CHARS,
+  shapeForPastedText,
+  textShapeAt,
+} from '../src/board/model/textInput.ts';
 
 describe('text without a tool', () => {
   it('a double-click makes an empty text shape whose first line is at the pointer', () => {
@@ -32,5 +39,26 @@ describe('text without a tool', () => {
     assert.equal(shapeForPastedText('', { x: 0, y: 0 }), null);
     const s = shapeForPastedText('a'.repeat(PASTE_MAX_CHARS + 500), { x: 0, y: 0 })!;
     assert.equal(s.text?.length, PASTE_MAX_CHARS);
+  });
+
+  it('a text shape whose editing ends empty is removed, leaving no undo step', () => {
+    const doc = new Y.Doc();
+    const undo = createUndoManager(doc);
+    const note = createShape(doc, { type: 'sticky', x: 0, y: 0, w: 200, h: 200, text: '' }, 'u');
+    undo.stopCapturing();
+    const empty = createShape(doc, textShapeAt({ x: 500, y: 300 }), 'u');
+    assert.equal(dropEmptyText(doc, undo, empty), true);
+    assert.equal(shapesOf(doc).has(empty), false);
+    // No step is left for the box (Yjs would skip it, but an Undo button would count it): the
+    // one step left, and the next Ctrl+Z, is the note's.
+    assert.equal(undo.undoStack.length, 1);
+    undo.undo();
+    assert.equal(shapesOf(doc).has(note), false);
+    // Text with words stays, as does a blank sticky note.
+    const words = createShape(doc, { ...textShapeAt({ x: 0, y: 0 }), text: 'Hi' }, 'u');
+    const blankNote = createShape(doc, { type: 'sticky', x: 0, y: 0, w: 200, h: 200, text: ' ' }, 'u');
+    assert.equal(dropEmptyText(doc, undo, words), false);
+    assert.equal(dropEmptyText(doc, undo, blankNote), false);
+    assert.equal(shapesOf(doc).size, 2);
   });
 });

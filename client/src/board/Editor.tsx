@@ -366,7 +366,7 @@ function EditorView({
         {!locked && <EmptyHint index={index} />}
         <SelectionAnnouncer index={previewIndex ?? index} />
         {!previewIndex && (
-          <TextEditor doc={session.doc} index={index} history={actions} />
+          <TextEditor doc={session.doc} index={index} history={actions} canvasUndo={session.undo} />
         )}
         <Cursors awareness={session.awareness} />
         <ImageInput

@@ -15,6 +15,7 @@ import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
 import { textBoxFor } from '../model/textFit.ts';
+import { dropEmptyText } from '../model/textInput.ts';
 import { layoutText } from '../model/textLayout.ts';
 import { toScreen, useEditor } from '../store.ts';
 import { layoutOf, measureIn } from './measure.ts';
@@ -30,7 +31,18 @@ export interface TextHistory {
   redo(): unknown;
 }
 
-export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIndex; history: TextHistory }) {
+export function TextEditor({
+  doc,
+  index,
+  history,
+  canvasUndo,
+}: {
+  doc: Y.Doc;
+  index: ShapeIndex;
+  history: TextHistory;
+  /** The canvas's own undo steps, from which an empty text box's making is dropped. */
+  canvasUndo: Y.UndoManager;
+}) {
   const editingId = useEditor((s) => s.editingId);
   const viewport = useEditor((s) => s.viewport);
   const screen = useEditor((s) => s.screen);
@@ -48,6 +60,16 @@ export function TextEditor({ doc, index, history }: { doc: Y.Doc; index: ShapeIn
     if (editingId && !rec && useEditor.getState().editingId === editingId)
       useEditor.getState().noteDeletedWhileTyping();
   }, [editingId, rec]);
+
+  // However typing ends (Escape, a press elsewhere, another tool, another page), a text shape
+  // left with no words is removed: it was invisible and stayed stored (model/textInput.ts).
+  useEffect(
+    () =>
+      useEditor.subscribe((s, prev) => {
+        if (prev.editingId && s.editingId !== prev.editingId) dropEmptyText(doc, canvasUndo, prev.editingId);
+      }),
+    [doc, canvasUndo],
+  );
 
   useEffect(() => {
     const el = ref.current;

@@ -1,6 +1,8 @@
 // Text that arrives without a tool: a double-click on empty canvas and a paste of plain text.
 // Pure: each answers the shape to create, which the editor then creates, selects and edits.
 
+import * as Y from 'yjs';
+import { shapesOf } from './doc.ts';
 import type { Point } from './geometry.ts';
 import { defaultSize, type NewShape } from './shapes.ts';
 import { MIN_TEXT_H, MIN_TEXT_W } from './textFit.ts';
@@ -40,4 +42,39 @@ export function shapeForPastedText(raw: string, at: Point): NewShape | null {
   }
   const { w, h } = defaultSize.sticky;
   return { type: 'sticky', x: at.x - w / 2, y: at.y - h / 2, w, h, text };
+}
+
+/** Origin of the removal of an empty text shape: not this user's edit, so no undo step records it. */
+const EMPTY_TEXT_ORIGIN = Symbol('tandem-empty-text');
+
+/**
+ * Removes the text shape `id` when its editing ended with no words in it (a click of the Text
+ * tool, then Escape), as Excalidraw and tldraw do: it was an invisible 24×40 box left stored,
+ * found by nobody but the selection's marquee. Answers whether it did. Other shapes (a blank
+ * sticky note is still a note) and text with words stay.
+ *
+ * It leaves no undo step: the removal is not made as this user's edit, and when the newest step
+ * of `undo` only made things now gone (the click that made the box), that step goes too. Yjs
+ * would skip such a step on Ctrl+Z anyway, but the stack would still count it (an Undo offered
+ * with nothing to undo).
+ */
+export function dropEmptyText(doc: Y.Doc, undo: Y.UndoManager | null, id: string): boolean {
+  const shape = shapesOf(doc).get(id);
+  if (shape?.get('type') !== 'text') return false;
+  const text = shape.get('text');
+  if ((text instanceof Y.Text ? text.toString() : String(text ?? '')).trim() !== '') return false;
+  doc.transact(() => shapesOf(doc).delete(id), EMPTY_TEXT_ORIGIN);
+  const top = undo?.undoStack.at(-1);
+  if (top && top.deletions.clients.size === 0 && allGone(doc, top.insertions)) undo?.undoStack.pop();
+  return true;
+}
+
+/** Whether everything `inserted` names has been deleted from `doc` since. */
+function allGone(doc: Y.Doc, inserted: Y.UndoManager['undoStack'][number]['insertions']): boolean {
+  const deleted = Y.createDeleteSetFromStructStore(doc.store);
+  for (const [client, ranges] of inserted.clients)
+    for (const { clock, len } of ranges)
+      for (let c = clock; c < clock + len; c++)
+        if (!Y.isDeleted(deleted, Y.createID(client, c))) return false;
+  return true;
 }
