@@ -132,12 +132,17 @@ export class Versions {
   }
 
   /**
-   * The ids of the people whose stored edits came after the latest version: no version lists them
-   * as authors yet (docs/api.md §12 `unrecordedAuthors`).
+   * The first page of versions (newest first), with the ids of the people whose stored edits came
+   * after the latest version: no version lists them as authors yet (docs/api.md §12
+   * `unrecordedAuthors`). The latest version is the page's first row, so it is read once.
    */
-  async unrecordedAuthors(boardId: string): Promise<string[]> {
-    const [latest] = await this.store.listVersions(boardId, null, 1);
-    return authorsOf(await this.store.logSince(boardId, latest?.seq ?? 0));
+  async firstPage(
+    boardId: string,
+    limit: number,
+  ): Promise<{ versions: Version[]; unrecordedAuthors: string[] }> {
+    const rows = await this.store.listVersions(boardId, null, limit);
+    const unrecorded = authorsOf(await this.store.logSince(boardId, rows[0]?.seq ?? 0));
+    return { versions: await this.present(rows), unrecordedAuthors: unrecorded };
   }
 
   /** Versions as the API shows them: authors with their names and colours. */

@@ -38,11 +38,9 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
     const { board } = await requireRole(store, request.params.id, userOf(request), 'viewer');
     const query = parseBody(VersionListQuery, request.query ?? {});
     const key = docKey(board.id, query.page);
-    return {
-      versions: await history.versions.list(key, query.before ?? null, query.limit),
-      // With the first page: who edited since the latest version (the History panel's People).
-      ...(query.before ? {} : { unrecordedAuthors: await history.versions.unrecordedAuthors(key) }),
-    };
+    if (query.before) return { versions: await history.versions.list(key, query.before, query.limit) };
+    // With the first page: who edited since the latest version (the History panel's People).
+    return history.versions.firstPage(key, query.limit);
   });
 
   app.post<{ Params: Params }>('/api/boards/:id/versions', async (request, reply) => {
