@@ -30,6 +30,25 @@ const translateOf = async (page: Page, id: string) =>
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(artifacts, `facilitation-${name}.png`) });
 
+/**
+ * The frame that holds the sticky `stickyId` on `page` (its box reaches round the note's top,
+ * left and right): its id and its box on screen, where a click on its border selects it.
+ */
+async function frameAround(
+  page: Page,
+  stickyId: string,
+): Promise<{ id: string; box: { x: number; y: number; width: number; height: number } }> {
+  const note = (await page.locator(`g[data-shape-id="${stickyId}"]`).boundingBox())!;
+  for (const f of await page.locator('[data-shape-type="frame"] rect.frame').all()) {
+    const box = (await f.boundingBox())!;
+    if (box.x < note.x && box.y < note.y && box.x + box.width > note.x + note.width) {
+      const id = await f.evaluate((el) => el.closest('[data-shape-id]')?.getAttribute('data-shape-id'));
+      return { id: id ?? '', box };
+    }
+  }
+  assert.fail(`no frame holds the sticky ${stickyId}`);
+}
+
 describe('facilitation with a facilitator, an editor and a viewer', () => {
   let fay: Page;
   let ed: Page;
@@ -459,17 +478,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Select', exact: true }).click();
     // The frame around "To improve" (the other may be named "Went well" by the test above).
-    const note = (await fay.locator(`g[data-shape-id="${stickies[1]}"]`).boundingBox())!;
-    let frame: { id: string; box: { x: number; y: number; width: number; height: number } } | null = null;
-    for (const f of await fay.locator('[data-shape-type="frame"] rect.frame').all()) {
-      const box = (await f.boundingBox())!;
-      if (box.x < note.x && box.y < note.y && box.x + box.width > note.x + note.width)
-        frame = {
-          id: (await f.evaluate((el) => el.closest('[data-shape-id]')?.getAttribute('data-shape-id'))) ?? '',
-          box,
-        };
-    }
-    assert.ok(frame, 'a frame holds the sticky');
+    const frame = await frameAround(fay, stickies[1]!);
     // By its border, as a frame is picked (a press inside it starts a marquee).
     await fay.mouse.click(frame.box.x + 2, frame.box.y + 40);
     const selected = () =>
@@ -518,17 +527,7 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
   it('deleting a frame says it took the sticky inside; Ctrl+Z brings both back for everyone', async () => {
     await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Select', exact: true }).click();
-    const note = (await fay.locator(`g[data-shape-id="${stickies[1]}"]`).boundingBox())!;
-    let frame: { id: string; box: { x: number; y: number; width: number; height: number } } | null = null;
-    for (const f of await fay.locator('[data-shape-type="frame"] rect.frame').all()) {
-      const box = (await f.boundingBox())!;
-      if (box.x < note.x && box.y < note.y && box.x + box.width > note.x + note.width)
-        frame = {
-          id: (await f.evaluate((el) => el.closest('[data-shape-id]')?.getAttribute('data-shape-id'))) ?? '',
-          box,
-        };
-    }
-    assert.ok(frame, 'a frame holds the sticky');
+    const frame = await frameAround(fay, stickies[1]!);
     const name = await fay.locator(`[data-frame-title="${frame.id}"] .frame-name`).textContent();
     await fay.mouse.click(frame.box.x + 2, frame.box.y + 40);
     await until(
