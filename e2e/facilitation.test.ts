@@ -559,6 +559,29 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     await fay.keyboard.press('Escape');
   });
 
+  // A locked frame is kept as it is: Delete left it standing but took the sticky inside it.
+  it('Delete on a locked frame keeps the frame and what is inside it, for everyone', async () => {
+    await twoFramesWithStickies();
+    await fay.getByRole('button', { name: 'Select', exact: true }).click();
+    const frame = await frameAround(fay, stickies[1]!);
+    const shape = (p: Page, id: string) => p.locator(`[data-shape-id="${id}"]`);
+    await fay.mouse.click(frame.box.x + 2, frame.box.y + 40);
+    await until(async () => (await fay.locator('[data-selected-id]').count()) === 1, 'the frame selected');
+    await fay.keyboard.press('Shift+L');
+    await until(async () => (await shape(fay, frame.id).getAttribute('data-locked')) === 'true', 'locked');
+    await fay.keyboard.press('Delete');
+    await fay.locator('.notice-toast').filter({ hasText: 'Locked shapes cannot be' }).waitFor();
+    await shot(fay, '14-delete-locked-frame');
+    // Ed's screen has every edit Fay made before her next one: the frame unlocked again.
+    await fay.keyboard.press('Shift+L');
+    await until(async () => (await shape(ed, frame.id).getAttribute('data-locked')) !== 'true', 'unlocked');
+    for (const p of [fay, ed]) {
+      assert.equal(await shape(p, frame.id).count(), 1, 'the frame stays');
+      assert.equal(await shape(p, stickies[1]!).count(), 1, 'the sticky inside it stays');
+    }
+    await fay.keyboard.press('Escape');
+  });
+
   it('a PDF of all frames has one page per frame', async () => {
     await twoFramesWithStickies();
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();
