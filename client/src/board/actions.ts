@@ -269,17 +269,8 @@ export function createActions(
       const id = createShape(doc, { ...textShapeAt(p), ...carriedStyle('text', ed().lastStyle) }, userId);
       const s = ed();
       s.select([id]);
+      // Left without typing anything, it goes, as every empty text does (TextEditor, dropEmptyText).
       s.setEditing(id);
-      // Left without typing anything: an empty text shape would be invisible clutter, so it goes.
-      const stop = useEditor.subscribe((st) => {
-        if (st.editingId === id) return;
-        stop();
-        const rec = index.getSnapshot().byId.get(id);
-        if (rec?.type === 'text' && (rec.text ?? '').trim() === '') {
-          deleteShapes(doc, [id]);
-          ed().select(ed().selection.filter((x) => x !== id));
-        }
-      });
     },
     zoomIn: () => zoomBy(1.25),
     zoomOut: () => zoomBy(0.8),
