@@ -12,6 +12,7 @@ import {
   frameLabel,
   frameMembers,
   framesInOrder,
+  movedWith,
   moveFrame,
   renameFrame,
   withFrameMembers,
@@ -95,6 +96,17 @@ describe('frames', () => {
     const { doc, frame, inside, overlapping, outside } = boardWithFrame();
     assert.deepEqual(withFrameMembers(doc, [frame]).sort(), [frame, inside, overlapping].sort());
     assert.deepEqual(withFrameMembers(doc, [outside]), [outside]);
+  });
+
+  it('a move takes an unlocked frame’s members; a locked frame stays with them, and locked members stay', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    setLocked(doc, [inside], true);
+    assert.deepEqual(movedWith(doc, [frame, outside]).sort(), [frame, overlapping, outside].sort());
+    setLocked(doc, [inside], false);
+    setLocked(doc, [frame], true);
+    // Selected with a shape elsewhere, the locked frame kept still while its contents moved out of it.
+    assert.deepEqual(movedWith(doc, [frame, outside]), [outside]);
+    assert.deepEqual(movedWith(doc, [frame, inside]), [inside]);
   });
 
   it('Delete says when it takes a frame’s contents along: the frame’s name, how many, Ctrl+Z', () => {

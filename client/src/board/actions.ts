@@ -3,7 +3,7 @@
 import type { ColorName } from '@tandem/shared';
 import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
-import { deletion, withFrameMembers } from './facilitation/frames.ts';
+import { deletion, movedWith, withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, recordsOf, serializeShapes } from './model/clipboard.ts';
 import { nextInReadingOrder } from './model/describe.ts';
 import { boundsOf, type Point, unionRect } from './model/geometry.ts';
@@ -117,7 +117,7 @@ export function createActions(
     },
     nudge(dx: number, dy: number) {
       if (!canEdit()) return;
-      moveShapes(doc, withFrameMembers(doc, sel()), dx, dy);
+      moveShapes(doc, movedWith(doc, sel()), dx, dy);
     },
     recolor(color: ColorName) {
       if (!canEdit()) return;

@@ -64,6 +64,24 @@ export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
 }
 
 /**
+ * The shapes a move (a drag, an arrow-key nudge) of `ids` moves: each unlocked frame among them
+ * brings its members; locked shapes stay. A locked frame stays with its contents, as it does under
+ * Delete (deletion): a move used to carry them out of the frame the user had locked.
+ */
+export function movedWith(doc: Y.Doc, ids: Iterable<string>): string[] {
+  const all = readAll(doc);
+  const byId = new Map(all.map((s) => [s.id, s]));
+  const moved = new Set<string>();
+  for (const id of ids) {
+    const s = byId.get(id);
+    if (!s || s.locked) continue;
+    moved.add(id);
+    if (isFrame(s)) for (const m of frameMembers(s, all)) if (!byId.get(m)?.locked) moved.add(m);
+  }
+  return [...moved];
+}
+
+/**
  * What Delete does to `selected`: the shapes it removes and the one notice it shows, if any.
  * A frame goes with what is inside it, as in Miro, tldraw and Excalidraw (its notes were left
  * scattered where it had been). Locked shapes stay, selected or inside a frame; and a locked frame

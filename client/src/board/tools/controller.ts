@@ -2,7 +2,7 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
-import { createFrame, grabbedAt, withFrameMembers } from '../facilitation/frames.ts';
+import { createFrame, grabbedAt, movedWith } from '../facilitation/frames.ts';
 import { duplicateShapes } from '../model/clipboard.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
@@ -215,8 +215,9 @@ export class ToolController {
         if (!readOnly && hit.locked) this.gesture = lockedGesture(p);
         else if (!readOnly && sel.includes(hit.id)) {
           const byId = this.ctx.shapes().byId;
-          // A frame carries the shapes inside it (docs/api.md §14); locked shapes stay where they are.
-          let ids = withFrameMembers(this.ctx.doc, sel).filter((id) => !byId.get(id)?.locked);
+          // A frame carries the shapes inside it (docs/api.md §14); locked shapes, and locked
+          // frames with what they hold, stay where they are.
+          let ids = movedWith(this.ctx.doc, sel);
           const moving = ids.map((id) => byId.get(id)).filter((r): r is ShapeRecord => !!r);
           // Alt (Option) drags a copy and leaves the originals, as in Excalidraw, tldraw, Figma and
           // Miro. The copies start in place, so the originals' bounds are theirs; a frame's copy
