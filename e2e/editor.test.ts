@@ -230,6 +230,47 @@ describe('editor', () => {
     await until(async () => (await shapes(page).count()) === total, 'all back');
   });
 
+  it('undo of a delete selects what came back, and so does redo of a creation', async () => {
+    const selected = async () =>
+      (
+        await page
+          .locator('.selection > rect[data-selected-id]')
+          .evaluateAll((rects) => rects.map((r) => r.getAttribute('data-selected-id')))
+      ).sort();
+    const ids = async () => ((await paintOrder(page)) as string[]).sort();
+    for (const x of [300, 600]) {
+      await draw(page, 'n', x, 300);
+      await page.keyboard.press('Escape');
+    }
+    const both = await ids();
+    assert.equal(both.length, 2, 'two notes');
+    await shapes(page, 'sticky').first().click();
+    await shapes(page, 'sticky')
+      .last()
+      .click({ modifiers: ['Shift'] });
+    await until(async () => (await selected()).length === 2, 'both notes selected');
+    await page.keyboard.press('Delete');
+    await until(async () => (await shapes(page).count()) === 0, 'both deleted');
+    assert.deepEqual(await selected(), [], 'nothing selected after Delete');
+
+    await page.keyboard.press('Control+z');
+    await until(async () => (await shapes(page).count()) === 2, 'both back');
+    await until(async () => (await selected()).length === 2, 'both back and selected');
+    assert.deepEqual(await selected(), both);
+
+    // Click empty board, undo the second note's creation, redo it: that note comes back selected.
+    await boardArea(page).click({ position: { x: 900, y: 600 } });
+    await until(async () => (await selected()).length === 0, 'selection cleared');
+    const second = (await paintOrder(page)).at(-1);
+    await page.keyboard.press('Control+z');
+    await until(async () => (await shapes(page).count()) === 1, 'the second note undone');
+    await page.keyboard.press('Control+Shift+z');
+    await until(async () => (await shapes(page).count()) === 2, 'the second note redone');
+    await until(async () => (await selected()).length === 1, 'the redone note selected');
+    assert.deepEqual(await selected(), [second]);
+    await page.screenshot({ path: `${artifacts}/undo-reselects.png` });
+  });
+
   it('exports JSON, SVG and PNG, and imports JSON', async () => {
     await draw(page, 'r', 400, 300);
     await page.keyboard.press('Enter');

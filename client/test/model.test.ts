@@ -25,6 +25,7 @@ import {
   sendToBack,
   serializeShapes,
   setArrowEnds,
+  shapesBroughtBack,
   shapesOf,
   textOf,
 } from '../src/board/model/index.ts';
@@ -381,5 +382,35 @@ describe('undo', () => {
     assert.deepEqual(ids(b), [theirs]);
     undoA.redo();
     assert.deepEqual(new Set(ids(b)), new Set([mine, theirs]));
+  });
+
+  it('a step that brings shapes back names them (the editor selects them): a delete undone, a creation redone', () => {
+    const doc = new Y.Doc();
+    const undo = createUndoManager(doc);
+    const one = createShape(doc, { type: 'sticky', x: 0, y: 0 }, 'u');
+    const two = createShape(doc, { type: 'sticky', x: 300, y: 0 }, 'u');
+    const other = createShape(doc, { type: 'rect', x: 600, y: 0 }, 'u');
+    undo.stopCapturing();
+    deleteShapes(doc, [one, two]);
+    undo.stopCapturing();
+    assert.deepEqual(shapesBroughtBack(doc, () => undo.undo()).sort(), [one, two].sort());
+    // A move taken back brings nothing back; nor does a creation taken back.
+    moveShapes(doc, [other], 50, 0);
+    undo.stopCapturing();
+    assert.deepEqual(
+      shapesBroughtBack(doc, () => undo.undo()),
+      [],
+    );
+    undo.clear();
+    const third = createShape(doc, { type: 'ellipse', x: 0, y: 300 }, 'u');
+    assert.deepEqual(
+      shapesBroughtBack(doc, () => undo.undo()),
+      [],
+    );
+    assert.deepEqual(
+      shapesBroughtBack(doc, () => undo.redo()),
+      [third],
+    );
+    assert.deepEqual(ids(doc).sort(), [one, two, other, third].sort());
   });
 });

@@ -6,6 +6,7 @@ import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { deletion, movedWith, withFrameMembers } from './facilitation/frames.ts';
 import { duplicateShapes, pasteShapes, recordsOf, serializeShapes } from './model/clipboard.ts';
 import { nextInReadingOrder } from './model/describe.ts';
+import { shapesBroughtBack } from './model/doc.ts';
 import { boundsOf, type Point, unionRect } from './model/geometry.ts';
 import {
   type Alignment,
@@ -84,9 +85,16 @@ export function createActions(
     s.setViewport(zoomAt(s.viewport, s.screen, factor, s.screen.w / 2, s.screen.h / 2));
   };
 
+  /** An undo or redo step; the shapes it brings back (a delete undone, a creation redone) end up selected. */
+  const historyStep = (step: () => unknown) => {
+    if (!canEdit()) return;
+    const back = shapesBroughtBack(doc, step);
+    if (back.length > 0) ed().select(back);
+  };
+
   return {
-    undo: () => canEdit() && history.undo(),
-    redo: () => canEdit() && history.redo(),
+    undo: () => historyStep(() => history.undo()),
+    redo: () => historyStep(() => history.redo()),
     deleteSelection() {
       if (!canEdit()) return;
       const ids = sel();

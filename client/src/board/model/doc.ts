@@ -20,6 +20,20 @@ export function edit<T>(doc: Y.Doc, fn: () => T): T {
   return out;
 }
 
+/**
+ * Runs one history step (`step`: an undo or a redo) and returns the shapes it brought onto the
+ * board: a deletion taken back, or a creation redone. The editor selects them, as tldraw and
+ * Excalidraw do, so what came back is what the next key acts on. Shapes are keys of the shapes
+ * map, and a step is one synchronous transaction, so what is there after and was not before is
+ * exactly what the step restored; a step that only moved or restyled returns nothing.
+ */
+export function shapesBroughtBack(doc: Y.Doc, step: () => unknown): string[] {
+  const shapes = shapesOf(doc);
+  const before = new Set(shapes.keys());
+  step();
+  return [...shapes.keys()].filter((id) => !before.has(id));
+}
+
 export function createUndoManager(doc: Y.Doc): Y.UndoManager {
   return forgetOnRestore(
     doc,
