@@ -271,6 +271,48 @@ describe('editor', () => {
     await page.screenshot({ path: `${artifacts}/undo-reselects.png` });
   });
 
+  it('the style panel and the align bar step aside from a selection under them', async () => {
+    type Box = { x: number; y: number; width: number; height: number };
+    const apart = (a: Box, b: Box) =>
+      a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    const box = async (what: ReturnType<Page['locator']>) => {
+      const b = await what.boundingBox();
+      assert.ok(b, 'it is on screen');
+      return b;
+    };
+    const panel = page.getByRole('toolbar', { name: 'Selection' });
+    const bar = page.getByRole('toolbar', { name: 'Align and group' });
+    const onScreen = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 800;
+
+    // A note at the far left, where the style panel stands.
+    await draw(page, 'n', 110, 400);
+    await page.keyboard.press('Escape');
+    await panel.waitFor();
+    const left = shapes(page, 'sticky').first();
+    await until(async () => apart(await box(panel), await box(left)), 'the style panel is clear of the note');
+    assert.ok(onScreen(await box(panel)), 'the style panel is on screen');
+    await page.screenshot({ path: `${artifacts}/panel-aside-left.png` });
+
+    // Two notes across the top, where the align bar stands.
+    await boardArea(page).click({ position: { x: 900, y: 650 } });
+    for (const x of [540, 760]) {
+      await draw(page, 'n', x, 200);
+      await page.keyboard.press('Escape');
+    }
+    await shapes(page, 'sticky').nth(1).click();
+    await shapes(page, 'sticky')
+      .nth(2)
+      .click({ modifiers: ['Shift'] });
+    await bar.waitFor();
+    for (const i of [1, 2]) {
+      const note = shapes(page, 'sticky').nth(i);
+      await until(async () => apart(await box(bar), await box(note)), `the align bar is clear of note ${i}`);
+      assert.ok(apart(await box(panel), await box(note)), `the style panel is clear of note ${i}`);
+    }
+    assert.ok(onScreen(await box(bar)), 'the align bar is on screen');
+    await page.screenshot({ path: `${artifacts}/panel-aside-top.png` });
+  });
+
   it('exports JSON, SVG and PNG, and imports JSON', async () => {
     await draw(page, 'r', 400, 300);
     await page.keyboard.press('Enter');

@@ -29,6 +29,7 @@ import {
   ungroupShapes,
   unitsOf,
 } from '../src/board/model/index.ts';
+import { overlapArea, selectionOnScreen, stepAside } from '../src/board/ui/clearOfSelection.ts';
 
 const rec = (
   id: string,
@@ -420,5 +421,32 @@ describe('resizing a rotated shape', () => {
     const nw2 = turn({ x: r.x, y: r.y }, { x: r.x + r.w / 2, y: r.y + r.h / 2 }, rot);
     close(nw2.x, nw.x, 'fixed corner x');
     close(nw2.y, nw.y, 'fixed corner y');
+  });
+});
+
+describe('panels clear of the selection', () => {
+  const home = { x: 12, y: 200, w: 176, h: 340 };
+  const away = { x: 1092, y: 200, w: 176, h: 340 };
+  it('a panel steps aside only when the selection is under it at home and less so aside', () => {
+    assert.equal(stepAside(home, away, null), false);
+    assert.equal(stepAside(home, away, { x: 400, y: 300, w: 200, h: 200 }), false, 'clear at home');
+    assert.equal(stepAside(home, away, { x: 10, y: 300, w: 200, h: 200 }), true, 'under it at home');
+    // A selection across the whole screen: no place is better, so it stays.
+    assert.equal(stepAside(home, away, { x: 0, y: 0, w: 1280, h: 800 }), false);
+    assert.equal(overlapArea(home, { x: 100, y: 500, w: 100, h: 100 }), 88 * 40);
+  });
+
+  it('the selection’s box on screen follows the viewport', () => {
+    const recs = [
+      { x: 0, y: 0, w: 100, h: 50 },
+      { x: 200, y: 100, w: 100, h: 100 },
+    ] as ShapeRecord[];
+    assert.deepEqual(selectionOnScreen(recs, { x: 150, y: 100, zoom: 2 }, { w: 1000, h: 800 }), {
+      x: 200,
+      y: 200,
+      w: 600,
+      h: 400,
+    });
+    assert.equal(selectionOnScreen([], { x: 0, y: 0, zoom: 1 }, { w: 1000, h: 800 }), null);
   });
 });

@@ -1,20 +1,28 @@
 // Align, distribute, group and ungroup for a selection of several shapes (a group counts as one).
 // Shortcuts follow tldraw: Alt+A/H/D align left/centre/right, Alt+W/V/S top/middle/bottom,
 // Alt+Shift+H/V distribute, Ctrl+G group, Ctrl+Shift+G ungroup.
+
+import { useRef } from 'react';
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { unitsOf } from '../model/layout.ts';
 import { alignKeyOf, distributeKeyOf } from '../tools/keyboard.ts';
+import { arrangeBarPlaces, useClearOfSelection } from './clearOfSelection.ts';
 import { alignments, distributions } from './controls.ts';
 import { useSelectedRecords } from './StylePanel.tsx';
 import { ToolButton } from './ToolButton.tsx';
+import { usePhoneLayout } from './touch.ts';
 
 const aligns = alignments.map((a) => ({ ...a, key: alignKeyOf(a.how) }));
 
 const distributes = distributions.map((d) => ({ ...d, key: distributeKeyOf(d.axis) }));
 
 export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeIndex }) {
-  const recs = useSelectedRecords(index).filter((r) => !r.locked);
+  const selected = useSelectedRecords(index);
+  const recs = selected.filter((r) => !r.locked);
+  const barRef = useRef<HTMLDivElement>(null);
+  // Clear of the whole selection, locked shapes too: they are what the user is looking at.
+  const aside = useClearOfSelection(barRef, selected, arrangeBarPlaces, !usePhoneLayout());
   if (recs.length < 2) return null;
   const units = unitsOf(
     recs,
@@ -22,7 +30,7 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
   ).length;
   const grouped = recs.some((r) => r.groupId);
   return (
-    <div className="arrange-bar panel" role="toolbar" aria-label="Align and group">
+    <div ref={barRef} className="arrange-bar panel" style={aside} role="toolbar" aria-label="Align and group">
       {units >= 2 &&
         aligns.map((a) => (
           <ToolButton

@@ -28,6 +28,7 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { strokeWidthOf } from '../canvas/strokes.ts';
 import { type StylePatch, styleKeysFor } from '../model/shapes.ts';
 import { useEditor } from '../store.ts';
+import { stylePanelPlaces, useClearOfSelection } from './clearOfSelection.ts';
 import { Icon } from './icons.tsx';
 import { ToolButton } from './ToolButton.tsx';
 import { usePhoneLayout } from './touch.ts';
@@ -304,6 +305,8 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
   const recs = useSelectedRecords(index);
   // On a phone the panel is a one-row sheet at the bottom (editor.css): a row, not a column.
   const phone = usePhoneLayout();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const aside = useClearOfSelection(panelRef, recs, stylePanelPlaces, !phone);
   if (recs.length === 0) return null;
   const editable = recs.filter((r) => !r.locked);
   const allLocked = editable.length === 0;
@@ -334,7 +337,9 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
 
   return (
     <div
+      ref={panelRef}
       className="style-panel panel"
+      style={aside}
       role="toolbar"
       aria-label="Selection"
       aria-orientation={phone ? 'horizontal' : 'vertical'}

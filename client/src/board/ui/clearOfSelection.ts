@@ -1,0 +1,125 @@
+// The selection's floating panels (the style panel down the left, the align bar across the top)
+// step aside when the selection's box on screen lies under them, as Miro's context toolbar does:
+// a user trial selected a note at the left edge of the screen and the style panel hid it, so the
+// colour picked could not be seen. Each panel has a home (its place in editor.css) and one place
+// aside; it goes aside only when the selection is under it at home and less under it aside.
+import type { ShapeRecord } from '@tandem/shared';
+import { type CSSProperties, type RefObject, useLayoutEffect, useState } from 'react';
+import { boundsOf, type Rect, unionRect } from '../model/geometry.ts';
+import { useEditor, type Viewport } from '../store.ts';
+
+/** Screen pixels between a panel aside and the edge, or what it keeps clear of. */
+const GAP = 12;
+/** The align bar aside stands this far above the bottom edge: 8 px over the zoom and status bars. */
+const ARRANGE_AWAY_BOTTOM = 66;
+
+export const overlapArea = (a: Rect, b: Rect): number =>
+  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) *
+  Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
+/** Whether a panel at `home` should stand at `away` instead, clear of `selection` (screen boxes). */
+export function stepAside(home: Rect, away: Rect, selection: Rect | null): boolean {
+  if (!selection) return false;
+  const atHome = overlapArea(home, selection);
+  return atHome > 0 && overlapArea(away, selection) < atHome;
+}
+
+/** The selection's box on screen, relative to the board area (the canvas's screen coordinates). */
+export function selectionOnScreen(
+  recs: ShapeRecord[],
+  v: Viewport,
+  screen: { w: number; h: number },
+): Rect | null {
+  const box = unionRect(recs.map(boundsOf));
+  if (!box) return null;
+  return {
+    x: (box.x - v.x) * v.zoom + screen.w / 2,
+    y: (box.y - v.y) * v.zoom + screen.h / 2,
+    w: box.w * v.zoom,
+    h: box.h * v.zoom,
+  };
+}
+
+/** A panel's two places, in the board area's pixels, and the inline style that puts it aside. */
+export interface Places {
+  home: Rect;
+  away: Rect;
+  aside: CSSProperties;
+}
+
+/** A CSS length in px read from a custom property editor.css sets on the panel (its home). */
+const pxProperty = (el: HTMLElement, name: string, fallback: number): number => {
+  const n = Number.parseFloat(getComputedStyle(el).getPropertyValue(name));
+  return Number.isFinite(n) ? n : fallback;
+};
+
+/** `el`'s box relative to its parent (the board area), transforms included. */
+const boxIn = (el: Element, parent: Element): Rect => {
+  const r = el.getBoundingClientRect();
+  const p = parent.getBoundingClientRect();
+  return { x: r.left - p.left, y: r.top - p.top, w: r.width, h: r.height };
+};
+
+/**
+ * The style panel: home at the left (`--home-left`), centred vertically; aside at the right edge,
+ * left of an open side panel (Comments, History) when that would cover it there.
+ */
+export function stylePanelPlaces(el: HTMLElement, area: { w: number; h: number }): Places {
+  const w = el.offsetWidth;
+  const h = el.offsetHeight;
+  const y = (area.h - h) / 2;
+  let awayX = area.w - GAP - w;
+  const parent = el.parentElement;
+  for (const side of parent?.querySelectorAll('.side-panel') ?? []) {
+    const r = boxIn(side, parent as Element);
+    if (r.w > 0 && overlapArea(r, { x: awayX, y, w, h }) > 0) awayX = Math.min(awayX, r.x - GAP - w);
+  }
+  const home = { x: pxProperty(el, '--home-left', GAP), y, w, h };
+  return { home, away: { x: awayX, y, w, h }, aside: { left: awayX } };
+}
+
+/** The align bar: home across the top (`--home-top`); aside at the bottom, above the zoom bar. */
+export function arrangeBarPlaces(el: HTMLElement, area: { w: number; h: number }): Places {
+  const parent = el.parentElement as Element;
+  const { x, w, h } = boxIn(el, parent);
+  const awayY = area.h - ARRANGE_AWAY_BOTTOM - h;
+  return {
+    home: { x, y: pxProperty(el, '--home-top', 64), w, h },
+    away: { x, y: awayY, w, h },
+    aside: { top: awayY },
+  };
+}
+
+/**
+ * The inline style that puts the panel in `ref` aside while the selection `recs` lies under it at
+ * home, or undefined. Follows pans, zooms and resizes without re-rendering the panel unless its
+ * place changes. Off (`enabled` false) on a phone, where the panels are docked sheets.
+ */
+export function useClearOfSelection(
+  ref: RefObject<HTMLElement | null>,
+  recs: ShapeRecord[],
+  places: (el: HTMLElement, area: { w: number; h: number }) => Places,
+  enabled: boolean,
+): CSSProperties | undefined {
+  const [aside, setAside] = useState<CSSProperties | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!enabled || recs.length === 0) {
+      setAside(undefined);
+      return;
+    }
+    let seen: { viewport: Viewport; screen: { w: number; h: number } } | null = null;
+    const update = () => {
+      const { viewport, screen } = useEditor.getState();
+      if (seen && seen.viewport === viewport && seen.screen === screen) return;
+      seen = { viewport, screen };
+      const el = ref.current;
+      if (!el) return;
+      const p = places(el, screen);
+      const next = stepAside(p.home, p.away, selectionOnScreen(recs, viewport, screen)) ? p.aside : undefined;
+      setAside((prev) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
+    };
+    update();
+    return useEditor.subscribe(update);
+  }, [ref, recs, places, enabled]);
+  return aside;
+}
