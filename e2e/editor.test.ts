@@ -12,6 +12,7 @@ import {
   boardArea,
   canvas,
   createBoard,
+  dragOnBoard,
   exported,
   gridBoardFile,
   newUser,
@@ -311,6 +312,37 @@ describe('editor', () => {
     }
     assert.ok(onScreen(await box(bar)), 'the align bar is on screen');
     await page.screenshot({ path: `${artifacts}/panel-aside-top.png` });
+  });
+
+  it('a frame’s title keeps its screen size at any zoom, and a double-click on it still renames', async () => {
+    await canvas(page).focus();
+    await page.keyboard.press('f');
+    await dragOnBoard(page, { x: 340, y: 250 }, { x: 940, y: 550 });
+    await until(async () => (await shapes(page, 'frame').count()) === 1, 'a frame');
+    const title = page.locator('[data-frame-title] text');
+    const nameField = page.getByLabel('Frame name');
+    const titleAt = async (key: string, times: number, label: string) => {
+      await canvas(page).focus();
+      await page.keyboard.press('Control+0');
+      for (let i = 0; i < times; i++) await page.keyboard.press(key);
+      await until(async () => (await zoomLabel(page).textContent()) === label, `zoomed to ${label}`);
+      const box = (await title.boundingBox())!;
+      await page.screenshot({ path: `${artifacts}/frame-title-${label.replace('%', '')}.png` });
+      // A double-click on the title opens its name field; Escape closes it.
+      await page.mouse.dblclick(box.x + Math.min(box.width / 2, 20), box.y + box.height / 2);
+      await nameField.waitFor({ timeout: 5000 });
+      assert.equal(await nameField.inputValue(), 'Frame 1');
+      await page.keyboard.press('Escape');
+      await until(async () => (await nameField.count()) === 0, 'the name field closed');
+      return box;
+    };
+    const small = await titleAt('-', 6, '26%');
+    const large = await titleAt('=', 3, '195%');
+    assert.ok(
+      Math.abs(small.height - large.height) <= 1,
+      `the same height at 26% and 195%: ${small.height} and ${large.height}`,
+    );
+    assert.ok(small.height >= 14, `readable at 26%: ${small.height} px`);
   });
 
   it('exports JSON, SVG and PNG, and imports JSON', async () => {

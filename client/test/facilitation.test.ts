@@ -9,11 +9,13 @@ import {
   createFrame,
   deletedWithFramesNotice,
   deletion,
+  fitTitle,
   frameLabel,
   frameMembers,
   framesInOrder,
   movedWith,
   moveFrame,
+  onFrameGrip,
   renameFrame,
   withFrameMembers,
 } from '../src/board/facilitation/frames.ts';
@@ -61,6 +63,27 @@ function boardWithFrame() {
 }
 
 describe('frames', () => {
+  it('a title too wide for its frame on screen is cut with an ellipsis', () => {
+    const tenEach = (t: string) => [...t].length * 10;
+    assert.equal(fitTitle('Sprint 3', 80, tenEach), 'Sprint 3');
+    assert.equal(fitTitle('Sprint 3', 60, tenEach), 'Sprin…');
+    // A space before the cut is not kept: "Sprint…", not "Sprint …".
+    assert.equal(fitTitle('Sprint 3 retro', 80, tenEach), 'Sprint…');
+    assert.equal(fitTitle('Sprint 3', 10, tenEach), '…');
+    assert.equal(fitTitle('Sprint 3', 5, tenEach), '');
+  });
+
+  it('the title strip is measured on screen: it holds the title at every zoom', () => {
+    const { doc, frame } = boardWithFrame();
+    const f = shape(doc, frame);
+    // The title is drawn 16 px tall, 10 px above the frame on screen: 20 px above it is on the
+    // title at 100 % (20 units), at 25 % (80 units) and at 200 % (10 units).
+    for (const zoom of [1, 0.25, 2]) {
+      assert.ok(onFrameGrip(f, { x: 20 / zoom, y: -20 / zoom }, 4 / zoom, zoom), `on the title at ${zoom}`);
+      assert.ok(!onFrameGrip(f, { x: 20 / zoom, y: -40 / zoom }, 4 / zoom, zoom), `above it at ${zoom}`);
+    }
+  });
+
   it('a new frame has a Y.Text name, numbered after the frames already there', () => {
     const { doc, frame } = boardWithFrame();
     assert.ok(shapesOf(doc).get(frame)?.get('name') instanceof Y.Text);

@@ -24,7 +24,13 @@ import {
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import { fontStacks } from '../drawing/fonts.ts';
-import { clippingFrames, frameLabel, grabbedAt } from '../facilitation/frames.ts';
+import {
+  clippingFrames,
+  FRAME_TITLE_BASELINE_PX,
+  fitTitle,
+  frameLabel,
+  grabbedAt,
+} from '../facilitation/frames.ts';
 import { pathBounds } from '../model/connectors.ts';
 import { shapeCountText, shapeLabel } from '../model/describe.ts';
 import { intersects, rotate, unionRect } from '../model/geometry.ts';
@@ -34,6 +40,7 @@ import { useRemotes } from '../presence/remote.ts';
 import { toBoard, toScreen, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
 import { strokePath } from './freehand.ts';
+import { frameTitleWidth } from './measure.ts';
 import { ArrowView, arrowEndsOf, resolveArrow, ShapeView } from './ShapeView.tsx';
 import type { IndexedShape, ShapeIndex } from './shapeIndex.ts';
 import './canvas.css';
@@ -229,6 +236,7 @@ export function Canvas({
       snap.list.map((x) => x.rec),
       at,
       4 / st.viewport.zoom,
+      st.viewport.zoom,
     );
     // An arrow takes a label (docs/api.md §10: text that follows its midpoint).
     const editable = rec && (rec.text !== undefined || rec.type === 'arrow' || rec.type === 'frame');
@@ -333,7 +341,7 @@ export function Canvas({
         <g className="viewport" transform={baseTransform}>
           <FrameClips list={snap.list} />
           <ShapeLayer visible={still} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
-          <FrameTitles visible={still} />
+          <FrameTitles visible={still} zoom={viewport.zoom} />
           <RemoteSelections awareness={awareness} byId={snap.byId} zoom={viewport.zoom} />
           {!lift && <Selection byId={snap.byId} viewport={viewport} screen={screen} readOnly={readOnly} />}
           <Draft />
@@ -343,7 +351,7 @@ export function Canvas({
       {lift && (
         <LiftLayer screen={screen} transform={transform}>
           <ShapeLayer visible={lifted} byId={snap.byId} clips={clips} editingId={editingId} detail={detail} />
-          <FrameTitles visible={lifted} />
+          <FrameTitles visible={lifted} zoom={viewport.zoom} />
           <Selection byId={snap.byId} viewport={viewport} screen={screen} readOnly={readOnly} />
         </LiftLayer>
       )}
@@ -445,9 +453,11 @@ const ShapeLayer = memo(function ShapeLayer({
 
 /**
  * Frame titles, drawn after every shape so a note never covers the name of the frame it is in
- * (the frame itself stays beneath what it holds).
+ * (the frame itself stays beneath what it holds). Each is drawn at a constant screen size (scaled
+ * by 1 / zoom in board space), cut with an ellipsis to the frame's width on screen, as in tldraw
+ * and Miro; the grip that takes a press or double-click on it (onFrameGrip) is measured likewise.
  */
-const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedShape[] }) {
+const FrameTitles = memo(function FrameTitles({ visible, zoom }: { visible: IndexedShape[]; zoom: number }) {
   return visible
     .filter((e) => e.rec.type === 'frame')
     .map(({ rec: f }) => (
@@ -456,12 +466,12 @@ const FrameTitles = memo(function FrameTitles({ visible }: { visible: IndexedSha
       <g
         key={f.id}
         data-frame-title={f.id}
-        transform={`translate(${f.x} ${f.y})`}
+        transform={`translate(${f.x} ${f.y}) scale(${1 / zoom})`}
         pointerEvents="none"
         aria-hidden="true"
       >
-        <text className="frame-name" x={0} y={-10} fontFamily={fontStacks.sans}>
-          {frameLabel(f)}
+        <text className="frame-name" x={0} y={-FRAME_TITLE_BASELINE_PX} fontFamily={fontStacks.sans}>
+          {fitTitle(frameLabel(f), f.w * zoom, frameTitleWidth)}
         </text>
       </g>
     ));

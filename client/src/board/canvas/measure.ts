@@ -4,6 +4,7 @@
 // it searches for a size.
 import { type FontFamily, styleDefaults } from '@tandem/shared';
 import { fontStacks } from '../drawing/fonts.ts';
+import { FRAME_TITLE_PX } from '../facilitation/frames.ts';
 import type { Measure } from '../model/textLayout.ts';
 import { estimateMeasure, layoutText, type TextLayout } from '../model/textLayout.ts';
 
@@ -29,6 +30,22 @@ export function measureIn(family: FontFamily): Measure {
     }
     return w;
   };
+}
+
+const titleWidths = new Map<string, number>();
+/** The width in screen pixels of a frame's title, drawn 16 px semibold in the sans stack (facilitation.css). */
+export function frameTitleWidth(text: string): number {
+  if (ctx === undefined)
+    ctx = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!ctx) return estimateMeasure(text, FRAME_TITLE_PX) * 1.08;
+  let w = titleWidths.get(text);
+  if (w === undefined) {
+    if (titleWidths.size > 5_000) titleWidths.clear();
+    ctx.font = `600 ${FRAME_TITLE_PX}px ${fontStacks.sans}`;
+    w = ctx.measureText(text).width;
+    titleWidths.set(text, w);
+  }
+  return w;
 }
 
 export const measure: Measure = measureIn(styleDefaults.fontFamily);

@@ -153,20 +153,50 @@ export function renameFrame(doc: Y.Doc, frameId: string, next: string): void {
   });
 }
 
-/** How far above a frame its title strip reaches, in board units (the title is drawn at y − 10). */
+/**
+ * A frame's title on the canvas is drawn at a constant screen size, as in tldraw and Miro: 16 px
+ * semibold, its baseline 10 px above the frame's top edge, whatever the zoom (at 25 % a title
+ * scaled with the board was 4 px tall, unreadable). Exports keep these numbers in board units
+ * (shared render/svg.ts), which is the same picture at 100 %.
+ */
+export const FRAME_TITLE_PX = 16;
+export const FRAME_TITLE_BASELINE_PX = 10;
+/** How far above a frame its title strip reaches, in screen pixels. */
 export const FRAME_TITLE_ROOM = 30;
+
+/**
+ * `text` cut to fit `maxWidth` (as measured by `width`), ending with an ellipsis when cut: a frame's
+ * title on the canvas is no wider than the frame on screen. Nothing at all when not even the
+ * ellipsis fits.
+ */
+export function fitTitle(text: string, maxWidth: number, width: (s: string) => number): string {
+  if (width(text) <= maxWidth) return text;
+  const chars = [...text];
+  // The longest prefix that fits with its ellipsis (binary search: width grows with length).
+  let lo = 0;
+  let hi = chars.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (width(`${chars.slice(0, mid).join('').trimEnd()}…`) <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return width('…') <= maxWidth ? '…' : '';
+  return `${chars.slice(0, lo).join('').trimEnd()}…`;
+}
 
 /**
  * Whether `p` holds the frame itself rather than the board inside it: its title strip or its
  * border (within `tolerance`). Only these move a frame; a press anywhere else inside it starts a
- * marquee, as in Figma and Miro (docs/api.md §14).
+ * marquee, as in Figma and Miro (docs/api.md §14). The title strip is measured on screen
+ * (`zoom`), as the title is drawn, so a double-click on the title renames the frame at any zoom.
  */
-export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): boolean {
+export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number, zoom = 1): boolean {
   const name = frameLabel(frame);
-  // The title's width, estimated from its length: 16-unit semibold text is about 9 units a letter.
-  const titleW = Math.min(Math.max(frame.w, 60), name.length * 9 + 24);
-  if (p.x >= frame.x && p.x <= frame.x + titleW && p.y >= frame.y - FRAME_TITLE_ROOM && p.y <= frame.y)
-    return true;
+  // The title's width on screen, estimated from its length: 16 px semibold is about 9 px a
+  // letter; no wider than the frame on screen (the title is cut to it), but at least 60 px.
+  const titleW = Math.min(Math.max(frame.w * zoom, 60), name.length * 9 + 24) / zoom;
+  const room = FRAME_TITLE_ROOM / zoom;
+  if (p.x >= frame.x && p.x <= frame.x + titleW && p.y >= frame.y - room && p.y <= frame.y) return true;
   const outer = {
     x: frame.x - tolerance,
     y: frame.y - tolerance,
@@ -188,7 +218,7 @@ export function onFrameGrip(frame: ShapeRecord, p: Point, tolerance: number): bo
  * frame is a press on the board there (docs/api.md §14). The Select tool's press and the
  * double-click (rename a frame by its title, as in Figma and Miro) share it.
  */
-export function grabbedAt(shapes: ShapeRecord[], p: Point, tolerance: number): ShapeRecord | null {
+export function grabbedAt(shapes: ShapeRecord[], p: Point, tolerance: number, zoom = 1): ShapeRecord | null {
   const shape = topmostAt(
     shapes.filter((s) => !isFrame(s)),
     p,
@@ -197,7 +227,7 @@ export function grabbedAt(shapes: ShapeRecord[], p: Point, tolerance: number): S
   if (shape) return shape;
   for (let i = shapes.length - 1; i >= 0; i--) {
     const s = shapes[i]!;
-    if (isFrame(s) && onFrameGrip(s, p, tolerance * 2)) return s;
+    if (isFrame(s) && onFrameGrip(s, p, tolerance * 2, zoom)) return s;
   }
   return null;
 }

@@ -106,6 +106,7 @@ export class ToolController {
       this.ctx.shapes().list.map((e) => e.rec),
       p,
       this.tolerance(),
+      this.ctx.store.getState().viewport.zoom,
     );
   }
 
