@@ -218,23 +218,44 @@ describe('keyboard only', () => {
     }
   });
 
-  it('the canvas shows a focus ring on the board’s edge when Tab reaches it, not when it is clicked', async () => {
-    // A strip at the left edge of the view, clear of the bars: what the ring would change.
+  it('the canvas shows a thin focus line on the board’s edge when Tab reaches it with nothing selected, not when it is clicked', async () => {
+    // A strip at the left edge of the view, clear of the bars: what the line would change.
     const edge = () => kay.screenshot({ clip: { x: 0, y: 300, width: 8, height: 120 } });
+    // The indicator's computed outline (the editor's ::after, editor.css).
+    const ring = () =>
+      kay.locator('.editor').evaluate((el) => {
+        const after = getComputedStyle(el, '::after');
+        return after.outlineStyle === 'none' ? 'none' : `${after.outlineStyle} ${after.outlineWidth}`;
+      });
     const allBoards = kay.getByRole('link', { name: 'All boards' });
+    // Nothing selected (an earlier test left its shapes selected).
+    await canvas(kay).focus();
+    await kay.keyboard.press('Escape');
     await allBoards.focus();
     const unfocused = await edge();
+    assert.equal(await ring(), 'none', 'no line without focus');
     await pressTo(kay, 'Shift+Tab', 'application Board canvas');
     await kay.screenshot({ path: `${artifacts}/canvas-focus-ring.png` });
-    assert.notDeepEqual(await edge(), unfocused, 'Tab to the canvas rings the edge of the view');
+    assert.equal(await ring(), 'solid 2px', 'Tab to the canvas: a thin line on the edge of the view');
+    assert.notDeepEqual(await edge(), unfocused, 'the line shows on the edge of the view');
     await allBoards.focus();
-    assert.deepEqual(await edge(), unfocused, 'the ring goes with focus');
-    // A click on the board (an empty spot) focuses it without a ring.
+    assert.deepEqual(await edge(), unfocused, 'the line goes with focus');
+    // A click on the board (an empty spot) focuses it without a line.
     await canvas(kay).click({ position: { x: 640, y: 420 } });
     await until(
       async () => (await focused(kay)) === 'application Board canvas',
       'the click focused the canvas',
     );
-    assert.deepEqual(await edge(), unfocused, 'no ring after a click');
+    assert.deepEqual(await edge(), unfocused, 'no line after a click');
+    assert.equal(await ring(), 'none', 'no outline after a click');
+    // With a shape selected, its selection outline shows where the keys act: no line on the view.
+    await kay.keyboard.press('Control+a');
+    await kay.locator('.selection > rect').first().waitFor();
+    await allBoards.focus();
+    await pressTo(kay, 'Shift+Tab', 'application Board canvas');
+    assert.equal(await ring(), 'none', 'no line while something is selected');
+    await kay.screenshot({ path: `${artifacts}/canvas-focus-selected.png` });
+    await kay.keyboard.press('Escape');
+    await until(async () => (await ring()) === 'solid 2px', 'the line once the selection is cleared');
   });
 });

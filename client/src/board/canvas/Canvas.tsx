@@ -96,6 +96,8 @@ export function Canvas({
   const tool = useEditor((s) => s.tool);
   const spaceHeld = useEditor((s) => s.spaceHeld);
   const editingId = useEditor((s) => s.editingId);
+  // Whether anything is selected: the board's keyboard focus ring shows only when nothing is (editor.css).
+  const hasSelection = useEditor((s) => s.selection.length > 0);
   const setScreen = useEditor((s) => s.setScreen);
 
   useEffect(() => {
@@ -308,6 +310,7 @@ export function Canvas({
         onMouseDown={(e) => {
           if (placesComment(e)) e.preventDefault();
         }}
+        data-selected={hasSelection ? 'true' : undefined}
         data-shape-count={snap.list.length}
         data-rendered-count={visible.length}
       >
