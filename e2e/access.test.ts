@@ -226,6 +226,25 @@ describe('roles and access', () => {
     await context.close();
   });
 
+  it('the sign-in page logs no console error for a signed-out visitor (the session probe is a 200)', async () => {
+    const context = await app.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: app.server.url,
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto('/');
+    await page.waitForURL('**/signin');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(errors, [], 'no console errors on the sign-in page');
+    await context.close();
+  });
+
   it('sign-in page and its errors are sentences', async () => {
     const context = await app.browser.newContext({
       viewport: { width: 1280, height: 800 },

@@ -27,8 +27,11 @@ export const useSession = create<SessionState>((set) => ({
   loaded: false,
   async load() {
     try {
-      const { user } = await api.me();
-      localStorage.setItem(CACHE_KEY, JSON.stringify(user));
+      // The session probe answers 200 {user: null} when no one is signed in: /api/me's 401 for a
+      // signed-out visitor was logged by the browser as a console error on the sign-in page.
+      const { user } = await api.session();
+      if (user) localStorage.setItem(CACHE_KEY, JSON.stringify(user));
+      else localStorage.removeItem(CACHE_KEY);
       set({ user, loaded: true });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NETWORK') set({ user: cached(), loaded: true });

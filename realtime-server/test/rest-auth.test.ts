@@ -30,6 +30,28 @@ describe('REST: accounts and sessions', () => {
   after(() => server.close());
   const client = () => new ApiClient(server.url);
 
+  describe('GET /api/auth/session', () => {
+    test('200 {user: null} for a signed-out visitor, 200 {user} as /api/me for a signed-in one', async () => {
+      const visitor = client();
+      const none = await visitor.call<{ user: User | null }>('GET', '/api/auth/session');
+      assert.equal(none.status, 200, JSON.stringify(none.body));
+      assert.deepEqual(none.body, { user: null });
+      const email = uniqueEmail();
+      const ada = client();
+      const signedUp = await ada.call<{ user: User }>('POST', '/api/auth/signup', {
+        email,
+        name: 'Ada',
+        password: PASSWORD,
+      });
+      const session = await ada.call<{ user: User | null }>('GET', '/api/auth/session');
+      assert.equal(session.status, 200);
+      assert.deepEqual(session.body.user, signedUp.body.user);
+      assert.deepEqual(session.body, (await ada.call('GET', '/api/me')).body);
+      await ada.call('POST', '/api/auth/logout');
+      assert.deepEqual((await ada.call('GET', '/api/auth/session')).body, { user: null });
+    });
+  });
+
   describe('POST /api/auth/signup', () => {
     test('201 {user} with a lower-cased email, and an httpOnly SameSite=Lax session cookie on Path=/', async () => {
       const email = uniqueEmail();

@@ -36,6 +36,7 @@ export const apiPaths = {
   login: () => `${API_PREFIX}/auth/login`,
   guest: () => `${API_PREFIX}/auth/guest`,
   logout: () => `${API_PREFIX}/auth/logout`,
+  session: () => `${API_PREFIX}/auth/session`,
   upgrade: () => `${API_PREFIX}/auth/upgrade`,
   join: (token: string) => `${API_PREFIX}/join/${enc(token)}`,
   publicToken: (token: string) => `${API_PREFIX}/public/${enc(token)}/token`,

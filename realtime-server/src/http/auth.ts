@@ -130,6 +130,9 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
   });
 
   app.get('/api/me', async (request) => ({ user: toUser(signedIn(request)) }));
+  // Who is signed in, for anyone: the client's probe on load. A signed-out visitor gets 200
+  // {user: null}, not /api/me's 401, which the browser logs as a console error on the sign-in page.
+  app.get('/api/auth/session', async (request) => ({ user: request.user ? toUser(request.user) : null }));
 
   // The colour this person shows on boards (docs/api.md §7): kept on the account, used the next
   // time they open a board unless someone there shows it already; an open board takes it live
