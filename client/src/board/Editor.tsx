@@ -56,6 +56,7 @@ import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { dismissConfirms } from './ui/Confirm.tsx';
+import { ContextMenu } from './ui/ContextMenu.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
 import { FoldWhenCrowded } from './ui/FoldWhenCrowded.tsx';
@@ -362,6 +363,16 @@ function EditorView({
           }}
           onEditRequest={actions.editText}
           onEmptyDoubleClick={actions.addTextAt}
+        />
+        <ContextMenu
+          actions={actions}
+          controller={controller}
+          index={previewIndex ?? index}
+          readOnly={locked || previewIndex !== null}
+          boardId={board.id}
+          session={session}
+          whole={pages.length > 1 ? 'page' : 'board'}
+          onMessage={setMessage}
         />
         {!locked && <EmptyHint index={index} />}
         <SelectionAnnouncer index={previewIndex ?? index} />

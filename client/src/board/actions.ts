@@ -205,21 +205,28 @@ export function createActions(
      * Pastes `text` (from a paste event) or whatever we can read, centred on the pointer as in
      * Excalidraw and Miro (and as a pasted image lands), or in the middle of the view when the
      * pointer is off the canvas. It always landed in the middle, over whatever was drawn there.
+     * `at`: the board point the context menu was opened at (its Paste).
      */
-    async paste(text?: string) {
+    async paste(text?: string, at?: Point) {
       if (!canEdit()) return;
       let t = text;
       if (t === undefined) {
         try {
           t = await navigator.clipboard.readText();
         } catch {
+          // From the context menu (`at`), a refusal with nothing copied in this tab says what
+          // works instead: the keyboard's paste needs no permission.
+          if (at && !memoryClipboard)
+            return ed().setNotice(
+              'The browser did not let Tandem read the clipboard. Press Ctrl+V to paste.',
+            );
           t = memoryClipboard;
         }
       }
       if (!t) t = memoryClipboard;
       const s = ed();
       // The viewport's x and y are the board point at the middle of the view.
-      const centre = pointer() ?? { x: s.viewport.x, y: s.viewport.y };
+      const centre = at ?? pointer() ?? { x: s.viewport.x, y: s.viewport.y };
       const ids = pasteShapes(doc, t, userId, centre);
       if (ids.length > 0) {
         s.select(ids);

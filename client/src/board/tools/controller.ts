@@ -110,6 +110,28 @@ export class ToolController {
     );
   }
 
+  /**
+   * A right-click at screen point (x, y), before the context menu opens: a shape not in the
+   * selection is selected (with its group) as a left click would select it, a shape in the
+   * selection keeps the selection (as in tldraw), and empty canvas selects nothing.
+   */
+  selectForMenu(x: number, y: number): void {
+    const st = this.ctx.store.getState();
+    if (st.editingId) st.setEditing(null);
+    const hit = this.selectHit(this.board(x, y));
+    if (!hit) {
+      st.select([]);
+      return;
+    }
+    if (st.selection.includes(hit.id)) return;
+    st.select(
+      expandToGroups(
+        this.ctx.shapes().list.map((r) => r.rec),
+        [hit.id],
+      ),
+    );
+  }
+
   down(e: {
     x: number;
     y: number;

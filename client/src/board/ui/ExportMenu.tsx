@@ -37,6 +37,49 @@ interface Props {
   onMessage(sentence: string): void;
 }
 
+type ChosenShapes = ReturnType<typeof chosenShapes>;
+
+// A frame selected brings what lies inside it, as moving, copying or deleting it does: the
+// selection's picture of a frame was its outline and title alone.
+function chosenShapes(session: BoardSession, index: ShapeIndex, selectionOnly: boolean) {
+  const snap = index.getSnapshot();
+  const sel = new Set(withFrameMembers(session.doc, useEditor.getState().selection));
+  const list = snap.list.map((e) => e.rec).filter((r) => !selectionOnly || sel.has(r.id));
+  return { list, byId: snap.byId };
+}
+
+/** The picture of the chosen shapes, images and fonts inside it, as every export draws it. */
+const pictureOf = async (boardId: string, { list, byId }: ChosenShapes) =>
+  toSvg(list, byId, 32, await imagesOf(boardId, list), await fontFacesFor(list));
+
+/**
+ * The selection, else the page shown (`whole`: "page" or "board"), onto the clipboard as a PNG
+ * (Shift+Alt+C, as in Excalidraw; the Export menu's and the context menu's Copy as PNG): pasted
+ * straight into a chat or a document, with no file in between.
+ */
+export async function copyAsPng(
+  boardId: string,
+  session: BoardSession,
+  index: ShapeIndex,
+  whole: string,
+  onMessage: (sentence: string) => void,
+): Promise<void> {
+  const selectionOnly = useEditor.getState().selection.length > 0;
+  const shapes = chosenShapes(session, index, selectionOnly);
+  if (shapes.list.length === 0) return onMessage('There is nothing to copy yet.');
+  if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write)
+    return onMessage('This browser cannot put pictures on the clipboard. Export as PNG instead.');
+  try {
+    // The item is made at once with a promise of its bytes: Safari refuses a clipboard write
+    // that starts after an await, outside the click that asked for it.
+    const png = pictureOf(boardId, shapes).then(({ svg, width, height }) => svgToPng(svg, width, height));
+    await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
+    onMessage(selectionOnly ? 'Copied the selection as a picture.' : `Copied the ${whole} as a picture.`);
+  } catch {
+    onMessage('The picture could not be copied: the browser refused. Export as PNG instead.');
+  }
+}
+
 export function ExportMenu({ boardId, session, pages, index, title, userId, readOnly, onMessage }: Props) {
   const { open, setOpen, wrap, trigger } = useMenu<HTMLDivElement>();
   const file = useRef<HTMLInputElement>(null);
@@ -45,17 +88,8 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
   const several = (pages?.count ?? 1) > 1;
   const shown = several ? 'Page' : 'Board';
 
-  // A frame selected brings what lies inside it, as moving, copying or deleting it does: the
-  // selection's picture of a frame was its outline and title alone.
-  const chosen = (selectionOnly: boolean) => {
-    const snap = index.getSnapshot();
-    const sel = new Set(withFrameMembers(session.doc, useEditor.getState().selection));
-    const list = snap.list.map((e) => e.rec).filter((r) => !selectionOnly || sel.has(r.id));
-    return { list, byId: snap.byId };
-  };
-  /** The picture of the chosen shapes, images and fonts inside it, as every export draws it. */
-  const picture = async ({ list, byId }: ReturnType<typeof chosen>) =>
-    toSvg(list, byId, 32, await imagesOf(boardId, list), await fontFacesFor(list));
+  const chosen = (selectionOnly: boolean) => chosenShapes(session, index, selectionOnly);
+  const picture = (shapes: ChosenShapes) => pictureOf(boardId, shapes);
   const image = async (kind: 'png' | 'svg' | 'pdf', selectionOnly: boolean) => {
     setOpen(false);
     const shapes = chosen(selectionOnly);
@@ -76,30 +110,9 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
       }
     }
   };
-  /**
-   * The selection, else the page shown, onto the clipboard as a PNG (Shift+Alt+C, as in
-   * Excalidraw): pasted straight into a chat or a document, with no file in between.
-   */
   const copyPng = async () => {
     setOpen(false);
-    const selectionOnly = useEditor.getState().selection.length > 0;
-    const shapes = chosen(selectionOnly);
-    if (shapes.list.length === 0) return onMessage('There is nothing to copy yet.');
-    if (typeof ClipboardItem === 'undefined' || !navigator.clipboard?.write)
-      return onMessage('This browser cannot put pictures on the clipboard. Export as PNG instead.');
-    try {
-      // The item is made at once with a promise of its bytes: Safari refuses a clipboard write
-      // that starts after an await, outside the click that asked for it.
-      const png = picture(shapes).then(({ svg, width, height }) => svgToPng(svg, width, height));
-      await navigator.clipboard.write([new ClipboardItem({ 'image/png': png })]);
-      onMessage(
-        selectionOnly
-          ? 'Copied the selection as a picture.'
-          : `Copied the ${shown.toLowerCase()} as a picture.`,
-      );
-    } catch {
-      onMessage('The picture could not be copied: the browser refused. Export as PNG instead.');
-    }
+    await copyAsPng(boardId, session, index, shown.toLowerCase(), onMessage);
   };
   const copyRef = useRef(copyPng);
   copyRef.current = copyPng;

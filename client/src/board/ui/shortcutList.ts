@@ -20,6 +20,33 @@ export interface ShortcutGroup {
 /** The key that opens the list. */
 export const SHORTCUTS_KEY = '?';
 
+/**
+ * The keys of the commands the board's context menu offers too: the menu shows them beside its
+ * items, read from here, so the list and the menu cannot disagree.
+ */
+export const COMMAND_KEYS = {
+  undo: 'Ctrl+Z',
+  redo: 'Ctrl+Shift+Z',
+  copy: 'Ctrl+C',
+  cut: 'Ctrl+X',
+  paste: 'Ctrl+V',
+  duplicate: 'Ctrl+D',
+  copyPng: 'Shift+Alt+C',
+  selectAll: 'Ctrl+A',
+  delete: 'Delete',
+  group: 'Ctrl+G',
+  ungroup: 'Ctrl+Shift+G',
+  lock: 'Shift+L',
+  forward: 'Ctrl+]',
+  backward: 'Ctrl+[',
+  toFront: 'Ctrl+Shift+]',
+  toBack: 'Ctrl+Shift+[',
+  zoomToFit: 'Shift+1',
+  zoomToSelection: 'Shift+2',
+  contextMenu: 'Shift+F10',
+} as const;
+const K = COMMAND_KEYS;
+
 const key = (keys: string | string[], what: string): Shortcut => ({
   keys: Array.isArray(keys) ? keys : [keys],
   what,
@@ -43,16 +70,16 @@ export function shortcutGroups(): ShortcutGroup[] {
     {
       title: 'Edit',
       shortcuts: [
-        key('Ctrl+Z', 'Undo your last change'),
-        key(['Ctrl+Shift+Z', 'Ctrl+Y'], 'Redo'),
-        key('Ctrl+C', 'Copy'),
-        key('Ctrl+X', 'Cut'),
-        key('Ctrl+V', 'Paste'),
-        key('Ctrl+D', 'Duplicate'),
-        key('Shift+Alt+C', 'Copy the selection, or the page, as a picture (PNG)'),
+        key(K.undo, 'Undo your last change'),
+        key([K.redo, 'Ctrl+Y'], 'Redo'),
+        key(K.copy, 'Copy'),
+        key(K.cut, 'Cut'),
+        key(K.paste, 'Paste'),
+        key(K.duplicate, 'Duplicate'),
+        key(K.copyPng, 'Copy the selection, or the page, as a picture (PNG)'),
         key('Alt+drag', 'Drag a copy of the selection'),
-        key('Ctrl+A', 'Select all'),
-        key(['Delete', 'Backspace'], 'Delete the selection'),
+        key(K.selectAll, 'Select all'),
+        key([K.delete, 'Backspace'], 'Delete the selection'),
         key(
           'Enter',
           'Edit the selected shape’s text; with a shape tool, place its shape mid-view; with nothing selected, select the first shape',
@@ -61,6 +88,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Shift+Tab', 'With a shape selected: select the previous one'),
         key('Escape', 'Select nothing, and pick Select (Tab then leaves the canvas)'),
         key(['Arrow keys', 'Shift+arrow keys'], 'Nudge the selection by 1 or 10'),
+        key([K.contextMenu, 'Menu key'], 'Open the context menu of the selection (or right-click)'),
       ],
     },
     {
@@ -68,13 +96,13 @@ export function shortcutGroups(): ShortcutGroup[] {
       shortcuts: [
         ...alignments.map((a) => key(alignKeyOf(a.how), a.label)),
         ...distributions.map((d) => key(distributeKeyOf(d.axis), d.label)),
-        key('Ctrl+G', 'Group'),
-        key('Ctrl+Shift+G', 'Ungroup'),
-        key(['Shift+L', 'Ctrl+Shift+L'], 'Lock or unlock'),
-        key('Ctrl+]', 'Bring forward'),
-        key('Ctrl+[', 'Send back'),
-        key('Ctrl+Shift+]', 'Bring to front'),
-        key('Ctrl+Shift+[', 'Send to back'),
+        key(K.group, 'Group'),
+        key(K.ungroup, 'Ungroup'),
+        key([K.lock, 'Ctrl+Shift+L'], 'Lock or unlock'),
+        key(K.forward, 'Bring forward'),
+        key(K.backward, 'Send back'),
+        key(K.toFront, 'Bring to front'),
+        key(K.toBack, 'Send to back'),
       ],
     },
     {
@@ -83,8 +111,8 @@ export function shortcutGroups(): ShortcutGroup[] {
         key(['+', 'Ctrl+='], 'Zoom in'),
         key(['−', 'Ctrl+−'], 'Zoom out'),
         key('Ctrl+0', 'Zoom to 100%'),
-        key('Shift+1', 'Zoom to fit the board'),
-        key('Shift+2', 'Zoom to the selection'),
+        key(K.zoomToFit, 'Zoom to fit the board'),
+        key(K.zoomToSelection, 'Zoom to the selection'),
         key('Ctrl+F', 'Find on this page (Enter: next match, Shift+Enter: previous)'),
         key('Ctrl+Alt+H', 'Open or close History'),
         key(SHORTCUTS_KEY, 'This list'),

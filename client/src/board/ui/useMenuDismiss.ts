@@ -1,9 +1,9 @@
 // A popup menu puts focus on its first item as it opens, closes on Escape (focus goes back to its
 // button) and on a press outside it, and the up and down arrows move through its items, as menus
-// do everywhere. A popup panel of controls (the facilitation bar's) is dismissed the same way,
+// do everywhere (Home and End: the first and last item). A popup panel of controls (the facilitation bar's) is dismissed the same way,
 // with the differences `DismissOptions.panel` lists.
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
-import { onKeydown } from '../shortcuts.ts';
+import { isTyping, onKeydown } from '../shortcuts.ts';
 
 const ITEMS = '[role^="menuitem"]:not(:disabled)';
 /** A panel's controls, the first of which takes focus as it opens. */
@@ -54,18 +54,29 @@ export function useMenuDismiss(
     const inWrap = (e: Event) =>
       !!wrap.current && e.target instanceof Node && wrap.current.contains(e.target);
     const key = (e: KeyboardEvent) => {
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || e.key === 'Home' || e.key === 'End') {
         // Arrows move through the items, as in every menu (ARIA's menu button): a screen reader
         // in a menu offers the arrows, and they did nothing (on the board they nudged the selection).
         const root = wrap.current;
         if (!root || !(e.target instanceof Node) || !root.contains(e.target)) return;
+        if ((e.key === 'Home' || e.key === 'End') && isTyping(e.target)) return;
         const items = [...root.querySelectorAll<HTMLElement>(ITEMS)];
         if (items.length === 0) return;
         e.preventDefault();
         e.stopPropagation();
         const at = items.indexOf(e.target as HTMLElement);
-        const step = e.key === 'ArrowDown' ? 1 : -1;
-        const next = at < 0 ? (step > 0 ? 0 : items.length - 1) : (at + step + items.length) % items.length;
+        // Home and End: the first and the last item.
+        const step = e.key === 'ArrowDown' || e.key === 'Home' ? 1 : -1;
+        const next =
+          e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? items.length - 1
+              : at < 0
+                ? step > 0
+                  ? 0
+                  : items.length - 1
+                : (at + step + items.length) % items.length;
         items[next]!.focus();
         return;
       }
