@@ -93,7 +93,6 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 }
 
 export const api = {
-  me: () => call<UserAnswer>('GET', apiPaths.me()),
   /** Who is signed in, null for a signed-out visitor (200 either way: no 401 in the console). */
   session: () => call<{ user: UserAnswer['user'] | null }>('GET', apiPaths.session()),
   setMyColor: (color: string) => call<UserAnswer>('PUT', apiPaths.myColor(), { color }),
