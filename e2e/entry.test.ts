@@ -265,7 +265,14 @@ describe('text entry, title and thumbnails', () => {
           await page.reload();
           return false;
         }
-        return img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0);
+        // Briefly: the picture can leave the card between the count and this (a re-render, or a
+        // failed load that empties the card), and the next round reloads. At the default timeout
+        // one such round held the whole wait (a clean-clone run under load, 30 s).
+        return img
+          .evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0, undefined, {
+            timeout: 1000,
+          })
+          .catch(() => false);
       },
       'the thumbnail on the card',
       30_000,
