@@ -65,16 +65,30 @@ export function createActions(
   const sel = () => ed().selection.filter((id) => index.getSnapshot().byId.has(id));
   const canEdit = () => !readOnly();
 
+  /**
+   * A command that is one undo step of its own, as each pick in Excalidraw's and tldraw's panels
+   * is: Yjs merges edits made within its capture window (400 ms), so a fill picked right after a
+   * colour, or a delete right after a recolour, went back together on one Ctrl+Z (a user trial).
+   * Typing and drags still merge as they should; they do not come through here.
+   */
+  const ownStep =
+    <A extends unknown[]>(command: (...args: A) => unknown) =>
+    (...args: A): void => {
+      if (!canEdit()) return;
+      undo.stopCapturing();
+      command(...args);
+      undo.stopCapturing();
+    };
+
   /** Moves the selection's units (groups count as one; locked shapes stay) by computed offsets. */
-  const arrange = (offsets: (units: ReturnType<typeof unitsOf>) => Offset[]) => {
-    if (!canEdit()) return;
+  const arrange = ownStep((offsets: (units: ReturnType<typeof unitsOf>) => Offset[]) => {
     const snap = index.getSnapshot();
     const units = unitsOf(
       snap.list.map((e) => e.rec).filter((r) => !r.locked),
       sel(),
     );
     applyPatches(doc, offsetPatches(snap.byId, offsets(units)));
-  };
+  });
 
   // A copied frame takes its contents along, as a duplicated one does.
   const copyText = (): string | null =>
@@ -95,8 +109,7 @@ export function createActions(
   return {
     undo: () => historyStep(() => history.undo()),
     redo: () => historyStep(() => history.redo()),
-    deleteSelection() {
-      if (!canEdit()) return;
+    deleteSelection: ownStep(() => {
       const ids = sel();
       const byId = index.getSnapshot().byId;
       // A frame takes its contents (a locked one keeps them); what went beyond the selection is
@@ -108,9 +121,8 @@ export function createActions(
       );
       if (notice) ed().setNotice(notice);
       ed().select(ids.filter((id) => byId.get(id)?.locked));
-    },
-    duplicate() {
-      if (!canEdit()) return;
+    }),
+    duplicate: ownStep(() => {
       const chosen = sel();
       // A frame's copy takes copies of its contents (as an Alt-drag's does; it was a bare frame),
       // and lands beside the original, not 24 units over it, as in Miro and tldraw.
@@ -122,48 +134,42 @@ export function createActions(
       const picked = new Set(chosen);
       const selected = copies.filter((_, i) => picked.has(originals[i]?.id ?? ''));
       if (selected.length > 0) ed().select(selected);
-    },
+    }),
     nudge(dx: number, dy: number) {
       if (!canEdit()) return;
       moveShapes(doc, movedWith(doc, sel()), dx, dy);
     },
-    recolor(color: ColorName) {
-      if (!canEdit()) return;
+    recolor: ownStep((color: ColorName) => {
       restyle(doc, sel(), color);
-    },
+    }),
     /** Sets the alt text of the one selected image (ignored for anything else). */
-    setAltText(alt: string) {
+    setAltText: ownStep((alt: string) => {
       const ids = sel();
-      if (!canEdit() || ids.length !== 1) return;
-      setAltText(doc, ids[0]!, alt);
-    },
-    restyle(patch: StylePatch) {
-      if (!canEdit()) return;
+      if (ids.length === 1) setAltText(doc, ids[0]!, alt);
+    }),
+    restyle: ownStep((patch: StylePatch) => {
       setStyle(doc, sel(), patch, measureIn);
       ed().rememberStyle(patch);
-    },
+    }),
     /** Aligns the selected shapes (a group counts as one) on their common bounds. */
     align: (how: Alignment) => arrange((units) => alignUnits(units, how)),
     distribute: (axis: 'x' | 'y') => arrange((units) => distributeUnits(units, axis)),
-    group() {
-      if (!canEdit()) return;
+    group: ownStep(() => {
       groupShapes(doc, sel());
-    },
-    ungroup() {
-      if (!canEdit()) return;
+    }),
+    ungroup: ownStep(() => {
       ungroupShapes(doc, sel());
-    },
+    }),
     /** Locks the selection, or unlocks it when every selected shape is locked already. */
-    toggleLock() {
-      if (!canEdit()) return;
+    toggleLock: ownStep(() => {
       const ids = sel();
       const byId = index.getSnapshot().byId;
       setLocked(doc, ids, !ids.every((id) => byId.get(id)?.locked));
-    },
-    forward: () => canEdit() && bringForward(doc, sel()),
-    backward: () => canEdit() && sendBackward(doc, sel()),
-    toFront: () => canEdit() && bringToFront(doc, sel()),
-    toBack: () => canEdit() && sendToBack(doc, sel()),
+    }),
+    forward: ownStep(() => bringForward(doc, sel())),
+    backward: ownStep(() => sendBackward(doc, sel())),
+    toFront: ownStep(() => bringToFront(doc, sel())),
+    toBack: ownStep(() => sendToBack(doc, sel())),
     isLocked: (id: string): boolean => index.getSnapshot().byId.get(id)?.locked === true,
     selectAll: () => ed().select(index.getSnapshot().list.map((e) => e.rec.id)),
     /**
