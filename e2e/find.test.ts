@@ -12,13 +12,16 @@ import {
   artifacts,
   canvas,
   createBoard,
+  failOnPageErrors,
   focused,
   inView,
   newUser,
   onPhone,
   pathOf,
+  place,
   sharedBoard,
   until,
+  waitStatus,
   withApp,
 } from './helpers.ts';
 
@@ -235,5 +238,23 @@ describe('find on this page', () => {
     await until(() => inView(sam, 'Sticky note: Q3 Budget'), 'the match is in view');
     // On Money, no other page says "budget": no list.
     assert.equal(await findBar(sam).getByRole('list').count(), 0);
+
+    // While the bar stays open, a page written on meanwhile joins the list: Sam, in a second tab
+    // on the Later page, writes a note that says it.
+    const later = stored.pages.find((p) => p.name === 'Later')!;
+    const tab = await sam.context().newPage();
+    failOnPageErrors(tab, 'Sam, second tab');
+    await tab.goto(`/b/${boardId}/p/${later.id}`);
+    await waitStatus(tab, 'live');
+    await place(tab, 'Sticky note', 300, 300);
+    await tab.getByLabel('Shape text').pressSequentially('Budget cuts');
+    await tab.keyboard.press('Escape');
+    await until(
+      async () => (await list.getByRole('button').allTextContents()).join() === 'Later — 1 match',
+      'the Later page listed on the Money page’s open bar',
+      30_000,
+    );
+    assert.equal(await findBar(sam).getByRole('searchbox').inputValue(), 'budget', 'the query stands');
+    await tab.close();
   });
 });

@@ -9,6 +9,13 @@ import { api } from '../../api/client.ts';
 
 /** How long typing rests before the server is asked: one request per pause, not per keystroke. */
 export const SEARCH_PAGES_DEBOUNCE_MS = 250;
+/**
+ * How often an open bar asks again while its query stands, so a page someone writes on meanwhile
+ * joins (or leaves) the list, as this page's own matches follow its edits. The other pages are
+ * not loaded here, so no edit of theirs reaches this tab to ask on: one small request per bar per
+ * interval instead.
+ */
+export const SEARCH_PAGES_REFRESH_MS = 5_000;
 
 /**
  * The pages other than `pageId` with matches of `query`, as the server last answered for this very
@@ -27,16 +34,26 @@ export function useOtherPageMatches(
     if (wanted === null) return;
     // An answer that comes back after the query changed is for a query no longer asked: dropped.
     let current = true;
-    const timer = setTimeout(() => {
-      api.boardSearch(boardId, wanted).then(
-        (found: BoardSearchResult) => {
-          if (current) setAnswer({ query: wanted, pages: found.pages });
-        },
-        () => {
-          if (current) setAnswer(null);
-        },
-      );
-    }, SEARCH_PAGES_DEBOUNCE_MS);
+    let timer: ReturnType<typeof setTimeout>;
+    // Asked once typing rests, then again every interval after each answer (never two at once).
+    const ask = (after: number) => {
+      timer = setTimeout(() => {
+        api.boardSearch(boardId, wanted).then(
+          (found: BoardSearchResult) => {
+            if (!current) return;
+            setAnswer({ query: wanted, pages: found.pages });
+            ask(SEARCH_PAGES_REFRESH_MS);
+          },
+          () => {
+            // Offline or refused: the list is dropped until an answer comes again.
+            if (!current) return;
+            setAnswer(null);
+            ask(SEARCH_PAGES_REFRESH_MS);
+          },
+        );
+      }, after);
+    };
+    ask(SEARCH_PAGES_DEBOUNCE_MS);
     return () => {
       current = false;
       clearTimeout(timer);
