@@ -1,6 +1,8 @@
 // Text in notes, in the browser: a 12-line sticky shows every line inside the note, and two
 // people typing at the same spot of one note get two whole runs of letters, not a mix.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -185,6 +187,83 @@ describe('text in notes', () => {
     await ada.getByRole('button', { name: 'Text size XL', exact: true }).click();
     await until(async () => ((await outlineWidth(ada)) ?? 0) > w * 1.5, 'the box grew with the font');
     assert.equal(await ada.locator('[data-shape-type="text"] .shape-text tspan').count(), 1, 'one line');
+  });
+
+  it('a turned note is typed into where it is drawn, and a turned text keeps its first letter in place as it grows', async () => {
+    const { page } = await newUser(app, 'Rita');
+    const boardId = await createBoard(page, 'Turned');
+    const base = { color: 'yellow', createdBy: 'x', rotation: 0.6 };
+    const file = join(tmpdir(), `tandem-turned-${process.pid}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        shapes: [
+          { ...base, id: 'note', type: 'sticky', x: -300, y: -100, w: 200, h: 200, z: 'a0', text: 'Turned' },
+          {
+            ...base,
+            id: 'words',
+            type: 'text',
+            x: 100,
+            y: 0,
+            w: 60,
+            h: 40,
+            z: 'a1',
+            text: 'Hi',
+            color: 'grey',
+          },
+        ],
+      }),
+    );
+    await page.getByLabel('Import JSON file').setInputFiles(file);
+    await page.getByText('Imported 2 shapes.').waitFor();
+    const centre = (r: { x: number; y: number; width: number; height: number }) => ({
+      x: r.x + r.width / 2,
+      y: r.y + r.height / 2,
+    });
+
+    // The editor over a turned note is turned about the note's centre, as the note is.
+    const note = page.locator('[data-shape-type="sticky"]');
+    const noteBox = (await note.locator('rect.sticky').boundingBox())!;
+    await note.dblclick();
+    const field = page.getByLabel('Shape text');
+    await field.waitFor();
+    const fieldBox = (await field.boundingBox())!;
+    await page.screenshot({ path: join(artifacts, 'text-turned-note-editing.png') });
+    const [a, b] = [centre(noteBox), centre(fieldBox)];
+    assert.ok(
+      Math.hypot(a.x - b.x, a.y - b.y) < 3,
+      `editor centred on the note: ${JSON.stringify({ a, b })}`,
+    );
+    await page.keyboard.press('Escape');
+
+    // Typing into a turned text fits its box to its line (240 wide is the old default width, which
+    // follows its text), so its width changes; its first letter stays where it was drawn.
+    const firstLetter = async () => {
+      const r = (await page.locator('[data-shape-type="text"] .shape-text tspan').first().boundingBox())!;
+      return { x: r.x, y: r.y };
+    };
+    const before = await firstLetter();
+    await page.locator('[data-shape-type="text"]').dblclick();
+    await field.press('End');
+    await field.pressSequentially(' there, a longer line');
+    await page.keyboard.press('Escape');
+    await until(
+      async () =>
+        ((await page.locator('[data-shape-type="text"] .shape-text').textContent()) ?? '').includes('longer'),
+      'the longer text drawn',
+    );
+    const stored = (await (await page.request.get(`/api/boards/${boardId}/export.json`)).json()) as {
+      shapes: { type: string; w: number }[];
+    };
+    const grownW = stored.shapes.find((s) => s.type === 'text')?.w ?? 240;
+    assert.ok(grownW !== 240, `the text's width follows its line: ${grownW}`);
+    const after = await firstLetter();
+    await page.screenshot({ path: join(artifacts, 'text-turned-text-grown.png') });
+    assert.ok(
+      Math.hypot(after.x - before.x, after.y - before.y) < 3,
+      `the first letter stayed: ${JSON.stringify({ before, after })}`,
+    );
   });
 
   it('two people typing at the same spot get two whole runs', async () => {

@@ -22,6 +22,27 @@ export function rotate(p: Point, c: Point, angle: number): Point {
   return { x: c.x + dx * cos - dy * sin, y: c.y + dx * sin + dy * cos };
 }
 
+/** Where a shape's own top-left corner is drawn, its rotation (about its centre) applied. */
+export function drawnTopLeft(s: Pick<ShapeRecord, 'x' | 'y' | 'w' | 'h' | 'rotation'>): Point {
+  return s.rotation ? rotate({ x: s.x, y: s.y }, center(s), s.rotation) : { x: s.x, y: s.y };
+}
+
+/**
+ * The box of `s` resized to `w` × `h` with its drawn top-left corner where it was: a text or a
+ * note that grows as it is typed into grows right and down in its own turned frame. Keeping x and
+ * y instead moves a turned shape's centre, about which it turns, so its first letter jumped.
+ */
+export function resizedInPlace(
+  s: Pick<ShapeRecord, 'x' | 'y' | 'w' | 'h' | 'rotation'>,
+  w: number,
+  h: number,
+): Rect {
+  if (!s.rotation) return { x: s.x, y: s.y, w, h };
+  const corner = drawnTopLeft(s);
+  const c = rotate({ x: corner.x + w / 2, y: corner.y + h / 2 }, corner, s.rotation);
+  return { x: c.x - w / 2, y: c.y - h / 2, w, h };
+}
+
 /** Axis-aligned bounds of a shape including its rotation. */
 export function boundsOf(s: Pick<ShapeRecord, 'x' | 'y' | 'w' | 'h' | 'rotation'>): Rect {
   if (!s.rotation) return { x: s.x, y: s.y, w: s.w, h: s.h };

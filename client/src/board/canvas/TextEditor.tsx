@@ -11,6 +11,7 @@ import type * as Y from 'yjs';
 import { fontStacks } from '../drawing/fonts.ts';
 import { connectorPath, labelBox } from '../model/connectors.ts';
 import { shapesOf } from '../model/doc.ts';
+import { drawnTopLeft, resizedInPlace } from '../model/geometry.ts';
 import { textOf } from '../model/read.ts';
 import { resizeShape } from '../model/shapes.ts';
 import { TextBinding } from '../model/textBinding.ts';
@@ -147,7 +148,10 @@ export function TextEditor({
   const box: ShapeRecord = arrow
     ? { ...rec, type: 'text', align: 'middle', ...labelBox(connectorPath(rec, snap.byId)) }
     : rec;
-  const tl = toScreen(viewport, screen, box.x, box.y);
+  // The field turns about its own top-left corner, put where the shape's is drawn (a shape turns
+  // about its centre): it sat off a turned note, its text beside the note (a trial).
+  const corner = drawnTopLeft(box);
+  const tl = toScreen(viewport, screen, corner.x, corner.y);
   const layout = layoutOf(box);
   return (
     <textarea
@@ -179,11 +183,11 @@ export function TextEditor({
         const measure = measureIn(rec.fontFamily ?? 'sans');
         if (rec.type === 'text') {
           const { w, h } = textBoxFor(rec, el.value, measure);
-          if (w !== rec.w || Math.abs(h - rec.h) > 2) resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w, h });
+          if (w !== rec.w || Math.abs(h - rec.h) > 2) resizeShape(doc, rec.id, resizedInPlace(rec, w, h));
           return;
         }
         const h = layoutText({ ...rec, text: el.value }, measure).neededH;
-        if (h > rec.h + 0.5) resizeShape(doc, rec.id, { x: rec.x, y: rec.y, w: rec.w, h });
+        if (h > rec.h + 0.5) resizeShape(doc, rec.id, resizedInPlace(rec, rec.w, h));
       }}
       onKeyDown={(e) => {
         const key = e.key.toLowerCase();
