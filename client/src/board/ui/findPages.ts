@@ -12,10 +12,10 @@ export const SEARCH_PAGES_DEBOUNCE_MS = 250;
 /**
  * How often an open bar asks again while its query stands, so a page someone writes on meanwhile
  * joins (or leaves) the list, as this page's own matches follow its edits. The other pages are
- * not loaded here, so no edit of theirs reaches this tab to ask on: one small request per bar per
- * interval instead.
+ * not loaded here, so no edit of theirs reaches this tab to ask on: one request per open bar per
+ * interval instead (each reads the board's pages on the server), none while the tab is hidden.
  */
-export const SEARCH_PAGES_REFRESH_MS = 5_000;
+export const SEARCH_PAGES_REFRESH_MS = 10_000;
 
 /**
  * The pages other than `pageId` with matches of `query`, as the server last answered for this very
@@ -38,6 +38,7 @@ export function useOtherPageMatches(
     // Asked once typing rests, then again every interval after each answer (never two at once).
     const ask = (after: number) => {
       timer = setTimeout(() => {
+        if (after === SEARCH_PAGES_REFRESH_MS && document.hidden) return ask(SEARCH_PAGES_REFRESH_MS);
         api.boardSearch(boardId, wanted).then(
           (found: BoardSearchResult) => {
             if (!current) return;
