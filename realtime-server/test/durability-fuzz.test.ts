@@ -8,30 +8,30 @@ import { testSeed } from '../../testing/random.ts';
 import { VirtualClock } from './harness/clock.ts';
 import { createShared, runScenario } from './harness/harness.ts';
 
-/** Seeds that once failed, with what they caught. Keep them; add every new one. */
-const REGRESSIONS: Record<number, string> = {
-  5: 'the receiving instance died; the survivors never stored what it had relayed',
-  8: 'the receiving instance died; the survivors never stored what it had relayed',
-  25: 'the receiving instance died; the survivors never stored what it had relayed',
-  27: 'the receiving instance died; the survivors never stored what it had relayed',
-  32: 'a new instance published nothing before it heard the others; its first edits reached nobody',
-  1960582646:
-    'a room answered "stored" while what another instance relayed first was not (a false "All changes saved")',
-  1704792921:
-    'an edit published while its instance had lost the bus, which then unloaded the board, never reached a client of another instance (stored, but never caught up from the Store)',
-  77000144:
-    'a connection joined a room that unloaded between its load and the join: its edits went into a closed room, never stored, and were answered "saved"',
-};
-
 /**
- * Seeds that failed before Math.random was seeded with the scenario (it drives the persister's
- * retry jitter), kept with the Math.random seed that replays the failure.
+ * Seeds that once failed, with what they caught. Keep them; add every new one. A seed that failed
+ * before Math.random was seeded with the scenario (it drives the persister's retry jitter) carries
+ * the Math.random seed that replays the failure.
  */
-const JITTERED_REGRESSIONS: Record<number, [number, string]> = {
-  1151612846: [
-    1151612855,
-    'an instance cut from the bus stored edits after the others presumed it dead, then died; the instance that opened the board next read them from the Store but gave them to nobody, so a room open elsewhere all along never had them',
-  ],
+const REGRESSIONS: Record<number, { what: string; jitterSeed?: number }> = {
+  5: { what: 'the receiving instance died; the survivors never stored what it had relayed' },
+  8: { what: 'the receiving instance died; the survivors never stored what it had relayed' },
+  25: { what: 'the receiving instance died; the survivors never stored what it had relayed' },
+  27: { what: 'the receiving instance died; the survivors never stored what it had relayed' },
+  32: { what: 'a new instance published nothing before it heard the others; its first edits reached nobody' },
+  1960582646: {
+    what: 'a room answered "stored" while what another instance relayed first was not (a false "All changes saved")',
+  },
+  1704792921: {
+    what: 'an edit published while its instance had lost the bus, which then unloaded the board, never reached a client of another instance (stored, but never caught up from the Store)',
+  },
+  77000144: {
+    what: 'a connection joined a room that unloaded between its load and the join: its edits went into a closed room, never stored, and were answered "saved"',
+  },
+  1151612846: {
+    jitterSeed: 1151612855,
+    what: 'an instance cut from the bus stored edits after the others presumed it dead, then died; the instance that opened the board next read them from the Store but gave them to nobody, so a room open elsewhere all along never had them',
+  },
 };
 
 const SCENARIOS = Number(process.env.HARNESS_SCENARIOS ?? 2000);
@@ -52,15 +52,10 @@ describe('durability harness', () => {
     }
   };
 
-  for (const [seed, [jitterSeed, what]] of Object.entries(JITTERED_REGRESSIONS)) {
-    test(`regression seed ${seed} (Math.random seed ${jitterSeed}): ${what}`, async () => {
+  for (const [seed, { what, jitterSeed }] of Object.entries(REGRESSIONS)) {
+    const jitter = jitterSeed === undefined ? '' : ` (Math.random seed ${jitterSeed})`;
+    test(`regression seed ${seed}${jitter}: ${what}`, async () => {
       await run(Number(seed), jitterSeed);
-    });
-  }
-
-  for (const [seed, what] of Object.entries(REGRESSIONS)) {
-    test(`regression seed ${seed}: ${what}`, async () => {
-      await run(Number(seed));
     });
   }
 
