@@ -111,7 +111,7 @@ export function createMetrics() {
     }),
     storeCatchUps: new Counter({
       name: 'tandem_store_catchups_total',
-      help: 'Open boards read back from the Store for edits that never reached this instance over the bus (reason: reconnect, lapsed, hint)',
+      help: 'Open boards read back from the Store for edits that never reached this instance over the bus (reason: reconnect, lapsed, lapse window, hint)',
       labelNames: ['reason'],
       registers: [registry],
     }),

@@ -7,6 +7,7 @@
 import { MAIN_PAGE_ID, PAGE_LISTED_WAIT_MS, type PageEntry, readPages } from '@tandem/shared';
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
+import { LapseCatchUp } from './lapseCatchUp.ts';
 import { RETRY_MAX_MS } from './persister.ts';
 import type { InstanceView } from './replication.ts';
 import { Room, type RoomDeps } from './room.ts';
@@ -47,6 +48,10 @@ export class Rooms {
   private readonly instanceView: InstanceView;
   /** Boards unloaded here lately, with when: see RECENTLY_CLOSED_MS. */
   private readonly recentlyClosed = new Map<string, number>();
+  /** While another instance is lapsed, open rooms re-read the Store (what it stored since). */
+  private readonly lapseCatchUp = new LapseCatchUp(() => {
+    for (const room of this.rooms.values()) room.catchUpFromStore('lapse window');
+  });
 
   /** Whether this instance's boards are being stored (for /readyz). */
   readonly saves: SaveHealth;
@@ -67,8 +72,10 @@ export class Rooms {
     const { bus, config } = this.deps;
     this.instances.onLapse((instance) => {
       for (const room of this.rooms.values()) room.forgetInstance(instance);
+      this.lapseCatchUp.lapsed(instance, Date.now());
     });
-    this.instances.onReturn(() => {
+    this.instances.onReturn((instance) => {
+      this.lapseCatchUp.returned(instance);
       // Nobody published to it while it was presumed dead, nor it to us: catch up both ways.
       for (const room of this.rooms.values()) room.requestSync('returned', true);
     });
@@ -80,6 +87,7 @@ export class Rooms {
       const now = Date.now();
       const due = now - config.persistMaxDelayMs - HOLD_GRACE_MS;
       for (const room of this.rooms.values()) room.adopt(null, 'held too long', due);
+      this.lapseCatchUp.tick(now);
       if (bus.isHealthy())
         for (const [key, at] of this.recentlyClosed)
           if (now - at > RECENTLY_CLOSED_MS) this.recentlyClosed.delete(key);

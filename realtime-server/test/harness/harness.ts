@@ -44,6 +44,8 @@ export function createShared(): HarnessShared {
 
 const silent = pino({ level: 'silent' });
 
+const keysOf = (doc: Y.Doc): string[] => [...doc.getMap('shapes').keys()].sort();
+
 // --- the bus ----------------------------------------------------------------------------------
 
 class Network {
@@ -154,6 +156,11 @@ class SharedStore extends MemoryDocStore {
   holds(key: string): boolean {
     return this.mirror.getMap('shapes').has(key);
   }
+
+  /** Every shape the Store holds now. */
+  keys(): string[] {
+    return keysOf(this.mirror);
+  }
 }
 
 /** One instance's connection to the shared DocStore: latency, outages, and death mid-write. */
@@ -204,7 +211,7 @@ class StoreView implements DocStore {
 
 // --- instances --------------------------------------------------------------------------------
 
-class Instance {
+export class Instance {
   crashed = false;
   stopped = false;
   /** Every shape any room of this instance ever held: if it survives, the Store must have them. */
@@ -269,7 +276,7 @@ interface Connection {
 
 const SERVER = Symbol('server');
 
-class Client {
+export class Client {
   readonly doc: Y.Doc;
   conn: Connection | null = null;
   gone = false;
@@ -411,72 +418,50 @@ class Client {
 
 // --- scenarios --------------------------------------------------------------------------------
 
-const keysOf = (doc: Y.Doc): string[] => [...doc.getMap('shapes').keys()].sort();
+/** What a plan may drive: the instances and clients of its scenario, and the faults to inject. */
+export interface Scenario {
+  readonly random: Random;
+  readonly instances: Instance[];
+  readonly clients: Client[];
+  startInstance(): Promise<Instance>;
+  /** A client (vanishing or not) that does not connect yet. */
+  addClient(vanishes: boolean): Client;
+  connect(client: Client, instance: Instance): void;
+  /** Reconnects a client to some live instance after `delay`, retrying while there is none. */
+  reconnect(client: Client, delay: number): void;
+  live(): Instance[];
+  pickLive(): Instance | null;
+  after(ms: number, fn: () => void): void;
+  /** SIGKILL: the instance's clients vanish with it (when `vanishes` says so) or reconnect elsewhere. */
+  crash(victim: Instance, vanishes: (client: Client) => boolean): void;
+  note(what: string): void;
+}
 
-export class ScenarioFailure extends Error {}
+/** Sets a scenario up and schedules its events; returns how long it is active (ms). */
+export type Plan = (scenario: Scenario) => Promise<number>;
 
-/**
- * Runs one seeded scenario to the end. Throws ScenarioFailure (its message names the seed and
- * what diverged) when a replica did not converge or the Store lost something a survivor held.
- */
-export async function runScenario(
-  seed: number,
-  clock: VirtualClock,
-  shared: HarnessShared,
-  /** Seeds Math.random (the server's own jitter); the scenario's seed unless a regression names another. */
-  jitterSeed = seed,
-): Promise<string> {
-  const random = new Random(seed);
-  clock.reseed(jitterSeed);
-  const store = new SharedStore();
-  const network = new Network(random, random.pick([0, 0, 0.005, 0.02]));
-  const allKeys = new Set<string>();
-  const falseSaves: string[] = [];
-  const instances: Instance[] = [];
-  let nextInstance = 0;
-  const events: string[] = [];
-  const at = () => `${String(clock.now - start).padStart(6)}ms`;
-  const note = (what: string) => events.push(`${at()} ${what}`);
-  const start = clock.now;
-
-  const startInstance = async () => {
-    const instance = new Instance(`i${nextInstance++}`, network, store, random, shared);
-    instances.push(instance);
-    await clock.runWhile(instance.rooms.start(), 10_000);
-    note(`${instance.id} started`);
-    return instance;
-  };
-  const live = () => instances.filter((i) => i.live);
-  const pickLive = () => {
-    const candidates = live();
-    return candidates.length > 0 ? random.pick(candidates) : null;
-  };
-
+/** The seeded plan: instances, clients, edits, moves, crashes, bus and store outages, all drawn. */
+const seededPlan: Plan = async ({
+  random,
+  instances,
+  clients,
+  startInstance,
+  addClient,
+  connect,
+  reconnect,
+  live,
+  pickLive,
+  after,
+  crash,
+  note,
+}) => {
   const instanceCount = 2 + random.int(2);
   for (let i = 0; i < instanceCount; i++) await startInstance();
-  const clients = Array.from(
-    { length: 2 + random.int(3) },
-    (_, i) => new Client(i, random, allKeys, random.chance(0.5), store, falseSaves),
-  );
-  for (const client of clients) {
-    const target = random.pick(instances);
-    client.connect(target);
-    note(`client ${client.index} connects to ${target.id}`);
-  }
+  const clientCount = 2 + random.int(3);
+  for (let i = 0; i < clientCount; i++) addClient(random.chance(0.5));
+  for (const client of clients) connect(client, random.pick(instances));
 
   const activeMs = 4000 + random.int(6000);
-  const after = (ms: number, fn: () => void) => setTimeout(fn, ms);
-  /** Reconnects a client to some live instance, retrying while there is none. */
-  const reconnect = (client: Client, delay: number) =>
-    after(delay, () => {
-      if (client.gone || client.conn) return;
-      const target = pickLive();
-      if (target) {
-        client.connect(target);
-        note(`client ${client.index} connects to ${target.id}`);
-      } else reconnect(client, 500);
-    });
-
   for (const client of clients) {
     const edits = 3 + random.int(12);
     for (let i = 0; i < edits; i++) after(random.int(activeMs), () => client.edit());
@@ -494,18 +479,7 @@ export async function runScenario(
     after(random.int(activeMs), () => {
       const victim = pickLive();
       if (!victim) return;
-      note(`${victim.id} crashes`);
-      victim.crash();
-      for (const client of clients) {
-        const conn = client.conn;
-        if (!conn || conn.instance !== victim) continue;
-        conn.closed = true;
-        client.conn = null;
-        if (client.vanishes && random.chance(0.6)) {
-          client.gone = true;
-          note(`client ${client.index} vanishes with it`);
-        } else reconnect(client, 100 + random.int(3000));
-      }
+      crash(victim, (client) => client.vanishes && random.chance(0.6));
       if (random.chance(0.6)) after(300 + random.int(4000), () => void startInstance());
     });
   const busOutages = random.int(3);
@@ -533,6 +507,100 @@ export async function runScenario(
         for (const victim of victims) victim.store.up = true;
       });
     });
+
+  return activeMs;
+};
+
+export class ScenarioFailure extends Error {}
+
+/**
+ * Runs one seeded scenario to the end. Throws ScenarioFailure (its message names the seed and
+ * what diverged) when a replica did not converge or the Store lost something a survivor held.
+ */
+export async function runScenario(
+  seed: number,
+  clock: VirtualClock,
+  shared: HarnessShared,
+  /** Seeds Math.random (the server's own jitter); the scenario's seed unless a regression names another. */
+  jitterSeed = seed,
+  /** What happens in the scenario: drawn from the seed unless a hand-written plan is given. */
+  plan: Plan = seededPlan,
+): Promise<string> {
+  const random = new Random(seed);
+  clock.reseed(jitterSeed);
+  const store = new SharedStore();
+  const network = new Network(random, random.pick([0, 0, 0.005, 0.02]));
+  const allKeys = new Set<string>();
+  const falseSaves: string[] = [];
+  const instances: Instance[] = [];
+  let nextInstance = 0;
+  const events: string[] = [];
+  const at = () => `${String(clock.now - start).padStart(6)}ms`;
+  const note = (what: string) => events.push(`${at()} ${what}`);
+  const start = clock.now;
+
+  const startInstance = async () => {
+    const instance = new Instance(`i${nextInstance++}`, network, store, random, shared);
+    instances.push(instance);
+    await clock.runWhile(instance.rooms.start(), 10_000);
+    note(`${instance.id} started`);
+    return instance;
+  };
+  const live = () => instances.filter((i) => i.live);
+  const pickLive = () => {
+    const candidates = live();
+    return candidates.length > 0 ? random.pick(candidates) : null;
+  };
+
+  const clients: Client[] = [];
+  const after = (ms: number, fn: () => void) => {
+    setTimeout(fn, ms);
+  };
+  const connect = (client: Client, target: Instance) => {
+    client.connect(target);
+    note(`client ${client.index} connects to ${target.id}`);
+  };
+  /** Reconnects a client to some live instance, retrying while there is none. */
+  const reconnect = (client: Client, delay: number) =>
+    after(delay, () => {
+      if (client.gone || client.conn) return;
+      const target = pickLive();
+      if (target) connect(client, target);
+      else reconnect(client, 500);
+    });
+  const crash = (victim: Instance, vanishes: (client: Client) => boolean) => {
+    note(`${victim.id} crashes`);
+    victim.crash();
+    for (const client of clients) {
+      const conn = client.conn;
+      if (!conn || conn.instance !== victim) continue;
+      conn.closed = true;
+      client.conn = null;
+      if (vanishes(client)) {
+        client.gone = true;
+        note(`client ${client.index} vanishes with it`);
+      } else reconnect(client, 100 + random.int(3000));
+    }
+  };
+  const addClient = (vanishes: boolean) => {
+    const client = new Client(clients.length, random, allKeys, vanishes, store, falseSaves);
+    clients.push(client);
+    return client;
+  };
+  const activeMs = await plan({
+    random,
+    instances,
+    clients,
+    startInstance,
+    addClient,
+    connect,
+    reconnect,
+    live,
+    pickLive,
+    after,
+    crash,
+    note,
+  });
 
   await clock.runUntil(start + activeMs);
   // Heal: outages end on their own within seconds; everyone still around reconnects.
@@ -564,6 +632,21 @@ export async function runScenario(
       `${name} did not converge with ${replicas[0]![0]}: ${keys.length} shapes vs ${first.size}` +
         ` (lacks ${lacks.slice(0, 8).join(', ') || 'none'}; has extra ${extra.slice(0, 8).join(', ') || 'none'})`,
     );
+  }
+
+  // Every live room holds what the Store holds. An edit that is only in the Store (its instance,
+  // cut from the bus, stored it and died, its clients with it) must reach the rooms open elsewhere
+  // all along, not only the next room that loads the board.
+  const storedBeforeLeaving = store.keys();
+  for (const instance of live()) {
+    const room = instance.rooms.get(BOARD);
+    if (!room || room.isEmpty) continue;
+    const has = new Set(keysOf(room.doc));
+    const lacks = storedBeforeLeaving.filter((key) => !has.has(key));
+    if (lacks.length > 0)
+      fail(
+        `${instance.id}'s room lacks ${lacks.length} shapes the Store holds: ${lacks.slice(0, 8).join(', ')}`,
+      );
   }
 
   // Everyone leaves, the rooms unload, the instances stop.
