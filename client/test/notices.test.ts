@@ -2,7 +2,7 @@
 // MAX_NOTICES shown; dismissing one keeps the others.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createEditorStore, MAX_NOTICES } from '../src/board/store.ts';
+import { createEditorStore, MAX_NOTICES, noticeMs } from '../src/board/store.ts';
 
 describe('notices', () => {
   it('stack newest last, capped, each dismissed on its own', () => {
@@ -26,5 +26,12 @@ describe('notices', () => {
     st().setNotice(null);
     assert.deepEqual(st().notices, []);
     assert.equal(st().notice, null);
+  });
+
+  it('stay as long as they take to read: a short one 4 s, a long one longer, none past 12 s', () => {
+    assert.equal(noticeMs('Imported 2 shapes.'), 4000);
+    const long = 'The frame was deleted with its 12 shapes; 2 locked shapes stay. Ctrl+Z brings them back.';
+    assert.ok(noticeMs(long) > 7000 && noticeMs(long) < 12_000, `${noticeMs(long)} ms`);
+    assert.equal(noticeMs('x'.repeat(1000)), 12_000);
   });
 });

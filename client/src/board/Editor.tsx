@@ -63,7 +63,7 @@ import { FoldWhenCrowded } from './ui/FoldWhenCrowded.tsx';
 import { carriedFind, dropCarriedFind } from './ui/findPages.ts';
 import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
-import { Alert, MessageStack, NOTICE_MS, Notices, Progress } from './ui/Notice.tsx';
+import { Alert, MessageStack, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
 import { SelectionAnnouncer } from './ui/SelectionAnnouncer.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
@@ -191,13 +191,11 @@ function EditorView({
   const connection = useSyncExternalStore(session.onConnection, session.getConnection);
   const saved = useSyncExternalStore(session.onSaved, session.getSaved);
   const accessLost = connection.status === 'access-lost';
-  // A message leaves by itself after a while, and one about reaching the server as soon as the
-  // board is live again (it would otherwise contradict the status beside it).
+  // A message leaves by itself after its reading time (Alert), and one about reaching the server
+  // as soon as the board is live again (it would otherwise contradict the status beside it).
   useEffect(() => {
-    if (!message) return;
-    if (connection.status === 'live' && message.startsWith(NETWORK_SENTENCE_START)) return setMessage(null);
-    const timer = setTimeout(() => setMessage(null), NOTICE_MS);
-    return () => clearTimeout(timer);
+    if (message && connection.status === 'live' && message.startsWith(NETWORK_SENTENCE_START))
+      setMessage(null);
   }, [message, connection.status]);
   const locked = readOnly || accessLost || (!connection.retrying && connection.code !== null);
 

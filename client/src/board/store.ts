@@ -122,6 +122,12 @@ export interface NoticeItem {
 
 /** How many notices are shown at most; a new one pushes the oldest out. */
 export const MAX_NOTICES = 3;
+/**
+ * How long a notice stays: time to read it, at about 20 characters a second after 3 s to notice it,
+ * from 4 to 12 s. Every notice stayed 8 s: "Imported 2 shapes." lingered over the board, and a
+ * sentence of two clauses left before it was read (a trial).
+ */
+export const noticeMs = (text: string): number => Math.min(12_000, Math.max(4000, 3000 + text.length * 50));
 
 let noticeIds = 0;
 /** A number that grows with each message shown, so the one stack shows the newest last. */

@@ -1,13 +1,10 @@
 // The editor's messages in one stack at the bottom of the screen, newest last, none over another:
 // the notices from the editor store (e.g. "Someone else deleted the note you were typing in."),
-// each leaving by itself after NOTICE_MS or when dismissed, at most MAX_NOTICES of them; the
-// progress of a long task; and the editor's error message (an alert).
+// each leaving by itself after its reading time (noticeMs) or when dismissed, at most MAX_NOTICES
+// of them; the progress of a long task; and the editor's error message (an alert).
 import { type ReactNode, useEffect, useState } from 'react';
-import { type NoticeItem, nextMessageOrder, useEditor } from '../store.ts';
+import { type NoticeItem, nextMessageOrder, noticeMs, useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
-
-/** How long a notice stays before it leaves by itself (it can be dismissed sooner). */
-export const NOTICE_MS = 8000;
 
 /** The one stack every message of the editor is shown in (a column, newest at the bottom). */
 export function MessageStack({ children }: { children: ReactNode }) {
@@ -28,14 +25,33 @@ export function Notices() {
   return notices.map((n) => <OneNotice key={n.id} notice={n} />);
 }
 
+/**
+ * Calls `leave` once `text` has been shown for its reading time (noticeMs). The time is held while
+ * the pointer is on the message or its button has focus, as WCAG's "timing adjustable" asks:
+ * someone reading it or reaching for Dismiss does not see it go; it starts again after. Answers
+ * the handlers for the message's element.
+ */
+function useLeavesByItself(text: string | null, leave: () => void) {
+  const [held, setHeld] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `leave` is made anew on each render
+  useEffect(() => {
+    if (text === null || held) return;
+    const timer = setTimeout(leave, noticeMs(text));
+    return () => clearTimeout(timer);
+  }, [text, held]);
+  return {
+    onPointerEnter: () => setHeld(true),
+    onPointerLeave: () => setHeld(false),
+    onFocus: () => setHeld(true),
+    onBlur: () => setHeld(false),
+  };
+}
+
 function OneNotice({ notice }: { notice: NoticeItem }) {
   const dismiss = useEditor((s) => s.dismissNotice);
-  useEffect(() => {
-    const timer = setTimeout(() => dismiss(notice.id), NOTICE_MS);
-    return () => clearTimeout(timer);
-  }, [notice.id, dismiss]);
+  const hold = useLeavesByItself(notice.text, () => dismiss(notice.id));
   return (
-    <div className="toast panel notice-toast" role="status" style={{ order: notice.id }}>
+    <div className="toast panel notice-toast" role="status" style={{ order: notice.id }} {...hold}>
       <span>{notice.text}</span>
       <button type="button" className="tool" aria-label="Dismiss notice" onClick={() => dismiss(notice.id)}>
         <Icon name="close" size={16} />
@@ -69,9 +85,10 @@ export function Progress() {
 /** The editor's error message (a failed request, the server out of reach). */
 export function Alert({ message, onDismiss }: { message: string | null; onDismiss(): void }) {
   const order = useMessageOrder(message);
+  const hold = useLeavesByItself(message, onDismiss);
   if (!message) return null;
   return (
-    <div className="toast panel" role="alert" style={{ order }}>
+    <div className="toast panel" role="alert" style={{ order }} {...hold}>
       <span>{message}</span>
       <button type="button" className="tool" aria-label="Dismiss" onClick={onDismiss}>
         <Icon name="close" size={16} />
