@@ -145,4 +145,89 @@ describe('context menu', () => {
     await ann.screenshot({ path: `${artifacts}/context-menu-edge.png` });
     await ann.keyboard.press('Escape');
   });
+  it('Undo and Redo are greyed while there is nothing to undo or redo', async () => {
+    // Ben has changed nothing yet: his undo history (the toolbar's, Ctrl+Z's) is empty.
+    const spot = { x: 700, y: 550 };
+    const undoRedo = async () => ({
+      undo: await menu(ben).getByRole('menuitem', { name: 'Undo' }).isDisabled(),
+      redo: await menu(ben).getByRole('menuitem', { name: 'Redo' }).isDisabled(),
+    });
+    await until(async () => (await shapeCount(ben)) === 3, 'Ben sees the shapes');
+    await boardArea(ben).click({ button: 'right', position: spot });
+    await ben.getByRole('menu', { name: 'Board menu' }).waitFor();
+    assert.deepEqual(await undoRedo(), { undo: true, redo: true }, 'nothing to undo or redo');
+    await ben.screenshot({ path: `${artifacts}/context-menu-nothing-to-undo.png` });
+    await ben.keyboard.press('Escape');
+    await place(ben, 'Sticky note', 200, 500);
+    await until(async () => (await shapeCount(ben)) === 4, 'Ben’s note');
+    await ben.keyboard.press('Escape');
+    await boardArea(ben).click({ button: 'right', position: spot });
+    await menu(ben).waitFor();
+    assert.deepEqual(await undoRedo(), { undo: false, redo: true }, 'his note can be undone');
+    await menu(ben).getByRole('menuitem', { name: 'Undo' }).click();
+    await until(async () => (await shapeCount(ben)) === 3, 'Undo took the note away');
+    await boardArea(ben).click({ button: 'right', position: spot });
+    await menu(ben).waitFor();
+    assert.deepEqual(await undoRedo(), { undo: true, redo: false }, 'the note can be redone, nothing undone');
+    await ben.keyboard.press('Escape');
+  });
+
+  it('a Ctrl+click opens it on a Mac, and is a click elsewhere', async () => {
+    await ann.keyboard.press('Escape');
+    await until(async () => (await selectedCount(ann)) === 0, 'nothing selected');
+    await shapes(ann, 'rect')
+      .last()
+      .click({ modifiers: ['Control'] });
+    await ann.waitForTimeout(300);
+    assert.equal(await menu(ann).count(), 0, 'on Linux a Ctrl+click opens no menu');
+    await ann.keyboard.press('Escape');
+    // Stands in for a Mac: the menu reads navigator.platform at the click (a string, not a
+    // function, since the test's build names functions with a helper the page lacks).
+    const platform = (mac: boolean) =>
+      ann.evaluate(
+        mac
+          ? "Object.defineProperty(navigator, 'platform', { value: 'MacIntel', configurable: true })"
+          : 'delete navigator.platform',
+      );
+    await platform(true);
+    try {
+      await shapes(ann, 'rect')
+        .last()
+        .click({ modifiers: ['Control'] });
+      await ann.getByRole('menu', { name: 'Selection menu' }).waitFor();
+      assert.equal(await selectedCount(ann), 1, 'the rectangle is selected, as a right-click does');
+      await ann.keyboard.press('Escape');
+      await boardArea(ann).click({ modifiers: ['Control'], position: { x: 700, y: 550 } });
+      await ann.getByRole('menu', { name: 'Board menu' }).waitFor();
+      await ann.keyboard.press('Escape');
+    } finally {
+      await platform(false);
+    }
+  });
+
+  it('owns the keyboard while open: Shift+Alt+C, a tool key or Ctrl+A run nothing on the board', async () => {
+    await canvas(ann).focus();
+    await ann.keyboard.press('Escape');
+    await shapes(ann, 'rect').last().click();
+    await until(async () => (await selectedCount(ann)) === 1, 'one rectangle selected');
+    await ann.keyboard.press('Shift+F10');
+    await menu(ann).waitFor();
+    await ann.keyboard.press('Shift+Alt+C');
+    await ann.keyboard.press('r');
+    await ann.keyboard.press('Control+a');
+    await ann.waitForTimeout(500);
+    assert.equal(await ann.getByText(/as a picture|copied/i).count(), 0, 'no picture was copied');
+    assert.equal(
+      await ann.getByRole('button', { name: 'Rectangle', exact: true }).getAttribute('aria-pressed'),
+      'false',
+      'R picked no tool',
+    );
+    assert.equal(await selectedCount(ann), 1, 'Ctrl+A selected nothing more');
+    assert.equal(await menu(ann).count(), 1, 'the menu is still open');
+    await ann.keyboard.press('Escape');
+    await until(async () => (await menu(ann).count()) === 0, 'Escape closed it');
+    // Closed, the keys are the board's again.
+    await ann.keyboard.press('Shift+Alt+C');
+    await ann.getByText('Copied the selection as a picture.').waitFor();
+  });
 });

@@ -56,7 +56,7 @@ import { useBoardShortcuts } from './tools/useBoardShortcuts.ts';
 import { ArrangeBar } from './ui/ArrangeBar.tsx';
 import { BoardTitle } from './ui/BoardTitle.tsx';
 import { dismissConfirms } from './ui/Confirm.tsx';
-import { ContextMenu } from './ui/ContextMenu.tsx';
+import { ContextMenu, type ContextMenuHandle } from './ui/ContextMenu.tsx';
 import { ExportMenu } from './ui/ExportMenu.tsx';
 import { FindBar, useFindShortcut } from './ui/FindBar.tsx';
 import { FoldWhenCrowded } from './ui/FoldWhenCrowded.tsx';
@@ -238,6 +238,8 @@ function EditorView({
   // Ctrl+Z undoes the latest change, on the canvas or to the page list (add, rename, move, delete).
   const joint = useMemo(() => jointUndo([session.undo, pagesUndo]), [session, pagesUndo]);
   useEffect(() => () => joint.destroy(), [joint]);
+  // The context menu, which the canvas asks to open (a right-click, Shift+F10).
+  const menu = useRef<ContextMenuHandle>(null);
   const actions = useMemo(
     () =>
       createActions(
@@ -361,12 +363,15 @@ function EditorView({
           }}
           onEditRequest={actions.editText}
           onEmptyDoubleClick={actions.addTextAt}
+          onMenu={(request) => menu.current?.open(request)}
         />
         <ContextMenu
+          ref={menu}
           actions={actions}
           controller={controller}
           index={previewIndex ?? index}
           readOnly={locked || previewIndex !== null}
+          history={joint}
           boardId={board.id}
           session={session}
           whole={pages.length > 1 ? 'page' : 'board'}

@@ -23,6 +23,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
+import { isMac, matchesCommand } from '../commandKeys.ts';
 import { fontStacks } from '../drawing/fonts.ts';
 import {
   clippingFrames,
@@ -37,8 +38,10 @@ import { intersects, rotate, unionRect } from '../model/geometry.ts';
 import { recordBounds, turnable } from '../model/layout.ts';
 import { presenceOutline } from '../presence/contrast.ts';
 import { useRemotes } from '../presence/remote.ts';
+import { isTyping } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor, type Viewport } from '../store.ts';
 import type { Handle, ToolController } from '../tools/controller.ts';
+import type { MenuRequest } from '../ui/ContextMenu.tsx';
 import { strokePath } from './freehand.ts';
 import { frameTitleWidth } from './measure.ts';
 import { ArrowView, arrowEndsOf, resolveArrow, ShapeView } from './ShapeView.tsx';
@@ -76,6 +79,8 @@ interface Props {
   readOnly: boolean;
   onPointer(p: { x: number; y: number } | null): void;
   onEditRequest(id: string): void;
+  /** A right-click (a Mac's Ctrl+click), Shift+F10 or the Menu key: the context menu is asked for. */
+  onMenu?(request: MenuRequest): void;
   /** A double-click on empty canvas, at a board point. */
   onEmptyDoubleClick?(at: { x: number; y: number }): void;
 }
@@ -88,6 +93,7 @@ export function Canvas({
   onPointer,
   onEditRequest,
   onEmptyDoubleClick,
+  onMenu,
 }: Props) {
   const ref = useRef<SVGSVGElement>(null);
   const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
@@ -195,8 +201,17 @@ export function Canvas({
     const st = useEditor.getState();
     return e.button === 0 && st.tool === 'comment' && !st.spaceHeld;
   };
+  // A Mac's Ctrl+click is its right-click: the menu opens on the press (the contextmenu event
+  // that may follow is then not a second ask), where elsewhere Ctrl+click stays a click.
+  const ctrlClicked = useRef(false);
   const onPointerDown = (e: ReactPointerEvent<SVGSVGElement>) => {
     if (e.button === 2) return;
+    if (e.button === 0 && e.ctrlKey && !e.metaKey && e.pointerType === 'mouse' && isMac() && onMenu) {
+      e.preventDefault();
+      ctrlClicked.current = true;
+      onMenu({ canvas: e.currentTarget, at: e });
+      return;
+    }
     (e.currentTarget as Element).setPointerCapture(e.pointerId);
     // Focus from a press shows no ring (editor.css rings the board for keyboard focus): without
     // focusVisible, a script's focus keeps the ring state of the element focused before, so a
@@ -303,7 +318,19 @@ export function Canvas({
         onPointerCancel={(e) => controller.cancel(e.pointerId)}
         onPointerLeave={() => onPointer(null)}
         onDoubleClick={onDoubleClick}
-        onContextMenu={(e) => e.preventDefault()}
+        onContextMenu={(e) => {
+          e.preventDefault();
+          const ctrlClick = ctrlClicked.current;
+          ctrlClicked.current = false;
+          // A contextmenu from the keyboard (button 0) is asked for by the keydown below.
+          if (e.button === 2 && !ctrlClick) onMenu?.({ canvas: e.currentTarget, at: e });
+        }}
+        onKeyDown={(e) => {
+          if (!onMenu || !matchesCommand(e, 'contextMenu') || isTyping(e.target)) return;
+          e.preventDefault();
+          e.stopPropagation();
+          onMenu({ canvas: e.currentTarget });
+        }}
         // The press's own focusing (its mousedown, after the pointerdown that opened the comment's
         // field) would take the caret back to the canvas, and the comment typed next would be read
         // as tool shortcuts. On a touch screen that mousedown comes after the tap.

@@ -19,8 +19,16 @@ const topOf = (stack: { meta: Map<unknown, unknown> }[]): number => {
 export interface JointUndo {
   undo(): void;
   redo(): void;
+  /** Whether Undo (Redo) would do anything: a change of this person's is there to undo (redo). */
+  canUndo(): boolean;
+  canRedo(): boolean;
+  /** Calls `fn` whenever either may have changed; returns the unsubscribe (useSyncExternalStore's). */
+  subscribe(fn: () => void): () => void;
   destroy(): void;
 }
+
+/** The undo managers' events after which their stacks differ. */
+const STACK_EVENTS = ['stack-item-added', 'stack-item-popped', 'stack-cleared'] as const;
 
 /** Undo and redo across `managers`, latest change first. */
 export function jointUndo(managers: Y.UndoManager[]): JointUndo {
@@ -43,6 +51,14 @@ export function jointUndo(managers: Y.UndoManager[]): JointUndo {
   return {
     undo: () => latest('undoStack')?.undo(),
     redo: () => latest('redoStack')?.redo(),
+    canUndo: () => managers.some((m) => m.undoStack.length > 0),
+    canRedo: () => managers.some((m) => m.redoStack.length > 0),
+    subscribe(fn) {
+      for (const manager of managers) for (const event of STACK_EVENTS) manager.on(event, fn);
+      return () => {
+        for (const manager of managers) for (const event of STACK_EVENTS) manager.off(event, fn);
+      };
+    },
     destroy() {
       for (const manager of managers) {
         manager.off('stack-item-added', stamp);

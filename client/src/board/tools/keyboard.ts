@@ -1,5 +1,6 @@
 // Keyboard shortcuts of docs/api.md §11. Ignored while typing in a field, so text editing is untouched.
 import type { Actions } from '../actions.ts';
+import { type Command, matchesCommand } from '../commandKeys.ts';
 import type { Alignment } from '../model/layout.ts';
 import { inDialogOrMenu, isTyping } from '../shortcuts.ts';
 import { type Tool, useEditor } from '../store.ts';
@@ -63,6 +64,35 @@ export function distributeKeyOf(axis: 'x' | 'y'): string {
   return alignKeyOf(axis === 'x' ? 'center' : 'middle').replace('Alt+', 'Alt+Shift+');
 }
 
+/** The commands pressed with Ctrl (or ⌘), each run by its keys in COMMAND_KEYS (commandKeys.ts). */
+const modCommands = [
+  'undo',
+  'redo',
+  'duplicate',
+  'selectAll',
+  'group',
+  'ungroup',
+  'lock',
+  'forward',
+  'backward',
+  'toFront',
+  'toBack',
+] as const satisfies Command[];
+
+const commandActions = (actions: Actions): Record<(typeof modCommands)[number], () => unknown> => ({
+  undo: actions.undo,
+  redo: actions.redo,
+  duplicate: actions.duplicate,
+  selectAll: actions.selectAll,
+  group: actions.group,
+  ungroup: actions.ungroup,
+  lock: actions.toggleLock,
+  forward: actions.forward,
+  backward: actions.backward,
+  toFront: actions.toFront,
+  toBack: actions.toBack,
+});
+
 /** The board canvas (the SVG with role="application"), the one place Tab walks through shapes. */
 const isCanvas = (t: EventTarget | null): boolean => t instanceof Element && t.matches('svg.canvas');
 
@@ -102,23 +132,21 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     return;
   }
   if (mod) {
-    let handled = true;
-    if (key === 'z' && e.shiftKey) actions.redo();
-    else if (key === 'g' && e.shiftKey) actions.ungroup();
-    else if (key === 'g') actions.group();
-    else if (key === 'l' && e.shiftKey) actions.toggleLock();
-    else if (key === 'z') actions.undo();
-    else if (key === 'y') actions.redo();
-    else if (key === 'd') actions.duplicate();
-    else if (key === 'a') actions.selectAll();
-    else if (key === '=' || key === '+') actions.zoomIn();
-    else if (key === '-') actions.zoomOut();
-    else if (key === '0') actions.zoomReset();
-    else if (key === ']') (e.shiftKey ? actions.toFront : actions.forward)();
-    else if (key === '[') (e.shiftKey ? actions.toBack : actions.backward)();
     // Copy, cut and paste go through the clipboard events (see Board), which carry the data.
-    else handled = false;
-    if (handled) e.preventDefault();
+    const command = modCommands.find((c) => matchesCommand(e, c));
+    if (command) {
+      e.preventDefault();
+      commandActions(actions)[command]();
+    } else if (key === '=' || key === '+') {
+      e.preventDefault();
+      actions.zoomIn();
+    } else if (key === '-') {
+      e.preventDefault();
+      actions.zoomOut();
+    } else if (key === '0') {
+      e.preventDefault();
+      actions.zoomReset();
+    }
     return;
   }
   if (e.altKey) {
@@ -145,7 +173,7 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     actions.nudge(nudge[0], nudge[1]);
     return;
   }
-  if (e.key === 'Delete' || e.key === 'Backspace') {
+  if (matchesCommand(e, 'delete')) {
     e.preventDefault();
     actions.deleteSelection();
     return;
@@ -187,11 +215,11 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     return;
   }
   // Shift+1 and Shift+2 as in tldraw; by the physical key, since Shift+2 types " or @ by layout.
-  if (e.shiftKey && (e.code === 'Digit1' || e.key === '!')) {
+  if (matchesCommand(e, 'zoomToFit')) {
     actions.zoomToFit();
     return;
   }
-  if (e.shiftKey && (e.code === 'Digit2' || e.key === '@')) {
+  if (matchesCommand(e, 'zoomToSelection')) {
     actions.zoomToSelection();
     return;
   }
@@ -199,7 +227,7 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     st.setToolLocked(!st.toolLocked);
     return;
   }
-  if (key === 'l' && e.shiftKey && st.selection.length > 0) {
+  if (matchesCommand(e, 'lock') && st.selection.length > 0) {
     actions.toggleLock();
     return;
   }

@@ -1,11 +1,14 @@
-// The board's context menu: a right-click on the canvas, or Shift+F10 / the Menu key with the
-// canvas focused, opens the commands that apply to the selection (or to the board, on empty
-// canvas) at the pointer or the selection. A menu like the others (useMenuDismiss): arrows,
+// The board's context menu: a right-click on the canvas (a Ctrl+click on a Mac), or Shift+F10 /
+// the Menu key with the canvas focused (Canvas hands each to `open`, through the editor), opens
+// the commands that apply to the selection (or to the board, on empty canvas) at the pointer or
+// the selection. A menu like the others (useMenuDismiss): arrows,
 // Home/End, Escape (focus back to the canvas), a press outside closes it; a pan or zoom does too.
 import {
   Fragment,
+  type Ref,
   useCallback,
   useEffect,
+  useImperativeHandle,
   useLayoutEffect,
   useRef,
   useState,
@@ -13,8 +16,10 @@ import {
 } from 'react';
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
+import { COMMAND_KEYS, type Command, matchesCommand } from '../commandKeys.ts';
 import type { Point } from '../model/geometry.ts';
-import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
+import type { JointUndo } from '../pages/jointUndo.ts';
+import { onKeydown } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import type { ToolController } from '../tools/controller.ts';
@@ -23,10 +28,13 @@ import { copyAsPng } from './ExportMenu.tsx';
 import { useMenuDismiss } from './useMenuDismiss.ts';
 
 interface Props {
+  ref?: Ref<ContextMenuHandle>;
   actions: Actions;
   controller: ToolController;
   index: ShapeIndex;
   readOnly: boolean;
+  /** The toolbar's undo history (Ctrl+Z's): Undo and Redo are greyed when there is nothing to do. */
+  history: Pick<JointUndo, 'canUndo' | 'canRedo' | 'subscribe'>;
   boardId: string;
   session: BoardSession;
   /** "page" or "board": what Copy as PNG copies with nothing selected. */
@@ -40,17 +48,32 @@ interface Opened {
   /** The board point there: Paste lands on it. */
   board: Point;
   /** The canvas, which takes focus back when the menu closes by Escape or runs a command. */
-  canvas: HTMLElement;
+  canvas: SVGSVGElement;
 }
 
 /** The canvas element's box, in page pixels (its parent: the canvas itself is moved while zooming). */
-const areaOf = (canvas: HTMLElement) => (canvas.parentElement ?? canvas).getBoundingClientRect();
+const areaOf = (canvas: Element) => (canvas.parentElement ?? canvas).getBoundingClientRect();
+
+/** An ask for the menu, from the canvas (Canvas's `onMenu`). */
+export interface MenuRequest {
+  /** The canvas, which takes focus back when the menu closes by Escape or runs a command. */
+  canvas: SVGSVGElement;
+  /** The pointer's page point, for a right-click (or a Mac's Ctrl+click); none from the keyboard. */
+  at?: { clientX: number; clientY: number };
+}
+
+/** What the editor holds the menu by (its `ref`), to hand the canvas's asks to it. */
+export interface ContextMenuHandle {
+  open(request: MenuRequest): void;
+}
 
 export function ContextMenu({
+  ref,
   actions,
   controller,
   index,
   readOnly,
+  history,
   boardId,
   session,
   whole,
@@ -58,70 +81,72 @@ export function ContextMenu({
 }: Props) {
   const [opened, setOpened] = useState<Opened | null>(null);
   const wrap = useRef<HTMLDivElement>(null);
-  const back = useRef<HTMLElement | null>(null);
+  const back = useRef<SVGSVGElement | null>(null);
   const close = useCallback(() => setOpened(null), []);
   useMenuDismiss(opened !== null, wrap, close, { button: back });
   const snap = useSyncExternalStore(index.subscribe, index.getSnapshot);
   const selection = useEditor((s) => s.selection);
+  const canUndo = useSyncExternalStore(history.subscribe, history.canUndo);
+  const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
 
-  // A right-click on the canvas (Canvas dispatches it here with the event's page point).
-  useEffect(() => {
-    const onMenu = (e: MouseEvent) => {
-      const canvas = e.currentTarget as HTMLElement;
-      const area = areaOf(canvas);
-      const x = e.clientX - area.left;
-      const y = e.clientY - area.top;
-      controller.selectForMenu(x, y);
+  // A right-click (a Mac's Ctrl+click) opens it at the pointer, on what is under it, selected as a
+  // left click would; Shift+F10 or the Menu key at the selection's bottom-left corner (else the
+  // middle of the view).
+  const open = useCallback(
+    ({ canvas, at }: MenuRequest) => {
       const st = useEditor.getState();
+      const area = areaOf(canvas);
       back.current = canvas;
-      canvas.focus({ preventScroll: true });
-      setOpened({ at: { x: e.clientX, y: e.clientY }, board: toBoard(st.viewport, st.screen, x, y), canvas });
-    };
-    const canvas = document.querySelector<HTMLElement>('svg.canvas');
-    if (!canvas) return;
-    const listener = (e: MouseEvent) => {
-      e.preventDefault();
-      // A contextmenu from the keyboard (Shift+F10, the Menu key) is handled by the keydown below.
-      if (e.button !== 2) return;
-      onMenu(e);
-    };
-    canvas.addEventListener('contextmenu', listener);
-    return () => canvas.removeEventListener('contextmenu', listener);
-  }, [controller]);
-
-  // Shift+F10 and the Menu key, on the canvas: the menu of the selection, at its box's corner.
-  useEffect(
-    () =>
-      onKeydown((e) => {
-        const asked = e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey && !e.ctrlKey && !e.altKey);
-        if (!asked || isTyping(e.target) || inDialogOrMenu(e.target)) return;
-        const canvas = document.querySelector<HTMLElement>('svg.canvas');
-        if (!canvas || !(e.target instanceof Node) || !canvas.contains(e.target)) return;
-        e.preventDefault();
-        e.stopPropagation();
-        const st = useEditor.getState();
-        const area = areaOf(canvas);
-        const ids = new Set(st.selection);
-        const boxes = index
-          .getSnapshot()
-          .list.filter((s) => ids.has(s.rec.id))
-          .map((s) => s.bounds);
-        // The selection's bottom-left corner, else the middle of the view.
-        const board =
-          boxes.length > 0
-            ? {
-                x: Math.min(...boxes.map((b) => b.x)),
-                y: Math.max(...boxes.map((b) => b.y + b.h)),
-              }
-            : { x: st.viewport.x, y: st.viewport.y };
-        const p = toScreen(st.viewport, st.screen, board.x, board.y);
-        const x = Math.min(Math.max(p.x, 0), area.width);
-        const y = Math.min(Math.max(p.y, 0), area.height);
-        back.current = canvas;
-        setOpened({ at: { x: area.left + x, y: area.top + y }, board, canvas });
-      }),
-    [index],
+      if (at) {
+        const x = at.clientX - area.left;
+        const y = at.clientY - area.top;
+        controller.selectForMenu(x, y);
+        canvas.focus({ preventScroll: true });
+        setOpened({
+          at: { x: at.clientX, y: at.clientY },
+          board: toBoard(st.viewport, st.screen, x, y),
+          canvas,
+        });
+        return;
+      }
+      const ids = new Set(st.selection);
+      const boxes = index
+        .getSnapshot()
+        .list.filter((s) => ids.has(s.rec.id))
+        .map((s) => s.bounds);
+      const board =
+        boxes.length > 0
+          ? {
+              x: Math.min(...boxes.map((b) => b.x)),
+              y: Math.max(...boxes.map((b) => b.y + b.h)),
+            }
+          : { x: st.viewport.x, y: st.viewport.y };
+      const p = toScreen(st.viewport, st.screen, board.x, board.y);
+      const x = Math.min(Math.max(p.x, 0), area.width);
+      const y = Math.min(Math.max(p.y, 0), area.height);
+      setOpened({ at: { x: area.left + x, y: area.top + y }, board, canvas });
+    },
+    [controller, index],
   );
+  useImperativeHandle(ref, () => ({ open }), [open]);
+
+  // While it is open the menu owns the keyboard, as a native one does: no board shortcut runs
+  // (Shift+Alt+C copied a picture, a letter picked a tool, Tab walked the shapes, even with focus
+  // left on the canvas when every item is disabled). Its own keys (arrows, Home/End, Escape:
+  // useMenuDismiss, registered before this) run first; Enter and Space on an item still press it
+  // and Tab still moves focus (the browser's own, which stopping the event leaves alone). A
+  // command's keys are also kept from the browser (Ctrl+C's copy event, Ctrl+A's page selection).
+  const isOpen = opened !== null;
+  useEffect(() => {
+    if (!isOpen) return;
+    return onKeydown(
+      (e) => {
+        e.stopPropagation();
+        if ((Object.keys(COMMAND_KEYS) as Command[]).some((c) => matchesCommand(e, c))) e.preventDefault();
+      },
+      { capture: true },
+    );
+  }, [isOpen]);
 
   // A pan or a zoom moves the board from under the menu: it closes, as a native one does.
   useEffect(() => {
@@ -149,7 +174,7 @@ export function ContextMenu({
 
   if (!opened) return null;
   const selected = selection.map((id) => snap.byId.get(id)).filter((r) => r !== undefined);
-  const groups = contextMenuItems(selected, readOnly, snap.list.length === 0);
+  const groups = contextMenuItems(selected, readOnly, snap.list.length === 0, { canUndo, canRedo });
   const run = (command: MenuCommand) => {
     close();
     opened.canvas.focus({ preventScroll: true });
@@ -166,14 +191,12 @@ export function ContextMenu({
       group: actions.group,
       ungroup: actions.ungroup,
       lock: actions.toggleLock,
-      lockToggle: actions.toggleLock,
       forward: actions.forward,
       backward: actions.backward,
       toFront: actions.toFront,
       toBack: actions.toBack,
       zoomToFit: actions.zoomToFit,
       zoomToSelection: actions.zoomToSelection,
-      contextMenu: () => {},
     };
     void commands[command]();
   };

@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { toSvg } from '../canvas/svgExport.ts';
+import { matchesCommand } from '../commandKeys.ts';
 import { fontFacesFor } from '../drawing/fontEmbed.ts';
 import { withFrameMembers } from '../facilitation/frames.ts';
 import { imagesOf, uploadImported, withImages } from '../images/transfer.ts';
@@ -119,7 +120,7 @@ export function ExportMenu({ boardId, session, pages, index, title, userId, read
   useEffect(
     () =>
       onKeydown((e) => {
-        if (!(e.shiftKey && e.altKey && e.code === 'KeyC') || e.ctrlKey || e.metaKey) return;
+        if (!matchesCommand(e, 'copyPng')) return;
         if (isTyping(e.target) || inDialogOrMenu(e.target, false)) return;
         e.preventDefault();
         void copyRef.current();

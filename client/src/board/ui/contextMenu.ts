@@ -1,9 +1,10 @@
 // What the board's context menu (right-click, Shift+F10, the Menu key) offers, and where it goes:
 // pure functions, so the menu component only renders them and runs the chosen command.
 import type { ShapeRecord } from '@tandem/shared';
-import { COMMAND_KEYS } from './shortcutList.ts';
+import { type Command, commandKey } from '../commandKeys.ts';
 
-export type MenuCommand = keyof typeof COMMAND_KEYS | 'lockToggle';
+/** The commands the menu offers: those with keys, but the one that opens the menu. */
+export type MenuCommand = Exclude<Command, 'contextMenu'>;
 
 export interface MenuItem {
   command: MenuCommand;
@@ -17,12 +18,18 @@ export interface MenuItem {
 /** Items in groups, drawn with a rule between groups. */
 export type MenuGroups = MenuItem[][];
 
-const item = (command: Exclude<MenuCommand, 'lockToggle'>, label: string, disabled = false): MenuItem => ({
+const item = (command: MenuCommand, label: string, disabled = false): MenuItem => ({
   command,
   label,
-  keys: COMMAND_KEYS[command],
+  keys: commandKey(command),
   disabled,
 });
+
+/** What can be undone and redone now (the toolbar's history, this person's changes). */
+export interface UndoState {
+  canUndo: boolean;
+  canRedo: boolean;
+}
 
 /**
  * The menu for `selected` (the selection's records; none for a right-click on empty canvas).
@@ -32,6 +39,7 @@ export function contextMenuItems(
   selected: ShapeRecord[],
   readOnly: boolean,
   boardEmpty: boolean,
+  history: UndoState,
 ): MenuGroups {
   const groups: MenuGroups = [];
   const keep = (list: (MenuItem | false)[]) => {
@@ -42,7 +50,7 @@ export function contextMenuItems(
   if (selected.length === 0) {
     keep([edit && item('paste', 'Paste here'), item('selectAll', 'Select all', boardEmpty)]);
     keep([item('zoomToFit', 'Zoom to fit', boardEmpty)]);
-    keep([edit && item('undo', 'Undo'), edit && item('redo', 'Redo')]);
+    keep([edit && item('undo', 'Undo', !history.canUndo), edit && item('redo', 'Redo', !history.canRedo)]);
     return groups;
   }
   const allLocked = selected.every((r) => r.locked);
@@ -65,12 +73,7 @@ export function contextMenuItems(
     keep([
       item('group', 'Group', selected.length < 2),
       item('ungroup', 'Ungroup', !grouped),
-      {
-        command: 'lockToggle',
-        label: allLocked ? 'Unlock' : 'Lock',
-        keys: COMMAND_KEYS.lock,
-        disabled: false,
-      },
+      item('lock', allLocked ? 'Unlock' : 'Lock'),
     ]);
   keep([item('copyPng', 'Copy as PNG'), item('zoomToSelection', 'Zoom to selection')]);
   return groups;

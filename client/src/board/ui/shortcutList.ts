@@ -1,8 +1,10 @@
 // Every keyboard shortcut of the board, grouped as the Keyboard shortcuts dialog lists them (opened
 // with `?`, as in Excalidraw, tldraw and Miro). The tool and alignment keys are read from the
-// keyboard's own tables (tools/keyboard.ts); the rest are written here beside the handlers they
+// keyboard's own tables (tools/keyboard.ts) and the commands' from COMMAND_KEYS (commandKeys.ts),
+// which their handlers match events against; the rest are written here beside the handlers they
 // describe (handleKeyDown, Facilitation, ImageInput, HistoryButton), and client/test/shortcutList
 // checks that every key the keyboard's tables bind is listed.
+import { COMMAND_KEYS } from '../commandKeys.ts';
 import { alignKeyOf, distributeKeyOf, toolKeyOf } from '../tools/keyboard.ts';
 import { alignments, distributions, paletteTools } from './controls.ts';
 
@@ -20,35 +22,11 @@ export interface ShortcutGroup {
 /** The key that opens the list. */
 export const SHORTCUTS_KEY = '?';
 
-/**
- * The keys of the commands the board's context menu offers too: the menu shows them beside its
- * items, read from here, so the list and the menu cannot disagree.
- */
-export const COMMAND_KEYS = {
-  undo: 'Ctrl+Z',
-  redo: 'Ctrl+Shift+Z',
-  copy: 'Ctrl+C',
-  cut: 'Ctrl+X',
-  paste: 'Ctrl+V',
-  duplicate: 'Ctrl+D',
-  copyPng: 'Shift+Alt+C',
-  selectAll: 'Ctrl+A',
-  delete: 'Delete',
-  group: 'Ctrl+G',
-  ungroup: 'Ctrl+Shift+G',
-  lock: 'Shift+L',
-  forward: 'Ctrl+]',
-  backward: 'Ctrl+[',
-  toFront: 'Ctrl+Shift+]',
-  toBack: 'Ctrl+Shift+[',
-  zoomToFit: 'Shift+1',
-  zoomToSelection: 'Shift+2',
-  contextMenu: 'Shift+F10',
-} as const;
+/** The commands' keys, from the table their handlers match against (commandKeys.ts). */
 const K = COMMAND_KEYS;
 
-const key = (keys: string | string[], what: string): Shortcut => ({
-  keys: Array.isArray(keys) ? keys : [keys],
+const key = (keys: string | readonly string[], what: string): Shortcut => ({
+  keys: typeof keys === 'string' ? [keys] : [...keys],
   what,
 });
 
@@ -71,7 +49,7 @@ export function shortcutGroups(): ShortcutGroup[] {
       title: 'Edit',
       shortcuts: [
         key(K.undo, 'Undo your last change'),
-        key([K.redo, 'Ctrl+Y'], 'Redo'),
+        key(K.redo, 'Redo'),
         key(K.copy, 'Copy'),
         key(K.cut, 'Cut'),
         key(K.paste, 'Paste'),
@@ -79,7 +57,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key(K.copyPng, 'Copy the selection, or the page, as a picture (PNG)'),
         key('Alt+drag', 'Drag a copy of the selection'),
         key(K.selectAll, 'Select all'),
-        key([K.delete, 'Backspace'], 'Delete the selection'),
+        key(K.delete, 'Delete the selection'),
         key(
           'Enter',
           'Edit the selected shape’s text; with a shape tool, place its shape mid-view; with nothing selected, select the first shape',
@@ -88,7 +66,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Shift+Tab', 'With a shape selected: select the previous one'),
         key('Escape', 'Select nothing, and pick Select (Tab then leaves the canvas)'),
         key(['Arrow keys', 'Shift+arrow keys'], 'Nudge the selection by 1 or 10'),
-        key([K.contextMenu, 'Menu key'], 'Open the context menu of the selection (or right-click)'),
+        key(K.contextMenu, 'Open the context menu of the selection (or right-click)'),
       ],
     },
     {
@@ -98,7 +76,7 @@ export function shortcutGroups(): ShortcutGroup[] {
         ...distributions.map((d) => key(distributeKeyOf(d.axis), d.label)),
         key(K.group, 'Group'),
         key(K.ungroup, 'Ungroup'),
-        key([K.lock, 'Ctrl+Shift+L'], 'Lock or unlock'),
+        key(K.lock, 'Lock or unlock'),
         key(K.forward, 'Bring forward'),
         key(K.backward, 'Send back'),
         key(K.toFront, 'Bring to front'),

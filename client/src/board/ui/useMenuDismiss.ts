@@ -19,7 +19,7 @@ export interface DismissOptions {
    */
   panel?: boolean;
   /** The button to give focus back to on Escape; else the one in `wrap` with aria-haspopup. */
-  button?: RefObject<HTMLElement | null>;
+  button?: RefObject<HTMLOrSVGElement | null>;
 }
 
 /** Gives focus back to the menu's own button (the element `useMenu`'s trigger props are on). */
