@@ -250,6 +250,47 @@ describe('live embeds', () => {
     await context.close();
   });
 
+  it('the public view offers no board menu, and no key there edits the board', async () => {
+    // A guard (docs/api.md §11, §16): the public page draws the board as a picture, with no
+    // canvas, context menu or key handler of the editor's, so a right-click keeps the browser's
+    // own menu (copy or save the picture) and the editing keys do nothing.
+    const { page: owner } = await newUser(app, 'Jude');
+    await createBoard(owner, 'Read only');
+    await place(owner, 'Sticky note', 500, 400);
+    await owner.keyboard.type('Keep me');
+    await owner.keyboard.press('Escape');
+    const { url } = await publicLink(owner);
+    const context = await app.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const visitor = await context.newPage();
+    failOnPageErrors(visitor, 'visitor');
+    await visitor.goto(url);
+    await visitor.locator('.public-view[data-status="live"]').waitFor();
+    const board = visitor.locator('.public-board');
+    await board.locator('svg text', { hasText: 'Keep me' }).waitFor();
+    await board.click({ button: 'right' });
+    await board.click();
+    for (const key of [
+      'Control+a',
+      'Delete',
+      'Backspace',
+      'Control+x',
+      'Control+z',
+      'Control+d',
+      'Shift+F10',
+    ])
+      await visitor.keyboard.press(key);
+    await visitor.waitForTimeout(500);
+    assert.equal(await visitor.getByRole('menu').count(), 0, 'no menu of the editor’s');
+    assert.equal(await visitor.getByRole('menuitem').count(), 0, 'no menu item');
+    await board.locator('svg text', { hasText: 'Keep me' }).waitFor();
+    assert.equal(
+      await owner.locator('svg.canvas').getAttribute('data-shape-count'),
+      '1',
+      'the board still has its note',
+    );
+    await context.close();
+  });
+
   it("the live public view draws the board's images, loaded by the link", async () => {
     const { page: owner } = await newUser(app, 'Ines');
     await createBoard(owner, 'Moodboard');
