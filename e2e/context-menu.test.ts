@@ -145,13 +145,23 @@ describe('context menu', () => {
     await ann.screenshot({ path: `${artifacts}/context-menu-edge.png` });
     await ann.keyboard.press('Escape');
   });
-  it('Undo and Redo are greyed while there is nothing to undo or redo', async () => {
+  it('Undo and Redo are greyed while there is nothing to undo or redo, in the menu and the toolbar', async () => {
     // Ben has changed nothing yet: his undo history (the toolbar's, Ctrl+Z's) is empty.
     const spot = { x: 700, y: 550 };
-    const undoRedo = async () => ({
-      undo: await menu(ben).getByRole('menuitem', { name: 'Undo' }).isDisabled(),
-      redo: await menu(ben).getByRole('menuitem', { name: 'Redo' }).isDisabled(),
-    });
+    const toolbar = (name: string) => ben.getByRole('button', { name, exact: true }).isDisabled();
+    const undoRedo = async () => {
+      const inMenu = {
+        undo: await menu(ben).getByRole('menuitem', { name: 'Undo' }).isDisabled(),
+        redo: await menu(ben).getByRole('menuitem', { name: 'Redo' }).isDisabled(),
+      };
+      // The toolbar's buttons say the same.
+      assert.deepEqual(
+        { undo: await toolbar('Undo'), redo: await toolbar('Redo') },
+        inMenu,
+        'the toolbar agrees',
+      );
+      return inMenu;
+    };
     await until(async () => (await shapeCount(ben)) === 3, 'Ben sees the shapes');
     await boardArea(ben).click({ button: 'right', position: spot });
     await ben.getByRole('menu', { name: 'Board menu' }).waitFor();

@@ -488,6 +488,7 @@ function EditorView({
         />
         <Toolbar
           actions={actions}
+          history={joint}
           readOnly={locked || previewIndex !== null}
           canComment={canComment(role) && !accessLost && previewIndex === null}
         />

@@ -1,7 +1,8 @@
 // The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
+import type { JointUndo } from '../pages/jointUndo.ts';
 import { useEditor } from '../store.ts';
 import { toolKeyOf } from '../tools/keyboard.ts';
 import { paletteTools } from './controls.ts';
@@ -11,10 +12,13 @@ const tools = paletteTools.map((t) => ({ ...t, key: toolKeyOf(t.tool) }));
 
 export function Toolbar({
   actions,
+  history,
   readOnly,
   canComment,
 }: {
   actions: Actions;
+  /** Ctrl+Z's history: Undo and Redo are greyed while it has nothing to undo or redo. */
+  history: Pick<JointUndo, 'canUndo' | 'canRedo' | 'subscribe'>;
   readOnly: boolean;
   /** docs/api.md §18: the Comment tool, also on a commenter's read-only board. */
   canComment: boolean;
@@ -24,6 +28,8 @@ export function Toolbar({
   const toolLocked = useEditor((s) => s.toolLocked);
   const setToolLocked = useEditor((s) => s.setToolLocked);
   const shown = readOnly ? tools.slice(0, 2) : tools;
+  const canUndo = useSyncExternalStore(history.subscribe, history.canUndo);
+  const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
   // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
   // editor (editor.css).
   const ref = useRef<HTMLDivElement>(null);
@@ -120,8 +126,14 @@ export function Toolbar({
         // Redo are always in reach.
         <span className="history-tools">
           <span className="sep" />
-          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" onClick={actions.undo} />
-          <ToolButton label="Redo" icon="redo" shortcut="Ctrl+Shift+Z" onClick={actions.redo} />
+          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" onClick={actions.undo} disabled={!canUndo} />
+          <ToolButton
+            label="Redo"
+            icon="redo"
+            shortcut="Ctrl+Shift+Z"
+            onClick={actions.redo}
+            disabled={!canRedo}
+          />
         </span>
       )}
     </div>
