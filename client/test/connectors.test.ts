@@ -186,3 +186,102 @@ describe('connector labels', () => {
     assert.equal(connectorLabel({ ...arrow, text: '' }, connectorPath(arrow)), null);
   });
 });
+
+describe('elbow labels', () => {
+  const base = { rotation: 0, color: 'grey', createdBy: 'u', z: 'a0', route: 'elbow' } as const;
+  const free = (id: string, from: Point, to: Point, text = 'label'): ShapeRecord => ({
+    ...base,
+    id,
+    type: 'arrow',
+    x: 0,
+    y: 0,
+    w: 0,
+    h: 0,
+    text,
+    from,
+    to,
+  });
+  /** The segment of `points` that `p` lies on, strictly inside it (not on a bend). */
+  const segmentOf = (points: Point[], p: Point) => {
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1]!;
+      const b = points[i]!;
+      const onV = a.x === b.x && p.x === a.x && p.y > Math.min(a.y, b.y) && p.y < Math.max(a.y, b.y);
+      const onH = a.y === b.y && p.y === a.y && p.x > Math.min(a.x, b.x) && p.x < Math.max(a.x, b.x);
+      if (onV || onH) return i;
+    }
+    return -1;
+  };
+
+  it('an L-shaped elbow: the label sits mid-way along its longer run, not on the bend', async () => {
+    const { connectorLabel } = await import('../src/board/drawing/label.ts');
+    // Free ends: 300 across then 100 down. Half the length (200) is on the long run, but an L whose
+    // runs are equal would put the middle on the bend: the label must not follow the bend.
+    const arrow = free('L', { x: 0, y: 0 }, { x: 300, y: 100 });
+    const path = connectorPath(arrow);
+    assert.equal(path.points.length, 3, JSON.stringify(path.points));
+    const l = connectorLabel(arrow, path)!;
+    const [a, bend, c] = path.points as [Point, Point, Point];
+    const longest =
+      Math.hypot(bend.x - a.x, bend.y - a.y) >= Math.hypot(c.x - bend.x, c.y - bend.y)
+        ? [a, bend]
+        : [bend, c];
+    assert.deepEqual(
+      { x: l.x, y: l.ys[0] },
+      {
+        x: (longest[0]!.x + longest[1]!.x) / 2,
+        y: (longest[0]!.y + longest[1]!.y) / 2,
+      },
+    );
+    // An L with equal runs: the path's middle is its bend; the label is on a run instead.
+    const even = free('E', { x: 0, y: 0 }, { x: 200, y: 200 });
+    const evenPath = connectorPath(even);
+    assert.equal(evenPath.points.length, 3, JSON.stringify(evenPath.points));
+    const e = connectorLabel(even, evenPath)!;
+    assert.notEqual(segmentOf(evenPath.points, { x: e.x, y: e.ys[0]! }), -1, JSON.stringify(e));
+  });
+
+  it('a Z-shaped elbow between two shapes: the label sits mid-way along its longest straight run', async () => {
+    const { connectorLabel } = await import('../src/board/drawing/label.ts');
+    const shape = (id: string, x: number, y: number): ShapeRecord => ({
+      ...base,
+      route: undefined,
+      id,
+      type: 'rect',
+      x,
+      y,
+      w: 100,
+      h: 80,
+    });
+    const a = shape('a', 0, 0);
+    const b = shape('b', 400, 300);
+    const all = new Map([a, b].map((s) => [s.id, s]));
+    // Leaves a's right side, runs right, turns down, runs down, turns right into b's left side.
+    const arrow: ShapeRecord = {
+      ...free('Z', { x: 50, y: 40 }, { x: 450, y: 340 }),
+      from: { x: 50, y: 40, shapeId: 'a' },
+      to: { x: 450, y: 340, shapeId: 'b' },
+    };
+    const path = connectorPath(arrow, all);
+    assert.equal(path.points.length, 4, JSON.stringify(path.points));
+    const l = connectorLabel(arrow, path)!;
+    const at = { x: l.x, y: l.ys[0]! };
+    const i = segmentOf(path.points, at);
+    assert.notEqual(
+      i,
+      -1,
+      `label ${JSON.stringify(at)} is not inside a segment of ${JSON.stringify(path.points)}`,
+    );
+    const lens = path.points
+      .slice(1)
+      .map((p, k) => Math.hypot(p.x - path.points[k]!.x, p.y - path.points[k]!.y));
+    assert.equal(lens[i - 1], Math.max(...lens));
+    const s = path.points[i - 1]!;
+    const t = path.points[i]!;
+    assert.deepEqual(at, { x: (s.x + t.x) / 2, y: (s.y + t.y) / 2 });
+    // The editor's box is centred on the same point.
+    const { labelBox } = await import('../src/board/model/connectors.ts');
+    const box = labelBox(path);
+    assert.deepEqual({ x: box.x + box.w / 2, y: box.y + box.h / 2 }, at);
+  });
+});

@@ -260,11 +260,38 @@ export function pathMidpoint(p: ConnectorPath): Point {
   return pts[0] ?? { x: 0, y: 0 };
 }
 
+/**
+ * Where a connector's label sits. A straight or curved arrow: the middle of its path. An elbow: the
+ * middle of its longest straight segment (the one nearest the path's middle when two tie), so the
+ * label sits on a straight run and never on a bend, as Excalidraw places an elbow arrow's text.
+ * The canvas, the text editor and every export place it by this one function.
+ */
+export function labelPoint(p: ConnectorPath): Point {
+  if (p.route !== 'elbow' || p.points.length < 3) return pathMidpoint(p);
+  const mid = pathMidpoint(p);
+  let best = pathMidpoint(p);
+  let bestLen = -1;
+  let bestOff = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < p.points.length; i++) {
+    const a = p.points[i - 1]!;
+    const b = p.points[i]!;
+    const len = Math.hypot(b.x - a.x, b.y - a.y);
+    const m = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    const off = Math.hypot(m.x - mid.x, m.y - mid.y);
+    if (len > bestLen + 1e-6 || (Math.abs(len - bestLen) <= 1e-6 && off < bestOff)) {
+      best = m;
+      bestLen = len;
+      bestOff = off;
+    }
+  }
+  return best;
+}
+
 export const pathBounds = (p: ConnectorPath): Rect => rectOfPoints(pathPolyline(p));
 
-/** The box a connector's label is laid out in: centred on the path's midpoint. */
+/** The box a connector's label is laid out in: centred on its label point. */
 export const LABEL_BOX = { w: 160, h: 36 } as const;
 export function labelBox(p: ConnectorPath): Rect {
-  const m = pathMidpoint(p);
+  const m = labelPoint(p);
   return { x: m.x - LABEL_BOX.w / 2, y: m.y - LABEL_BOX.h / 2, w: LABEL_BOX.w, h: LABEL_BOX.h };
 }

@@ -1,8 +1,9 @@
-// A connector's label (docs/api.md §10: an arrow's text follows the middle of its path), laid out
+// A connector's label (docs/api.md §10: an arrow's text follows the middle of its path; an elbow's,
+// the middle of its longest straight run, `labelPoint`), laid out
 // once for the canvas and the export alike: centred lines on a white halo, so the line behind it
 // does not cross the words.
 import type { ShapeRecord } from '../index.ts';
-import { type ConnectorPath, pathMidpoint } from './connectors.ts';
+import { type ConnectorPath, labelPoint } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
 import { baseFontSize, LINE_HEIGHT } from './textLayout.ts';
 
@@ -17,7 +18,7 @@ export interface ConnectorLabel {
 
 export function connectorLabel(s: ShapeRecord, path: ConnectorPath): ConnectorLabel | null {
   if (!s.text) return null;
-  const m = pathMidpoint(path);
+  const m = labelPoint(path);
   // The size free text has, as in the editor the label is typed in.
   const size = baseFontSize({ type: 'text', fontSize: s.fontSize });
   const lh = size * LINE_HEIGHT;
