@@ -5,6 +5,8 @@
 import type { ShapeRecord } from '../index.ts';
 import { type ConnectorPath, labelPoint } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
+import type { Attrs } from './primitives.ts';
+import { resolveStyle } from './style.ts';
 import { baseFontSize, LINE_HEIGHT } from './textLayout.ts';
 
 export interface ConnectorLabel {
@@ -45,3 +47,26 @@ export const labelAttrs = (l: ConnectorLabel) => ({
   textAnchor: 'middle' as const,
   dominantBaseline: 'central' as const,
 });
+
+/** The board's background behind the canvas (editor.css `.editor`) and behind an export (svg.ts). */
+export const CANVAS_BACKGROUND = '#fbfbfc';
+export const EXPORT_BACKGROUND = '#ffffff';
+
+/**
+ * A backing for a shape's text where its fill is hatched or cross-hatched: a halo in the
+ * background colour painted under the glyphs (paint-order stroke), so the hatch lines stop short of
+ * the letters and the words stay readable, as Excalidraw keeps text legible on a busy fill. A
+ * solid or empty fill already reads cleanly and gets none. `background` is what shows between the
+ * hatch lines: the canvas's or the export's. React names; the export writes them as SVG's.
+ */
+export function textHalo(s: ShapeRecord, size: number, background: string): Attrs {
+  const st = resolveStyle(s);
+  const hatched = (st.fillStyle === 'hatched' || st.fillStyle === 'cross-hatched') && st.fill !== 'none';
+  if (!hatched || s.type === 'text' || s.type === 'arrow') return {};
+  return {
+    stroke: background,
+    strokeWidth: Math.max(3, Math.round(size * 0.35 * 10) / 10),
+    strokeLinejoin: 'round',
+    paintOrder: 'stroke',
+  };
+}

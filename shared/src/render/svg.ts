@@ -11,7 +11,7 @@ import { fontStacks } from './fonts.ts';
 import { clippingFrames, frameLabel } from './frames.ts';
 import { boundsOf, unionRect } from './geometry.ts';
 import { esc, imageElement, imagePlaceholder } from './images.ts';
-import { connectorLabel, labelAttrs } from './label.ts';
+import { connectorLabel, EXPORT_BACKGROUND, labelAttrs, textHalo } from './label.ts';
 import { attrsMarkup, markup } from './primitives.ts';
 import { resolveStyle } from './style.ts';
 import { estimateMeasure, layoutText, linePositions, type TextLayout } from './textLayout.ts';
@@ -44,7 +44,7 @@ function textSvg(s: ShapeRecord, layoutOf: LayoutOf): string {
   // so the file wraps exactly as the screen does and long words are broken inside their note.
   const l = layoutOf(s);
   const pos = linePositions(s, l);
-  return `<text font-family="${esc(fontStacks[s.fontFamily ?? 'sans'])}" font-size="${l.size}" fill="${textColorOf(s)}" text-anchor="${l.align}" xml:space="preserve">${l.lines
+  return `<text font-family="${esc(fontStacks[s.fontFamily ?? 'sans'])}" font-size="${l.size}" fill="${textColorOf(s)}" text-anchor="${l.align}"${attrsMarkup(textHalo(s, l.size, EXPORT_BACKGROUND))} xml:space="preserve">${l.lines
     .map((line, i) => `<tspan x="${pos.x}" y="${pos.y(i)}">${esc(line)}</tspan>`)
     .join('')}</text>`;
 }
@@ -117,7 +117,7 @@ export function toSvg(
         return frame ? `<g clip-path="url(#${clipIds.get(frame.id)})">${svg}</g>` : svg;
       })
       .join('') + frames.map(frameTitleSvg).join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="#ffffff"/>${body}</svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${box.x - margin} ${box.y - margin} ${width} ${height}">${defs}<rect x="${box.x - margin}" y="${box.y - margin}" width="${width}" height="${height}" fill="${EXPORT_BACKGROUND}"/>${body}</svg>`;
   return { svg, width, height };
 }
 

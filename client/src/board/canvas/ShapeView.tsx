@@ -4,7 +4,7 @@ import type { ShapeRecord } from '@tandem/shared';
 import { createElement, memo } from 'react';
 import { arrowDrawing, bodyOf, opacityAttrs } from '../drawing/body.ts';
 import { fontStacks } from '../drawing/fonts.ts';
-import { connectorLabel, labelAttrs } from '../drawing/label.ts';
+import { CANVAS_BACKGROUND, connectorLabel, labelAttrs, textHalo } from '../drawing/label.ts';
 import type { Primitive } from '../drawing/primitives.ts';
 import { ImageBody } from '../images/ImageView.tsx';
 import { type ConnectorPath, connectorPath } from '../model/connectors.ts';
@@ -65,6 +65,8 @@ function Label({ s, hidden }: { s: ShapeRecord; hidden: boolean }) {
       fill={textColorOf(s)}
       textAnchor={anchor[l.align]}
       data-font-size={l.size}
+      // On a hatched fill, a halo in the canvas colour under the glyphs (the export draws the same).
+      {...textHalo(s, l.size, CANVAS_BACKGROUND)}
     >
       {l.lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines are positional
