@@ -246,7 +246,7 @@ export function createActions(
       // A short line's text shape is as wide as the line measures (estimated until here), so it
       // follows its text when typed into later (model/textFit.ts).
       if (shape.type === 'text' && shape.w !== undefined) {
-        const w = fittedTextW(shape, measureIn('sans'));
+        const w = fittedTextW(shape, measureIn(shape.fontFamily ?? 'sans'));
         shape.x = (shape.x ?? 0) + (shape.w - w) / 2;
         shape.w = w;
       }
