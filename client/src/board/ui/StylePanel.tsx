@@ -338,7 +338,9 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
   return (
     <div
       ref={panelRef}
-      className="style-panel panel"
+      // Locked, it holds one control, so it is only as wide as that (a user trial: a wide card
+      // round one icon).
+      className={`style-panel panel${allLocked ? ' locked' : ''}`}
       style={aside}
       role="toolbar"
       aria-label="Selection"
@@ -542,8 +544,12 @@ export function StylePanel({ actions, index }: { actions: Actions; index: ShapeI
           icon={allLocked ? 'unlock' : 'lock'}
           title={allLocked ? 'Unlock — Shift+L' : 'Lock: nobody can move or change it — Shift+L'}
           active={allLocked}
+          className={allLocked ? 'labelled' : undefined}
           onClick={actions.toggleLock}
-        />
+        >
+          {/* Alone in the panel, it says what it does beside its icon. */}
+          {allLocked && <span aria-hidden="true">Unlock</span>}
+        </ToolButton>
         {!allLocked && (
           <ToolButton
             label="Delete"
