@@ -16,6 +16,7 @@ import {
   movedWith,
   moveFrame,
   onFrameGrip,
+  reachedThroughFrames,
   renameFrame,
   withFrameMembers,
 } from '../src/board/facilitation/frames.ts';
@@ -119,6 +120,45 @@ describe('frames', () => {
     const { doc, frame, inside, overlapping, outside } = boardWithFrame();
     assert.deepEqual(withFrameMembers(doc, [frame]).sort(), [frame, inside, overlapping].sort());
     assert.deepEqual(withFrameMembers(doc, [outside]), [outside]);
+  });
+
+  it('reachedThroughFrames: the ids, then each frame’s members; nested frames; the locked-frame rule', () => {
+    // Plain records, no document: the outer frame holds an inner frame and a note beside it; the
+    // inner frame holds a note (inside the outer one too); a note lies outside both.
+    const rec = (
+      id: string,
+      type: ShapeRecord['type'],
+      x: number,
+      y: number,
+      w: number,
+      h: number,
+      locked = false,
+    ) => ({ id, type, x, y, w, h, z: id, locked }) as ShapeRecord;
+    const outer = rec('outer', 'frame', 0, 0, 400, 300);
+    const inner = rec('inner', 'frame', 200, 50, 150, 150);
+    const inInner = rec('inInner', 'sticky', 250, 100, 50, 50);
+    const inOuter = rec('inOuter', 'sticky', 20, 20, 100, 100);
+    const away = rec('away', 'sticky', 600, 0, 100, 100);
+    const all = [outer, inner, inInner, inOuter, away];
+    const sorted = (ids: string[]) => [...ids].sort();
+    // The outer frame brings every shape whose centre lies in it, the inner frame's note too, but
+    // not the inner frame: frames are never members.
+    assert.deepEqual(sorted(reachedThroughFrames(all, ['outer'])), ['inInner', 'inOuter', 'outer']);
+    assert.deepEqual(reachedThroughFrames(all, ['inner']), ['inner', 'inInner']);
+    // Both frames: each member once; the ids come first, in their order.
+    assert.deepEqual(reachedThroughFrames(all, ['inner', 'outer']), ['inner', 'outer', 'inInner', 'inOuter']);
+    // Not a frame, or not on the board: the id alone.
+    assert.deepEqual(reachedThroughFrames(all, ['away', 'gone']), ['away', 'gone']);
+    // A locked frame: its contents come along unless it keeps them; locked members are still reached.
+    const locked = [{ ...outer, locked: true }, inner, { ...inInner, locked: true }, inOuter, away];
+    assert.deepEqual(sorted(reachedThroughFrames(locked, ['outer'])), ['inInner', 'inOuter', 'outer']);
+    assert.deepEqual(reachedThroughFrames(locked, ['outer'], { lockedKeepsContents: true }), ['outer']);
+    // An unlocked frame inside the locked one still brings its own (locked) note.
+    assert.deepEqual(reachedThroughFrames(locked, ['outer', 'inner'], { lockedKeepsContents: true }), [
+      'outer',
+      'inner',
+      'inInner',
+    ]);
   });
 
   it('a move takes an unlocked frame’s members; a locked frame stays with them, and locked members stay', () => {

@@ -9,7 +9,7 @@ import type { Point, Rect } from '../model/geometry.ts';
 import { topmostAt } from '../model/hit.ts';
 import { LOCKED_SENTENCE } from '../model/layout.ts';
 import { keyBetween, zOrder } from '../model/order.ts';
-import { readAll, readShape } from '../model/read.ts';
+import { readAll } from '../model/read.ts';
 import { createShape, moveShapes } from '../model/shapes.ts';
 
 export { frameLabel, frameMembers, isFrame };
@@ -49,18 +49,33 @@ export function createFrame(doc: Y.Doc, box: Rect, createdBy: string, name?: str
   );
 }
 
-/** The ids a move of `ids` carries along: each frame among them brings its members. */
-export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
-  const set = new Set(ids);
-  const frames: ShapeRecord[] = [];
-  for (const id of set) {
-    const s = readShape(id, shapesOf(doc).get(id));
-    if (s && isFrame(s)) frames.push(s);
+/**
+ * The ids `ids` reach through frames, the one expansion behind copy, export, duplicate, moves and
+ * Delete: the ids themselves, then the members of each frame among them (`frameMembers`: by
+ * centre; frames are never members, so a frame inside a selected frame stays behind while the
+ * shapes inside both come along). With `lockedKeepsContents`, a locked frame brings nothing: it
+ * keeps its contents, as moves and Delete want (a locked frame and what it holds stay as they
+ * are); copy, export and duplicate take a locked frame's contents as any other's. Unknown ids stay
+ * in; the callers drop them, and locked shapes, as they need. Pure: `shapes` is the whole board.
+ */
+export function reachedThroughFrames(
+  shapes: readonly ShapeRecord[],
+  ids: Iterable<string>,
+  { lockedKeepsContents = false }: { lockedKeepsContents?: boolean } = {},
+): string[] {
+  const reached = new Set(ids);
+  const byId = new Map(shapes.map((s) => [s.id, s]));
+  for (const id of [...reached]) {
+    const s = byId.get(id);
+    if (!s || !isFrame(s) || (lockedKeepsContents && s.locked)) continue;
+    for (const m of frameMembers(s, shapes)) reached.add(m);
   }
-  if (frames.length === 0) return [...set];
-  const all = readAll(doc);
-  for (const f of frames) for (const m of frameMembers(f, all)) set.add(m);
-  return [...set];
+  return [...reached];
+}
+
+/** The ids a copy, an export or a duplicate of `ids` takes: each frame among them brings its members. */
+export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
+  return reachedThroughFrames(readAll(doc), ids);
 }
 
 /**
@@ -71,14 +86,10 @@ export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
 export function movedWith(doc: Y.Doc, ids: Iterable<string>): string[] {
   const all = readAll(doc);
   const byId = new Map(all.map((s) => [s.id, s]));
-  const moved = new Set<string>();
-  for (const id of ids) {
+  return reachedThroughFrames(all, ids, { lockedKeepsContents: true }).filter((id) => {
     const s = byId.get(id);
-    if (!s || s.locked) continue;
-    moved.add(id);
-    if (isFrame(s)) for (const m of frameMembers(s, all)) if (!byId.get(m)?.locked) moved.add(m);
-  }
-  return [...moved];
+    return s !== undefined && !s.locked;
+  });
 }
 
 /**
@@ -94,12 +105,8 @@ export function deletion(
 ): { deleted: ShapeRecord[]; notice: string | null } {
   const all = readAll(doc);
   const byId = new Map(all.map((s) => [s.id, s]));
-  const reached = new Set(selected);
-  for (const id of selected) {
-    const s = byId.get(id);
-    if (s && isFrame(s) && !s.locked) for (const m of frameMembers(s, all)) reached.add(m);
-  }
-  const records = [...reached].flatMap((id) => byId.get(id) ?? []);
+  const reached = reachedThroughFrames(all, selected, { lockedKeepsContents: true });
+  const records = reached.flatMap((id) => byId.get(id) ?? []);
   const deleted = records.filter((s) => !s.locked);
   const lockedLeft = records.some((s) => s.locked);
   const notice =
