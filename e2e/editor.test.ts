@@ -314,6 +314,39 @@ describe('editor', () => {
     await page.screenshot({ path: `${artifacts}/panel-aside-top.png` });
   });
 
+  it('the facilitation bar steps aside from a selected note under it at the top right', async () => {
+    type Box = { x: number; y: number; width: number; height: number };
+    const apart = (a: Box, b: Box) =>
+      a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    const box = async (what: ReturnType<Page['locator']>) => {
+      const b = await what.boundingBox();
+      assert.ok(b, 'it is on screen');
+      return b;
+    };
+    const bar = page.getByRole('toolbar', { name: 'Facilitation' });
+    const onScreen = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1280 && b.y + b.height <= 800;
+    const home = await box(bar);
+    // A note near the top right corner of the view, where the facilitation bar stands.
+    await draw(page, 'n', 1150, 120);
+    await page.keyboard.press('Escape');
+    const note = shapes(page, 'sticky').first();
+    await until(async () => !apart(home, await box(note)), 'the note lies under the bar’s home');
+    await until(
+      async () => apart(await box(bar), await box(note)),
+      'the facilitation bar is clear of the note',
+    );
+    assert.ok(onScreen(await box(bar)), 'the facilitation bar is on screen');
+    const panel = page.getByRole('toolbar', { name: 'Selection' });
+    assert.ok(apart(await box(bar), await box(panel)), 'the facilitation bar is clear of the style panel');
+    await page.screenshot({ path: `${artifacts}/facilitation-bar-aside.png` });
+    // Nothing selected: back home.
+    await page.keyboard.press('Escape');
+    await until(async () => {
+      const b = await box(bar);
+      return b.x === home.x && b.y === home.y;
+    }, 'the facilitation bar is back home');
+  });
+
   it('a frame’s title keeps its screen size at any zoom, and a double-click on it still renames', async () => {
     await canvas(page).focus();
     await page.keyboard.press('f');

@@ -8,6 +8,9 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { useEditor } from '../store.ts';
+import { facilitationBarPlaces, useClearOfSelection } from '../ui/clearOfSelection.ts';
+import { useSelectedRecords } from '../ui/StylePanel.tsx';
+import { usePhoneLayout } from '../ui/touch.ts';
 import { useMenuDismiss } from '../ui/useMenuDismiss.ts';
 import { EphemeralLayer, ReactionPicker } from './Ephemeral.tsx';
 import { EphemeralSender } from './ephemeralSender.ts';
@@ -50,6 +53,11 @@ export function Facilitation(props: FacilitationProps) {
   const sender = useMemo(() => new EphemeralSender(props.presence), [props.presence]);
   useEffect(() => () => sender.stop(), [sender]);
   const me = useMemo(() => ({ name: user.name, color: user.color }), [user.name, user.color]);
+  // Out of the way of a selection under it at the top right, as the style panel and the align
+  // bar are (ui/clearOfSelection.ts); not on a phone, where it stands above the tools.
+  const bar = useRef<HTMLDivElement>(null);
+  const selected = useSelectedRecords(index);
+  const aside = useClearOfSelection(bar, selected, facilitationBarPlaces, !usePhoneLayout());
 
   /** With a selection, a frame around it at once; without, the Frame tool, to draw one by dragging. */
   const addFrame = useCallback(() => {
@@ -90,7 +98,13 @@ export function Facilitation(props: FacilitationProps) {
 
   return (
     <>
-      <div className="panel facilitation-bar" role="toolbar" aria-label="Facilitation">
+      <div
+        ref={bar}
+        className="panel facilitation-bar"
+        style={aside}
+        role="toolbar"
+        aria-label="Facilitation"
+      >
         {canEdit && (
           <button
             type="button"

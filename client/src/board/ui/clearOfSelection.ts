@@ -1,10 +1,10 @@
 // The selection's floating panels (the style panel down the left, the align bar across the top)
-// step aside when the selection's box on screen lies under them, as Miro's context toolbar does:
+// and the facilitation bar (top right) step aside when the selection's box on screen lies under them, as Miro's context toolbar does:
 // a user trial selected a note at the left edge of the screen and the style panel hid it, so the
 // colour picked could not be seen. Each panel has a home (its place in editor.css) and one place
 // aside; it goes aside only when the selection is under it at home and less under it aside.
 import type { ShapeRecord } from '@tandem/shared';
-import { type CSSProperties, type RefObject, useLayoutEffect, useState } from 'react';
+import { type CSSProperties, type RefObject, useLayoutEffect, useMemo, useState } from 'react';
 import { boundsOf, type Rect, unionRect } from '../model/geometry.ts';
 import { useEditor, type Viewport } from '../store.ts';
 
@@ -30,7 +30,11 @@ export function selectionOnScreen(
   v: Viewport,
   screen: { w: number; h: number },
 ): Rect | null {
-  const box = unionRect(recs.map(boundsOf));
+  return boxOnScreen(unionRect(recs.map(boundsOf)), v, screen);
+}
+
+/** A box in board units on screen, relative to the board area. */
+function boxOnScreen(box: Rect | null, v: Viewport, screen: { w: number; h: number }): Rect | null {
   if (!box) return null;
   return {
     x: (box.x - v.x) * v.zoom + screen.w / 2,
@@ -91,6 +95,29 @@ export function arrangeBarPlaces(el: HTMLElement, area: { w: number; h: number }
 }
 
 /**
+ * The facilitation bar: home at the top right (`--home-top`); aside at the bottom right, a row
+ * above the align bar's place aside (which it would meet at laptop widths, as at home) and above
+ * the minimap when that is open.
+ */
+export function facilitationBarPlaces(el: HTMLElement, area: { w: number; h: number }): Places {
+  const w = el.offsetWidth;
+  const h = el.offsetHeight;
+  const x = area.w - GAP - w;
+  let awayY = area.h - ARRANGE_AWAY_BOTTOM - 2 * h - GAP;
+  const parent = el.parentElement;
+  const minimap = parent?.querySelector('.minimap');
+  if (minimap) {
+    const r = boxIn(minimap, parent as Element);
+    if (r.w > 0 && overlapArea(r, { x, y: awayY, w, h }) > 0) awayY = r.y - GAP - h;
+  }
+  return {
+    home: { x, y: pxProperty(el, '--home-top', 64), w, h },
+    away: { x, y: awayY, w, h },
+    aside: { top: awayY },
+  };
+}
+
+/**
  * The inline style that puts the panel in `ref` aside while the selection `recs` lies under it at
  * home, or undefined. Follows pans, zooms and resizes without re-rendering the panel unless its
  * place changes. Off (`enabled` false) on a phone, where the panels are docked sheets.
@@ -102,8 +129,13 @@ export function useClearOfSelection(
   enabled: boolean,
 ): CSSProperties | undefined {
   const [aside, setAside] = useState<CSSProperties | undefined>(undefined);
+  // The effect depends on the selection's box, by value: `recs` is a new array at every render
+  // of the panel (useSelectedRecords), and the effect, keyed on it, unsubscribed and subscribed
+  // again each time. A move of the selection changes the box, so the panel still follows it.
+  const key = JSON.stringify(unionRect(recs.map(boundsOf)));
+  const box = useMemo(() => JSON.parse(key) as Rect | null, [key]);
   useLayoutEffect(() => {
-    if (!enabled || recs.length === 0) {
+    if (!enabled || !box) {
       setAside(undefined);
       return;
     }
@@ -115,11 +147,11 @@ export function useClearOfSelection(
       const el = ref.current;
       if (!el) return;
       const p = places(el, screen);
-      const next = stepAside(p.home, p.away, selectionOnScreen(recs, viewport, screen)) ? p.aside : undefined;
+      const next = stepAside(p.home, p.away, boxOnScreen(box, viewport, screen)) ? p.aside : undefined;
       setAside((prev) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
     };
     update();
     return useEditor.subscribe(update);
-  }, [ref, recs, places, enabled]);
+  }, [ref, box, places, enabled]);
   return aside;
 }
