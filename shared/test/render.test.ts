@@ -84,3 +84,34 @@ test("an image's alt text is its group's <title>, escaped; an image without it h
   const { alt: _alt, ...bare } = photo;
   assert.doesNotMatch(toSvg([bare], new Map([[bare.id, bare]])).svg, /<title>/);
 });
+
+test("a frame's export holds the arrows with both ends in it, not one to a shape outside", async () => {
+  const { boardSvg, shapesToDraw } = await import('../src/render/board.ts');
+  const outside: ShapeRecord = { ...note, id: 'note-out', x: 800, y: 100, z: 'a2', text: 'Elsewhere' };
+  const second: ShapeRecord = { ...note, id: 'note-2', x: 340, y: 40, z: 'a3', text: 'Next' };
+  const arrow = (id: string, to: ShapeRecord, z: string): ShapeRecord => ({
+    ...base,
+    id,
+    type: 'arrow',
+    color: 'black',
+    z,
+    // Its box runs from the inside note's centre to the other's: the middle of the one to the
+    // note outside, (520, 170), lies in the frame too.
+    x: 140,
+    y: 140,
+    w: to.x + 100 - 140,
+    h: to.y + 100 - 140,
+    from: { shapeId: note.id, x: 140, y: 140 },
+    to: { shapeId: to.id, x: to.x + 100, y: to.y + 100 },
+  });
+  const within = arrow('arrow-in', second, 'a4');
+  const across = arrow('arrow-out', outside, 'a5');
+  const shapes = [frame, note, outside, second, within, across];
+  assert.deepEqual(
+    shapesToDraw(shapes, frame.id).map((s) => s.id),
+    [frame.id, note.id, second.id, within.id],
+  );
+  // The picture is the frame's (with its margin and title), not stretched towards the note outside.
+  const { width } = boardSvg({ shapes }, { frame: frame.id });
+  assert.equal(width, frame.w + 2 * 32);
+});

@@ -20,13 +20,25 @@ export const frameLabel = (f: Pick<ShapeRecord, 'name'>): string =>
 export const inside = (r: Rect, p: Point): boolean =>
   p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
 
-/** The ids of the shapes whose centre lies inside the frame (other frames are never members). */
+/**
+ * The ids of the shapes whose centre lies inside the frame (other frames are never members). A
+ * connector is a member when both its ends lie inside (a bound end is its shape's centre), the
+ * test that decides which frame clips it (clippingFrames): an arrow from a note in the frame to
+ * one outside is no frame's, drawn whole, and a frame's export (or a move, copy or Delete of it)
+ * leaves it out; it was carried along by the middle of its box, and the export showed it reaching
+ * out of the picture to a note that was not there (docs/client.md, Frames and connectors).
+ */
 export function frameMembers(frame: ShapeRecord, shapes: Iterable<ShapeRecord>): string[] {
   const area: Rect = { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+  const list = [...shapes];
+  let byId: Map<string, ShapeRecord> | null = null;
   const out: string[] = [];
-  for (const s of shapes) {
+  for (const s of list) {
     if (s.id === frame.id || isFrame(s)) continue;
-    if (inside(area, center(boundsOf(s)))) out.push(s.id);
+    if (s.type === 'arrow') {
+      byId ??= new Map(list.map((r) => [r.id, r]));
+      if (connectorEnds(s, byId).every((p) => inside(area, p))) out.push(s.id);
+    } else if (inside(area, center(boundsOf(s)))) out.push(s.id);
   }
   return out;
 }
