@@ -378,6 +378,44 @@ describe('editor', () => {
     assert.ok(small.height >= 14, `readable at 26%: ${small.height} px`);
   });
 
+  it('a frame’s export leaves out an arrow to a note outside it', async () => {
+    await canvas(page).focus();
+    await page.keyboard.press('f');
+    await dragOnBoard(page, { x: 340, y: 250 }, { x: 940, y: 550 });
+    await until(async () => (await shapes(page, 'frame').count()) === 1, 'a frame');
+    await page.keyboard.press('Escape');
+    // A note in the frame and one right of it: the middle of the arrow between them lies in the frame.
+    await draw(page, 'n', 520, 400);
+    await page.keyboard.press('Escape');
+    await draw(page, 'n', 1100, 400);
+    await page.keyboard.press('Escape');
+    await until(async () => (await shapes(page, 'sticky').count()) === 2, 'two notes');
+    const centre = async (i: number) => {
+      const b = (await shapes(page, 'sticky').nth(i).boundingBox())!;
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const [a, b] = [await centre(0), await centre(1)];
+    await canvas(page).focus();
+    await page.keyboard.press('a');
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(b.x, b.y, { steps: 6 });
+    await page.mouse.up();
+    await until(async () => (await shapes(page, 'arrow').count()) === 1, 'an arrow');
+    await page.keyboard.press('v');
+    await page.keyboard.press('Escape');
+    // The frame, by its border.
+    const frame = (await page.locator('[data-shape-type="frame"] rect.frame').boundingBox())!;
+    await page.mouse.click(frame.x + 2, frame.y + frame.height / 2);
+    await page.getByRole('toolbar', { name: 'Selection' }).waitFor();
+    const svg = (await exported(page, 'Selection as SVG')).toString('utf8');
+    const width = Number(/<svg[^>]*\swidth="([\d.]+)"/.exec(svg)?.[1]);
+    // The frame and its margin (32 a side at 100 %), not stretched out to the note outside.
+    assert.ok(width >= frame.width - 2, `the frame is in the picture (${width} wide)`);
+    assert.ok(width <= frame.width + 64 + 2, `the picture is the frame's width, not ${width}`);
+    await page.keyboard.press('Escape');
+  });
+
   it('exports JSON, SVG and PNG, and imports JSON', async () => {
     await draw(page, 'r', 400, 300);
     await page.keyboard.press('Enter');
