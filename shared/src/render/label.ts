@@ -22,7 +22,7 @@ export function connectorLabel(s: ShapeRecord, path: ConnectorPath): ConnectorLa
   if (!s.text) return null;
   const m = labelPoint(path);
   // The size free text has, as in the editor the label is typed in.
-  const size = baseFontSize({ type: 'text', fontSize: s.fontSize, fontFamily: s.fontFamily });
+  const size = baseFontSize({ type: 'text', fontSize: s.fontSize });
   const lh = size * LINE_HEIGHT;
   const lines = s.text.split('\n');
   const first = m.y - ((lines.length - 1) * lh) / 2;

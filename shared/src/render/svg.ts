@@ -7,7 +7,7 @@
 import type { FontFamily, ShapeRecord } from '../shapes.ts';
 import { arrowDrawing, bodyOf, opacityAttrs } from './body.ts';
 import { connectorPath, pathBounds } from './connectors.ts';
-import { fontScale, fontStacks } from './fonts.ts';
+import { fontStacks } from './fonts.ts';
 import { clippingFrames, frameLabel } from './frames.ts';
 import { boundsOf, unionRect } from './geometry.ts';
 import { esc, imageElement, imagePlaceholder } from './images.ts';
@@ -19,14 +19,8 @@ import { estimateMeasure, layoutText, linePositions, type TextLayout } from './t
 /** How a shape's text is laid out: the client measures with its canvas font (canvas/measure.ts). */
 export type LayoutOf = (s: ShapeRecord & { fontFamily?: FontFamily | undefined }) => TextLayout;
 
-/**
- * Without a canvas (the server), text is measured by estimate: the same rule on every instance. A
- * family set larger than its size (`fontScale`) is as wide per letter as the sans one at its size.
- */
-export const estimatedLayout: LayoutOf = (s) => {
-  const k = fontScale[s.fontFamily ?? 'sans'];
-  return layoutText(s, k === 1 ? estimateMeasure : (text, size) => estimateMeasure(text, size / k));
-};
+/** Without a canvas (the server), text is measured by estimate: the same rule on every instance. */
+export const estimatedLayout: LayoutOf = (s) => layoutText(s, estimateMeasure);
 
 export interface SvgOptions {
   /** Board units around the shapes' bounds. */

@@ -2,8 +2,7 @@
 // SVG/PNG export (the screen and the file wrap the same way). Text is fitted to its shape as Miro
 // and tldraw do: a sticky or a shape shrinks its font down to a floor, and past the floor the shape
 // has to grow (`neededH`), so no line is ever silently dropped.
-import { type FontFamily, type FontSize, fontSizes, type ShapeRecord, type TextAlign } from '../index.ts';
-import { fontScale } from './fonts.ts';
+import { type FontSize, fontSizes, type ShapeRecord, type TextAlign } from '../index.ts';
 
 /** Width of `text` set at `size` px. The browser measures with a canvas; tests pass an estimate. */
 export type Measure = (text: string, size: number) => number;
@@ -32,17 +31,12 @@ type TextShape = Pick<ShapeRecord, 'type' | 'w' | 'h'> & {
   text?: string | undefined;
   fontSize?: FontSize | undefined;
   align?: TextAlign | undefined;
-  fontFamily?: FontFamily | undefined;
 };
 
-/**
- * The font size a shape asks for before any shrinking; free text is set a little larger, and a
- * family that reads small on its em larger still (`fontScale`: the hand font), so a size setting
- * reads the same in every family.
- */
-export function baseFontSize(s: Pick<TextShape, 'type' | 'fontSize' | 'fontFamily'>): number {
-  const px = fontSizes[s.fontSize ?? 'm'] * fontScale[s.fontFamily ?? 'sans'];
-  return s.type === 'text' ? Math.round(px * 1.25) : Math.round(px);
+/** The font size a shape asks for before any shrinking; free text is set a little larger. */
+export function baseFontSize(s: Pick<TextShape, 'type' | 'fontSize'>): number {
+  const px = fontSizes[s.fontSize ?? 'm'];
+  return s.type === 'text' ? Math.round(px * 1.25) : px;
 }
 
 /** Where the text box sits in a shape: ellipses and diamonds keep text inside their outline. */
@@ -98,8 +92,7 @@ export function layoutText(s: TextShape, measure: Measure): TextLayout {
   const base = baseFontSize(s);
   const align = s.align ?? (s.type === 'sticky' || s.type === 'text' ? 'start' : 'middle');
   const valign = s.type === 'sticky' || s.type === 'text' ? 'top' : 'middle';
-  const floor =
-    s.type === 'text' ? base : Math.min(base, Math.round(FONT_FLOOR * fontScale[s.fontFamily ?? 'sans']));
+  const floor = s.type === 'text' ? base : Math.min(base, FONT_FLOOR);
   let size = base;
   let lines = wrapText(text, innerW, size, measure);
   const height = (n: number, px: number) => n * px * LINE_HEIGHT;

@@ -12,7 +12,7 @@
 // text each write the size of the whole text they see and no one else's client rewrites it.
 // Pure, so it is tested in Node with an estimated measure.
 
-import { defaultShapeSize, type FontFamily, type FontSize, type ShapeRecord } from '@tandem/shared';
+import { defaultShapeSize, type FontSize, type ShapeRecord } from '@tandem/shared';
 import { baseFontSize, layoutText, type Measure } from './textLayout.ts';
 
 /** The narrowest text box, so an empty or one-letter text is still there to click. */
@@ -24,16 +24,11 @@ const PAD_X = 4;
 /** Two units of slack: a width measured by another browser may differ by a fraction. */
 const SLACK = 2;
 
-type TextBox = Pick<ShapeRecord, 'w' | 'h'> & {
-  text?: string | undefined;
-  fontSize?: FontSize | undefined;
-  /** The family sets the size too (shared `fontScale`): pass the one `measure` measures in. */
-  fontFamily?: FontFamily | undefined;
-};
+type TextBox = Pick<ShapeRecord, 'w' | 'h'> & { text?: string | undefined; fontSize?: FontSize | undefined };
 
 /** The width a text's box needs to hold its every line unwrapped (at least MIN_TEXT_W). */
-export function fittedTextW(s: Pick<TextBox, 'text' | 'fontSize' | 'fontFamily'>, measure: Measure): number {
-  const size = baseFontSize({ type: 'text', fontSize: s.fontSize, fontFamily: s.fontFamily });
+export function fittedTextW(s: Pick<TextBox, 'text' | 'fontSize'>, measure: Measure): number {
+  const size = baseFontSize({ type: 'text', fontSize: s.fontSize });
   let widest = 0;
   for (const line of (s.text ?? '').split('\n')) widest = Math.max(widest, measure(line, size));
   return Math.max(MIN_TEXT_W, Math.ceil(widest) + 2 * PAD_X + 1);
