@@ -1,8 +1,9 @@
 // The selection's floating panels (the style panel down the left, the align bar across the top)
-// and the facilitation bar (top right) step aside when the selection's box on screen lies under them, as Miro's context toolbar does:
-// a user trial selected a note at the left edge of the screen and the style panel hid it, so the
-// colour picked could not be seen. Each panel has a home (its place in editor.css) and one place
-// aside; it goes aside only when the selection is under it at home and less under it aside.
+// and the facilitation bar (top right) step aside when the selection's box on screen lies under
+// them, as Miro's context toolbar does: a user trial selected a note at the left edge of the
+// screen and the style panel hid it, so the colour picked could not be seen. Each panel has a
+// home (its place in editor.css) and one place aside; it goes aside only when the selection is
+// under it at home and less under it aside.
 import type { ShapeRecord } from '@tandem/shared';
 import { type CSSProperties, type RefObject, useLayoutEffect, useMemo, useState } from 'react';
 import { boundsOf, type Rect, unionRect } from '../model/geometry.ts';
