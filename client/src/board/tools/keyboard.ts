@@ -77,12 +77,17 @@ const modCommands = [
   'backward',
   'toFront',
   'toBack',
-] as const satisfies Command[];
+] as const satisfies ActionCommand[];
 
-const commandActions = (actions: Actions): Record<(typeof modCommands)[number], () => unknown> => ({
+/** The commands that are one editor action each, with no argument: the keys' and the context menu's. */
+export type ActionCommand = Exclude<Command, 'copy' | 'cut' | 'paste' | 'copyPng' | 'contextMenu'>;
+
+/** What each of those commands runs (the keys here, the context menu's items). */
+export const commandActions = (actions: Actions): Record<ActionCommand, () => unknown> => ({
   undo: actions.undo,
   redo: actions.redo,
   duplicate: actions.duplicate,
+  delete: actions.deleteSelection,
   selectAll: actions.selectAll,
   group: actions.group,
   ungroup: actions.ungroup,
@@ -91,6 +96,8 @@ const commandActions = (actions: Actions): Record<(typeof modCommands)[number], 
   backward: actions.backward,
   toFront: actions.toFront,
   toBack: actions.toBack,
+  zoomToFit: actions.zoomToFit,
+  zoomToSelection: actions.zoomToSelection,
 });
 
 /** The board canvas (the SVG with role="application"), the one place Tab walks through shapes. */

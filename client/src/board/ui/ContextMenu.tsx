@@ -23,6 +23,7 @@ import { onKeydown } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import type { ToolController } from '../tools/controller.ts';
+import { commandActions } from '../tools/keyboard.ts';
 import { contextMenuItems, type MenuCommand, placeMenu } from './contextMenu.ts';
 import { copyAsPng } from './ExportMenu.tsx';
 import { useMenuDismiss } from './useMenuDismiss.ts';
@@ -179,24 +180,11 @@ export function ContextMenu({
     close();
     opened.canvas.focus({ preventScroll: true });
     const commands: Record<MenuCommand, () => unknown> = {
-      undo: actions.undo,
-      redo: actions.redo,
+      ...commandActions(actions),
       copy: () => actions.copy(),
       cut: () => actions.cut(),
       paste: () => actions.paste(undefined, opened.board),
-      duplicate: actions.duplicate,
-      delete: actions.deleteSelection,
       copyPng: () => copyAsPng(boardId, session, index, whole, onMessage),
-      selectAll: actions.selectAll,
-      group: actions.group,
-      ungroup: actions.ungroup,
-      lock: actions.toggleLock,
-      forward: actions.forward,
-      backward: actions.backward,
-      toFront: actions.toFront,
-      toBack: actions.toBack,
-      zoomToFit: actions.zoomToFit,
-      zoomToSelection: actions.zoomToSelection,
     };
     void commands[command]();
   };
