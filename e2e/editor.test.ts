@@ -339,7 +339,19 @@ describe('editor', () => {
     const panel = page.getByRole('toolbar', { name: 'Selection' });
     assert.ok(apart(await box(bar), await box(panel)), 'the facilitation bar is clear of the style panel');
     await page.screenshot({ path: `${artifacts}/facilitation-bar-aside.png` });
+    // A menu of the bar aside opens above it, by the bar, not at the top right over the note.
+    await bar.getByRole('button', { name: 'Timer' }).click();
+    const menu = page.getByRole('region', { name: 'Timer controls' });
+    const opened = await box(menu);
+    const barAside = await box(bar);
+    assert.ok(onScreen(opened), `the menu is on screen: ${JSON.stringify(opened)}`);
+    assert.ok(opened.y + opened.height <= barAside.y, 'the menu opens above the bar');
+    assert.ok(apart(opened, await box(note)), 'the menu is clear of the note');
+    await page.screenshot({ path: `${artifacts}/facilitation-bar-aside-menu.png` });
+    await bar.getByRole('button', { name: 'Timer' }).click();
+    await menu.waitFor({ state: 'detached' });
     // Nothing selected: back home.
+    await canvas(page).focus();
     await page.keyboard.press('Escape');
     await until(async () => {
       const b = await box(bar);

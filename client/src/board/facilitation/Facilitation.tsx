@@ -4,7 +4,7 @@
 // files render it (one per menu or overlay) and dispatch to the pure model in this folder; this
 // one is the bar and its keys.
 import { canEditBoard, type ShapeRecord } from '@tandem/shared';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { boundsOf, unionRect } from '../model/geometry.ts';
 import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
 import { useEditor } from '../store.ts';
@@ -157,8 +157,14 @@ export function Facilitation(props: FacilitationProps) {
           active={!!votes.current?.session?.open}
         />
       </div>
-      {/* No box of its own (display: contents): the menus are placed as before. */}
-      <div className="facilitation-menus" ref={menus}>
+      {/* No box of its own (display: contents): the menus are placed under the bar, or above it
+          while it stands aside at the bottom right (facilitation.css reads --bar-top). */}
+      <div
+        className="facilitation-menus"
+        ref={menus}
+        data-bar-aside={aside ? '' : undefined}
+        style={aside ? ({ '--bar-top': `${aside.top}px` } as CSSProperties) : undefined}
+      >
         {menu === 'frames' && <FramesMenu {...props} canEdit={canEdit} />}
         {menu === 'present' && (
           <PresentMenu {...props} presentation={presentation} onClose={() => setMenu(null)} />
