@@ -269,7 +269,7 @@ export function pathMidpoint(p: ConnectorPath): Point {
 export function labelPoint(p: ConnectorPath): Point {
   if (p.route !== 'elbow' || p.points.length < 3) return pathMidpoint(p);
   const mid = pathMidpoint(p);
-  let best = pathMidpoint(p);
+  let best = mid;
   let bestLen = -1;
   let bestOff = Number.POSITIVE_INFINITY;
   for (let i = 1; i < p.points.length; i++) {

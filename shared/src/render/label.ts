@@ -1,7 +1,6 @@
-// A connector's label (docs/api.md §10: an arrow's text follows the middle of its path; an elbow's,
-// the middle of its longest straight run, `labelPoint`), laid out
-// once for the canvas and the export alike: centred lines on a white halo, so the line behind it
-// does not cross the words.
+// A connector's label (docs/api.md §10: an arrow's text follows the middle of its path; an
+// elbow's, the middle of its longest straight run, `labelPoint`), laid out once for the canvas and
+// the export alike: centred lines on a white halo, so the line behind it does not cross the words.
 import type { ShapeRecord } from '../index.ts';
 import { type ConnectorPath, labelPoint } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
