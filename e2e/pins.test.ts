@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import {
   artifacts,
   boardArea,
+  canvas,
   createBoard,
   newUser,
   onPhone,
@@ -41,6 +42,14 @@ async function commentedSticky(page: Page, x: number, y: number): Promise<void> 
   await until(
     async () => (await page.getByRole('region', { name: 'Comment thread' }).count()) === 0,
     'closed',
+  );
+  // Nothing selected, so the bars stay home while the pin is panned under them (a selection
+  // under the facilitation bar sends it aside: ui/clearOfSelection.ts).
+  await canvas(page).focus();
+  await page.keyboard.press('Escape');
+  await until(
+    async () => (await page.getByRole('toolbar', { name: 'Selection' }).count()) === 0,
+    'nothing selected',
   );
 }
 
