@@ -1,6 +1,7 @@
 // The compiled server (`npm run build:server`, what `npm start` and the Docker image run): it starts
 // with plain `node`, answers, stops cleanly on SIGTERM, and a deployment without DATABASE_URL or
-// REDIS_URL never loads the PostgreSQL or Redis clients, nor sharp, nor a TypeScript loader.
+// REDIS_URL never loads the PostgreSQL or Redis clients, nor sharp, nor a TypeScript loader, and
+// nothing at start uses Intl.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,6 +40,24 @@ Module._load = function (request) {
   }
   return load.apply(this, arguments);
 };
+// The first use of Intl reads ICU's locale data out of Node's binary: about 4 MB of resident
+// memory. Each use at start is recorded as "Intl <what> <where>".
+const used = (what) => appendFileSync(process.env.LOADED_FILE,
+  'Intl ' + what + ' ' + (new Error().stack.split('\\n')[3] ?? '').trim() + '\\n');
+for (const name of Object.getOwnPropertyNames(Intl)) {
+  const real = Intl[name];
+  if (typeof real !== 'function') continue;
+  Intl[name] = new Proxy(real, {
+    construct(target, args, newTarget) { used(name); return Reflect.construct(target, args, newTarget); },
+    apply(target, self, args) { used(name); return Reflect.apply(target, self, args); },
+  });
+}
+for (const [proto, method] of [[Number.prototype, 'toLocaleString'], [String.prototype, 'localeCompare'],
+  [Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'],
+  [Array.prototype, 'toLocaleString']]) {
+  const real = proto[method];
+  proto[method] = function (...args) { used(method); return real.apply(this, args); };
+}
 `;
 const esmHooks = `
 import { appendFileSync } from 'node:fs';
@@ -95,6 +114,8 @@ test('the compiled server starts with plain node and loads only what the deploym
   // The recorder sees the packages that are used: the SQLite driver and the HTTP server.
   assert.ok(loaded.has('better-sqlite3'), `better-sqlite3 loaded (saw: ${[...loaded].join(', ')})`);
   assert.ok(loaded.has('fastify'), 'fastify loaded');
+  const intl = [...loaded].filter((line) => line.startsWith('Intl '));
+  assert.deepEqual(intl, [], 'nothing uses Intl at start (its locale data would cost ≈ 4 MB of memory)');
   for (const unused of [
     'pg',
     'redis',

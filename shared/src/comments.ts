@@ -4,6 +4,7 @@
 // document: they have authors, edits, resolution and notifications to authorize.
 import { z } from 'zod';
 import { limits } from './limits.ts';
+import { withThousands } from './numbers.ts';
 import { MAIN_PAGE_ID, pageIdPattern } from './pages.ts';
 
 const finite = z.number({ error: 'A position is a number.' }).finite({ error: 'A position is a number.' });
@@ -19,7 +20,7 @@ export const commentBodyField = z
   .trim()
   .min(1, { error: 'Write a comment.' })
   .max(limits.commentBodyMax, {
-    error: `A comment has at most ${limits.commentBodyMax.toLocaleString('en')} characters.`,
+    error: `A comment has at most ${withThousands(limits.commentBodyMax)} characters.`,
   })
   // PostgreSQL's text cannot hold a NUL character; no one types one.
   .refine((body) => !body.includes('\u0000'), { error: 'A comment cannot contain a NUL character.' });

@@ -10,6 +10,7 @@ export * from './history.ts';
 export * from './ids.ts';
 export * from './integrations.ts';
 export * from './limits.ts';
+export * from './numbers.ts';
 export * from './pages.ts';
 export * from './paths.ts';
 export * from './presence.ts';

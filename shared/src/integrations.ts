@@ -3,6 +3,7 @@
 // and the Share dialog's form uses the same ones.
 import { z } from 'zod';
 import { type Board, nameField } from './api.ts';
+import { withThousands } from './numbers.ts';
 import { ShapeRecord, shapeTypes } from './shapes.ts';
 
 /** A key is `tdm_` and 43 base64url characters: 256 random bits (docs/api.md §15: ≥ 160). */
@@ -173,6 +174,6 @@ export function checkShapes<S>(
   if (bad === 0) return { ok: true, shapes: valid };
   const more = bad - integrationLimits.badShapesNamed;
   if (more > 0)
-    fields.shapes = `${more.toLocaleString('en')} more ${more === 1 ? 'shape needs' : 'shapes need'} attention; the first ${integrationLimits.badShapesNamed} are named.`;
+    fields.shapes = `${withThousands(more)} more ${more === 1 ? 'shape needs' : 'shapes need'} attention; the first ${integrationLimits.badShapesNamed} are named.`;
   return { ok: false, fields };
 }

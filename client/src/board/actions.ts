@@ -1,6 +1,6 @@
 // Editor commands shared by the keyboard, the toolbar and menus: each reads the editor state,
 // calls the pure model and updates the selection. Read-only sessions get no content changes.
-import type { ColorName } from '@tandem/shared';
+import { type ColorName, withThousands } from '@tandem/shared';
 import { measureIn } from './canvas/measure.ts';
 import type { ShapeIndex } from './canvas/shapeIndex.ts';
 import { deletion, movedWith, withFrameMembers } from './facilitation/frames.ts';
@@ -256,7 +256,7 @@ export function createActions(
           layoutText({ ...shape, w: shape.w, h: shape.h }, measureIn('sans')).neededH,
         );
       if (shape.text?.length === PASTE_MAX_CHARS && t.trim().length > PASTE_MAX_CHARS)
-        s.setNotice(`Only the first ${PASTE_MAX_CHARS.toLocaleString('en')} characters were pasted.`);
+        s.setNotice(`Only the first ${withThousands(PASTE_MAX_CHARS)} characters were pasted.`);
       undo.stopCapturing();
       s.select([createShape(doc, shape, userId)]);
     },

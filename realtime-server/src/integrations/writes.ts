@@ -11,6 +11,7 @@ import {
   ShapeInput,
   ShapePatch,
   type ShapeRecord,
+  withThousands,
 } from '@tandem/shared';
 import * as Y from 'yjs';
 import type { z } from 'zod';
@@ -39,7 +40,7 @@ export function refuseOverLimit(list: unknown): void {
   if (Array.isArray(list) && list.length > integrationLimits.shapesPerCall) {
     throw new ContentError(
       'TOO_MANY',
-      `At most ${integrationLimits.shapesPerCall.toLocaleString('en')} shapes in one call. Split the write into several.`,
+      `At most ${withThousands(integrationLimits.shapesPerCall)} shapes in one call. Split the write into several.`,
     );
   }
 }

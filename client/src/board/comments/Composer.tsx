@@ -1,6 +1,6 @@
 // Writing a comment (docs/api.md §18): a text area where `@` lists the board's members to mention,
 // Enter sends and Shift+Enter breaks the line. What is typed becomes the body by composeBody.
-import { limits, type Member } from '@tandem/shared';
+import { limits, type Member, withThousands } from '@tandem/shared';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useColorOf } from '../presence/shownColors.ts';
 import { composeBody, insertMention, mentionCandidates, mentionQuery, type Picked } from './threads.ts';
@@ -165,7 +165,7 @@ export function Composer({
       )}
       {tooLong && (
         <p className="field-error" role="alert">
-          A comment has at most {limits.commentBodyMax.toLocaleString('en')} characters.
+          A comment has at most {withThousands(limits.commentBodyMax)} characters.
         </p>
       )}
       <div className="composer-actions">

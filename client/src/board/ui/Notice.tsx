@@ -2,6 +2,7 @@
 // the notices from the editor store (e.g. "Someone else deleted the note you were typing in."),
 // each leaving by itself after its reading time (noticeMs) or when dismissed, at most MAX_NOTICES
 // of them; the progress of a long task; and the editor's error message (an alert).
+import { withThousands } from '@tandem/shared';
 import { type ReactNode, useEffect, useState } from 'react';
 import { type NoticeItem, nextMessageOrder, noticeMs, useEditor } from '../store.ts';
 import { Icon } from './icons.tsx';
@@ -68,7 +69,7 @@ export function Progress() {
   return (
     <div className="toast panel progress-toast" role="status" style={{ order }}>
       <span>
-        {p.label} {p.done.toLocaleString('en')} of {p.total.toLocaleString('en')}…
+        {p.label} {withThousands(p.done)} of {withThousands(p.total)}…
       </span>
       <progress
         aria-label={p.label}
