@@ -130,6 +130,11 @@ test('the compiled server starts with plain node and loads only what the deploym
     'perfect-freehand',
     'tsx',
     'esbuild',
+    // inlined by the build (scripts/build-server.mjs, INLINED): never read from node_modules
+    'yjs',
+    'lib0',
+    'y-protocols',
+    'zod',
   ]) {
     assert.ok(!loaded.has(unused), `${unused} is not loaded by a SQLite, single-instance deployment`);
   }
