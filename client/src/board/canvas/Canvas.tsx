@@ -205,7 +205,12 @@ export function Canvas({
   // that may follow is then not a second ask), where elsewhere Ctrl+click stays a click.
   const ctrlClicked = useRef(false);
   const onPointerDown = (e: ReactPointerEvent<SVGSVGElement>) => {
-    if (e.button === 2) return;
+    // A right-click's own contextmenu follows: a Ctrl+click whose contextmenu never came (a
+    // browser that sends none) must not swallow it.
+    if (e.button === 2) {
+      ctrlClicked.current = false;
+      return;
+    }
     if (e.button === 0 && e.ctrlKey && !e.metaKey && e.pointerType === 'mouse' && isMac() && onMenu) {
       e.preventDefault();
       ctrlClicked.current = true;
