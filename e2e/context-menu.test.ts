@@ -1,5 +1,6 @@
 // The board's context menu: right-click on a shape or on empty canvas, Shift+F10 with the
-// keyboard, what a viewer is offered, and its place near the window's edges.
+// keyboard, what a viewer is offered, and its place near the window's edges; its Comment starts
+// a thread on the note or at the point it was opened on, for those who may comment.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -8,10 +9,12 @@ import {
   boardArea,
   canvas,
   focused,
+  joinByLink,
   newUser,
   place,
   shapes,
   sharedBoard,
+  shareLink,
   until,
   withApp,
 } from './helpers.ts';
@@ -30,13 +33,18 @@ describe('context menu', () => {
   let ann: Page;
   let ben: Page;
   let vic: Page;
+  let cal: Page;
+  let boardId: string;
 
   const app = withApp();
   before(async () => {
     ann = (await newUser(app, 'Ann')).page;
     ben = (await newUser(app, 'Ben')).page;
     vic = (await newUser(app, 'Vic')).page;
-    await sharedBoard(ann, 'Menus', { editors: [ben], viewers: [vic] });
+    cal = (await newUser(app, 'Cal')).page;
+    boardId = await sharedBoard(ann, 'Menus', { editors: [ben], viewers: [vic] });
+    // Cal may comment but not edit (docs/api.md §18).
+    await joinByLink(cal, await shareLink(ann, 'can comment'), boardId, 'read-only');
   });
 
   it('a right-click on a note selects it and opens its menu; Delete removes it for everyone', async () => {
@@ -72,7 +80,14 @@ describe('context menu', () => {
     await boardArea(ann).click({ button: 'right', position: { x: 700, y: 550 } });
     await ann.getByRole('menu', { name: 'Board menu' }).waitFor();
     assert.equal(await selectedCount(ann), 0, 'nothing selected');
-    assert.deepEqual(await names(ann), ['Paste here', 'Select all', 'Zoom to fit', 'Undo', 'Redo']);
+    assert.deepEqual(await names(ann), [
+      'Paste here',
+      'Select all',
+      'Comment',
+      'Zoom to fit',
+      'Undo',
+      'Redo',
+    ]);
     await menu(ann).getByRole('menuitem', { name: 'Select all' }).click();
     await until(async () => (await selectedCount(ann)) === 2, 'both rectangles selected');
   });
@@ -116,6 +131,7 @@ describe('context menu', () => {
     await until(async () => (await shapeCount(vic)) === 3, 'Vic sees the shapes');
     await boardArea(vic).click({ button: 'right', position: { x: 700, y: 550 } });
     await vic.getByRole('menu', { name: 'Board menu' }).waitFor();
+    // No Comment either: a viewer reads comments, and cannot write them.
     assert.deepEqual(await names(vic), ['Select all', 'Zoom to fit']);
     // Zoom to fit, from the menu, brings Ann's shapes into Vic's view.
     await menu(vic).getByRole('menuitem', { name: 'Zoom to fit' }).click();
@@ -239,5 +255,124 @@ describe('context menu', () => {
     // Closed, the keys are the board's again.
     await ann.keyboard.press('Shift+Alt+C');
     await ann.getByText('Copied the selection as a picture.').waitFor();
+  });
+  it('Comment starts a thread on the note right-clicked, or at the point on empty canvas', async () => {
+    type Thread = { anchor: { shapeId?: string; x?: number; y?: number }; comments: { body: string }[] };
+    const threads = () =>
+      ann.evaluate(
+        async (id) =>
+          ((await (await fetch(`/api/boards/${id}/threads`)).json()) as { threads: Thread[] }).threads,
+        boardId,
+      );
+    const pins = ann.locator('.comment-pin:not(.draft)');
+    const composer = (page: Page) => page.getByRole('dialog', { name: 'New comment' }).getByLabel('Comment');
+    const thread = ann.getByRole('region', { name: 'Comment thread' });
+    await canvas(ann).focus();
+    await ann.keyboard.press('Escape');
+    const area = (await boardArea(ann).boundingBox())!;
+
+    // On empty canvas: at the board point under the pointer.
+    const spot = { x: 750, y: 450 };
+    await boardArea(ann).click({ button: 'right', position: spot });
+    await ann.getByRole('menu', { name: 'Board menu' }).waitFor();
+    const item = menu(ann).getByRole('menuitem', { name: 'Comment' });
+    // Its key is the Comment tool's, from the one shortcut list.
+    assert.equal(await item.getAttribute('aria-keyshortcuts'), 'C');
+    await item.click();
+    await composer(ann).waitFor();
+    assert.equal(await composer(ann).getAttribute('placeholder'), 'Add a comment…');
+    // The field has the caret: typing goes into it, not to the board's keys.
+    await ann.keyboard.type('Room for a legend here');
+    assert.equal(await composer(ann).inputValue(), 'Room for a legend here');
+    await ann.keyboard.press('Enter');
+    await thread.waitFor();
+    await until(async () => (await pins.count()) === 1, 'a pin for the thread');
+    let list = await threads();
+    assert.equal(list.length, 1);
+    assert.equal(list[0]!.anchor.shapeId, undefined, 'at a point, on no shape');
+    assert.equal(list[0]!.comments[0]!.body, 'Room for a legend here');
+    // The pin stands at the point right-clicked (up and to the right of it, as every pin does).
+    const pin = (await pins.first().boundingBox())!;
+    assert.ok(
+      Math.abs(pin.x - 8 - (area.x + spot.x)) < 3 && Math.abs(pin.y + 36 - (area.y + spot.y)) < 3,
+      `the pin at the point (${pin.x}, ${pin.y} for ${area.x + spot.x}, ${area.y + spot.y})`,
+    );
+    assert.equal(
+      await ann.getByRole('button', { name: 'Comment', exact: true }).getAttribute('aria-pressed'),
+      'false',
+      'posted, the tool is Select again, as after the Comment tool’s thread',
+    );
+
+    // On a note: the thread is anchored to it, and its pin follows it.
+    await place(ann, 'Sticky note', 250, 450);
+    await ann.keyboard.press('Escape');
+    await ann.keyboard.press('Escape');
+    const note = shapes(ann, 'sticky');
+    const noteId = await note.getAttribute('data-shape-id');
+    await note.click({ button: 'right' });
+    await ann.getByRole('menu', { name: 'Selection menu' }).waitFor();
+    assert.deepEqual((await names(ann)).slice(0, 6), [
+      'Cut',
+      'Copy',
+      'Paste',
+      'Duplicate',
+      'Delete',
+      'Comment',
+    ]);
+    await ann.screenshot({ path: `${artifacts}/context-menu-comment.png` });
+    await menu(ann).getByRole('menuitem', { name: 'Comment' }).click();
+    await composer(ann).waitFor();
+    assert.equal(await composer(ann).getAttribute('placeholder'), 'Comment on this shape…');
+    await ann.keyboard.type('Too close to the title?');
+    await ann.screenshot({ path: `${artifacts}/context-menu-comment-composer.png` });
+    await ann.keyboard.press('Enter');
+    await until(async () => (await pins.count()) === 2, 'a second pin');
+    list = await threads();
+    const onNote = list.find((t) => t.comments[0]!.body === 'Too close to the title?');
+    assert.equal(onNote?.anchor.shapeId, noteId, 'anchored to the note');
+    // Its pin at the note's top-right corner, where a thread on a shape is pinned.
+    const box = (await note.boundingBox())!;
+    const pinOnNote = async () => {
+      const all = await pins.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON()));
+      return all as { x: number; y: number }[];
+    };
+    const near = (p: { x: number; y: number }, b: { x: number; y: number; width: number }) =>
+      Math.abs(p.x - 8 - (b.x + b.width)) < 4 && Math.abs(p.y + 36 - b.y) < 4;
+    assert.ok(
+      (await pinOnNote()).some((p) => near(p, box)),
+      'a pin at the note’s corner',
+    );
+    // From the keyboard, on the one shape selected.
+    await note.click();
+    await ann.keyboard.press('Shift+F10');
+    await menu(ann).getByRole('menuitem', { name: 'Comment' }).click();
+    assert.equal(await composer(ann).getAttribute('placeholder'), 'Comment on this shape…');
+    await ann.keyboard.press('Escape');
+    await until(async () => (await composer(ann).count()) === 0, 'Escape closed the composer');
+
+    // A commenter, on his read-only board, has it too and comments on the note.
+    await until(async () => (await shapes(cal, 'sticky').count()) === 1, 'Cal sees the note');
+    await canvas(cal).focus();
+    await cal.keyboard.press('Shift+1');
+    await shapes(cal, 'sticky').click({ button: 'right' });
+    await cal.getByRole('menu', { name: 'Selection menu' }).waitFor();
+    assert.deepEqual(await names(cal), ['Copy', 'Comment', 'Copy as PNG', 'Zoom to selection']);
+    await menu(cal).getByRole('menuitem', { name: 'Comment' }).click();
+    await composer(cal).waitFor();
+    await cal.keyboard.type('Agreed');
+    await cal.keyboard.press('Enter');
+    await cal.getByRole('region', { name: 'Comment thread' }).waitFor();
+    await until(async () => (await threads()).length === 3, 'Cal’s thread on the server');
+    list = await threads();
+    assert.equal(list.find((t) => t.comments[0]!.body === 'Agreed')?.anchor.shapeId, noteId);
+
+    // A viewer has no Comment, on the note either.
+    await until(async () => (await shapes(vic, 'sticky').count()) === 1, 'Vic sees the note');
+    await canvas(vic).focus();
+    await vic.keyboard.press('Shift+1');
+    await shapes(vic, 'sticky').click({ button: 'right' });
+    await vic.getByRole('menu', { name: 'Selection menu' }).waitFor();
+    assert.deepEqual(await names(vic), ['Copy', 'Copy as PNG', 'Zoom to selection']);
+    await vic.keyboard.press('Escape');
   });
 });

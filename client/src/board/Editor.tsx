@@ -371,6 +371,7 @@ function EditorView({
           controller={controller}
           index={previewIndex ?? index}
           readOnly={locked || previewIndex !== null}
+          canComment={canComment(role) && !accessLost && previewIndex === null}
           history={joint}
           boardId={board.id}
           session={session}

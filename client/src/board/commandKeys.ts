@@ -25,6 +25,8 @@ export const COMMAND_KEYS = {
   toBack: ['Ctrl+Shift+['],
   zoomToFit: ['Shift+1'],
   zoomToSelection: ['Shift+2'],
+  /** Picks the Comment tool; the context menu's Comment starts a thread where it was opened. */
+  comment: ['C'],
   contextMenu: ['Shift+F10', 'Menu key'],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -8,7 +8,7 @@ import { center, intersects, type Point, type Rect, unionRect } from '../model/g
 import { topmostAt } from '../model/hit.ts';
 import { boxCorner, expandToGroups, recordBounds, snapPoint, turnable } from '../model/layout.ts';
 import { carriedStyle, createShape, deleteShapes } from '../model/shapes.ts';
-import { type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
+import { type CommentDraft, type Tool, toBoard, visibleRect, zoomAt } from '../store.ts';
 import type { ToolContext } from './context.ts';
 import {
   arrowEndGesture,
@@ -111,6 +111,16 @@ export class ToolController {
   }
 
   /**
+   * Where a thread started at board point `p` goes (docs/api.md §18): on the shape under it, whose
+   * pin follows the shape (a frame only holds shapes: inside one, at the point), else at the
+   * point. The Comment tool's click and the context menu's Comment both place it here.
+   */
+  commentDraftAt(p: Point): CommentDraft {
+    const on = this.hit(p, (r) => r.type !== 'frame');
+    return { shapeId: on?.id ?? null, x: p.x, y: p.y };
+  }
+
+  /**
    * A right-click at screen point (x, y), before the context menu opens: a shape not in the
    * selection is selected (with its group) as a left click would select it, a shape in the
    * selection keeps the selection (as in tldraw), and empty canvas selects nothing.
@@ -158,11 +168,9 @@ export class ToolController {
     const tool = st.spaceHeld || e.button === 1 ? 'hand' : st.tool;
     // The laser pointer only leaves a trail in presence (facilitation/Ephemeral.tsx), for viewers too.
     if (tool === 'laser') return;
-    // docs/api.md §18: a thread goes on the shape under the pointer (its pin follows the shape), else
-    // at the point. Comments are not board content, so a commenter's read-only board allows it.
+    // Comments are not board content, so a commenter's read-only board allows it.
     if (tool === 'comment') {
-      const on = this.hit(p, (r) => r.type !== 'frame');
-      st.setCommentDraft({ shapeId: on?.id ?? null, x: p.x, y: p.y });
+      st.setCommentDraft(this.commentDraftAt(p));
       return;
     }
     if (tool === 'hand' || (readOnly && tool !== 'select')) {

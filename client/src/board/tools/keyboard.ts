@@ -1,6 +1,6 @@
 // Keyboard shortcuts of docs/api.md §11. Ignored while typing in a field, so text editing is untouched.
 import type { Actions } from '../actions.ts';
-import { type Command, matchesCommand } from '../commandKeys.ts';
+import { type Command, commandKey, matchesCommand } from '../commandKeys.ts';
 import type { Alignment } from '../model/layout.ts';
 import { inDialogOrMenu, isTyping } from '../shortcuts.ts';
 import { type Tool, useEditor } from '../store.ts';
@@ -17,7 +17,8 @@ export const toolKeys: Record<string, Tool> = {
   p: 'pen',
   e: 'eraser',
   l: 'laser',
-  c: 'comment',
+  // Also the context menu's Comment, which shows it from there.
+  [commandKey('comment').toLowerCase()]: 'comment',
 };
 
 /**
@@ -80,7 +81,10 @@ const modCommands = [
 ] as const satisfies ActionCommand[];
 
 /** The commands that are one editor action each, with no argument: the keys' and the context menu's. */
-export type ActionCommand = Exclude<Command, 'copy' | 'cut' | 'paste' | 'copyPng' | 'contextMenu'>;
+export type ActionCommand = Exclude<
+  Command,
+  'copy' | 'cut' | 'paste' | 'copyPng' | 'comment' | 'contextMenu'
+>;
 
 /** What each of those commands runs (the keys here, the context menu's items). */
 export const commandActions = (actions: Actions): Record<ActionCommand, () => unknown> => ({

@@ -20,7 +20,7 @@ import { COMMAND_KEYS, type Command, matchesCommand } from '../commandKeys.ts';
 import type { Point } from '../model/geometry.ts';
 import type { JointUndo } from '../pages/jointUndo.ts';
 import { onKeydown } from '../shortcuts.ts';
-import { toBoard, toScreen, useEditor } from '../store.ts';
+import { type CommentDraft, toBoard, toScreen, useEditor } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import type { ToolController } from '../tools/controller.ts';
 import { commandActions } from '../tools/keyboard.ts';
@@ -34,6 +34,8 @@ interface Props {
   controller: ToolController;
   index: ShapeIndex;
   readOnly: boolean;
+  /** This person may start a comment thread (the Comment tool's rule: a commenter on a read-only board too). */
+  canComment: boolean;
   /** The toolbar's undo history (Ctrl+Z's): Undo and Redo are greyed when there is nothing to do. */
   history: Pick<JointUndo, 'canUndo' | 'canRedo' | 'subscribe'>;
   boardId: string;
@@ -48,6 +50,8 @@ interface Opened {
   at: Point;
   /** The board point there: Paste lands on it. */
   board: Point;
+  /** Where Comment starts a thread: on the shape the menu was opened on, else at `board`. */
+  comment: CommentDraft;
   /** The canvas, which takes focus back when the menu closes by Escape or runs a command. */
   canvas: SVGSVGElement;
 }
@@ -74,6 +78,7 @@ export function ContextMenu({
   controller,
   index,
   readOnly,
+  canComment,
   history,
   boardId,
   session,
@@ -103,18 +108,15 @@ export function ContextMenu({
         const y = at.clientY - area.top;
         controller.selectForMenu(x, y);
         canvas.focus({ preventScroll: true });
-        setOpened({
-          at: { x: at.clientX, y: at.clientY },
-          board: toBoard(st.viewport, st.screen, x, y),
-          canvas,
-        });
+        const board = toBoard(st.viewport, st.screen, x, y);
+        // On the shape under the pointer, as the Comment tool's click there would place it.
+        const comment = controller.commentDraftAt(board);
+        setOpened({ at: { x: at.clientX, y: at.clientY }, board, comment, canvas });
         return;
       }
       const ids = new Set(st.selection);
-      const boxes = index
-        .getSnapshot()
-        .list.filter((s) => ids.has(s.rec.id))
-        .map((s) => s.bounds);
+      const chosen = index.getSnapshot().list.filter((s) => ids.has(s.rec.id));
+      const boxes = chosen.map((s) => s.bounds);
       const board =
         boxes.length > 0
           ? {
@@ -125,7 +127,11 @@ export function ContextMenu({
       const p = toScreen(st.viewport, st.screen, board.x, board.y);
       const x = Math.min(Math.max(p.x, 0), area.width);
       const y = Math.min(Math.max(p.y, 0), area.height);
-      setOpened({ at: { x: area.left + x, y: area.top + y }, board, canvas });
+      // From the keyboard, on the one shape selected (not a frame, as the tool's click), else at
+      // the menu's point.
+      const only = chosen.length === 1 && chosen[0]!.rec.type !== 'frame' ? chosen[0]!.rec.id : null;
+      const comment = { shapeId: only, x: board.x, y: board.y };
+      setOpened({ at: { x: area.left + x, y: area.top + y }, board, comment, canvas });
     },
     [controller, index],
   );
@@ -175,7 +181,13 @@ export function ContextMenu({
 
   if (!opened) return null;
   const selected = selection.map((id) => snap.byId.get(id)).filter((r) => r !== undefined);
-  const groups = contextMenuItems(selected, readOnly, snap.list.length === 0, { canUndo, canRedo });
+  const groups = contextMenuItems(
+    selected,
+    readOnly,
+    snap.list.length === 0,
+    { canUndo, canRedo },
+    canComment,
+  );
   const run = (command: MenuCommand) => {
     close();
     opened.canvas.focus({ preventScroll: true });
@@ -185,6 +197,12 @@ export function ContextMenu({
       cut: () => actions.cut(),
       paste: () => actions.paste(undefined, opened.board),
       copyPng: () => copyAsPng(boardId, session, index, whole, onMessage),
+      // The Comment tool's own composer (comments/Comments.tsx), opened as its click opens it.
+      comment: () => {
+        const st = useEditor.getState();
+        st.setTool('comment');
+        st.setCommentDraft(opened.comment);
+      },
     };
     void commands[command]();
   };

@@ -34,12 +34,15 @@ export interface UndoState {
 /**
  * The menu for `selected` (the selection's records; none for a right-click on empty canvas).
  * A read-only board (a viewer, the public view, a version previewed) gets no item that edits.
+ * `comment`: this person may start a thread here (an owner, editor or commenter, docs/api.md
+ * §18, not on a version previewed): Comment starts one where the menu was opened.
  */
 export function contextMenuItems(
   selected: ShapeRecord[],
   readOnly: boolean,
   boardEmpty: boolean,
   history: UndoState,
+  comment: boolean,
 ): MenuGroups {
   const groups: MenuGroups = [];
   const keep = (list: (MenuItem | false)[]) => {
@@ -49,6 +52,7 @@ export function contextMenuItems(
   const edit = !readOnly;
   if (selected.length === 0) {
     keep([edit && item('paste', 'Paste here'), item('selectAll', 'Select all', boardEmpty)]);
+    keep([comment && item('comment', 'Comment')]);
     keep([item('zoomToFit', 'Zoom to fit', boardEmpty)]);
     keep([edit && item('undo', 'Undo', !history.canUndo), edit && item('redo', 'Redo', !history.canRedo)]);
     return groups;
@@ -62,6 +66,7 @@ export function contextMenuItems(
     edit && item('duplicate', 'Duplicate'),
     edit && item('delete', 'Delete', allLocked),
   ]);
+  keep([comment && item('comment', 'Comment')]);
   if (edit)
     keep([
       item('toFront', 'Bring to front'),
