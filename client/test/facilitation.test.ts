@@ -122,6 +122,36 @@ describe('frames', () => {
     assert.deepEqual(withFrameMembers(doc, [outside]), [outside]);
   });
 
+  it('withFrameMembers reads the whole board only when a frame is among the ids, with the same answer', () => {
+    const { doc, frame, inside, overlapping, outside } = boardWithFrame();
+    // Counts the reads of every shape (readAll's): each one walks the board's map.
+    const map = shapesOf(doc);
+    const entries = map.entries.bind(map);
+    let wholeReads = 0;
+    map.entries = () => {
+      wholeReads += 1;
+      return entries();
+    };
+    const expected = (ids: string[]) => {
+      const before = wholeReads;
+      const answer = reachedThroughFrames(readAll(doc), ids);
+      wholeReads = before;
+      return answer;
+    };
+    // No frame: the ids, once each, in order (and one not on the board), the board unread.
+    for (const ids of [[outside], [inside, outside, inside], [outside, 'gone'], []]) {
+      assert.deepEqual(withFrameMembers(doc, ids), expected(ids), ids.join(', '));
+    }
+    assert.equal(wholeReads, 0, 'no frame selected: the board was not read');
+    // A frame anywhere among them, not only first, still brings its members.
+    for (const ids of [[frame], [outside, frame], [inside, outside, frame]]) {
+      const got = withFrameMembers(doc, ids);
+      assert.deepEqual(got, expected(ids), ids.join(', '));
+      assert.ok(got.includes(overlapping), `${ids.join(', ')}: the frame's members come along`);
+    }
+    assert.equal(wholeReads, 3, 'read once for each selection holding a frame');
+  });
+
   it('reachedThroughFrames: the ids, then each frame’s members; nested frames; the locked-frame rule', () => {
     // Plain records, no document: the outer frame holds an inner frame and a note beside it; the
     // inner frame holds a note (inside the outer one too); a note lies outside both.

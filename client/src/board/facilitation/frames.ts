@@ -73,9 +73,18 @@ export function reachedThroughFrames(
   return [...reached];
 }
 
-/** The ids a copy, an export or a duplicate of `ids` takes: each frame among them brings its members. */
+/**
+ * The ids a copy, an export or a duplicate of `ids` takes: each frame among them brings its members.
+ * With no frame among them, the ids themselves (once each, in order: what reachedThroughFrames
+ * answers then), without reading the whole board to find members there are none of.
+ */
 export function withFrameMembers(doc: Y.Doc, ids: Iterable<string>): string[] {
-  return reachedThroughFrames(readAll(doc), ids);
+  const list = [...ids];
+  const shapes = shapesOf(doc);
+  // By the stored type alone: a record not read as a shape (readAll leaves it out) is expanded by
+  // nothing either way, so only a stored frame needs the board read.
+  if (!list.some((id) => shapes.get(id)?.get('type') === 'frame')) return [...new Set(list)];
+  return reachedThroughFrames(readAll(doc), list);
 }
 
 /**
