@@ -2,7 +2,7 @@
 // socket. On every (re)connect the list is read again: that is how a client that was offline
 // catches up on threads created, answered, resolved or deleted meanwhile.
 import type { Member, Mention, ThreadWithComments } from '@tandem/shared';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { api, errorSentence } from '../../api/client.ts';
 import { useWorkspace } from '../../workspace/socket.ts';
 import { threadsReducer } from './threads.ts';
@@ -64,17 +64,17 @@ export function useComments(
     connect: () => void load(),
   });
 
+  // What the mentions are now, for markRead: whether to tell the server cannot be learnt inside a
+  // state updater, which React may run later than the call (when other updates are pending) or
+  // twice; the server was then not told and the mention came back unread after a reload (trial).
+  const mentionsNow = useRef(mentions);
+  mentionsNow.current = mentions;
   const markRead = useCallback(
     (threadId: string) => {
-      let had = false;
-      setMentions((list) =>
-        list.map((m) => {
-          if (m.boardId !== boardId || m.threadId !== threadId || m.read) return m;
-          had = true;
-          return { ...m, read: true };
-        }),
-      );
-      if (had) void api.markMentionsRead(boardId, threadId).catch(() => undefined);
+      const unread = (m: Mention) => m.boardId === boardId && m.threadId === threadId && !m.read;
+      if (!mentionsNow.current.some(unread)) return;
+      setMentions((list) => list.map((m) => (unread(m) ? { ...m, read: true } : m)));
+      void api.markMentionsRead(boardId, threadId).catch(() => undefined);
     },
     [boardId],
   );
