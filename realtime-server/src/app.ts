@@ -3,13 +3,13 @@
 // over ws) and the workspace (/socket.io, live events). main.ts and the tests both start
 // instances through createApp.
 import { randomBytes } from 'node:crypto';
-import { CloseCode, WORKSPACE_PATH } from '@tandem/shared';
+import { CloseCode, limits as sharedLimits, WORKSPACE_PATH } from '@tandem/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Logger, pino } from 'pino';
 import { AssetCleanup } from './assets/cleanup.ts';
 import { openAssetStore } from './assets/index.ts';
 import type { AssetStore } from './assets/store.ts';
-import { writeLimiter } from './auth/rateLimit.ts';
+import { httpLimits, limitBudgets } from './auth/rateLimit.ts';
 import { Sessions } from './auth/sessions.ts';
 import type { Bus } from './bus/bus.ts';
 import { CommentEvents } from './comments/events.ts';
@@ -238,16 +238,15 @@ export async function createApp({
     events,
     comments,
     webhooks,
-    // Per key across every instance (SPEC §15), one count for both doors (REST and MCP): in Redis
-    // when there is one.
-    contentWrites: writeLimiter(
-      bus.counter?.('content-writes') ?? null,
-      config.contentWritesPerMinute,
-      60_000,
-      (error) =>
+    // Every limit one count across the cluster (in Redis when there is one), content writes one
+    // count for both doors (REST and MCP, SPEC §15).
+    limits: httpLimits(
+      limitBudgets({ ...config, boardSearchesPerMinute: sharedLimits.boardSearchesPerMinute }),
+      bus.counter ? (name) => bus.counter!(name) : null,
+      (error, limit) =>
         log.warn(
-          { err: error },
-          'content-API write limit: redis unreachable; counting on this instance alone until it answers',
+          { err: error, limit },
+          'rate limits: redis unreachable; counting on this instance alone until it answers',
         ),
     ),
   };

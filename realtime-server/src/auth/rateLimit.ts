@@ -1,5 +1,10 @@
-// A fixed-window counter per key (login attempts per email and per IP). In memory, per
-// instance: with N instances an attacker gets at most N× the budget, which still bounds guessing.
+// The REST limits (SPEC §8 `RATE_LIMITED`, §9): fixed windows per key (an email, an IP, a user, an
+// integration key). Every one is a single limit across a cluster: with a Redis bus each counts in
+// Redis (SharedLimiter over Bus.counter, one counter name per limit so no two share counts), and
+// falls back to this instance's own count only while Redis cannot be reached; on the in-process
+// bus (one instance) each counts in memory. `httpLimits` builds them all, in one place.
+
+/** A fixed-window counter per key, in this instance's memory (the local count, and the fallback). */
 export class WindowLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
@@ -37,12 +42,12 @@ export interface SharedCounter {
 }
 
 /** A limit of `limit` a window per key; hit() resolves to 0 when allowed, else the seconds to wait. */
-export interface WriteLimiter {
+export interface Limiter {
   hit(key: string): Promise<number>;
 }
 
 /** The count of this instance alone (one instance, or the in-process bus). */
-export class LocalWriteLimiter implements WriteLimiter {
+export class LocalLimiter implements Limiter {
   private readonly window: WindowLimiter;
 
   constructor(limit: number, windowMs: number) {
@@ -55,19 +60,39 @@ export class LocalWriteLimiter implements WriteLimiter {
 }
 
 /**
- * The count of every instance together, in a SharedCounter. When the counter cannot be reached
- * (Redis down or not answering within `deadlineMs`), the limit is counted on this instance alone
- * rather than refused: a broker outage must not stop every API write. Said once per outage.
+ * Whether the shared counter is failing, for every limiter built over it: the fallback is said
+ * once per outage, whichever limit notices it first, and not again until a count gets through.
  */
-export class SharedWriteLimiter implements WriteLimiter {
-  private readonly local: WindowLimiter;
+export class CounterOutage {
   private failing = false;
 
+  constructor(private readonly onFallback: (error: unknown, limit: string) => void) {}
+
+  failed(error: unknown, limit: string): void {
+    if (!this.failing) this.onFallback(error, limit);
+    this.failing = true;
+  }
+
+  answered(): void {
+    this.failing = false;
+  }
+}
+
+/**
+ * The count of every instance together, in a SharedCounter. When the counter cannot be reached
+ * (Redis down or not answering within `deadlineMs`), the limit is counted on this instance alone
+ * rather than refused: a broker outage must not stop every sign-in or API write. Said once per
+ * outage (CounterOutage).
+ */
+export class SharedLimiter implements Limiter {
+  private readonly local: WindowLimiter;
+
   constructor(
+    private readonly name: string,
     private readonly counter: SharedCounter,
     private readonly limit: number,
     private readonly windowMs: number,
-    private readonly onFallback: (error: unknown) => void,
+    private readonly outage: CounterOutage,
     private readonly deadlineMs = 500,
   ) {
     this.local = new WindowLimiter(limit, windowMs);
@@ -82,12 +107,11 @@ export class SharedWriteLimiter implements WriteLimiter {
           timer = setTimeout(() => reject(new Error('shared counter did not answer')), this.deadlineMs);
         }),
       ]);
-      this.failing = false;
+      this.outage.answered();
       if (count <= this.limit) return 0;
       return Math.max(1, Math.ceil(msLeft / 1000));
     } catch (error) {
-      if (!this.failing) this.onFallback(error);
-      this.failing = true;
+      this.outage.failed(error, this.name);
       return this.local.hit(key);
     } finally {
       clearTimeout(timer);
@@ -95,16 +119,69 @@ export class SharedWriteLimiter implements WriteLimiter {
   }
 }
 
-/** The shared limiter when the deployment has a SharedCounter, else this instance's own. */
-export function writeLimiter(
-  counter: SharedCounter | null,
-  limit: number,
-  windowMs: number,
-  onFallback: (error: unknown) => void,
-): WriteLimiter {
-  return counter
-    ? new SharedWriteLimiter(counter, limit, windowMs, onFallback)
-    : new LocalWriteLimiter(limit, windowMs);
+/** What the REST plugins count, each a limit a minute (HttpDeps.limits). */
+export interface HttpLimits {
+  /** Content-API and MCP writes per key or person (SPEC §15): CONTENT_WRITES_PER_MINUTE. */
+  contentWrites: Limiter;
+  /** Sign-in attempts per email (lower-cased by LoginBody): LOGIN_ATTEMPTS_PER_MINUTE. */
+  loginByEmail: Limiter;
+  /** Sign-in attempts per client IP: LOGIN_ATTEMPTS_PER_MINUTE. */
+  loginByIp: Limiter;
+  /** Accounts, guests and guest upgrades per client IP: SIGNUPS_PER_MINUTE. */
+  signupByIp: Limiter;
+  /** Invite-link previews (GET /api/join/:token) per client IP: JOIN_LOOKUPS_PER_MINUTE. */
+  joinLookupsByIp: Limiter;
+  /** Comments (threads, replies, edits) per user: COMMENTS_PER_MINUTE. */
+  commentWrites: Limiter;
+  /** Public-view viewer tokens and drawn images per client IP: PUBLIC_REQUESTS_PER_MINUTE. */
+  publicByIp: Limiter;
+  /** Searches of a board's pages per user (shared limits.boardSearchesPerMinute). */
+  boardSearches: Limiter;
+}
+
+/** Each limit's budget a minute, and the counter name it counts under (never shared by two limits). */
+export function limitBudgets(config: {
+  contentWritesPerMinute: number;
+  loginAttemptsPerMinute: number;
+  signupsPerMinute: number;
+  joinLookupsPerMinute: number;
+  commentsPerMinute: number;
+  publicRequestsPerMinute: number;
+  boardSearchesPerMinute: number;
+}): Record<keyof HttpLimits, { name: string; perMinute: number }> {
+  return {
+    contentWrites: { name: 'content-writes', perMinute: config.contentWritesPerMinute },
+    loginByEmail: { name: 'login-email', perMinute: config.loginAttemptsPerMinute },
+    loginByIp: { name: 'login-ip', perMinute: config.loginAttemptsPerMinute },
+    signupByIp: { name: 'signup-ip', perMinute: config.signupsPerMinute },
+    joinLookupsByIp: { name: 'join-lookup-ip', perMinute: config.joinLookupsPerMinute },
+    commentWrites: { name: 'comment-writes', perMinute: config.commentsPerMinute },
+    publicByIp: { name: 'public-ip', perMinute: config.publicRequestsPerMinute },
+    boardSearches: { name: 'board-search', perMinute: config.boardSearchesPerMinute },
+  };
+}
+
+/**
+ * Every REST limit, built here only: shared through `counter` (Bus.counter, present with Redis)
+ * when the deployment has one, else this instance's own count. `onFallback` is told once per
+ * outage of the shared counter, with the name of the limit that noticed it.
+ */
+export function httpLimits(
+  budgets: Record<keyof HttpLimits, { name: string; perMinute: number }>,
+  counter: ((name: string) => SharedCounter) | null,
+  onFallback: (error: unknown, limit: string) => void,
+): HttpLimits {
+  const outage = new CounterOutage(onFallback);
+  const built = {} as Record<keyof HttpLimits, Limiter>;
+  for (const [field, { name, perMinute }] of Object.entries(budgets) as [
+    keyof HttpLimits,
+    { name: string; perMinute: number },
+  ][]) {
+    built[field] = counter
+      ? new SharedLimiter(name, counter(name), perMinute, 60_000, outage)
+      : new LocalLimiter(perMinute, 60_000);
+  }
+  return built;
 }
 
 /**

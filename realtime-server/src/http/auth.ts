@@ -11,7 +11,6 @@ import {
 } from '@tandem/shared';
 import type { FastifyReply } from 'fastify';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { WindowLimiter } from '../auth/rateLimit.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { hashSessionId, newUserId } from '../auth/tokens.ts';
 import { EmailTakenError, type UserRow } from '../store/store.ts';
@@ -22,10 +21,8 @@ import { toUser } from './serialize.ts';
 
 const randomColor = (): string => colors[colorNames[Math.floor(Math.random() * colorNames.length)]!];
 
-export const authRoutes: ResourcePlugin = async (app, { config, store, sessions, live }) => {
-  const loginByEmail = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
-  const loginByIp = new WindowLimiter(config.loginAttemptsPerMinute, 60_000);
-  const signupByIp = new WindowLimiter(config.signupsPerMinute, 60_000);
+export const authRoutes: ResourcePlugin = async (app, { config, store, sessions, live, limits }) => {
+  const { loginByEmail, loginByIp, signupByIp } = limits;
 
   async function startSession(reply: FastifyReply, userId: string): Promise<void> {
     const id = await sessions.create(userId);
@@ -33,7 +30,7 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
   }
 
   app.post('/api/auth/signup', async (request, reply) => {
-    rateLimit(signupByIp, request.ip, reply);
+    await rateLimit(signupByIp, request.ip, reply);
     const body = parseBody(SignupBody, request.body);
     let created: UserRow;
     try {
@@ -63,8 +60,8 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
 
   app.post('/api/auth/login', async (request, reply) => {
     const body = parseBody(LoginBody, request.body);
-    rateLimit(loginByIp, request.ip, reply);
-    rateLimit(loginByEmail, body.email, reply);
+    await rateLimit(loginByIp, request.ip, reply);
+    await rateLimit(loginByEmail, body.email, reply);
     const found = await store.getUserByEmail(body.email);
     // Same work and the same answer for an unknown email and a wrong password.
     const ok = await verifyPassword(body.password, found?.passwordHash ?? (await decoyHash));
@@ -76,7 +73,7 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
   });
 
   app.post('/api/auth/guest', async (request, reply) => {
-    rateLimit(signupByIp, request.ip, reply);
+    await rateLimit(signupByIp, request.ip, reply);
     const body = parseBody(GuestBody, request.body);
     const created = await store.createUser({
       id: newUserId(),
@@ -94,7 +91,7 @@ export const authRoutes: ResourcePlugin = async (app, { config, store, sessions,
   // the guest one, so the new credentials are what signs them in from now on.
   app.post('/api/auth/upgrade', async (request, reply) => {
     const me = signedIn(request);
-    rateLimit(signupByIp, request.ip, reply);
+    await rateLimit(signupByIp, request.ip, reply);
     const body = parseBody(UpgradeBody, request.body);
     if (!me.isGuest) throw new ApiError(ErrorCode.CONFLICT, 'This is already a full account.');
     let upgraded: UserRow | null;

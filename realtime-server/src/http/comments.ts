@@ -16,10 +16,9 @@ import {
   type ThreadWithComments,
 } from '@tandem/shared';
 import type { FastifyInstance } from 'fastify';
-import { WindowLimiter } from '../auth/rateLimit.ts';
+import type { HttpLimits } from '../auth/rateLimit.ts';
 import type { CommentEvents } from '../comments/events.ts';
 import { threadsWithComments, toComment, toMention, toThread } from '../comments/json.ts';
-import type { Config } from '../config.ts';
 import type { CommentRow, Store, ThreadRow, UserRow } from '../store/store.ts';
 import type { LiveEvents } from '../workspace/live.ts';
 import { requireRole } from './access.ts';
@@ -27,10 +26,10 @@ import { forbidden, notFound } from './errors.ts';
 import { parseBody, rateLimit, signedIn } from './request.ts';
 
 export interface CommentsDeps {
-  config: Config;
   store: Store;
   live: LiveEvents;
   comments: CommentEvents;
+  limits: HttpLimits;
 }
 
 /** 16 random bytes, base64url, like every other id: a malformed one is a plain 404. */
@@ -45,10 +44,10 @@ type CommentParams = { Params: { id: string; threadId: string; commentId: string
 
 export async function commentRoutes(
   app: FastifyInstance,
-  { config, store, live, comments: events }: CommentsDeps,
+  { store, live, comments: events, limits }: CommentsDeps,
 ): Promise<void> {
   // Per user, across boards: a flood from one person is refused while everyone else writes on.
-  const writes = new WindowLimiter(config.commentsPerMinute, 60_000);
+  const writes = limits.commentWrites;
 
   /** The thread, only when it belongs to this board: another board's thread id is a 404. */
   async function threadOf(boardId: string, threadId: string): Promise<ThreadRow> {
@@ -115,7 +114,7 @@ export async function commentRoutes(
     const user = signedIn(request);
     const board = await requireCommenter(request.params.id, user);
     const body = parseBody(ThreadCreateBody, request.body);
-    rateLimit(writes, user.id, reply);
+    await rateLimit(writes, user.id, reply);
     const threadId = newCommentId();
     const mentions = await mentionsIn(board.id, body.body, user.id);
     const anchor = 'shapeId' in body.anchor ? body.anchor : null;
@@ -173,7 +172,7 @@ export async function commentRoutes(
     const board = await requireCommenter(request.params.id, user);
     const thread = await threadOf(board.id, request.params.threadId);
     const body = parseBody(CommentBody, request.body);
-    rateLimit(writes, user.id, reply);
+    await rateLimit(writes, user.id, reply);
     const mentions = await mentionsIn(board.id, body.body, user.id);
     const row = await store.comments.addComment({
       id: newCommentId(),
@@ -202,7 +201,7 @@ export async function commentRoutes(
       const comment = await commentOf(thread, request.params.commentId);
       if (comment.createdBy !== user.id) throw forbidden('Only its author can edit a comment.');
       const body = parseBody(CommentBody, request.body);
-      rateLimit(writes, user.id, reply);
+      await rateLimit(writes, user.id, reply);
       const mentions = await mentionsIn(board.id, body.body, user.id);
       const edited = await store.comments.editComment(comment.id, body.body, mentions);
       if (!edited) throw notFound('comment');

@@ -71,7 +71,8 @@ function asApiError(error: unknown): unknown {
 export const IDEMPOTENCY_SWEEP_MS = 3_600_000;
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
-  const { store, integrations, events, contentWrites: writes } = deps;
+  const { store, integrations, events } = deps;
+  const writes = deps.limits.contentWrites;
   // Answers kept for Idempotency-Key retries are dropped once past their 24 h, every hour on
   // every instance (the sweep is one indexed delete): kept until the next keyed write, a burst of
   // keyed writes stayed in the Store for as long as nobody sent another.

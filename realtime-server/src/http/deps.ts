@@ -2,7 +2,7 @@
 // needs, so a new resource is one file exporting a `ResourcePlugin`, added to `resources` in app.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import type { AssetStore } from '../assets/store.ts';
-import type { WriteLimiter } from '../auth/rateLimit.ts';
+import type { HttpLimits } from '../auth/rateLimit.ts';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { CommentEvents } from '../comments/events.ts';
@@ -36,8 +36,11 @@ export interface HttpDeps {
   comments: CommentEvents;
   /** Webhooks: the owner's calls and the events (docs/api.md §15). */
   webhooks: Webhooks;
-  /** Content writes a minute per key, counted for the REST calls and the MCP tools alike (§15). */
-  contentWrites: WriteLimiter;
+  /**
+   * The rate limits (auth/rateLimit.ts), one count each across every instance when there is Redis.
+   * Content writes are counted for the REST calls and the MCP tools alike (§15).
+   */
+  limits: HttpLimits;
 }
 
 /** One resource's routes, as a fastify plugin over the shared deps. */

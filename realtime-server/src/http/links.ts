@@ -8,7 +8,6 @@ import {
   publicViewerId,
   type Role,
 } from '@tandem/shared';
-import { WindowLimiter } from '../auth/rateLimit.ts';
 import { newLinkToken } from '../auth/tokens.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
@@ -16,10 +15,10 @@ import { notFound } from './errors.ts';
 import { parseBody, rateLimit, signedIn } from './request.ts';
 import { toLink } from './serialize.ts';
 
-export const linkRoutes: ResourcePlugin = async (app, { config, store, live, webhooks }) => {
+export const linkRoutes: ResourcePlugin = async (app, { config, store, live, webhooks, limits }) => {
   // The invite preview answers anyone, so each client IP has a budget of lookups (as sign-in and
   // the public view have): a 404 for a guessed token counts like a hit, so guessing is bounded.
-  const previewsByIp = new WindowLimiter(config.joinLookupsPerMinute, 60_000);
+  const previewsByIp = limits.joinLookupsByIp;
 
   app.post<{ Params: { id: string } }>('/api/boards/:id/links', async (request, reply) => {
     const me = signedIn(request);
@@ -59,7 +58,7 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
   app.get<{ Params: { token: string } }>(
     '/api/join/:token',
     async (request, reply): Promise<JoinPreviewAnswer> => {
-      rateLimit(previewsByIp, request.ip, reply);
+      await rateLimit(previewsByIp, request.ip, reply);
       const { token } = request.params;
       const link = isLinkToken(token) ? await store.getLink(token) : null;
       const board = link && !link.revokedAt ? await store.getBoard(link.boardId) : null;

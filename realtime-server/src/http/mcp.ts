@@ -143,7 +143,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     await backgroundLane.turn();
     const board = await boardFor(id, 'editor');
     // The content API's limit, counted with the REST writes: a key gets no more through /mcp.
-    const retryAfter = await deps.contentWrites.hit(user.id);
+    const retryAfter = await deps.limits.contentWrites.hit(user.id);
     if (retryAfter > 0) throw new ToolRefusal(limitedSentence(retryAfter));
     return { boardId: board.id, writer: writerOf(user, integration), frameId: integration.frameId };
   };

@@ -18,7 +18,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decoding, loadSharp } from '../assets/images.ts';
 import { keptRendition } from '../assets/renditions.ts';
 import type { AssetStore } from '../assets/store.ts';
-import { WindowLimiter } from '../auth/rateLimit.ts';
 import { signAccessToken } from '../auth/tokens.ts';
 import type { DrawnImage } from '../history/render.ts';
 import type { BoardRow, Store } from '../store/store.ts';
@@ -94,19 +93,25 @@ export async function embeddedImages(
   return hrefs;
 }
 
-export const publicRoutes: ResourcePlugin = async (app, { config, store, history, rooms, assets }) => {
+export const publicRoutes: ResourcePlugin = async (app, deps) => {
+  const { config, store, history, rooms, assets } = deps;
   // One budget per client IP for the calls that do work: minting a viewer token, drawing an image
   // (a render in the worker, and for PNG a rasterisation). A 304 is not counted: it costs two
   // indexed row reads, as a 404 does, and counting it would cut off a reader polling an
   // unchanged board, which is the use ETags are there for.
-  const byIp = new WindowLimiter(config.publicRequestsPerMinute, 60_000);
+  //
+  // Counted across the cluster (one Redis round trip per counted call, httpLimits): it is paid
+  // only where the request does more work than that (a worker render, a PNG rasterisation, a
+  // token signed and the board's page list read); the calls a viewer makes often (a 304, an
+  // image of the board at /assets/) are not counted, so they never wait on Redis.
+  const byIp = deps.limits.publicByIp;
 
   // No cookie, no account: the token's "user" is the link itself (membershipOf in auth/access.ts),
   // so the connection it opens is cut off by the link's revocation like a removed member's.
   app.post<{ Params: { token: string } }>(
     '/api/public/:token/token',
     async (request, reply): Promise<PublicTokenAnswer> => {
-      rateLimit(byIp, request.ip, reply);
+      await rateLimit(byIp, request.ip, reply);
       const board = await publicBoard(store, request.params.token);
       const expiresAt = Date.now() + limits.accessTokenMinutes * 60_000;
       const token = signAccessToken(config.secret, {
@@ -153,7 +158,7 @@ export const publicRoutes: ResourcePlugin = async (app, { config, store, history
       reply.header('ETag', etag);
       return reply.code(304).send();
     }
-    rateLimit(byIp, request.ip, reply);
+    await rateLimit(byIp, request.ip, reply);
     // The board's list of pages decides, as for a connection (§17): a deleted or mistyped page
     // is not drawn, and no stored document is read for it.
     if (!(await rooms.pageListed(board.id, page))) throw notFound('page');

@@ -3,7 +3,7 @@
 import { ErrorCode, fieldMessages } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { WindowLimiter } from '../auth/rateLimit.ts';
+import type { Limiter } from '../auth/rateLimit.ts';
 import type { IntegrationRow, UserRow } from '../store/store.ts';
 import { ApiError, authRequired } from './errors.ts';
 
@@ -35,8 +35,8 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 }
 
 /** Counts one attempt against a limiter; RATE_LIMITED with Retry-After once it is spent. */
-export function rateLimit(limiter: WindowLimiter, key: string, reply: FastifyReply): void {
-  refuseWhenLimited(limiter.hit(key), reply);
+export async function rateLimit(limiter: Limiter, key: string, reply: FastifyReply): Promise<void> {
+  refuseWhenLimited(await limiter.hit(key), reply);
 }
 
 /** What a caller over a limit is told (REST 429, or an MCP tool's refusal). */

@@ -6,26 +6,24 @@
 import {
   type BoardSearchResult,
   FindQuery,
-  limits,
   MAIN_PAGE_ID,
   matchingShapes,
   type PageMatches,
   type ShapeRecord,
 } from '@tandem/shared';
-import { WindowLimiter } from '../auth/rateLimit.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { readBoardPages } from './export.ts';
 import { parseBody, rateLimit, signedIn } from './request.ts';
 
-export const searchRoutes: ResourcePlugin = async (app, { store, rooms, history }) => {
-  const byUser = new WindowLimiter(limits.boardSearchesPerMinute, 60_000);
+export const searchRoutes: ResourcePlugin = async (app, { store, rooms, history, limits }) => {
+  const byUser = limits.boardSearches;
   app.get<{ Params: { id: string } }>(
     '/api/boards/:id/search',
     async (request, reply): Promise<BoardSearchResult> => {
       const user = signedIn(request);
       const { board } = await requireRole(store, request.params.id, user.id, 'viewer');
-      rateLimit(byUser, user.id, reply);
+      await rateLimit(byUser, user.id, reply);
       const { q } = parseBody(FindQuery, request.query ?? {});
       const { json, pages } = await readBoardPages({ store, rooms, history }, board.id);
       // A board of one page is its first page's export alone (no `pages`).
