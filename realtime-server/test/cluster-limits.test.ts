@@ -3,12 +3,15 @@
 // budget, kept in Redis, so a load balancer spreading an attacker's calls gives no extra budget.
 // Each limit counts apart from the others; with Redis gone each instance counts on its own.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { apiPaths } from '@tandem/shared';
+import { pino } from 'pino';
 import { type ApiAnswer, ApiClient, uniqueEmail } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
-import type { TestServer } from '../../testing/server.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
 import { PrivateRedis, skipUnless } from '../../testing/services.ts';
+import { openBus } from '../src/bus/index.ts';
 
 type ErrorAnswer = { error: { code: string; message: string } };
 
@@ -123,25 +126,41 @@ describe('rate limits across instances', { skip }, () => {
     }
   });
 
-  test('with Redis gone, sign-ins are not refused for it: each instance counts on its own', async () => {
+  test('with Redis gone, limits are counted on the instance alone, never refused for it, and the log says so once', async () => {
     const redis = await PrivateRedis.start();
-    const cluster = new TestCluster({
-      redis: redis.url,
-      env: { LOGIN_ATTEMPTS_PER_MINUTE: '3', TRUST_PROXY: 'true' },
+    const lines: { msg?: string; limit?: string }[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const prefix = `test:${randomBytes(5).toString('hex')}:`;
+    const bus = await openBus({ redisUrl: redis.url, prefix, logger });
+    const server = await startServer({
+      bus,
+      logger,
+      env: {
+        REDIS_URL: redis.url,
+        REDIS_PREFIX: prefix,
+        LOGIN_ATTEMPTS_PER_MINUTE: '3',
+        JOIN_LOOKUPS_PER_MINUTE: '2',
+        TRUST_PROXY: 'true',
+      },
     });
     try {
-      const a = await cluster.start();
       const email = uniqueEmail();
-      await new ApiClient(a.url).signup('Target', email, 'the right password');
-      assert.equal((await login(a, email, 'the right password', '198.51.100.1')).status, 200);
+      await new ApiClient(server.url).signup('Target', email, 'the right password');
+      assert.equal((await login(server, email, 'the right password', '198.51.100.1')).status, 200);
       await redis.kill();
       // Counted on this instance alone from here (LOGIN_ATTEMPTS_PER_MINUTE), never a 500.
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++)
-        statuses.push((await login(a, email, `guess ${i}`, `198.51.100.${i + 2}`)).status);
+        statuses.push((await login(server, email, `guess ${i}`, `198.51.100.${i + 2}`)).status);
       assert.deepEqual(statuses, [401, 401, 401, 429]);
+      const lookups: number[] = [];
+      for (let i = 0; i < 3; i++)
+        lookups.push((await new ApiClient(server.url).call('GET', '/api/join/no-such-token')).status);
+      assert.deepEqual(lookups, [404, 404, 429], 'another limit, counted alone too');
+      const said = lines.filter((line) => line.msg?.startsWith('rate limits: redis unreachable'));
+      assert.equal(said.length, 1, 'said once for the outage, whichever limits noticed it');
     } finally {
-      await cluster.close();
+      await server.close();
       await redis.stop();
     }
   });
