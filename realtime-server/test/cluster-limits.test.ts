@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { apiPaths } from '@tandem/shared';
 import { pino } from 'pino';
+import { createClient } from 'redis';
 import { type ApiAnswer, ApiClient, uniqueEmail } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
-import { PrivateRedis, skipUnless } from '../../testing/services.ts';
+import { PrivateRedis, redisUrl, skipUnless } from '../../testing/services.ts';
 import { openBus } from '../src/bus/index.ts';
 
 type ErrorAnswer = { error: { code: string; message: string } };
@@ -51,6 +52,23 @@ describe('rate limits across instances', { skip }, () => {
         await login(b, email, 'the right password', '198.51.100.21'),
         'B, even the right password',
       );
+      // Redis holds the counts under digests: no key names the email (or the addresses).
+      const redis = createClient({ url: redisUrl() });
+      await redis.connect();
+      try {
+        const keys = await redis.keys('*');
+        assert.ok(
+          keys.some((k) => k.includes('login-email')),
+          'the email limit counts in Redis',
+        );
+        assert.deepEqual(
+          keys.filter((k) => k.includes(email) || k.includes('198.51.100.')),
+          [],
+          'no key holds the email or an address',
+        );
+      } finally {
+        await redis.quit();
+      }
       // Another email has its own budget, on either instance.
       const other = uniqueEmail();
       await new ApiClient(b.url).signup('Other', other, 'another password');

@@ -3,6 +3,7 @@
 // Redis (SharedLimiter over Bus.counter, one counter name per limit so no two share counts), and
 // falls back to this instance's own count only while Redis cannot be reached; on the in-process
 // bus (one instance) each counts in memory. `httpLimits` builds them all, in one place.
+import { createHash } from 'node:crypto';
 
 /** A fixed-window counter per key, in this instance's memory (the local count, and the fallback). */
 export class WindowLimiter {
@@ -102,7 +103,7 @@ export class SharedLimiter implements Limiter {
     let timer: NodeJS.Timeout | undefined;
     try {
       const { count, msLeft } = await Promise.race([
-        this.counter.count(key, this.windowMs),
+        this.counter.count(sharedKey(key), this.windowMs),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error('shared counter did not answer')), this.deadlineMs);
         }),
@@ -118,6 +119,12 @@ export class SharedLimiter implements Limiter {
     }
   }
 }
+
+/**
+ * What a key is counted under in the shared counter: a digest, so Redis never holds the emails and
+ * addresses that some limits are keyed by (they would sit there in clear for a window).
+ */
+const sharedKey = (key: string): string => createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
 /** What the REST plugins count, each a limit a minute (HttpDeps.limits). */
 export interface HttpLimits {
