@@ -159,6 +159,37 @@ function sameList(actual: string[], expected: string[], what: string): void {
   );
 }
 
+/** DocStore.logHeads on two boards (of any store), shared by the SQL stores and the memory one. */
+async function logHeadsContract(store: DocStore, b1: string, b2: string): Promise<void> {
+  const heads = async (...keys: string[]) => [...(await store.logHeads(keys)).entries()];
+  assert.deepEqual(await heads(b1, b2, 'no-such-board-here'), [
+    [b1, 0],
+    [b2, 0],
+    ['no-such-board-here', 0],
+  ]);
+  const { doc, updates } = edits(4);
+  await appendAll(store, b1, updates.slice(0, 2));
+  const [[, first]] = (await heads(b1)) as [[string, number]];
+  assert.ok(first > 0);
+  assert.deepEqual(await heads(b2), [[b2, 0]]);
+  await appendAll(store, b1, updates.slice(2));
+  const [[, second]] = (await heads(b1)) as [[string, number]];
+  assert.ok(second > first, 'an append moves the head');
+  await store.compact(b1, (parts) => Y.mergeUpdates(parts));
+  assert.deepEqual(await heads(b1), [[b1, second]], 'compaction keeps the head');
+  await appendAll(store, b2, edits(1, doc).updates);
+  const [[, other]] = (await heads(b2)) as [[string, number]];
+  assert.ok(other > second);
+  assert.deepEqual(await heads(b1), [[b1, second]], 'an append elsewhere leaves it');
+  // More keys than one statement takes (HEADS_CHUNK), in one call.
+  const many = [...Array.from({ length: 450 }, (_, i) => `absent-${i}`), b1, b2];
+  const all = await store.logHeads(many);
+  assert.equal(all.size, many.length);
+  assert.equal(all.get(b1), second);
+  assert.equal(all.get(b2), other);
+  assert.equal(all.get('absent-449'), 0);
+}
+
 function storeContract(fixture: StoreFixture): void {
   describe(`Store contract: ${fixture.name}`, { skip: fixture.skip }, () => {
     let store: Store;
@@ -688,6 +719,12 @@ function storeContract(fixture: StoreFixture): void {
       await store.compact(b.id, () => assert.fail('nothing to merge'));
     });
 
+    test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call', async () => {
+      const ada = await user();
+      const [b1, b2] = [await board(ada.id), await board(ada.id)];
+      await logHeadsContract(store, b1.id, b2.id);
+    });
+
     test('content: entries appended while compaction merges are kept', async () => {
       const ada = await user();
       const b = await board(ada.id);
@@ -1014,6 +1051,9 @@ describe('PostgresStore only', { skip: pgSkip }, () => {
 
 // The harness's in-memory DocStore keeps the document half of the same contract.
 describe('DocStore contract: MemoryDocStore (the durability harness)', () => {
+  test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call', async () => {
+    await logHeadsContract(new MemoryDocStore(), 'b1', 'b2');
+  });
   test('appends keep their order and attribution; LogSize adds up; compaction keeps late appends', async () => {
     const store = new MemoryDocStore();
     assert.deepEqual(await store.loadDoc('b'), { snapshot: null, updates: [] });

@@ -73,6 +73,32 @@ export function appendEntries(key: string, entries: DocEntry[], oneStatement: bo
   return inserts.map((insert) => sql`WITH inserted AS (${insert}) ${touch}`);
 }
 
+/** Documents per logHeads statement: nine parameters each, well under both databases' limits. */
+export const HEADS_CHUNK = 200;
+
+/**
+ * Each document's last log position (0 when it has none), for up to HEADS_CHUNK keys: what
+ * LapseCatchUp compares to learn which open boards someone else wrote to, two index lookups a key.
+ * Compaction moves entries into doc_history, so both tables are looked at.
+ */
+export const logHeads = (keys: readonly string[]): Query =>
+  join(
+    keys.map(
+      (key, i) =>
+        sql`SELECT ${i} AS i,
+              (SELECT max(seq) FROM doc_updates WHERE ${ofDoc(key)}) AS live,
+              (SELECT max(seq) FROM doc_history WHERE ${ofDoc(key)}) AS kept`,
+    ),
+    ' UNION ALL ',
+  );
+
+export function toLogHeads(keys: readonly string[], rows: Row[], into: Map<string, number>): void {
+  for (const r of rows) {
+    const key = keys[Number(r.i)];
+    if (key !== undefined) into.set(key, Math.max(Number(r.live ?? 0), Number(r.kept ?? 0)));
+  }
+}
+
 /** Entries and bytes in the log, and snapshot plus log in bytes. */
 export const logSize = (key: string): Query =>
   sql`SELECT

@@ -109,6 +109,9 @@ export class SqlStore implements Store {
   append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     return this.engine.append(boardId, entries);
   }
+  logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return this.engine.logHeads(keys);
+  }
   compact(boardId: string, merge: MergeParts): Promise<void> {
     return this.engine.compact(boardId, merge);
   }

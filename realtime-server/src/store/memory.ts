@@ -7,6 +7,8 @@ import type { DocEntry, LogSize, MergeParts, StoredDoc } from './types.ts';
 interface Board {
   snapshot: Uint8Array | null;
   log: { seq: number; entry: DocEntry }[];
+  /** The last position appended (compaction keeps it). */
+  head: number;
 }
 
 export class MemoryDocStore implements DocStore {
@@ -16,7 +18,7 @@ export class MemoryDocStore implements DocStore {
   private board(boardId: string): Board {
     let board = this.boards.get(boardId);
     if (!board) {
-      board = { snapshot: null, log: [] };
+      board = { snapshot: null, log: [], head: 0 };
       this.boards.set(boardId, board);
     }
     return board;
@@ -30,7 +32,12 @@ export class MemoryDocStore implements DocStore {
   async append(boardId: string, entries: DocEntry[]): Promise<LogSize> {
     const board = this.board(boardId);
     for (const entry of entries) board.log.push({ seq: ++this.seq, entry: { ...entry } });
+    if (entries.length > 0) board.head = this.seq;
     return this.size(board);
+  }
+
+  async logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return new Map(keys.map((key) => [key, this.boards.get(key)?.head ?? 0]));
   }
 
   /** The log's entries with their attribution, oldest first. */

@@ -106,6 +106,12 @@ export interface DocStore {
    */
   append(key: string, entries: DocEntry[]): Promise<LogSize>;
   /**
+   * Each document's last log position, 0 when it has none. A document someone appended to since
+   * shows another number (positions follow commit order; compaction keeps them): a cheap "did
+   * anyone write to it" for many documents in one call.
+   */
+  logHeads(keys: readonly string[]): Promise<Map<string, number>>;
+  /**
    * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
    * under a per-board lock so two instances never compact one board at once. Entries appended
    * while merging (which may run off the main thread: `merge` may return a promise) are kept.

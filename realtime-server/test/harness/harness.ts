@@ -207,6 +207,17 @@ class StoreView implements DocStore {
   compact(boardId: string, merge: (parts: Uint8Array[]) => Uint8Array): Promise<void> {
     return this.call(() => this.store.compact(boardId, merge));
   }
+
+  /** Answers after a fixed delay: it draws nothing from the scenario's random numbers. */
+  logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return new Promise((resolve, reject) => {
+      setTimeout(() => {
+        if (this.dead) return;
+        if (!this.up) reject(new Error('store unreachable'));
+        else void this.store.logHeads(keys).then(resolve, reject);
+      }, 5);
+    });
+  }
 }
 
 // --- instances --------------------------------------------------------------------------------
