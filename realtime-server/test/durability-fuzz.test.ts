@@ -65,6 +65,29 @@ const SCRIPTED: Record<string, Plan> = {
       after(9000, () => watcher.edit());
       return 10_000;
     },
+  // The same, but the cut instance lives on for minutes (past LAPSE_CATCH_UP_MS) and its client
+  // keeps editing all along, with a long quiet spell before the last edits. The reads must go on
+  // for as long as it stays lapsed, not stop a minute after its lapse.
+  "an instance cut from the bus keeps storing its client's edits for minutes after its lapse, then dies with its client; the room open elsewhere all along reads them from the Store":
+    async ({ instances, startInstance, addClient, connect, after, crash, note }) => {
+      for (let i = 0; i < 2; i++) await startInstance();
+      const [cut, survivor] = instances as [Instance, Instance];
+      const writer = addClient(true);
+      const watcher = addClient(false);
+      connect(writer, cut);
+      connect(watcher, survivor);
+      after(200, () => writer.edit());
+      after(300, () => watcher.edit());
+      after(1000, () => {
+        note(`${cut.id} loses the bus for good`);
+        cut.bus.outage(3_600_000);
+      });
+      for (const at of [6000, 30_000, 70_000, 90_000, 200_000, 420_000, 421_000])
+        after(at, () => writer.edit());
+      after(423_000, () => crash(cut, () => true));
+      after(500_000, () => watcher.edit());
+      return 501_000;
+    },
 };
 
 const SCENARIOS = Number(process.env.HARNESS_SCENARIOS ?? 2000);

@@ -49,9 +49,7 @@ export class Rooms {
   /** Boards unloaded here lately, with when: see RECENTLY_CLOSED_MS. */
   private readonly recentlyClosed = new Map<string, number>();
   /** While another instance is lapsed, open rooms re-read the Store (what it stored since). */
-  private readonly lapseCatchUp = new LapseCatchUp(() => {
-    for (const room of this.rooms.values()) room.catchUpFromStore('lapse window');
-  });
+  private readonly lapseCatchUp: LapseCatchUp;
 
   /** Whether this instance's boards are being stored (for /readyz). */
   readonly saves: SaveHealth;
@@ -61,6 +59,11 @@ export class Rooms {
     this.saves = deps.saves ?? new SaveHealth();
     this.deps = { ...deps, saves: this.saves };
     this.instances = new Instances(deps.bus, deps.instanceId, deps.log);
+    this.lapseCatchUp = new LapseCatchUp({
+      keys: () => [...this.rooms.keys()],
+      heads: (keys) => deps.store.logHeads(keys),
+      read: (key) => this.rooms.get(key)?.catchUpFromStore('lapse window'),
+    });
     this.instanceView = {
       othersAlive: () => this.instances.othersAlive(),
       othersCount: () => this.instances.aliveCount(),
