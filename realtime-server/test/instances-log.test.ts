@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { pino } from 'pino';
+import { waitUntil } from '../../testing/services.ts';
 import { HEARTBEAT_LAPSE_MS, Instances } from '../src/bus/instances.ts';
 import { MemoryBus, MemoryHub } from '../src/bus/memory.ts';
 
@@ -32,5 +33,38 @@ test('a lapsed or returning instance is logged as peer, under this instance’s 
     }
   } finally {
     await instances.stop();
+  }
+});
+
+// A graceful stop says goodbye once its rooms are stored: the others forget it at once, as
+// "left", and do not treat it as a lapse (which would start reading the Store for what it might
+// have stored while cut off from the bus, every few seconds for as long as it stays away).
+test('an instance that stops gracefully is forgotten at once as left, not lapsed; one that stops without a goodbye lapses', async () => {
+  const silent = pino({ level: 'silent' });
+  const hub = new MemoryHub();
+  const a = new Instances(new MemoryBus(hub), 'tandem-a', silent);
+  const b = new Instances(new MemoryBus(hub), 'tandem-b', silent);
+  const c = new Instances(new MemoryBus(hub), 'tandem-c', silent);
+  const departures: string[] = [];
+  a.onLapse((instance, how) => departures.push(`${instance} ${how}`));
+  await a.start();
+  await b.start();
+  await c.start();
+  try {
+    await waitUntil('a hears b and c', () => a.aliveCount() === 2);
+    await b.stop(true);
+    await waitUntil('b is forgotten', () => departures.length === 1);
+    assert.deepEqual(departures, ['tandem-b left']);
+    assert.equal(a.aliveCount(), 1, 'c is still there');
+    // c stops without a goodbye (its rooms not all stored): a presumes it dead after the lapse.
+    await c.stop(false);
+    const internals = a as unknown as { lastHeard: Map<string, number>; tick(): void };
+    internals.lastHeard.set('tandem-c', Date.now() - HEARTBEAT_LAPSE_MS - 1000);
+    internals.tick();
+    assert.deepEqual(departures, ['tandem-b left', 'tandem-c lapsed']);
+  } finally {
+    await a.stop();
+    await b.stop();
+    await c.stop();
   }
 });

@@ -3,7 +3,9 @@
 // HEARTBEAT_LAPSE_MS is presumed dead ("lapsed"): its presences vanish and the survivors store
 // what it had relayed but not confirmed as stored. An instance heard from again after a lapse
 // (it was paused, or its bus connection was cut) is treated as new: "returned", and resynced
-// with in both directions, since nobody published to it meanwhile.
+// with in both directions, since nobody published to it meanwhile. An instance that stops
+// gracefully says goodbye once its rooms are stored: it has "left", handled as a lapse at once,
+// without the Store reads a lapse brings (nothing of it can be stored that was not relayed).
 import type { Logger } from 'pino';
 import type { Bus } from './bus.ts';
 import { decodeHeartbeat, encodeHeartbeat, INSTANCES_CHANNEL } from './protocol.ts';
@@ -13,12 +15,15 @@ export const HEARTBEAT_MS = 1000;
 export const HEARTBEAT_LAPSE_MS = 3500;
 
 type Listener = (instance: string) => void;
+/** How an instance went: silent past the lapse ("lapsed"), or said goodbye ("left"). */
+export type Departure = 'lapsed' | 'left';
+type DepartureListener = (instance: string, how: Departure) => void;
 
 export class Instances {
   private readonly lastHeard = new Map<string, number>();
   /** Instances that lapsed: hearing one again means it returned (and must be resynced with). */
   private readonly lapsed = new Set<string>();
-  private readonly lapseListeners: Listener[] = [];
+  private readonly lapseListeners: DepartureListener[] = [];
   private readonly returnListeners: Listener[] = [];
   private readonly joinListeners: Listener[] = [];
   private readonly tickListeners: (() => void)[] = [];
@@ -34,8 +39,10 @@ export class Instances {
 
   async start(): Promise<void> {
     this.unsubscribe = await this.bus.subscribe(INSTANCES_CHANNEL, (data) => {
-      const instance = decodeHeartbeat(data);
-      if (instance !== null) this.heard(instance);
+      const heartbeat = decodeHeartbeat(data);
+      if (heartbeat === null) return;
+      if (heartbeat.leaving) this.left(heartbeat.instance);
+      else this.heard(heartbeat.instance);
     });
     this.lastTick = Date.now();
     this.tick();
@@ -62,6 +69,13 @@ export class Instances {
     } else this.emit(this.joinListeners, instance);
   }
 
+  /** An instance said goodbye (a graceful stop, its rooms stored): forget it now. */
+  private left(instance: string): void {
+    if (instance === this.self || !this.lastHeard.delete(instance)) return;
+    this.log.info({ peer: instance }, 'instance stopped and said goodbye');
+    for (const listener of this.lapseListeners) this.call(() => listener(instance, 'left'));
+  }
+
   /** Whether any other instance is alive on the bus. */
   othersAlive(): boolean {
     return this.lastHeard.size > 0;
@@ -72,8 +86,8 @@ export class Instances {
     return this.lastHeard.size;
   }
 
-  /** An instance's heartbeat lapsed: presume it dead. */
-  onLapse(listener: Listener): void {
+  /** An instance's heartbeat lapsed (presume it dead), or it said goodbye. */
+  onLapse(listener: DepartureListener): void {
     this.lapseListeners.push(listener);
   }
 
@@ -109,7 +123,7 @@ export class Instances {
       this.lastHeard.delete(instance);
       this.lapsed.add(instance);
       this.log.warn({ peer: instance }, 'instance heartbeat lapsed; presuming it dead');
-      this.emit(this.lapseListeners, instance);
+      for (const listener of this.lapseListeners) this.call(() => listener(instance, 'lapsed'));
     }
     for (const listener of this.tickListeners) this.call(() => listener());
   }
@@ -126,9 +140,12 @@ export class Instances {
     }
   }
 
-  async stop(): Promise<void> {
+  /** Stops the heartbeat; `goodbye` once every room is stored (a graceful stop), so the others need not read the Store for us. */
+  async stop(goodbye = false): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (goodbye && this.bus.isHealthy())
+      this.bus.publish(INSTANCES_CHANNEL, encodeHeartbeat(this.self, true));
     // An unreachable bus must not hold up a shutdown.
     const unsubscribing = this.unsubscribe?.().catch(() => undefined);
     if (this.bus.isHealthy()) await unsubscribing;

@@ -19,16 +19,26 @@ import * as encoding from 'lib0/encoding';
 
 export const INSTANCES_CHANNEL = 'instances';
 
-export function encodeHeartbeat(instance: string): Uint8Array {
+/**
+ * An instance's heartbeat, or its goodbye (`leaving`): sent once by a graceful stop, after it
+ * stored every room, so the others forget it at once instead of presuming it dead 3.5 s later and
+ * reading the Store for what it might have stored while cut off (LapseCatchUp). The flag follows
+ * the id, so an older instance reads a goodbye as one last heartbeat.
+ */
+export function encodeHeartbeat(instance: string, leaving = false): Uint8Array {
   const encoder = encoding.createEncoder();
   encoding.writeVarString(encoder, instance);
+  if (leaving) encoding.writeVarUint(encoder, 1);
   return encoding.toUint8Array(encoder);
 }
 
-/** The instance id of a heartbeat, or null when the bytes are not one. */
-export function decodeHeartbeat(data: Uint8Array): string | null {
+/** The instance id of a heartbeat and whether it is a goodbye, or null when the bytes are not one. */
+export function decodeHeartbeat(data: Uint8Array): { instance: string; leaving: boolean } | null {
   try {
-    return decoding.readVarString(decoding.createDecoder(data));
+    const decoder = decoding.createDecoder(data);
+    const instance = decoding.readVarString(decoder);
+    const leaving = decoding.hasContent(decoder) && decoding.readVarUint(decoder) === 1;
+    return { instance, leaving };
   } catch {
     return null;
   }

@@ -73,9 +73,10 @@ export class Rooms {
 
   async start(): Promise<void> {
     const { bus, config } = this.deps;
-    this.instances.onLapse((instance) => {
+    this.instances.onLapse((instance, how) => {
       for (const room of this.rooms.values()) room.forgetInstance(instance);
-      this.lapseCatchUp.lapsed(instance, Date.now());
+      // One that left stored its rooms first: nothing of it is in the Store that was not relayed.
+      if (how === 'lapsed') this.lapseCatchUp.lapsed(instance, Date.now());
     });
     this.instances.onReturn((instance) => {
       this.lapseCatchUp.returned(instance);
@@ -387,7 +388,8 @@ export class Rooms {
     const stored = await Promise.all(rooms.map((room) => this.closeWithin(room, deadline)));
     const unstored = rooms.filter((_room, i) => !stored[i]).map((room) => room.key);
     this.rooms.clear();
-    await this.instances.stop();
+    // A goodbye only when everything is stored: otherwise the others must treat it as a lapse.
+    await this.instances.stop(unstored.length === 0);
     return unstored;
   }
 
