@@ -113,7 +113,20 @@ describe('pages, two people', () => {
   it('undoing a page deletion brings it back for both', async () => {
     await ben.locator('.pages-panel .page-name', { hasText: 'Planning' }).click();
     await ana.locator('.pages-panel .page-name', { hasText: 'Retro' }).click();
+    // A page not open here: its content is not known, so Ana is asked first. Cancel keeps it.
     await ana.getByRole('button', { name: 'Delete Architecture' }).click();
+    const asked = ana.getByRole('alertdialog', { name: 'Delete “Architecture”?' });
+    await asked.waitFor();
+    assert.equal(
+      await ana.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
+      'Everything on it is deleted with it. Undo in the Pages panel brings it back.',
+    );
+    await ana.screenshot({ path: `${artifacts}/pages-delete-asked.png` });
+    await asked.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await asked.waitFor({ state: 'detached' });
+    assert.deepEqual(await pageNames(ana), ['Retro', 'Planning', 'Architecture'], 'kept on Cancel');
+    await ana.getByRole('button', { name: 'Delete Architecture' }).click();
+    await asked.getByRole('button', { name: 'Delete page', exact: true }).click();
     await until(async () => !(await pageNames(ben)).includes('Architecture'), 'deleted on Ben’s screen');
     await ana.getByRole('button', { name: 'Undo page deletion' }).click();
     await ana.screenshot({ path: `${artifacts}/pages-undone.png` });
@@ -131,6 +144,7 @@ describe('pages, two people', () => {
     await ana.getByLabel('Page name').fill('Roadmap');
     await ana.getByLabel('Page name').press('Enter');
     await ana.getByRole('button', { name: 'Delete Architecture' }).click();
+    await ana.getByRole('alertdialog').getByRole('button', { name: 'Delete page', exact: true }).click();
     await until(
       async () => (await pageNames(ben)).join(',') === 'Retro,Roadmap',
       'renamed and deleted for Ben',
@@ -483,6 +497,47 @@ describe('a page’s name stays with the page', () => {
     );
 
     await page.context().close();
+  });
+
+  it('deleting asks only when it takes something: an empty open page goes at once, a page with notes asks, the main page cannot', async () => {
+    const { page } = await newUser(app, 'Del');
+    await createBoard(page, 'Deletions');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    // The main page: its button is there, disabled, and says why (it was an unexplained gap).
+    const keep = page.getByRole('button', { name: 'Delete Page 1' });
+    assert.equal(await keep.getAttribute('aria-disabled'), 'true');
+    assert.equal(
+      await keep.getAttribute('title'),
+      'The board’s main page, which its link opens, cannot be deleted.',
+    );
+    await keep.click({ force: true });
+    assert.equal(await page.getByRole('alertdialog').count(), 0);
+    assert.deepEqual(await pageNames(page), ['Page 1']);
+    // An empty page, open here, nobody else on it: deleted at once, Undo at hand.
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(page)).includes('Page 2'), 'Page 2 listed');
+    await waitStatus(page, 'live');
+    await page.getByRole('button', { name: 'Delete Page 2' }).click();
+    await until(async () => (await pageNames(page)).join() === 'Page 1', 'Page 2 deleted without a question');
+    assert.equal(await page.getByRole('alertdialog').count(), 0);
+    // A page with a note, open here: the question counts what goes.
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').press('Enter');
+    await until(async () => (await pageNames(page)).includes('Page 2'), 'a new Page 2');
+    await waitStatus(page, 'live');
+    await place(page, 'Sticky note', 500, 350);
+    await page.keyboard.type('Keep me');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Delete Page 2' }).click();
+    const asked = page.getByRole('alertdialog', { name: 'Delete “Page 2”?' });
+    await asked.waitFor();
+    assert.equal(
+      await page.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
+      'It holds 1 shape. Undo in the Pages panel brings it back.',
+    );
+    await asked.getByRole('button', { name: 'Delete page', exact: true }).click();
+    await until(async () => (await pageNames(page)).join() === 'Page 1', 'deleted once confirmed');
   });
 
   it('renaming a page to spaces is refused in place, and the page keeps its name', async () => {

@@ -154,7 +154,15 @@ describe('a team of three on one board', () => {
     await waitStatus(ben, 'live');
     assert.notEqual(pathOf(ben), `/b/${boardId}`);
 
+    // Ben is on it: Ana is asked, and told so.
     await ana.getByRole('button', { name: 'Delete Actions' }).click();
+    const asked = ana.getByRole('alertdialog', { name: 'Delete “Actions”?' });
+    await asked.waitFor();
+    assert.equal(
+      await ana.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
+      'Everything on it is deleted with it, and Ben is on it. Undo in the Pages panel brings it back.',
+    );
+    await asked.getByRole('button', { name: 'Delete page', exact: true }).click();
     await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben taken to the first page');
     await ben
       .getByRole('status')

@@ -4,12 +4,14 @@
 // changes are model.ts.
 
 import { copyPageName, MAIN_PAGE_ID, MAX_PAGE_NAME, type PresenceUser } from '@tandem/shared';
-import { type DragEvent, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type DragEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { navigate } from '../../router.tsx';
+import { shapesOf } from '../model/doc.ts';
 import { Avatar } from '../presence/Avatars.tsx';
 import { useRemotes } from '../presence/remote.ts';
+import { confirmAction } from '../ui/Confirm.tsx';
 import { Icon } from '../ui/icons.tsx';
 import { PanelToggle } from '../ui/PanelToggle.tsx';
 import { SidePanel } from '../ui/SidePanelHead.tsx';
@@ -18,6 +20,7 @@ import {
   deletePage,
   movePage,
   type PageEntry,
+  pageDeletionQuestion,
   pageLabel,
   pagePath,
   pendingSeeds,
@@ -26,6 +29,9 @@ import {
 } from './model.ts';
 import './pages.css';
 import { usePagesPanel } from './state.ts';
+
+/** Why the main page's delete button does nothing (its tooltip and description). */
+const MAIN_PAGE_KEPT = 'The board’s main page, which its link opens, cannot be deleted.';
 
 /** The board's pages, live. */
 export function usePages(doc: Y.Doc): PageEntry[] {
@@ -63,6 +69,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
   const remotes = useRemotes(awareness);
   const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
   const [dragging, setDragging] = useState<string | null>(null);
+  const mainPageNoteId = useId();
   // The page whose link was just copied: its button shows a tick for a moment.
   const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
@@ -112,7 +119,17 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     if (page.id === pageId) pendingSeeds.set(id, Y.encodeStateAsUpdate(pageDoc));
     go(id);
   };
-  const remove = (page: PageEntry) => {
+  // A page with content, or with someone else on it, is deleted only once confirmed (a trial's
+  // owner deleted a page a teammate was writing on, with one click).
+  const remove = async (page: PageEntry) => {
+    const others = peopleOn(page.id).filter((user) => user.id !== me.id);
+    const question = pageDeletionQuestion(
+      pageLabel(page),
+      page.id === pageId ? shapesOf(pageDoc).size : null,
+      others.map((user) => user.name),
+    );
+    if (question && !(await confirmAction({ ...question, confirmLabel: 'Delete page', danger: true })))
+      return;
     if (!deletePage(doc, page.id)) return;
     undo.stopCapturing();
     setDeleted(pageLabel(page));
@@ -126,6 +143,9 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
 
   return (
     <SidePanel panel="pages" element="section" className="pages-panel" label="Pages" onClose={onClose}>
+      <span id={mainPageNoteId} hidden>
+        {MAIN_PAGE_KEPT}
+      </span>
       <ol className="pages-list">
         {pages.map((page, position) => {
           const label = pageLabel(page);
@@ -205,15 +225,25 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                       <Icon name="copy" size={14} />
                     </button>
                     {page.id === MAIN_PAGE_ID ? (
-                      // The first page cannot be deleted: its place is kept so the buttons line up.
-                      <span className="page-action-gap" aria-hidden="true" />
+                      // The board's main page (its own address, /b/:id) cannot be deleted, wherever
+                      // it stands in the list: the button is there, disabled, and says why.
+                      <button
+                        type="button"
+                        className="tool"
+                        aria-label={`Delete ${label}`}
+                        aria-disabled="true"
+                        aria-describedby={mainPageNoteId}
+                        title={MAIN_PAGE_KEPT}
+                      >
+                        <Icon name="trash" size={14} />
+                      </button>
                     ) : (
                       <button
                         type="button"
                         className="tool"
                         aria-label={`Delete ${label}`}
                         title="Delete"
-                        onClick={() => remove(page)}
+                        onClick={() => void remove(page)}
                       >
                         <Icon name="trash" size={14} />
                       </button>

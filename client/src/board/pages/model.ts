@@ -71,3 +71,38 @@ export const pagePath = (boardId: string, pageId: string): string =>
  * the new page's document once it has loaded (Editor), then forgotten.
  */
 export const pendingSeeds = new Map<string, Uint8Array>();
+
+/** Names as a sentence reads them: "Ben", "Ben and Cy", "Ben, Cy and 2 others". */
+function namesInSentence(names: readonly string[]): string {
+  if (names.length <= 2) return names.join(' and ');
+  if (names.length === 3) return `${names[0]}, ${names[1]} and ${names[2]}`;
+  return `${names[0]}, ${names[1]} and ${names.length - 2} others`;
+}
+
+/**
+ * What deleting a page would take from people, as the confirmation's sentence, or null when it
+ * takes nothing (the open page, empty, with nobody else on it: deleted at once, Undo at hand).
+ * `shapes` is the page's shape count when its document is open here, null when it is not (its
+ * content is not known without loading it: everything on it is said to go).
+ */
+export function pageDeletionQuestion(
+  label: string,
+  shapes: number | null,
+  othersOnIt: readonly string[],
+): { title: string; body: string } | null {
+  if (shapes === 0 && othersOnIt.length === 0) return null;
+  const content =
+    shapes === null
+      ? 'Everything on it is deleted with it'
+      : shapes === 0
+        ? 'It is empty'
+        : `It holds ${shapes} ${shapes === 1 ? 'shape' : 'shapes'}`;
+  const people =
+    othersOnIt.length === 0
+      ? ''
+      : `, and ${namesInSentence(othersOnIt)} ${othersOnIt.length === 1 ? 'is' : 'are'} on it`;
+  return {
+    title: `Delete “${label}”?`,
+    body: `${content}${people}. Undo in the Pages panel brings it back.`,
+  };
+}
