@@ -180,6 +180,23 @@ describe('webhooks in the browser', () => {
     await ada.goto('/boards');
   });
 
+  it('a webhook the server refuses says why, not only that a field needs attention', async () => {
+    await createBoard(ada, 'Refused');
+    await ada.getByRole('button', { name: 'Share' }).click();
+    const section = ada
+      .getByRole('dialog', { name: 'Share board' })
+      .getByRole('region', { name: 'Webhooks' });
+    await section.getByText('No webhooks.').waitFor();
+    // A well-formed URL the server refuses (422, its reason in `fields`): credentials in it.
+    await section.getByLabel('Webhook URL').fill('https://ada:secret@hooks.example.net/hook');
+    await section.getByRole('button', { name: 'Add webhook' }).click();
+    const alert = section.getByRole('alert');
+    await alert.waitFor();
+    assert.equal(await alert.textContent(), 'Leave the user name and password out of the URL.');
+    await section.getByText('No webhooks.').waitFor();
+    await ada.keyboard.press('Escape');
+  });
+
   it('the section fits a phone', async () => {
     await onPhone(app, ada, async (phone) => {
       await phone.getByRole('button', { name: 'Share' }).click();

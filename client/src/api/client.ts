@@ -172,3 +172,13 @@ export const api = {
 
 export const errorSentence = (e: unknown): string =>
   e instanceof ApiError ? e.message : 'Something went wrong. Try again.';
+
+/**
+ * The sentence for a form of one or two fields that shows no message at each field (the Share
+ * dialog's Integrations and Webhooks): a 422's reasons themselves ("This is not a URL."), not
+ * only "Some fields need attention.", which left people guessing (trial).
+ */
+export const errorWithReasons = (e: unknown): string =>
+  e instanceof ApiError && Object.keys(e.fields).length > 0
+    ? Object.values(e.fields).join(' ')
+    : errorSentence(e);

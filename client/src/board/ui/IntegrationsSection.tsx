@@ -10,7 +10,7 @@ import {
 } from '@tandem/shared';
 import { frameLabel } from '@tandem/shared/render/frames.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorSentence } from '../../api/client.ts';
+import { api, errorSentence, errorWithReasons } from '../../api/client.ts';
 import { confirmAction } from './Confirm.tsx';
 import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
@@ -70,7 +70,7 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
       setError(null);
       await load();
     } catch (e) {
-      setError(errorSentence(e));
+      setError(errorWithReasons(e));
     } finally {
       setBusy(false);
     }

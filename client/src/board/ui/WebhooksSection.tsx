@@ -11,7 +11,7 @@ import {
   webhookLimits,
 } from '@tandem/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, errorSentence } from '../../api/client.ts';
+import { api, errorSentence, errorWithReasons } from '../../api/client.ts';
 import { confirmAction } from './Confirm.tsx';
 import { refocusAfterRemoval } from './focusable.ts';
 import { SecretOnce } from './SecretOnce.tsx';
@@ -79,7 +79,7 @@ export function WebhooksSection({ boardId, reveal = false }: Props) {
       setError(null);
       await load();
     } catch (err) {
-      setError(errorSentence(err));
+      setError(errorWithReasons(err));
     } finally {
       setBusy(false);
     }
