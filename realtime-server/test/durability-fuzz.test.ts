@@ -35,6 +35,29 @@ const REGRESSIONS: Record<number, { what: string; jitterSeed?: number }> = {
 };
 
 /**
+ * Two instances, a writer on the first and a watcher on the second, each editing once; at 1 s the
+ * first loses the bus for `outageMs`, for good in these plans.
+ */
+async function writerCutFromTheBus(
+  { instances, startInstance, addClient, connect, after, note }: Parameters<Plan>[0],
+  outageMs: number,
+) {
+  for (let i = 0; i < 2; i++) await startInstance();
+  const [cut, survivor] = instances as [Instance, Instance];
+  const writer = addClient(true);
+  const watcher = addClient(false);
+  connect(writer, cut);
+  connect(watcher, survivor);
+  after(200, () => writer.edit());
+  after(300, () => watcher.edit());
+  after(1000, () => {
+    note(`${cut.id} loses the bus for good`);
+    cut.bus.outage(outageMs);
+  });
+  return { cut, writer, watcher };
+}
+
+/**
  * Written out by hand: cases the seeded scenarios reach too rarely to rely on. Each runs with the
  * harness's checks (replicas converge, every live room holds what the Store holds, the Store holds
  * what every survivor held).
@@ -45,19 +68,9 @@ const SCRIPTED: Record<string, Plan> = {
   // anew, so only the room open elsewhere all along can give those edits to anyone: it must read
   // them from the Store (LapseCatchUp) rather than lack them until it unloads.
   'an instance cut from the bus stores edits after its lapse, then dies with its client; the room open elsewhere all along reads them from the Store':
-    async ({ instances, startInstance, addClient, connect, after, crash, note }) => {
-      for (let i = 0; i < 2; i++) await startInstance();
-      const [cut, survivor] = instances as [Instance, Instance];
-      const writer = addClient(true);
-      const watcher = addClient(false);
-      connect(writer, cut);
-      connect(watcher, survivor);
-      after(200, () => writer.edit());
-      after(300, () => watcher.edit());
-      after(1000, () => {
-        note(`${cut.id} loses the bus for good`);
-        cut.bus.outage(600_000);
-      });
+    async (run) => {
+      const { after, crash } = run;
+      const { cut, writer, watcher } = await writerCutFromTheBus(run, 600_000);
       // The survivor presumes it dead 3.5 s after its last heartbeat (by 5 s); these come after.
       after(6000, () => writer.edit());
       after(6500, () => writer.edit());
@@ -69,19 +82,9 @@ const SCRIPTED: Record<string, Plan> = {
   // keeps editing all along, with a long quiet spell before the last edits. The reads must go on
   // for as long as it stays lapsed, not stop a minute after its lapse.
   "an instance cut from the bus keeps storing its client's edits for minutes after its lapse, then dies with its client; the room open elsewhere all along reads them from the Store":
-    async ({ instances, startInstance, addClient, connect, after, crash, note }) => {
-      for (let i = 0; i < 2; i++) await startInstance();
-      const [cut, survivor] = instances as [Instance, Instance];
-      const writer = addClient(true);
-      const watcher = addClient(false);
-      connect(writer, cut);
-      connect(watcher, survivor);
-      after(200, () => writer.edit());
-      after(300, () => watcher.edit());
-      after(1000, () => {
-        note(`${cut.id} loses the bus for good`);
-        cut.bus.outage(3_600_000);
-      });
+    async (run) => {
+      const { after, crash } = run;
+      const { cut, writer, watcher } = await writerCutFromTheBus(run, 3_600_000);
       for (const at of [6000, 30_000, 70_000, 90_000, 200_000, 420_000, 421_000])
         after(at, () => writer.edit());
       after(423_000, () => crash(cut, () => true));
