@@ -38,6 +38,8 @@ export interface Config {
   publicOrigin: string;
   /** True when PUBLIC_ORIGIN was not given and PORT is 0: the origin comes from the bound port. */
   publicOriginFromListen: boolean;
+  /** True when the operator set PUBLIC_ORIGIN: then it is the only origin (http/origin.ts). */
+  publicOriginGiven: boolean;
   secret: string;
   logLevel: string;
   maxMessageBytes: number;
@@ -423,6 +425,7 @@ export function loadConfig(env: Env = process.env as Env): Config {
     redisPrefix: env.REDIS_PREFIX || 'tandem:',
     publicOrigin: publicOrigin.replace(/\/$/, ''),
     publicOriginFromListen: givenOrigin === null && port === 0,
+    publicOriginGiven: givenOrigin !== null,
     secret: readSecret(env, dataDir, databaseUrl !== null),
     logLevel,
     maxMessageBytes: integer(env, 'MAX_MESSAGE_BYTES', defaults.maxMessageBytes, 1024, 256 * MiB),

@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { createApp, UnstoredEditsError } from './app.ts';
 import { openBus } from './bus/index.ts';
 import { ConfigError, loadConfig, redactUrl } from './config.ts';
+import { networkOrigins } from './http/origin.ts';
 import { openStore } from './store/index.ts';
 
 /** Exit codes: 0 stopped cleanly; 1 failed to start, failed to stop, or took too long to stop. */
@@ -78,13 +79,14 @@ async function main(): Promise<void> {
         : `listening on ${config.host}:${config.port} (HOST, PORT) failed: ${sentenceEnd(error.message)}`,
     );
   });
+  const onNetwork = networkOrigins(config, Number(new URL(config.publicOrigin).port || 80));
   log.info(
     {
       url: config.publicOrigin,
       store: config.databaseUrl ? 'postgres' : `sqlite (${config.dataDir})`,
       bus: config.redisUrl ? 'redis' : 'in-process',
     },
-    `Tandem is running at ${config.publicOrigin}`,
+    `Tandem is running at ${config.publicOrigin}${onNetwork.length ? ` (on this network also ${onNetwork.join(', ')})` : ''}`,
   );
   // A parent that started us with an IPC channel (tests, a Node supervisor) learns where we
   // listen, which it cannot know in advance with PORT=0.

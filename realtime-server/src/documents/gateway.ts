@@ -24,6 +24,7 @@ import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
+import { type OriginRule, originRule } from '../http/origin.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import { AccessCheck } from './accessCheck.ts';
@@ -96,8 +97,11 @@ export class DocumentGateway {
     paused: () => this.deps.metrics.throttled.inc(),
   };
 
+  private readonly origins: OriginRule;
+
   constructor(private readonly deps: GatewayDeps) {
     const { config, log, metrics, store } = deps;
+    this.origins = originRule(config);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: config.maxMessageBytes,
@@ -153,7 +157,7 @@ export class DocumentGateway {
       return true;
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== this.deps.config.publicOrigin) {
+    if (!this.origins.allows(origin, request.headers.host)) {
       // Refused before anything is loaded: a page on another site must not use the visitor's cookie.
       refuseUpgrade(socket, 403, 'Forbidden');
       this.deps.log.info({ origin }, 'websocket upgrade refused: foreign origin');

@@ -8,10 +8,12 @@ import {
   publicViewerId,
   type Role,
 } from '@tandem/shared';
+import type { FastifyRequest } from 'fastify';
 import { newLinkToken } from '../auth/tokens.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { notFound } from './errors.ts';
+import { originRule } from './origin.ts';
 import { parseBody, rateLimit, signedIn } from './request.ts';
 import { toLink } from './serialize.ts';
 
@@ -19,6 +21,10 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
   // The invite preview answers anyone, so each client IP has a budget of lookups (as sign-in and
   // the public view have): a 404 for a guessed token counts like a hit, so guessing is bounded.
   const previewsByIp = limits.joinLookupsByIp;
+  // A link handed to someone on the office network carries the address the owner is using.
+  const origins = originRule(config);
+  const linkOrigin = (request: FastifyRequest) =>
+    origins.linkOrigin(request.headers.host, request.protocol === 'https' ? 'https' : 'http');
 
   app.post<{ Params: { id: string } }>('/api/boards/:id/links', async (request, reply) => {
     const me = signedIn(request);
@@ -30,13 +36,13 @@ export const linkRoutes: ResourcePlugin = async (app, { config, store, live, web
       role: body.role,
       createdBy: me.id,
     });
-    return reply.code(201).send({ link: toLink(link, config.publicOrigin) });
+    return reply.code(201).send({ link: toLink(link, linkOrigin(request)) });
   });
 
   app.get<{ Params: { id: string } }>('/api/boards/:id/links', async (request) => {
     const { board } = await requireRole(store, request.params.id, signedIn(request).id, 'owner');
     const links = await store.listLinks(board.id);
-    return { links: links.map((link) => toLink(link, config.publicOrigin)) };
+    return { links: links.map((link) => toLink(link, linkOrigin(request))) };
   });
 
   app.delete<{ Params: { id: string; token: string } }>(

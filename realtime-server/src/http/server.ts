@@ -16,6 +16,7 @@ import { SESSION_COOKIE, type Sessions } from '../auth/sessions.ts';
 import type { Config } from '../config.ts';
 import type { KeyCaller } from '../integrations/integrations.ts';
 import { ApiError, toErrorBody } from './errors.ts';
+import { originRule } from './origin.ts';
 
 /** Resolves an integration's key (docs/api.md §15) to its caller; null for a wrong or revoked key. */
 export type ResolveKey = (key: string) => Promise<KeyCaller | null>;
@@ -116,6 +117,7 @@ export async function createHttpServer(
   sessions: Sessions,
   resolveKey: ResolveKey = async () => null,
 ): Promise<FastifyInstance> {
+  const origins = originRule(config);
   const http = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     schemaController: { compilersFactory: noSchemaCompilers },
@@ -177,9 +179,8 @@ export async function createHttpServer(
       request.integration = caller.integration;
       return;
     }
-    const origin = request.headers.origin;
-    if (STATE_CHANGING.has(request.method) && origin !== undefined && origin !== config.publicOrigin) {
-      throw new ApiError(ErrorCode.FORBIDDEN, 'Requests from another site are not allowed.');
+    if (STATE_CHANGING.has(request.method) && !origins.allows(request.headers.origin, request.headers.host)) {
+      throw new ApiError(ErrorCode.FORBIDDEN, origins.refusal);
     }
     request.user = await sessions.resolve(request.cookies[SESSION_COOKIE]);
   });

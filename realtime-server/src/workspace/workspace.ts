@@ -32,6 +32,7 @@ import type { Config } from '../config.ts';
 import type { ControlChannel } from '../documents/control.ts';
 import type { DocumentGateway } from '../documents/gateway.ts';
 import type { Rooms } from '../documents/rooms.ts';
+import { originRule } from '../http/origin.ts';
 import type { Store, UserRow } from '../store/store.ts';
 import type { LiveEvents } from './live.ts';
 
@@ -75,6 +76,7 @@ export class Workspace implements LiveEvents {
     httpServer: HttpServer,
     private readonly deps: WorkspaceDeps,
   ) {
+    const origins = originRule(deps.config);
     this.io = new Server(httpServer, {
       path: WORKSPACE_PATH,
       serveClient: false,
@@ -82,8 +84,7 @@ export class Workspace implements LiveEvents {
       destroyUpgrade: false,
       maxHttpBufferSize: 64 * 1024,
       allowRequest: (request, callback) => {
-        const origin = request.headers.origin;
-        callback(null, origin === undefined || origin === deps.config.publicOrigin);
+        callback(null, origins.allows(request.headers.origin, request.headers.host));
       },
     });
     this.io.use((socket, next) => {
