@@ -74,7 +74,7 @@ export function appendEntries(key: string, entries: DocEntry[], oneStatement: bo
 }
 
 /** Documents per logHeads statement: nine parameters each, well under both databases' limits. */
-export const HEADS_CHUNK = 200;
+const HEADS_CHUNK = 200;
 
 /**
  * Each document's last log position (0 when it has none), for up to HEADS_CHUNK keys: what
@@ -92,11 +92,20 @@ export const logHeads = (keys: readonly string[]): Query =>
     ' UNION ALL ',
   );
 
-export function toLogHeads(keys: readonly string[], rows: Row[], into: Map<string, number>): void {
-  for (const r of rows) {
-    const key = keys[Number(r.i)];
-    if (key !== undefined) into.set(key, Math.max(Number(r.live ?? 0), Number(r.kept ?? 0)));
+/** `DocStore.logHeads` for both SQL stores, HEADS_CHUNK keys a query, run by `all`. */
+export async function readLogHeads(
+  keys: readonly string[],
+  all: (query: Query) => Row[] | Promise<Row[]>,
+): Promise<Map<string, number>> {
+  const heads = new Map<string, number>();
+  for (let i = 0; i < keys.length; i += HEADS_CHUNK) {
+    const chunk = keys.slice(i, i + HEADS_CHUNK);
+    for (const r of await all(logHeads(chunk))) {
+      const key = chunk[Number(r.i)];
+      if (key !== undefined) heads.set(key, Math.max(Number(r.live ?? 0), Number(r.kept ?? 0)));
+    }
   }
+  return heads;
 }
 
 /** Entries and bytes in the log, and snapshot plus log in bytes. */

@@ -175,13 +175,8 @@ class PostgresEngine implements Engine {
     return doc.toStoredDoc(await this.sql.all(doc.loadDoc(key)));
   }
 
-  async logHeads(keys: readonly string[]): Promise<Map<string, number>> {
-    const heads = new Map<string, number>();
-    for (let i = 0; i < keys.length; i += doc.HEADS_CHUNK) {
-      const chunk = keys.slice(i, i + doc.HEADS_CHUNK);
-      doc.toLogHeads(chunk, await this.sql.all(doc.logHeads(chunk)), heads);
-    }
-    return heads;
+  logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return doc.readLogHeads(keys, (query) => this.sql.all(query));
   }
 
   async append(key: string, entries: DocEntry[]): Promise<LogSize> {

@@ -148,13 +148,8 @@ class SqliteEngine implements Engine {
     return doc.toStoredDoc(this.sql.allSync(doc.loadDoc(key)));
   }
 
-  async logHeads(keys: readonly string[]): Promise<Map<string, number>> {
-    const heads = new Map<string, number>();
-    for (let i = 0; i < keys.length; i += doc.HEADS_CHUNK) {
-      const chunk = keys.slice(i, i + doc.HEADS_CHUNK);
-      doc.toLogHeads(chunk, this.sql.allSync(doc.logHeads(chunk)), heads);
-    }
-    return heads;
+  logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return doc.readLogHeads(keys, (query) => this.sql.allSync(query));
   }
 
   async append(key: string, entries: DocEntry[]): Promise<LogSize> {
