@@ -73,7 +73,7 @@ export class Instances {
   private left(instance: string): void {
     if (instance === this.self || !this.lastHeard.delete(instance)) return;
     this.log.info({ peer: instance }, 'instance stopped and said goodbye');
-    for (const listener of this.lapseListeners) this.call(() => listener(instance, 'left'));
+    this.emit(this.lapseListeners, instance, 'left');
   }
 
   /** Whether any other instance is alive on the bus. */
@@ -123,20 +123,19 @@ export class Instances {
       this.lastHeard.delete(instance);
       this.lapsed.add(instance);
       this.log.warn({ peer: instance }, 'instance heartbeat lapsed; presuming it dead');
-      for (const listener of this.lapseListeners) this.call(() => listener(instance, 'lapsed'));
+      this.emit(this.lapseListeners, instance, 'lapsed');
     }
-    for (const listener of this.tickListeners) this.call(() => listener());
+    this.emit(this.tickListeners);
   }
 
-  private emit(listeners: Listener[], instance: string): void {
-    for (const listener of listeners) this.call(() => listener(instance));
-  }
-
-  private call(fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.log.error({ err }, 'instance listener failed');
+  /** Calls each listener; one that throws is logged and does not stop the others. */
+  private emit<Args extends unknown[]>(listeners: ((...args: Args) => void)[], ...args: Args): void {
+    for (const listener of listeners) {
+      try {
+        listener(...args);
+      } catch (err) {
+        this.log.error({ err }, 'instance listener failed');
+      }
     }
   }
 
