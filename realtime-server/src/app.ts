@@ -242,7 +242,7 @@ export async function createApp({
     // count for both doors (REST and MCP, SPEC §15).
     limits: httpLimits(
       limitBudgets({ ...config, boardSearchesPerMinute: sharedLimits.boardSearchesPerMinute }),
-      bus.counter ? (name) => bus.counter!(name) : null,
+      bus.counter?.bind(bus) ?? null,
       (error, limit) =>
         log.warn(
           { err: error, limit },
