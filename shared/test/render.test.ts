@@ -115,3 +115,31 @@ test("a frame's export holds the arrows with both ends in it, not one to a shape
   const { width } = boardSvg({ shapes }, { frame: frame.id });
   assert.equal(width, frame.w + 2 * 32);
 });
+
+test("a frame's picture is the frame: a held shape wider than it adds no empty margin", () => {
+  // A template's text box, 900 wide, in a frame resized to 600: the frame clips it on the canvas.
+  const wide: ShapeRecord = {
+    ...note,
+    id: 'text-1',
+    type: 'text',
+    x: 20,
+    y: 100,
+    w: 900,
+    h: 60,
+    text: 'Goal',
+  };
+  const outside: ShapeRecord = { ...note, id: 'note-far', x: 2000, y: 2000 };
+  const all = new Map([frame, wide, outside].map((s) => [s.id, s]));
+  const margin = 32;
+  const framed = toSvg([frame, wide], all, { margin });
+  assert.equal(framed.width, frame.w + 2 * margin);
+  assert.equal(framed.height, frame.h + 2 * margin);
+  assert.match(framed.svg, new RegExp(`viewBox="${frame.x - margin} ${frame.y - margin} `));
+  // A shape no frame holds still counts whole.
+  const loose = toSvg([wide], all, { margin });
+  assert.equal(loose.width, wide.w + 2 * margin);
+  assert.equal(
+    toSvg([frame, wide, outside], all, { margin }).width,
+    outside.x + outside.w - frame.x + 2 * margin,
+  );
+});

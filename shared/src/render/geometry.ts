@@ -76,6 +76,15 @@ export function unionRect(rects: Rect[]): Rect | null {
   return rectOfPoints(rects.flatMap((r) => [r, { x: r.x + r.w, y: r.y + r.h }]));
 }
 
+/** The part of `a` inside `b` (null: they do not overlap). */
+export function intersection(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.w, b.x + b.w);
+  const bottom = Math.min(a.y + a.h, b.y + b.h);
+  return right < x || bottom < y ? null : { x, y, w: right - x, h: bottom - y };
+}
+
 export const intersects = (a: Rect, b: Rect): boolean =>
   a.x <= b.x + b.w && b.x <= a.x + a.w && a.y <= b.y + b.h && b.y <= a.y + a.h;
 

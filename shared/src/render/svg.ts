@@ -9,7 +9,7 @@ import { arrowDrawing, bodyOf, opacityAttrs } from './body.ts';
 import { connectorPath, pathBounds } from './connectors.ts';
 import { fontStacks } from './fonts.ts';
 import { clippingFrames, frameLabel } from './frames.ts';
-import { boundsOf, unionRect } from './geometry.ts';
+import { boundsOf, intersection, unionRect } from './geometry.ts';
 import { esc, imageElement, imagePlaceholder } from './images.ts';
 import { connectorLabel, EXPORT_BACKGROUND, labelAttrs, textHalo } from './label.ts';
 import { attrsMarkup, markup } from './primitives.ts';
@@ -92,14 +92,20 @@ export function toSvg(
   all: Map<string, ShapeRecord>,
   { margin = 32, images = new Map(), style = '', layout = estimatedLayout, idPrefix = '' }: SvgOptions = {},
 ): { svg: string; width: number; height: number } {
-  const box = unionRect(
-    shapes.map((s) => (s.type === 'arrow' ? pathBounds(connectorPath(s, all)) : boundsOf(s))),
-  ) ?? { x: 0, y: 0, w: 0, h: 0 };
-  const width = Math.ceil(box.w + 2 * margin);
-  const height = Math.ceil(box.h + 2 * margin);
   // Frames clip the shapes they hold and their names sit above everything, as on the canvas
   // (docs/api.md §14).
   const clips = clippingFrames(shapes);
+  // The picture is as big as what shows: a held shape counts only inside its frame, so a text
+  // box wider than its frame does not widen a frame's export with empty margins.
+  const shown = shapes.flatMap((s) => {
+    const bounds = s.type === 'arrow' ? pathBounds(connectorPath(s, all)) : boundsOf(s);
+    const frame = clips.get(s.id);
+    const visible = frame ? intersection(bounds, boundsOf(frame)) : bounds;
+    return visible ? [visible] : [];
+  });
+  const box = unionRect(shown) ?? { x: 0, y: 0, w: 0, h: 0 };
+  const width = Math.ceil(box.w + 2 * margin);
+  const height = Math.ceil(box.h + 2 * margin);
   const frames = shapes.filter((s) => s.type === 'frame');
   const clipIds = new Map(frames.map((f, i) => [f.id, `${idPrefix}frame-clip-${i}`]));
   const clipDefs = frames
