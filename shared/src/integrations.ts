@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { type Board, nameField } from './api.ts';
 import { withThousands } from './numbers.ts';
+import type { PageEntry } from './pages.ts';
 import { ShapeRecord, shapeTypes } from './shapes.ts';
 
 /** A key is `tdm_` and 43 base64url characters: 256 random bits (docs/api.md §15: ≥ 160). */
@@ -88,9 +89,13 @@ export interface Integration {
 export interface IntegrationsAnswer {
   integrations: Integration[];
 }
-/** `GET /api/v1/boards/:id`: the board's shapes (§10 JSON) and its frames. */
+/** `GET /api/v1/boards/:id?page=`: the board's pages, and the shapes (§10 JSON) and frames of one. */
 export interface BoardContentAnswer {
   board: Board;
+  /** The page read (`main`, the first page, unless `?page=` named another). */
+  page: string;
+  /** Every page of the board, in order (§17). */
+  pages: PageEntry[];
   shapes: ShapeRecord[];
   frames: { id: string; name: string; x: number; y: number; w: number; h: number }[];
 }

@@ -4,15 +4,17 @@
 // index and field, a frame-scoped key's change outside its frame a 422 OUT_OF_SCOPE, and neither
 // changes anything. Writes take an Idempotency-Key and count against the key's rate limit.
 import {
+  type BoardContentAnswer,
   type BoardEventsAnswer,
   DeleteShapesBody,
   ErrorCode,
   eventCursorPattern,
   integrationLimits,
+  pageOf,
 } from '@tandem/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { backgroundLane } from '../documents/turns.ts';
-import { ContentError, readContent } from '../integrations/content.ts';
+import { ContentError, pagesOf, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import {
   type Actor,
@@ -24,10 +26,12 @@ import {
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { ApiError } from './errors.ts';
+import { listedPageKey } from './pageKey.ts';
 import { parseBody, refuseWhenLimited, signedIn } from './request.ts';
 import { toBoard } from './serialize.ts';
 
-type BoardParams = { Params: { id: string } };
+/** Every call names a board, and may name one of its pages (`?page=`, the first page when not). */
+type BoardParams = { Params: { id: string }; Querystring: { page?: string } };
 
 /** What a write answers, kept for a retry with the same Idempotency-Key. */
 interface Answer {
@@ -71,7 +75,7 @@ function asApiError(error: unknown): unknown {
 export const IDEMPOTENCY_SWEEP_MS = 3_600_000;
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
-  const { store, integrations, events } = deps;
+  const { store, integrations, events, rooms } = deps;
   const writes = deps.limits.contentWrites;
   // Answers kept for Idempotency-Key retries are dropped once past their 24 h, every hour on
   // every instance (the sweep is one indexed delete): kept until the next keyed write, a burst of
@@ -152,26 +156,30 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     const board = await boardFor(request, 'editor');
     return {
       boardId: board.id,
+      pageKey: await listedPageKey(rooms, board.id, request.query),
       writer: writerOf(signedIn(request), request.integration),
       frameId: request.integration?.frameId ?? null,
     };
   };
 
-  app.get<BoardParams>('/api/v1/boards/:id', async (request) => {
+  app.get<BoardParams>('/api/v1/boards/:id', async (request): Promise<BoardContentAnswer> => {
     const board = await boardFor(request, 'viewer');
-    const content = await integrations.read(board.id, readContent);
-    return { board: toBoard(board), ...content };
+    const key = await listedPageKey(rooms, board.id, request.query);
+    const pages = await integrations.read(board.id, pagesOf);
+    const content = await integrations.read(key, readContent);
+    return { board: toBoard(board), page: pageOf(key).pageId, pages, ...content };
   });
 
   /**
-   * The changes after `since` (docs/api.md §15), waiting up to `wait` seconds (at most 25) for
-   * one; without `since`, the cursor of the board now, at once.
+   * The changes after `since` to the page (docs/api.md §15), waiting up to `wait` seconds (at most
+   * 25) for one; without `since`, the cursor of the page now, at once. A cursor is a page's own.
    */
   app.get<BoardParams & { Querystring: { since?: string; wait?: string } }>(
     '/api/v1/boards/:id/events',
     async (request, reply): Promise<BoardEventsAnswer> => {
       const board = await boardFor(request, 'viewer');
       const { since, wait } = request.query;
+      const key = await listedPageKey(rooms, board.id, { page: request.query.page });
       const maxWait = integrationLimits.eventsWaitMs / 1000;
       const fields: Record<string, string> = {};
       if (since !== undefined && !eventCursorPattern.test(since))
@@ -181,12 +189,11 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
         fields.wait = `Seconds to wait for a change, from 0 to ${maxWait}.`;
       if (Object.keys(fields).length > 0)
         throw new ApiError(ErrorCode.VALIDATION, 'Some fields need attention.', fields);
-      if (since === undefined)
-        return { events: [], shapes: [], cursor: await events.head(board.id), more: false };
+      if (since === undefined) return { events: [], shapes: [], cursor: await events.head(key), more: false };
       // The caller hung up: stop waiting and let the board's room go.
       const gone = new AbortController();
       reply.raw.once('close', () => gone.abort());
-      return events.poll(board.id, Number(since), { waitMs: seconds * 1000, signal: gone.signal });
+      return events.poll(key, Number(since), { waitMs: seconds * 1000, signal: gone.signal });
     },
   );
 

@@ -13,6 +13,7 @@ import type { StoredVersion } from '../store/store.ts';
 import { requireRole } from './access.ts';
 import type { ResourcePlugin } from './deps.ts';
 import { notFound } from './errors.ts';
+import { listedPageKey as listedPage } from './pageKey.ts';
 import { parseBody, signedIn } from './request.ts';
 
 type Params = { id: string; versionId: string };
@@ -27,11 +28,8 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
    * pageKey for a call that writes the page (save, restore, revert): a page the board does not
    * list is not found, so no stored document is ever made for it (as for a connection, §17).
    */
-  const listedPageKey = async (boardId: string, request: { query?: unknown }): Promise<string> => {
-    const { page } = parseBody(PageQuery, request.query ?? {});
-    if (!(await rooms.pageListed(boardId, page))) throw notFound('page');
-    return docKey(boardId, page);
-  };
+  const listedPageKey = (boardId: string, request: { query?: unknown }): Promise<string> =>
+    listedPage(rooms, boardId, request.query);
   const shown = async (v: StoredVersion): Promise<Version> => (await history.versions.present([v]))[0]!;
 
   app.get<{ Params: Params }>('/api/boards/:id/versions', async (request) => {

@@ -7,11 +7,11 @@
 // tool error with the same sentence as REST.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ColorName, ErrorCode, MCP_PATH, roleAtLeast, sortResults } from '@tandem/shared';
+import { ColorName, ErrorCode, MCP_PATH, pageOf, roleAtLeast, sortResults } from '@tandem/shared';
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import { backgroundLane } from '../documents/turns.ts';
-import { ContentError, readContent } from '../integrations/content.ts';
+import { ContentError, pagesOf, readContent } from '../integrations/content.ts';
 import { BoardFullError, type KeyCaller, writerOf } from '../integrations/integrations.ts';
 import {
   type Actor,
@@ -24,6 +24,7 @@ import {
 } from '../integrations/writes.ts';
 import type { HttpDeps, ResourcePlugin } from './deps.ts';
 import { ApiError, toErrorBody } from './errors.ts';
+import { listedPageKey } from './pageKey.ts';
 import { limitedSentence } from './request.ts';
 import { badKey, bearerKey } from './server.ts';
 
@@ -41,7 +42,10 @@ function refusal(error: unknown): CallToolResult {
   if (error instanceof ContentError) {
     const fields = Object.entries(error.fields).map(([field, why]) => `${field}: ${why}`);
     message = [error.message, ...fields].join('\n');
-  } else if (error instanceof BoardFullError || error instanceof ToolRefusal || error instanceof ApiError) {
+  } else if (error instanceof ApiError) {
+    const fields = Object.entries(error.fields ?? {}).map(([field, why]) => `${field}: ${why}`);
+    message = [error.message, ...fields].join('\n');
+  } else if (error instanceof BoardFullError || error instanceof ToolRefusal) {
     message = error.message;
   } else throw error;
   return { isError: true, content: [{ type: 'text', text: message }] };
@@ -98,6 +102,12 @@ export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]
 }
 
 const boardId = z.string().describe('The board id (list_boards gives it).');
+const pageId = z
+  .string()
+  .optional()
+  .describe('The page (read_board lists the pages); the first page when omitted.');
+/** The page a tool call names: its `pageId` is the content API's `?page=`. */
+type OnPage = { boardId: string; pageId?: string | undefined };
 const shapeList = z
   .array(z.record(z.string(), z.unknown()))
   .describe(
@@ -126,7 +136,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   const { integration, user } = caller;
   const server = new McpServer(SERVER_INFO, {
     instructions:
-      'Tandem is a collaborative whiteboard. Your key opens one board: call list_boards for its id, read_board to see it, then add, update, connect or delete shapes. Each call is one change that everyone on the board sees live, attributed to you.',
+      'Tandem is a collaborative whiteboard. Your key opens one board: call list_boards for its id, read_board to see it, then add, update, connect or delete shapes. A board may have several pages: read_board lists them, and every tool works on the first page unless given a pageId. Each call is one change that everyone on the page sees live, attributed to you.',
   });
 
   /** The caller's board, checked: a key reaches only its own, with its role. */
@@ -138,14 +148,22 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     if (!roleAtLeast(role, need)) throw new ToolRefusal('Your role does not allow this.');
     return board;
   };
-  const actorFor = async (id: string): Promise<Actor> => {
+  const pageKeyOf = (board: { id: string }, page: string | undefined) =>
+    listedPageKey(rooms, board.id, { page });
+  const actorFor = async ({ boardId: id, pageId: page }: OnPage): Promise<Actor> => {
     // A write's checks are its first piece of the background lane, as for the REST door.
     await backgroundLane.turn();
     const board = await boardFor(id, 'editor');
+    const key = await pageKeyOf(board, page);
     // The content API's limit, counted with the REST writes: a key gets no more through /mcp.
     const retryAfter = await deps.limits.contentWrites.hit(user.id);
     if (retryAfter > 0) throw new ToolRefusal(limitedSentence(retryAfter));
-    return { boardId: board.id, writer: writerOf(user, integration), frameId: integration.frameId };
+    return {
+      boardId: board.id,
+      pageKey: key,
+      writer: writerOf(user, integration),
+      frameId: integration.frameId,
+    };
   };
   const guarded =
     <A>(run: (args: A) => Promise<CallToolResult>) =>
@@ -174,16 +192,18 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'read_board',
     {
       description:
-        'Reads a board compactly: frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids) and who is on the board now.',
-      inputSchema: { boardId },
+        "Reads one page of a board compactly: the board's pages (id, name), then the page's frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids) and who is on that page now. The first page unless pageId names another.",
+      inputSchema: { boardId, pageId },
     },
-    guarded(async (args: { boardId: string }) => {
+    guarded(async (args: OnPage) => {
       const board = await boardFor(args.boardId, 'viewer');
-      return text(
-        await integrations.read(board.id, (doc) =>
-          compactBoard(doc, board.title, rooms.get(board.id)?.presence.users() ?? []),
-        ),
+      const key = await pageKeyOf(board, args.pageId);
+      const pages = await integrations.read(board.id, pagesOf);
+      const page = await integrations.read(key, (doc) =>
+        compactBoard(doc, board.title, rooms.get(key)?.presence.users() ?? []),
       );
+      const { title, ...rest } = page;
+      return text({ title, page: pageOf(key).pageId, pages, ...rest });
     }),
   );
 
@@ -191,10 +211,10 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'add_shapes',
     {
       description: 'Adds shapes in one change; answers the created shapes with their ids.',
-      inputSchema: { boardId, shapes: shapeList },
+      inputSchema: { boardId, pageId, shapes: shapeList },
     },
-    guarded(async (args: { boardId: string; shapes: unknown[] }) =>
-      text({ shapes: await addShapes(integrations, await actorFor(args.boardId), args.shapes) }),
+    guarded(async (args: OnPage & { shapes: unknown[] }) =>
+      text({ shapes: await addShapes(integrations, await actorFor(args), args.shapes) }),
     ),
   );
 
@@ -202,10 +222,10 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'update_shapes',
     {
       description: 'Changes shapes in one change: each {id, ...fields to set}; text replaces the text.',
-      inputSchema: { boardId, shapes: shapeList },
+      inputSchema: { boardId, pageId, shapes: shapeList },
     },
-    guarded(async (args: { boardId: string; shapes: unknown[] }) =>
-      text({ shapes: await updateShapes(integrations, await actorFor(args.boardId), args.shapes) }),
+    guarded(async (args: OnPage & { shapes: unknown[] }) =>
+      text({ shapes: await updateShapes(integrations, await actorFor(args), args.shapes) }),
     ),
   );
 
@@ -213,10 +233,14 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'delete_shapes',
     {
       description: 'Deletes shapes by id in one change (ids that are already gone are ignored).',
-      inputSchema: { boardId, ids: z.array(z.string().min(1).max(64)).min(1).describe('The shape ids.') },
+      inputSchema: {
+        boardId,
+        pageId,
+        ids: z.array(z.string().min(1).max(64)).min(1).describe('The shape ids.'),
+      },
     },
-    guarded(async (args: { boardId: string; ids: string[] }) => {
-      await deleteShapes(integrations, await actorFor(args.boardId), args.ids);
+    guarded(async (args: OnPage & { ids: string[] }) => {
+      await deleteShapes(integrations, await actorFor(args), args.ids);
       return text({ deleted: args.ids.length });
     }),
   );
@@ -227,13 +251,14 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
       description: 'Draws an arrow from one shape to another; its ends stay attached when the shapes move.',
       inputSchema: {
         boardId,
+        pageId,
         from: z.string().describe('The id of the shape the arrow starts at.'),
         to: z.string().describe('The id of the shape the arrow points to.'),
         color: ColorName.optional(),
       },
     },
-    guarded(async (args: { boardId: string; from: string; to: string; color?: ColorName | undefined }) =>
-      text({ arrow: await connectShapes(integrations, await actorFor(args.boardId), args) }),
+    guarded(async (args: OnPage & { from: string; to: string; color?: ColorName | undefined }) =>
+      text({ arrow: await connectShapes(integrations, await actorFor(args), args) }),
     ),
   );
 
@@ -244,6 +269,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
         'Adds sticky notes laid out in a grid, in one change: inside a frame (from its top-left corner, as many columns as fit) or from a point. Given neither, a key limited to a frame fills that frame, and any other key puts the grid to the right of everything on the board. Use it to cluster ideas.',
       inputSchema: {
         boardId,
+        pageId,
         texts: z.array(z.string().max(10_000)).min(1).describe('One sticky per text, in reading order.'),
         frameId: z.string().optional().describe('The frame to fill (read_board lists frames).'),
         x: z
@@ -255,8 +281,8 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
         color: ColorName.optional(),
       },
     },
-    guarded(async (args: StickyGrid & { boardId: string }) =>
-      text({ shapes: await addStickyGrid(integrations, await actorFor(args.boardId), args) }),
+    guarded(async (args: StickyGrid & OnPage) =>
+      text({ shapes: await addStickyGrid(integrations, await actorFor(args), args) }),
     ),
   );
 

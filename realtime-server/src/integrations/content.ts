@@ -7,6 +7,9 @@ import {
   exportBoard,
   newShapeBox,
   newShapeId,
+  type PageEntry,
+  pageLabel,
+  readPages,
   SHAPES_KEY,
   type ShapeInput,
   type ShapePatch,
@@ -310,6 +313,10 @@ export function recordsOf(doc: Y.Doc, ids: string[]): ShapeRecord[] {
     return record as ShapeRecord;
   });
 }
+
+/** The board's pages in order, each under the name it shows (a first page never named is "Page 1"). */
+export const pagesOf = (firstDoc: Y.Doc): PageEntry[] =>
+  readPages(firstDoc).map((page) => ({ id: page.id, name: pageLabel(page) }));
 
 /** The board as the content API answers it: every shape (§10 JSON, paint order) and its frames. */
 export function readContent(doc: Y.Doc): {

@@ -145,13 +145,14 @@ export class Integrations {
    * `growth` estimates the bytes the change adds, for MAX_DOC_BYTES.
    */
   async write<T>(
-    boardId: string,
+    /** The document key of the page written (docs/api.md §17): the board id for its first page. */
+    key: string,
     writer: Writer,
     growth: number,
     change: (doc: Y.Doc) => { result: T; touched: string[]; focus?: { x: number; y: number } | null },
   ): Promise<T> {
     const { userId } = writer;
-    const { room, release } = await this.deps.rooms.acquire(boardId);
+    const { room, release } = await this.deps.rooms.acquire(key);
     try {
       await backgroundLane.turn();
       if (growth > 0 && room.size.bytes + growth > this.deps.maxDocBytes) {
@@ -182,9 +183,9 @@ export class Integrations {
     }
   }
 
-  /** Reads the board as it is live (the Room, opened here if needed). */
-  async read<T>(boardId: string, read: (doc: Y.Doc) => T): Promise<T> {
-    const { room, release } = await this.deps.rooms.acquire(boardId);
+  /** Reads a page (its document key) as it is live (the Room, opened here if needed). */
+  async read<T>(key: string, read: (doc: Y.Doc) => T): Promise<T> {
+    const { room, release } = await this.deps.rooms.acquire(key);
     try {
       return read(room.doc);
     } finally {

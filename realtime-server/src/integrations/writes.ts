@@ -28,9 +28,13 @@ import {
 } from './content.ts';
 import type { Integrations, Writer } from './integrations.ts';
 
-/** Who writes where: the board, the writer's identity, and the frame its key is limited to. */
+/**
+ * Who writes where: the board and the document key of the page written (docs/api.md §17; the
+ * board id for its first page), the writer's identity, and the frame its key is limited to.
+ */
 export interface Actor {
   boardId: string;
+  pageKey: string;
   writer: Writer;
   frameId: string | null;
 }
@@ -62,7 +66,7 @@ export async function addShapes(
   list: unknown,
 ): Promise<ShapeRecord[]> {
   const shapes = checked(ShapeInput, list);
-  return integrations.write(actor.boardId, actor.writer, JSON.stringify(shapes).length, (doc) => {
+  return integrations.write(actor.pageKey, actor.writer, JSON.stringify(shapes).length, (doc) => {
     planAdd(doc, shapes, actor.frameId);
     const records = applyAdd(doc, shapes, actor.writer.userId);
     return { result: records, touched: records.map((r) => r.id) };
@@ -75,7 +79,7 @@ export async function updateShapes(
   list: unknown,
 ): Promise<ShapeRecord[]> {
   const shapes = checked(ShapePatch, list);
-  return integrations.write(actor.boardId, actor.writer, JSON.stringify(shapes).length, (doc) => {
+  return integrations.write(actor.pageKey, actor.writer, JSON.stringify(shapes).length, (doc) => {
     planPatch(doc, shapes, actor.frameId);
     const records = applyPatch(doc, shapes);
     return { result: records, touched: records.map((r) => r.id) };
@@ -84,7 +88,7 @@ export async function updateShapes(
 
 export async function deleteShapes(integrations: Integrations, actor: Actor, ids: string[]): Promise<void> {
   refuseOverLimit(ids);
-  await integrations.write(actor.boardId, actor.writer, 0, (doc) => {
+  await integrations.write(actor.pageKey, actor.writer, 0, (doc) => {
     planDelete(doc, ids, actor.frameId);
     // Where the bot worked, read before the shapes are gone.
     const focus = focusOf(doc, ids);
@@ -99,7 +103,7 @@ export async function connectShapes(
   actor: Actor,
   link: { from: string; to: string; color?: ColorName | undefined },
 ): Promise<ShapeRecord> {
-  const [arrow] = await integrations.write(actor.boardId, actor.writer, 400, (doc) => {
+  const [arrow] = await integrations.write(actor.pageKey, actor.writer, 400, (doc) => {
     const shapes = doc.getMap<Y.Map<unknown>>(SHAPES_KEY);
     const end = (id: string, field: 'from' | 'to'): ArrowEnd => {
       const centre = shapes.get(id) instanceof Y.Map ? focusOf(doc, [id]) : null;
@@ -153,7 +157,7 @@ export async function addStickyGrid(
 ): Promise<ShapeRecord[]> {
   refuseOverLimit(grid.texts);
   return integrations.write(
-    actor.boardId,
+    actor.pageKey,
     actor.writer,
     JSON.stringify(grid.texts).length + grid.texts.length * 200,
     (doc) => {

@@ -1,0 +1,244 @@
+// Integrations on a board of several pages (docs/api.md §15, §17): the content API's `?page=` and
+// the MCP tools' `pageId` read and write one page, seen live by the people on that page only and
+// stored in that page's document; the board's pages are listed; a page the board does not list
+// is 404 (422 when the id is malformed) and no document is made for it.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  addPageEntry,
+  apiPaths,
+  type BoardContentAnswer,
+  type BoardEventsAnswer,
+  contentPaths,
+  docKey,
+  ErrorCode,
+  MCP_PATH,
+} from '@tandem/shared';
+import {
+  ApiClient,
+  connectDoc,
+  type DocClient,
+  storedShapes,
+  waitSynced,
+  whenStored,
+  withKey,
+} from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+
+type ToolAnswer = { content: { type: string; text: string }[]; isError?: boolean };
+
+describe('integrations on pages', () => {
+  let server: TestServer;
+  let owner: ApiClient;
+  let boardId: string;
+  let key: string;
+  let main: DocClient;
+  let second: DocClient;
+  let agent: Client;
+  const shapeIds = (client: DocClient) => [...client.doc.getMap('shapes').keys()].sort();
+
+  before(async () => {
+    server = await startServer();
+    owner = await new ApiClient(server.url).signup('Olive');
+    boardId = await owner.createBoard('Planning');
+    main = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie });
+    await waitSynced(main);
+    addPageEntry(main.doc, 'second', 'Budget');
+    await whenStored(main);
+    second = connectDoc(server.wsUrl, docKey(boardId, 'second'), { cookie: owner.cookie });
+    await waitSynced(second);
+    const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+      name: 'Planner',
+      role: 'editor',
+    });
+    assert.equal(created.status, 201);
+    key = created.body.key;
+    agent = new Client({ name: 'test-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(server.url + MCP_PATH), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+  });
+  after(async () => {
+    await agent?.close();
+    main?.destroy();
+    second?.destroy();
+    await server?.close();
+  });
+
+  test('the content API reads and writes the page ?page= names, and lists the pages', async () => {
+    const onPage = (path: string) => `${path}?page=second`;
+    const cursor = (
+      await withKey<BoardEventsAnswer>(server.url, key, 'GET', onPage(contentPaths.events(boardId)))
+    ).body.cursor;
+
+    const added = await withKey<{ shapes: { id: string }[] }>(
+      server.url,
+      key,
+      'POST',
+      onPage(contentPaths.shapes(boardId)),
+      {
+        shapes: [{ id: 'cost', type: 'sticky', x: 10, y: 10, text: 'Cost per seat' }],
+      },
+    );
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    await waitUntil("the page's people see the shape", () => second.doc.getMap('shapes').has('cost'));
+    assert.deepEqual(shapeIds(main), [], 'the first page is untouched');
+
+    const read = await withKey<BoardContentAnswer>(
+      server.url,
+      key,
+      'GET',
+      onPage(contentPaths.board(boardId)),
+    );
+    assert.equal(read.status, 200);
+    assert.equal(read.body.page, 'second');
+    assert.deepEqual(read.body.pages, [
+      { id: 'main', name: 'Page 1' },
+      { id: 'second', name: 'Budget' },
+    ]);
+    assert.deepEqual(
+      read.body.shapes.map((s) => s.id),
+      ['cost'],
+    );
+    const first = await withKey<BoardContentAnswer>(server.url, key, 'GET', contentPaths.board(boardId));
+    assert.equal(first.body.page, 'main');
+    assert.deepEqual(first.body.shapes, []);
+
+    const events = await withKey<BoardEventsAnswer>(
+      server.url,
+      key,
+      'GET',
+      `${contentPaths.events(boardId)}?page=second&since=${cursor}&wait=5`,
+    );
+    assert.equal(events.status, 200);
+    assert.deepEqual(
+      events.body.events.flatMap((e) => e.changed),
+      ['cost'],
+    );
+    assert.equal(events.body.events[0]?.by?.name, 'Planner');
+
+    const patched = await withKey(server.url, key, 'PATCH', onPage(contentPaths.shapes(boardId)), {
+      shapes: [{ id: 'cost', text: 'Cost per seat, yearly' }],
+    });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    await waitUntil(
+      'the change is seen',
+      () =>
+        String(second.doc.getMap<{ get(k: string): unknown }>('shapes').get('cost')?.get('text')) ===
+        'Cost per seat, yearly',
+    );
+    // On the first page the shape is not there: the same call without ?page= names nothing.
+    const elsewhere = await withKey<{ error: { code: string } }>(
+      server.url,
+      key,
+      'DELETE',
+      contentPaths.shapes(boardId),
+      {
+        ids: ['cost'],
+      },
+    );
+    assert.equal(elsewhere.status, 422);
+    assert.equal(second.doc.getMap('shapes').has('cost'), true);
+  });
+
+  test('a page the board does not list is 404, a malformed one 422, and no document is made for either', async () => {
+    for (const [page, status, code] of [
+      ['gone', 404, ErrorCode.NOT_FOUND],
+      ['not%20a%20page', 422, ErrorCode.VALIDATION],
+    ] as const) {
+      for (const [method, path, body] of [
+        ['GET', contentPaths.board(boardId), undefined],
+        ['GET', contentPaths.events(boardId), undefined],
+        ['POST', contentPaths.shapes(boardId), { shapes: [{ type: 'sticky', x: 0, y: 0 }] }],
+      ] as const) {
+        const answer = await withKey<{ error: { code: string } }>(
+          server.url,
+          key,
+          method,
+          `${path}?page=${page}`,
+          body,
+        );
+        assert.equal(
+          answer.status,
+          status,
+          `${method} ${path} ?page=${page}: ${JSON.stringify(answer.body)}`,
+        );
+        assert.equal(answer.body.error.code, code);
+      }
+    }
+    const stored = await server.store.loadDoc(docKey(boardId, 'gone'));
+    assert.equal(stored.snapshot, null);
+    assert.deepEqual(stored.updates, []);
+  });
+
+  test('the MCP tools take a pageId: read_board lists the pages, writes land on that page', async () => {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const answer = (await agent.callTool({ name, arguments: args })) as ToolAnswer;
+      return { answer, json: answer.isError ? null : JSON.parse(answer.content[0]?.text ?? 'null') };
+    };
+    const { tools } = await agent.listTools();
+    for (const tool of tools.filter((t) => t.name !== 'list_boards' && t.name !== 'read_votes'))
+      assert.ok('pageId' in (tool.inputSchema.properties ?? {}), `${tool.name} takes a pageId`);
+
+    const grid = await call('add_sticky_grid', { boardId, pageId: 'second', texts: ['Rent', 'Travel'] });
+    assert.equal(grid.answer.isError, undefined, JSON.stringify(grid.answer));
+    const ids = (grid.json.shapes as { id: string }[]).map((s) => s.id);
+    await waitUntil('the page shows the grid', () => ids.every((id) => second.doc.getMap('shapes').has(id)));
+    assert.deepEqual(shapeIds(main), []);
+    const arrow = await call('connect', { boardId, pageId: 'second', from: ids[0], to: ids[1] });
+    assert.equal(arrow.answer.isError, undefined, JSON.stringify(arrow.answer));
+
+    const read = await call('read_board', { boardId, pageId: 'second' });
+    assert.equal(read.json.page, 'second');
+    assert.deepEqual(read.json.pages, [
+      { id: 'main', name: 'Page 1' },
+      { id: 'second', name: 'Budget' },
+    ]);
+    assert.deepEqual((read.json.shapes as { text?: string }[]).map((s) => s.text).sort(), [
+      'Cost per seat, yearly',
+      'Rent',
+      'Travel',
+    ]);
+    assert.equal(read.json.connections.length, 1);
+    // Who is on that page: the person there, and the bot's cursor where it just worked.
+    assert.deepEqual([...read.json.here].sort(), ['Olive', 'Planner (bot)']);
+    const firstPage = await call('read_board', { boardId });
+    assert.equal(firstPage.json.page, 'main');
+    assert.deepEqual(firstPage.json.shapes, []);
+
+    const missing = await call('add_shapes', {
+      boardId,
+      pageId: 'gone',
+      shapes: [{ type: 'sticky', x: 0, y: 0 }],
+    });
+    assert.equal(missing.answer.isError, true);
+    assert.match(missing.answer.content[0]?.text ?? '', /No such page/);
+  });
+
+  test("after everyone has gone, the page's document holds the bot's shapes and the first page none", async () => {
+    const before = JSON.parse(await storedShapes(server.store, docKey(boardId, 'second'))) as Record<
+      string,
+      unknown
+    >;
+    second.destroy();
+    main.destroy();
+    await waitUntil(
+      'the rooms unload',
+      () =>
+        server.app.rooms.get(boardId) === undefined &&
+        server.app.rooms.get(docKey(boardId, 'second')) === undefined,
+    );
+    const stored = JSON.parse(await storedShapes(server.store, docKey(boardId, 'second'))) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(stored, before);
+    assert.equal(Object.keys(stored).length, 4, 'the sticky, the grid of two and the arrow');
+    assert.equal(await storedShapes(server.store, boardId), '{}');
+  });
+});
