@@ -13,6 +13,13 @@ import {
   type ThreadWithComments,
 } from '@tandem/shared';
 
+/**
+ * Whether a thread started on this shape is pinned to it (docs/api.md §18): a frame only holds
+ * shapes, so a thread started inside one sits at its point. The Comment tool's click and both ways
+ * of opening the context menu's Comment ask this.
+ */
+export const pinsComment = (shape: Pick<ShapeRecord, 'type'>): boolean => shape.type !== 'frame';
+
 export type ThreadsAction =
   | { type: 'loaded'; threads: ThreadWithComments[] }
   | { type: 'changed'; thread: ThreadWithComments }

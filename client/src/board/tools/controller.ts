@@ -2,6 +2,7 @@
 // pointer events with screen coordinates, and this decides on pointer down which gesture
 // (tools/gestures.ts) they start; the gesture handles the moves and the release.
 import type { ArrowEnd, ShapeRecord, ShapeType } from '@tandem/shared';
+import { pinsComment } from '../comments/threads.ts';
 import { createFrame, grabbedAt, movedWith } from '../facilitation/frames.ts';
 import { duplicateShapes } from '../model/clipboard.ts';
 import { center, intersects, type Point, type Rect, unionRect } from '../model/geometry.ts';
@@ -116,7 +117,7 @@ export class ToolController {
    * point. The Comment tool's click and the context menu's Comment both place it here.
    */
   commentDraftAt(p: Point): CommentDraft {
-    const on = this.hit(p, (r) => r.type !== 'frame');
+    const on = this.hit(p, pinsComment);
     return { shapeId: on?.id ?? null, x: p.x, y: p.y };
   }
 

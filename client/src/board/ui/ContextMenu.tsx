@@ -17,6 +17,7 @@ import {
 import type { Actions } from '../actions.ts';
 import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { COMMAND_KEYS, type Command, matchesCommand } from '../commandKeys.ts';
+import { pinsComment } from '../comments/threads.ts';
 import type { Point } from '../model/geometry.ts';
 import type { JointUndo } from '../pages/jointUndo.ts';
 import { onKeydown } from '../shortcuts.ts';
@@ -127,9 +128,9 @@ export function ContextMenu({
       const p = toScreen(st.viewport, st.screen, board.x, board.y);
       const x = Math.min(Math.max(p.x, 0), area.width);
       const y = Math.min(Math.max(p.y, 0), area.height);
-      // From the keyboard, on the one shape selected (not a frame, as the tool's click), else at
+      // From the keyboard, on the one shape selected (as the tool's click would pin it), else at
       // the menu's point.
-      const only = chosen.length === 1 && chosen[0]!.rec.type !== 'frame' ? chosen[0]!.rec.id : null;
+      const only = chosen.length === 1 && pinsComment(chosen[0]!.rec) ? chosen[0]!.rec.id : null;
       const comment = { shapeId: only, x: board.x, y: board.y };
       setOpened({ at: { x: area.left + x, y: area.top + y }, board, comment, canvas });
     },
