@@ -349,6 +349,15 @@ describe('context menu', () => {
     assert.equal(await composer(ann).getAttribute('placeholder'), 'Comment on this shape…');
     await ann.keyboard.press('Escape');
     await until(async () => (await composer(ann).count()) === 0, 'Escape closed the composer');
+    assert.equal(
+      await ann.getByRole('button', { name: 'Comment', exact: true }).getAttribute('aria-pressed'),
+      'false',
+      'cancelled, the tool is Select again: the next click selects rather than starting a thread',
+    );
+    const before = (await threads()).length;
+    await note.click();
+    assert.equal(await composer(ann).count(), 0, 'a click on the note after cancelling opens no composer');
+    assert.equal((await threads()).length, before);
 
     // A commenter, on his read-only board, has it too and comments on the note.
     await until(async () => (await shapes(cal, 'sticky').count()) === 1, 'Cal sees the note');

@@ -172,7 +172,11 @@ export function CommentsLayer({ boardId, comments, index, me, role, pageId, page
             autoFocus
             onSubmit={create}
             onCancel={() => {
-              useEditor.getState().setCommentDraft(null);
+              const st = useEditor.getState();
+              st.setCommentDraft(null);
+              // As after posting: the tool is done with unless it is locked (a comment begun from
+              // the context menu left the Comment tool picked, so the next click began another).
+              if (!st.toolLocked) st.setTool('select');
               // The field that had the caret is gone: back to the board the comment was placed
               // on (as Escape from a note's text does), not the top of the page.
               document
