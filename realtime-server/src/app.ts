@@ -171,7 +171,7 @@ export async function createApp({
     instanceId,
     history: recorder,
     mergeOffThread: (parts) => merges.merge(parts),
-    changes: (boardId, userId, shapeIds) => webhooks.changed(boardId, userId, shapeIds),
+    changes: (boardId, pageId, userId, shapeIds) => webhooks.changed(boardId, pageId, userId, shapeIds),
   });
   const history = new LiveHistory(rooms, versions);
   const control = new ControlChannel({ bus, rooms, instanceId });

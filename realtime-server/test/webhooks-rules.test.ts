@@ -2,10 +2,11 @@
 // is tried again, and which shapes a transaction changed (for board.updated).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { webhookLimits } from '@tandem/shared';
 import * as Y from 'yjs';
 import { addShape } from '../../testing/clients.ts';
 import { isPrivateAddress } from '../src/webhooks/addresses.ts';
-import { boardUpdatedData, changedShapeIds, windowDueAt } from '../src/webhooks/boardChanges.ts';
+import { boardUpdatedData, ChangeNotes, changedShapeIds, windowDueAt } from '../src/webhooks/boardChanges.ts';
 import { nextAttemptAt } from '../src/webhooks/retry.ts';
 
 describe('webhook rules', () => {
@@ -83,22 +84,43 @@ describe('webhook rules', () => {
     assert.deepEqual(seen, [['a'], ['a'], ['b'], ['c'], []]);
   });
 
-  test('board.updated data: each person with their shapes and name, capped', () => {
+  test('board.updated data: each person with their shapes and name, and the page of each shape', () => {
     const data = boardUpdatedData(
       [
-        { userId: 'u1', shapeId: 's1' },
-        { userId: 'u2', shapeId: 's1' },
-        { userId: 'u1', shapeId: 's2' },
-        { userId: 'u1', shapeId: 's1' },
+        { userId: 'u1', pageId: 'main', shapeId: 's1' },
+        { userId: 'u2', pageId: 'main', shapeId: 's1' },
+        { userId: 'u1', pageId: 'budget', shapeId: 's2' },
+        { userId: 'u1', pageId: 'main', shapeId: 's1' },
       ],
       new Map([['u1', 'Olive']]),
     );
     assert.deepEqual(data, {
+      pages: [
+        { pageId: 'main', shapeIds: ['s1'] },
+        { pageId: 'budget', shapeIds: ['s2'] },
+      ],
       changes: [
         { userId: 'u1', name: 'Olive', shapeIds: ['s1', 's2'] },
         { userId: 'u2', name: 'Someone', shapeIds: ['s1'] },
       ],
       shapeIds: ['s1', 's2'],
     });
+  });
+
+  test("the notes keep each change's page, and a person past the cap is noted once more, not forever", () => {
+    const notes = new ChangeNotes();
+    notes.note('b1', 'main', 'u1', ['s1', 's2']);
+    notes.note('b1', 'budget', 'u1', ['s3', 's1']);
+    notes.note('b1', 'main', 'u1', ['s1']);
+    assert.deepEqual(notes.take().get('b1'), [
+      { userId: 'u1', pageId: 'main', shapeId: 's1' },
+      { userId: 'u1', pageId: 'main', shapeId: 's2' },
+      { userId: 'u1', pageId: 'budget', shapeId: 's3' },
+      { userId: 'u1', pageId: 'budget', shapeId: 's1' },
+    ]);
+    const many = Array.from({ length: webhookLimits.shapeIdsPerEvent + 50 }, (_, i) => `x${i}`);
+    notes.note('b2', 'main', 'u1', many);
+    notes.note('b2', 'other', 'u1', ['y']);
+    assert.equal(notes.take().get('b2')?.length, webhookLimits.shapeIdsPerEvent + 1);
   });
 });

@@ -12,8 +12,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { apiPaths, type BoardUpdatedData, type WebhookDelivery, type WebhookPayload } from '@tandem/shared';
-import { ApiClient, addShape, connectDoc, type DocClient, waitSynced } from '../../testing/clients.ts';
+import {
+  addPageEntry,
+  apiPaths,
+  type BoardUpdatedData,
+  docKey,
+  type WebhookDelivery,
+  type WebhookPayload,
+} from '@tandem/shared';
+import {
+  ApiClient,
+  addShape,
+  connectDoc,
+  type DocClient,
+  waitSynced,
+  whenStored,
+} from '../../testing/clients.ts';
 import { clusterEnv, type ServerProcess, startProcess } from '../../testing/process.ts';
 import { Receiver, verifySignature } from '../../testing/receiver.ts';
 import { assertError } from '../../testing/rest.ts';
@@ -347,10 +361,21 @@ describe('webhooks on two server processes (PostgreSQL + Redis)', async () => {
     const b = connectDoc(beta.wsUrl, boardId, { cookie: editor.cookie, origin: new URL(beta.url).origin });
     clients.push(a, b);
     await Promise.all([waitSynced(a), waitSynced(b)]);
+    const made = { olive: new Set<string>(), eddie: new Set<string>() };
+    // One edit on another page of the board: the event says which page each shape is on.
+    addPageEntry(a.doc, 'second', 'Second');
+    await whenStored(a);
+    const page = connectDoc(beta.wsUrl, docKey(boardId, 'second'), {
+      cookie: editor.cookie,
+      origin: new URL(beta.url).origin,
+    });
+    clients.push(page);
+    await waitSynced(page);
+    addShape(page.doc, 'p1', { type: 'rect', x: 0, y: 0, w: 10, h: 10 });
+    made.eddie.add('p1');
 
     // A stream of edits from both instances for at least four windows, an edit every 50 ms.
     const started = Date.now();
-    const made = { olive: new Set<string>(), eddie: new Set<string>() };
     let n = 0;
     while (Date.now() - started < 4 * WINDOW_MS) {
       n += 1;
@@ -406,6 +431,13 @@ describe('webhooks on two server processes (PostgreSQL + Redis)', async () => {
     const names = new Map(events.flatMap((e) => e.data.changes.map((c) => [c.userId, c.name] as const)));
     assert.equal(names.get(me), 'Olive');
     assert.equal(names.get(them), 'Eddie');
+    // And where: every shape under the page it is on.
+    const pageOf = new Map(
+      events.flatMap((e) => e.data.pages.flatMap((p) => p.shapeIds.map((id) => [id, p.pageId] as const))),
+    );
+    assert.equal(pageOf.get('p1'), 'second');
+    for (const id of [...made.olive, ...made.eddie].filter((id) => id !== 'p1'))
+      assert.equal(pageOf.get(id), 'main', id);
     for (const e of events) assert.equal(e.type, 'board.updated');
   });
 

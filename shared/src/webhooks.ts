@@ -137,6 +137,11 @@ export interface BoardUpdatedData {
   changes: { userId: string; name: string; shapeIds: string[]; truncated?: true }[];
   /** Every changed shape id, once. */
   shapeIds: string[];
+  /**
+   * Which page each changed shape is on (docs/api.md §17: `main` is the first page), so a receiver
+   * can read it with the content API's `?page=`.
+   */
+  pages: { pageId: string; shapeIds: string[] }[];
 }
 
 /** The text signed: `t + "." + body` (docs/api.md §15); the header is `t=<unix>,v1=<hex HMAC-SHA256>`. */

@@ -61,7 +61,7 @@ export interface RoomDeps {
    * Told which shapes each change this instance stores changed, and who changed them (webhooks'
    * board.updated). Only changes stored here: each edit is stored by one instance, so counted once.
    */
-  changes?: (boardId: string, userId: string, shapeIds: string[]) => void;
+  changes?: (boardId: string, pageId: string, userId: string, shapeIds: string[]) => void;
   /** Told whether each of the board's writes to the Store succeeded (for /readyz). */
   saves?: SaveHealth;
 }
@@ -202,8 +202,8 @@ export class Room {
         const route = routeOf(transaction.origin as TransactionOrigin);
         if (route.storage !== 'here' || route.userId === null || transaction.changed.size === 0) return;
         const ids = changedShapeIds(transaction, shapes);
-        // The board's id, not the document's key: a webhook is the board's, whatever page changed.
-        if (ids.length > 0) changes(this.boardId, route.userId, ids);
+        // A webhook is the board's, whatever page changed; the page says where the shapes are.
+        if (ids.length > 0) changes(this.boardId, this.pageId, route.userId, ids);
       });
     }
   }

@@ -439,6 +439,14 @@ export const migrations: Migration[] = [
       )`,
     ],
   },
+  {
+    // docs/api.md §15: board.updated says which page each changed shape is on, so a receiver can
+    // read it with the content API's ?page=. Changes already waiting were noted without their
+    // page: they are put on the first page (`main`), wrong at most once, in one window's event.
+    id: 16,
+    name: "board.updated: each waiting change's page",
+    statements: () => [`ALTER TABLE webhook_changes ADD COLUMN page_id TEXT NOT NULL DEFAULT 'main'`],
+  },
 ];
 
 /** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */

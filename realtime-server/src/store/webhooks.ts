@@ -251,7 +251,7 @@ export class WebhookRepository {
    */
   async recordChanges(
     boardId: string,
-    changes: { userId: string; shapeId: string }[],
+    changes: { userId: string; pageId: string; shapeId: string }[],
     at: Date,
   ): Promise<boolean> {
     if (changes.length === 0) return true;
@@ -260,9 +260,11 @@ export class WebhookRepository {
       sql`INSERT INTO webhook_windows (board_id, version) VALUES (${boardId}, 0) ON CONFLICT (board_id) DO NOTHING`,
     ];
     for (let i = 0; i < changes.length; i += 200) {
-      const rows = changes.slice(i, i + 200).map((c) => sql`(${boardId}, ${c.userId}, ${c.shapeId}, ${at})`);
+      const rows = changes
+        .slice(i, i + 200)
+        .map((c) => sql`(${boardId}, ${c.userId}, ${c.pageId}, ${c.shapeId}, ${at})`);
       statements.push(
-        sql`INSERT INTO webhook_changes (board_id, user_id, shape_id, created_at) VALUES ${join(rows, ', ')}`,
+        sql`INSERT INTO webhook_changes (board_id, user_id, page_id, shape_id, created_at) VALUES ${join(rows, ', ')}`,
       );
     }
     await this.sql.batch(statements);
@@ -299,13 +301,14 @@ export class WebhookRepository {
   }
 
   /** The changes waiting for a board's board.updated, oldest first. */
-  async changes(boardId: string): Promise<{ id: number; userId: string; shapeId: string }[]> {
+  async changes(boardId: string): Promise<{ id: number; userId: string; pageId: string; shapeId: string }[]> {
     const rows = await this.sql.all(
-      sql`SELECT id, user_id, shape_id FROM webhook_changes WHERE board_id = ${boardId} ORDER BY id`,
+      sql`SELECT id, user_id, page_id, shape_id FROM webhook_changes WHERE board_id = ${boardId} ORDER BY id`,
     );
     return rows.map((r) => ({
       id: Number(r.id),
       userId: r.user_id as string,
+      pageId: r.page_id as string,
       shapeId: r.shape_id as string,
     }));
   }

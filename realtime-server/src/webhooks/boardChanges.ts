@@ -35,44 +35,64 @@ export function changedShapeIds(transaction: Y.Transaction, shapes: Y.Map<unknow
   return [...ids];
 }
 
+/** One shape one person changed, on one page of a board. */
+export interface ShapeChange {
+  userId: string;
+  pageId: string;
+  shapeId: string;
+}
+
 /** The changes one instance noted and has not yet added to the Store. */
 export class ChangeNotes {
-  private readonly boards = new Map<string, Map<string, Set<string>>>();
+  /** Per board, per person: how many shapes noted, and which on each page. */
+  private readonly boards = new Map<
+    string,
+    Map<string, { count: number; pages: Map<string, Set<string>> }>
+  >();
 
-  note(boardId: string, userId: string, shapeIds: readonly string[]): void {
+  note(boardId: string, pageId: string, userId: string, shapeIds: readonly string[]): void {
     if (shapeIds.length === 0) return;
     let users = this.boards.get(boardId);
     if (!users) {
       users = new Map();
       this.boards.set(boardId, users);
     }
-    let ids = users.get(userId);
+    let noted = users.get(userId);
+    if (!noted) {
+      noted = { count: 0, pages: new Map() };
+      users.set(userId, noted);
+    }
+    let ids = noted.pages.get(pageId);
     if (!ids) {
       ids = new Set();
-      users.set(userId, ids);
+      noted.pages.set(pageId, ids);
     }
     // Past the most one event lists, one more id is enough to say "and more".
     for (const id of shapeIds) {
-      if (ids.size > webhookLimits.shapeIdsPerEvent) break;
+      if (noted.count > webhookLimits.shapeIdsPerEvent) break;
+      if (ids.has(id)) continue;
       ids.add(id);
+      noted.count += 1;
     }
   }
 
-  /** Everything noted, per board, as (user, shape) pairs; the notes are emptied. */
-  take(): Map<string, { userId: string; shapeId: string }[]> {
-    const out = new Map<string, { userId: string; shapeId: string }[]>();
+  /** Everything noted, per board; the notes are emptied. */
+  take(): Map<string, ShapeChange[]> {
+    const out = new Map<string, ShapeChange[]>();
     for (const [boardId, users] of this.boards) {
-      const pairs: { userId: string; shapeId: string }[] = [];
-      for (const [userId, ids] of users) for (const shapeId of ids) pairs.push({ userId, shapeId });
-      out.set(boardId, pairs);
+      const changes: ShapeChange[] = [];
+      for (const [userId, { pages }] of users)
+        for (const [pageId, ids] of pages)
+          for (const shapeId of ids) changes.push({ userId, pageId, shapeId });
+      out.set(boardId, changes);
     }
     this.boards.clear();
     return out;
   }
 
   /** Puts back what could not be stored, for the next try. */
-  restore(boardId: string, pairs: { userId: string; shapeId: string }[]): void {
-    for (const { userId, shapeId } of pairs) this.note(boardId, userId, [shapeId]);
+  restore(boardId: string, changes: readonly ShapeChange[]): void {
+    for (const { userId, pageId, shapeId } of changes) this.note(boardId, pageId, userId, [shapeId]);
   }
 
   get size(): number {
@@ -87,22 +107,28 @@ export function windowDueAt(firstChangeAt: Date, lastSentAt: Date | null, window
 
 /** board.updated's data from the waiting changes: each person's shapes, with their names. */
 export function boardUpdatedData(
-  changes: readonly { userId: string; shapeId: string }[],
+  changes: readonly ShapeChange[],
   names: ReadonlyMap<string, string>,
 ): BoardUpdatedData {
   const byUser = new Map<string, Set<string>>();
+  const byPage = new Map<string, Set<string>>();
   const all = new Set<string>();
-  for (const { userId, shapeId } of changes) {
-    let ids = byUser.get(userId);
+  const add = (into: Map<string, Set<string>>, key: string, id: string) => {
+    let ids = into.get(key);
     if (!ids) {
       ids = new Set();
-      byUser.set(userId, ids);
+      into.set(key, ids);
     }
-    ids.add(shapeId);
+    ids.add(id);
+  };
+  for (const { userId, pageId, shapeId } of changes) {
+    add(byUser, userId, shapeId);
+    add(byPage, pageId, shapeId);
     all.add(shapeId);
   }
   const cap = webhookLimits.shapeIdsPerEvent;
   return {
+    pages: [...byPage].map(([pageId, ids]) => ({ pageId, shapeIds: [...ids].slice(0, cap * 4) })),
     changes: [...byUser].map(([userId, ids]) => ({
       userId,
       name: names.get(userId) ?? 'Someone',

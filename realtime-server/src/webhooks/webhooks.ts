@@ -179,8 +179,8 @@ export class Webhooks {
   }
 
   /** The changes a room stored here (for board.updated); added to the Store on the next poll. */
-  changed(boardId: string, userId: string, shapeIds: readonly string[]): void {
-    this.notes.note(boardId, userId, shapeIds);
+  changed(boardId: string, pageId: string, userId: string, shapeIds: readonly string[]): void {
+    this.notes.note(boardId, pageId, userId, shapeIds);
   }
 
   private deliveriesOf(
