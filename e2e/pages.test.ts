@@ -276,6 +276,64 @@ describe('pages, two people', () => {
   });
 });
 
+describe('a page deleted under someone, and brought back after a reload', () => {
+  const app = withApp();
+
+  it('Ben is told who deleted which page; Ana, the owner, restores it from Recently deleted, whole', async () => {
+    const ana = (await newUser(app, 'Ana')).page;
+    const ben = (await newUser(app, 'Ben', { guest: true })).page;
+    const boardId = await sharedBoard(ana, 'Ideas board', { editors: [ben] });
+    await ana.getByRole('button', { name: 'Pages' }).click();
+    await ana.getByRole('button', { name: 'Add page' }).click();
+    await ana.getByLabel('Page name').fill('Ideas');
+    await ana.getByLabel('Page name').press('Enter');
+    await waitStatus(ana, 'live');
+    await ana.locator('.pages-panel .page-name', { hasText: 'Page 1' }).click();
+    await waitStatus(ana, 'live');
+
+    await ben.getByRole('button', { name: 'Pages' }).click();
+    await until(async () => (await pageNames(ben)).includes('Ideas'), 'Ideas in Ben’s list');
+    await ben.locator('.pages-panel .page-name', { hasText: 'Ideas' }).click();
+    await waitStatus(ben, 'live');
+    await place(ben, 'Sticky note', 400, 300);
+    await ben.keyboard.type('Keep this');
+    await ben.keyboard.press('Escape');
+    await ben.getByText('All changes saved').waitFor();
+    // An editor is not offered Recently deleted (the owner is).
+    assert.equal(await ben.getByText(/^Recently deleted/).count(), 0);
+
+    await ana.getByRole('button', { name: 'Delete Ideas' }).click();
+    await ana.getByRole('alertdialog').getByRole('button', { name: 'Delete page', exact: true }).click();
+    await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben taken to the first page');
+    await ben
+      .getByRole('status')
+      .filter({ hasText: 'Ana deleted the page “Ideas”. The first page is shown.' })
+      .waitFor();
+    await ben.screenshot({ path: `${artifacts}/pages-deleted-by-ana.png` });
+
+    // After a reload Ana's Undo is gone; Recently deleted still has the page, with who deleted it.
+    await ana.reload();
+    await waitStatus(ana, 'live');
+    if (!(await ana.locator('.pages-panel').isVisible()))
+      await ana.getByRole('button', { name: 'Pages' }).click();
+    assert.equal(await ana.getByRole('button', { name: 'Undo page deletion' }).count(), 0);
+    await ana.getByText('Recently deleted (1)').click();
+    const row = ana.locator('.pages-recently-deleted li', { hasText: 'Ideas' });
+    assert.equal((await row.textContent())?.includes('by you'), true, 'who deleted it');
+    await ana.screenshot({ path: `${artifacts}/pages-recently-deleted.png` });
+    await row.getByRole('button', { name: 'Restore Ideas' }).click();
+    await until(async () => (await pageNames(ben)).includes('Ideas'), 'Ideas back in Ben’s list');
+    assert.deepEqual(await pageNames(ana), ['Page 1', 'Ideas'], 'back in its place');
+    assert.equal(await ana.getByText(/^Recently deleted/).count(), 0, 'no longer listed as deleted');
+    await ben.locator('.pages-panel .page-name', { hasText: 'Ideas' }).click();
+    await waitStatus(ben, 'live');
+    await until(
+      async () => (await stickyText(ben).allTextContents()).includes('Keep this'),
+      'Ben’s note on the restored page',
+    );
+  });
+});
+
 describe('a page the board does not list', () => {
   const app = withApp();
 

@@ -139,7 +139,7 @@ describe('a team of three on one board', () => {
     await ana.getByRole('dialog').waitFor({ state: 'detached' });
   });
 
-  it('a page deleted while Ben is on it takes him to the first page, saying why', async () => {
+  it('a page deleted while Ben is on it takes him to the first page, saying who deleted which page', async () => {
     await ana.getByRole('button', { name: 'Pages', exact: true }).click();
     await ana.getByRole('button', { name: 'Add page' }).click();
     await ana.getByLabel('Page name').fill('Actions');
@@ -166,11 +166,14 @@ describe('a team of three on one board', () => {
     await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben taken to the first page');
     await ben
       .getByRole('status')
-      .filter({ hasText: 'This page was deleted, so the first page is shown.' })
+      .filter({ hasText: 'Ana deleted the page “Actions”. The first page is shown.' })
       .waitFor();
     await ben.screenshot({ path: `${artifacts}/team-page-deleted.png` });
     assert.equal(
-      await ana.getByRole('status').filter({ hasText: 'This page was deleted' }).count(),
+      await ana
+        .getByRole('status')
+        .filter({ hasText: /deleted the page|This page was deleted/ })
+        .count(),
       0,
       'the one who deleted it is not told',
     );

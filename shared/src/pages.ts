@@ -227,15 +227,99 @@ export function movePageEntry(doc: Y.Doc, id: string, to: number, origin?: unkno
 }
 
 /**
- * Takes a page out of the list; its document stays stored, so an undo brings it back whole. The
- * first page (the board's own document) and a board's last page are never deleted.
+ * The top-level map of the first document where each deleted page leaves a note: page id →
+ * `{name, order, by: {id, name}, at}` (DeletedPage). Written in the same transaction as the
+ * deletion itself, so every client that sees a page go, on any instance and however late (a
+ * reconnect, a reload), sees in the same update who deleted it and what it was called: the
+ * deleter's presence is gone once they close their tab, and the server's record of who sent an
+ * update is not sent to the clients. The note is also what "Recently deleted" brings a page back
+ * from: the page's document stays stored (below), but its name and place left the list.
  */
-export function deletePageEntry(doc: Y.Doc, id: string, origin?: unknown): boolean {
+export const DELETED_PAGES_MAP = 'deletedPages';
+/** How many deleted pages are remembered; the oldest note goes when a newer deletion passes it. */
+export const MAX_DELETED_PAGES = 20;
+
+export interface DeletedPage extends PageEntry {
+  order: number;
+  /** Who deleted it (as their presence named them), when the deleting client said. */
+  by: { id: string; name: string } | null;
+  /** When, in ms since the epoch (the deleting client's clock). */
+  at: number;
+}
+
+function readNote(id: string, value: unknown): DeletedPage | null {
+  if (!isPageId(id) || typeof value !== 'object' || value === null) return null;
+  const note = value as Record<string, unknown>;
+  const by = note.by as Record<string, unknown> | null | undefined;
+  return {
+    id,
+    name: typeof note.name === 'string' ? note.name : '',
+    order: typeof note.order === 'number' && Number.isFinite(note.order) ? note.order : 0,
+    by: by && typeof by.id === 'string' && typeof by.name === 'string' ? { id: by.id, name: by.name } : null,
+    at: typeof note.at === 'number' ? note.at : 0,
+  };
+}
+
+/** The note page `id` left when it was deleted, or null (never deleted, or forgotten). */
+export function deletedPageNote(doc: Y.Doc, id: string): DeletedPage | null {
+  return readNote(id, doc.getMap<unknown>(DELETED_PAGES_MAP).get(id));
+}
+
+/** The pages deleted and not back in the list, newest first. */
+export function readDeletedPages(doc: Y.Doc): DeletedPage[] {
+  const listed = new Set(ordered(doc).map((p) => p.id));
+  const notes: DeletedPage[] = [];
+  doc.getMap<unknown>(DELETED_PAGES_MAP).forEach((value, id) => {
+    const note = readNote(id, value);
+    if (note && !listed.has(id)) notes.push(note);
+  });
+  return notes.sort((a, b) => b.at - a.at || (a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Takes a page out of the list; its document stays stored, so an undo, or "Recently deleted"
+ * (restorePageEntry), brings it back whole. The first page (the board's own document) and a
+ * board's last page are never deleted. `by` is who deletes it, kept in the page's note
+ * (DELETED_PAGES_MAP) for the others to be told.
+ */
+export function deletePageEntry(
+  doc: Y.Doc,
+  id: string,
+  origin?: unknown,
+  by: { id: string; name: string } | null = null,
+  at = Date.now(),
+): boolean {
   const pages = ordered(doc);
-  if (id === MAIN_PAGE_ID || pages.length <= 1 || !pages.some((p) => p.id === id)) return false;
+  const page = pages.find((p) => p.id === id);
+  if (id === MAIN_PAGE_ID || pages.length <= 1 || !page) return false;
   doc.transact(() => {
     entryOf(doc, id, pages);
     doc.getMap(PAGES_MAP).delete(id);
+    const notes = doc.getMap<unknown>(DELETED_PAGES_MAP);
+    notes.set(id, { name: page.name, order: page.order, by, at });
+    const kept = [...notes.entries()]
+      .map(([key, value]) => readNote(key, value) ?? { id: key, at: 0 })
+      .sort((a, b) => b.at - a.at);
+    for (const old of kept.slice(MAX_DELETED_PAGES)) notes.delete(old.id);
+  }, origin);
+  return true;
+}
+
+/**
+ * Puts a deleted page back in the list with its name, where it stood (its old order key; a page
+ * since placed there sorts beside it), and forgets its note. Its document was kept, so the page
+ * comes back whole; the server accepts connections to it again as it lists it (docs/api.md §17).
+ * False when the page is listed, has no note, or the board holds MAX_PAGES.
+ */
+export function restorePageEntry(doc: Y.Doc, id: string, origin?: unknown): boolean {
+  const pages = ordered(doc);
+  const note = deletedPageNote(doc, id);
+  if (!note || pages.length >= MAX_PAGES || pages.some((p) => p.id === id)) return false;
+  doc.transact(() => {
+    const entry = entryOf(doc, id, [...pages, { id, name: note.name, order: note.order }]);
+    entry.set('name', note.name || nextPageName(pages));
+    entry.set('order', note.order);
+    doc.getMap(DELETED_PAGES_MAP).delete(id);
   }, origin);
   return true;
 }

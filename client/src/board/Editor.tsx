@@ -37,7 +37,13 @@ import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
 import { markOpened } from './history/times.ts';
 import { ImageInput } from './images/ImageInput.tsx';
 import { jointUndo } from './pages/jointUndo.ts';
-import { createPagesUndo, pagePath, pendingSeeds } from './pages/model.ts';
+import {
+  createPagesUndo,
+  deletedPageNote,
+  pageDeletedSentence,
+  pagePath,
+  pendingSeeds,
+} from './pages/model.ts';
 import { PagesButton, PagesPanel, usePages } from './pages/PagesPanel.tsx';
 import { usePagesPanel } from './pages/state.ts';
 import { Avatars } from './presence/Avatars.tsx';
@@ -152,16 +158,24 @@ function EditorView({
   const pagesOpen = usePagesPanel((s) => s.open);
   const pages = usePages(boardSession.doc);
   // Someone else deleted the page shown (it was listed, now it is not): the first page is shown,
-  // saying why, rather than leaving this person editing a page nobody can reach.
+  // saying who deleted which page (the note the deletion wrote with it, pages/model.ts), rather
+  // than leaving this person editing a page nobody can reach, or wondering where their work went.
   const listed = pages.some((p) => p.id === pageId);
   const wasListed = useRef(false);
   useEffect(() => {
     if (listed) wasListed.current = true;
     else if (wasListed.current && pageId !== MAIN_PAGE_ID) {
-      useEditor.getState().setNotice('This page was deleted, so the first page is shown.');
+      const note = deletedPageNote(boardSession.doc, pageId);
+      useEditor
+        .getState()
+        .setNotice(
+          note?.by && note.by.id !== user.id
+            ? `${pageDeletedSentence(note)} The first page is shown.`
+            : 'This page was deleted, so the first page is shown.',
+        );
       navigate(pagePath(board.id, MAIN_PAGE_ID), { replace: true });
     }
-  }, [listed, pageId, board.id]);
+  }, [listed, pageId, board.id, boardSession, user.id]);
   // Leaving this page (the view is keyed by page) leaves what was being done on it: the note being
   // typed in, the selection and a comment being placed are shapes and points of this page's
   // document, which the next page does not have. Left set, the next page read the note as deleted
@@ -520,6 +534,7 @@ function EditorView({
             pageDoc={session.doc}
             undo={pagesUndo}
             readOnly={locked}
+            isOwner={role === 'owner'}
             me={meShown}
           />
         )}

@@ -3,7 +3,7 @@
 // navigates to its URL; Editor opens that page's document. It renders and dispatches; the list's
 // changes are model.ts.
 
-import { copyPageName, MAIN_PAGE_ID, MAX_PAGE_NAME, type PresenceUser } from '@tandem/shared';
+import { copyPageName, MAIN_PAGE_ID, MAX_PAGE_NAME, MAX_PAGES, type PresenceUser } from '@tandem/shared';
 import { type DragEvent, useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import type { Awareness } from 'y-protocols/awareness';
 import * as Y from 'yjs';
@@ -17,6 +17,7 @@ import { PanelToggle } from '../ui/PanelToggle.tsx';
 import { SidePanel } from '../ui/SidePanelHead.tsx';
 import {
   addPage,
+  type DeletedPage,
   deletePage,
   movePage,
   type PageEntry,
@@ -24,8 +25,10 @@ import {
   pageLabel,
   pagePath,
   pendingSeeds,
+  readDeletedPages,
   readPages,
   renamePage,
+  restorePage,
 } from './model.ts';
 import './pages.css';
 import { usePagesPanel } from './state.ts';
@@ -49,6 +52,22 @@ export function usePages(doc: Y.Doc): PageEntry[] {
   return pages;
 }
 
+/** The board's deleted pages that can be brought back, newest first, live. */
+function useDeletedPages(doc: Y.Doc): DeletedPage[] {
+  const [deleted, setDeleted] = useState(() => readDeletedPages(doc));
+  useEffect(() => {
+    const update = () =>
+      setDeleted((previous) => {
+        const next = readDeletedPages(doc);
+        return JSON.stringify(next) === JSON.stringify(previous) ? previous : next;
+      });
+    update();
+    doc.on('update', update);
+    return () => doc.off('update', update);
+  }, [doc]);
+  return deleted;
+}
+
 interface Props {
   boardId: string;
   /** The board's first document, which holds the list. */
@@ -60,12 +79,15 @@ interface Props {
   pageDoc: Y.Doc;
   undo: Y.UndoManager;
   readOnly: boolean;
+  /** Whether this person owns the board: only the owner is offered "Recently deleted". */
+  isOwner: boolean;
   me: PresenceUser;
 }
 
-export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, readOnly, me }: Props) {
+export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, readOnly, isOwner, me }: Props) {
   const onClose = usePagesPanel((s) => s.close);
   const pages = usePages(doc);
+  const recentlyDeleted = useDeletedPages(doc);
   const remotes = useRemotes(awareness);
   const { renaming, setRenaming, deleted, setDeleted } = usePagesPanel();
   const [dragging, setDragging] = useState<string | null>(null);
@@ -130,7 +152,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
     );
     if (question && !(await confirmAction({ ...question, confirmLabel: 'Delete page', danger: true })))
       return;
-    if (!deletePage(doc, page.id)) return;
+    if (!deletePage(doc, page.id, me)) return;
     undo.stopCapturing();
     setDeleted(pageLabel(page));
     if (page.id === pageId) go(MAIN_PAGE_ID);
@@ -275,6 +297,38 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
             Undo
           </button>
         </p>
+      )}
+      {/* A deleted page's document stays stored, and its name and place are in its note
+          (pages/model.ts): the owner can bring it back after this tab's Undo is gone (a reload,
+          another day, someone else's deletion). */}
+      {isOwner && !readOnly && recentlyDeleted.length > 0 && (
+        <details className="pages-recently-deleted">
+          <summary>Recently deleted ({recentlyDeleted.length})</summary>
+          <ul>
+            {recentlyDeleted.map((note) => {
+              const label = pageLabel(note);
+              return (
+                <li key={note.id}>
+                  <span className="page-deleted-name" title={label}>
+                    {label}
+                  </span>
+                  <small>{note.by ? `by ${note.by.id === me.id ? 'you' : note.by.name}` : ''}</small>
+                  <button
+                    type="button"
+                    className="btn small"
+                    aria-label={`Restore ${label}`}
+                    disabled={pages.length >= MAX_PAGES}
+                    onClick={() => {
+                      if (restorePage(doc, note.id)) undo.stopCapturing();
+                    }}
+                  >
+                    Restore
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </details>
       )}
     </SidePanel>
   );

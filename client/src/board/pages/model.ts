@@ -2,6 +2,9 @@
 // origin (their own undo). Each page's content is its own document (sync/provider.ts).
 import {
   addPageEntry,
+  DELETED_PAGES_MAP,
+  type DeletedPage,
+  deletedPageNote,
   deletePageEntry,
   MAIN_PAGE_ID,
   META_KEY,
@@ -9,8 +12,10 @@ import {
   PAGES_MAP,
   type PageEntry,
   pageLabel,
+  readDeletedPages,
   readPages,
   renamePageEntry,
+  restorePageEntry,
 } from '@tandem/shared';
 import * as Y from 'yjs';
 import { forgetOnRestore } from '../model/doc.ts';
@@ -18,8 +23,8 @@ import { forgetOnRestore } from '../model/doc.ts';
 /** Page list changes carry this origin: their own undo (the Pages panel's), not the canvas's. */
 export const PAGES_ORIGIN = Symbol('tandem-pages');
 
-export type { PageEntry };
-export { pageLabel, readPages };
+export type { DeletedPage, PageEntry };
+export { deletedPageNote, pageLabel, readDeletedPages, readPages };
 
 /** A new page's id: 10 URL-safe random characters. */
 export function newPageId(): string {
@@ -44,8 +49,19 @@ export const renamePage = (doc: Y.Doc, id: string, name: string): boolean =>
 export const movePage = (doc: Y.Doc, id: string, to: number): void =>
   movePageEntry(doc, id, to, PAGES_ORIGIN);
 
-/** Takes a page out of the list (never the first); its document stays stored for an undo. */
-export const deletePage = (doc: Y.Doc, id: string): boolean => deletePageEntry(doc, id, PAGES_ORIGIN);
+/**
+ * Takes a page out of the list (never the first); its document stays stored for an undo or a
+ * restore. `by` (who deletes it) is kept with it, so the people on it are told who did it.
+ */
+export const deletePage = (doc: Y.Doc, id: string, by: { id: string; name: string }): boolean =>
+  deletePageEntry(doc, id, PAGES_ORIGIN, { id: by.id, name: by.name });
+
+/** Brings a deleted page back into the list ("Recently deleted"), whole: its document was kept. */
+export const restorePage = (doc: Y.Doc, id: string): boolean => restorePageEntry(doc, id, PAGES_ORIGIN);
+
+/** The sentence telling someone on a page that another person deleted it. */
+export const pageDeletedSentence = (note: DeletedPage): string =>
+  `${note.by?.name ?? 'Someone'} deleted the page “${pageLabel(note)}”.`;
 
 /** The page list's own undo: a page deletion undone brings the page back for everyone. */
 export function createPagesUndo(doc: Y.Doc): Y.UndoManager {
@@ -53,7 +69,8 @@ export function createPagesUndo(doc: Y.Doc): Y.UndoManager {
   // A restore of the first page sets the page list back too (it is part of that document).
   return forgetOnRestore(
     doc,
-    new Y.UndoManager([doc.getMap(PAGES_MAP), doc.getMap(META_KEY)], {
+    // The deleted pages' notes too: an undone deletion takes its note back with it.
+    new Y.UndoManager([doc.getMap(PAGES_MAP), doc.getMap(META_KEY), doc.getMap(DELETED_PAGES_MAP)], {
       trackedOrigins: new Set([PAGES_ORIGIN]),
       captureTimeout: 0,
     }),
