@@ -231,6 +231,19 @@ describe('version history in the browser', () => {
       'Bo’s two shapes gone for both',
     );
     assert.equal(await shapes(ada, 'ellipse').count(), 2, "Ada's ellipse kept");
+    // Bo is told, live, who undid his changes and how many; Ada (who did it) is not.
+    const told = bo
+      .getByRole('status')
+      .filter({ hasText: /^Ada undid your changes since .+, on 2 shapes\.$/ });
+    await told.waitFor();
+    await bo.screenshot({ path: join(artifacts, 'history-changes-undone.png') });
+    assert.equal(await ada.getByRole('status').filter({ hasText: 'undid your changes' }).count(), 0);
+    // The revert's entry says in words what its figures mean: as its name and as its tooltip.
+    const entry = ada.getByRole('button', { name: /Undid Bo's changes since .+ 2 shapes removed/ });
+    await entry.waitFor();
+    assert.equal(await entry.locator('.history-stats').getAttribute('title'), '2 shapes removed');
+    await entry.locator('.history-stats').hover();
+    await ada.screenshot({ path: join(artifacts, 'history-stats-words.png') });
   });
 
   it('the menus of the top bar open over the History and Comments panels, every item clickable', async () => {

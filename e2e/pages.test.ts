@@ -331,6 +331,13 @@ describe('a page deleted under someone, and brought back after a reload', () => 
       async () => (await stickyText(ben).allTextContents()).includes('Keep this'),
       'Ben’s note on the restored page',
     );
+    // Each page has its own history, and the History panel says whose it shows.
+    await ben.keyboard.press('Control+Alt+KeyH');
+    await ben
+      .getByRole('complementary', { name: 'Version history' })
+      .getByText('History of this page, “Ideas”, only: each page has its own.')
+      .waitFor();
+    await ben.screenshot({ path: `${artifacts}/pages-history-scope.png` });
   });
 });
 

@@ -24,6 +24,11 @@ export interface ServerToClientEvents {
    * told to the board's owner when it is turned off and when one is deleted: the dashboard's notice.
    */
   'webhooks:health': (payload: WebhookHealth) => void;
+  /**
+   * The board's owner undid this user's changes on a page ("Undo all of Ben's changes since…",
+   * docs/api.md §12): to that user only, so the person whose work went is told who took it back.
+   */
+  'changes:undone': (payload: ChangesUndone) => void;
 }
 
 /**
@@ -41,7 +46,20 @@ export const serverEventNames = Object.keys({
   'thread:removed': true,
   mention: true,
   'webhooks:health': true,
+  'changes:undone': true,
 } satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
+
+export interface ChangesUndone {
+  boardId: string;
+  /** The page whose changes were undone (`main` for the first page). */
+  pageId: string;
+  /** Who undid them (the board's owner). */
+  by: { id: string; name: string };
+  /** How many shapes the undo changed (added back, removed or set back). */
+  changes: number;
+  /** Changes made since this time (ISO) were undone. */
+  since: string;
+}
 
 export interface WebhookHealth {
   boardId: string;

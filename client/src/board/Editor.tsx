@@ -34,6 +34,7 @@ import { useOpenThreadFromLink } from './comments/openFromLink.ts';
 import { useComments } from './comments/useComments.ts';
 import { Facilitation } from './facilitation/Facilitation.tsx';
 import { HistoryButton, HistoryLayer } from './history/HistoryPanel.tsx';
+import { changesUndoneSentence } from './history/stats.ts';
 import { markOpened } from './history/times.ts';
 import { ImageInput } from './images/ImageInput.tsx';
 import { jointUndo } from './pages/jointUndo.ts';
@@ -41,6 +42,7 @@ import {
   createPagesUndo,
   deletedPageNote,
   pageDeletedSentence,
+  pageLabel,
   pagePath,
   pendingSeeds,
 } from './pages/model.ts';
@@ -358,6 +360,15 @@ function EditorView({
   useWorkspace({
     'board:changed': ({ board: b }) => b.id === board.id && setTitle(b.title),
     'members:changed': ({ boardId }) => boardId === board.id && setMembersVersion((v) => v + 1),
+    // The owner undid this person's changes (History's "Undo all of …"): said to them, naming
+    // who and how many, wherever on the board they are; their shapes changed under them.
+    'changes:undone': (undone) => {
+      if (undone.boardId !== board.id) return;
+      const page = pages.find((p) => p.id === undone.pageId);
+      useEditor
+        .getState()
+        .setNotice(changesUndoneSentence(undone, page && pages.length > 1 ? pageLabel(page) : null));
+    },
   });
 
   return (
@@ -498,6 +509,11 @@ function EditorView({
           boardId={docKey(board.id, pageId)}
           role={role}
           meId={user.id}
+          pageName={
+            pages.length > 1
+              ? pageLabel(pages.find((p) => p.id === pageId) ?? { id: pageId, name: '' })
+              : null
+          }
           onPreview={setPreviewIndex}
           onMessage={setMessage}
         />

@@ -23,7 +23,7 @@ const userOf = (request: Parameters<typeof signedIn>[0]): string => signedIn(req
 const pageKey = (boardId: string, request: { query?: unknown }): string =>
   docKey(boardId, parseBody(PageQuery, request.query ?? {}).page);
 
-export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms }) => {
+export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms, live }) => {
   /**
    * pageKey for a call that writes the page (save, restore, revert): a page the board does not
    * list is not found, so no stored document is ever made for it (as for a connection, §17).
@@ -94,6 +94,18 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
       new Date(body.since),
       userId,
     );
+    // The person whose work was taken back is told who did it and how much, live (the workspace
+    // channel, as a mention): otherwise their shapes just change under them. The revert's version
+    // is recorded right after the version of the board before it, so its stats are the revert's.
+    const changes = version.stats.added + version.stats.changed + version.stats.removed;
+    if (target.id !== userId && changes > 0)
+      live.changesUndone(target.id, {
+        boardId: board.id,
+        pageId: parseBody(PageQuery, request.query ?? {}).page,
+        by: { id: userId, name: signedIn(request).name },
+        changes,
+        since: new Date(body.since).toISOString(),
+      });
     return { version: await shown(version) };
   });
 };

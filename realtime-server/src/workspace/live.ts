@@ -2,6 +2,7 @@
 // on every instance.
 import type {
   Board,
+  ChangesUndone,
   MentionEvent,
   Role,
   ThreadChanged,
@@ -29,4 +30,6 @@ export interface LiveEvents {
   mentioned(userId: string, payload: MentionEvent): void;
   /** Whether the board has a webhook turned off: to its owner only, on every instance (§15). */
   webhookHealth(ownerId: string, payload: WebhookHealth): void;
+  /** The owner undid this user's changes (docs/api.md §12): to them only, on every instance. */
+  changesUndone(userId: string, payload: ChangesUndone): void;
 }

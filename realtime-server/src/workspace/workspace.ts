@@ -6,6 +6,7 @@ import type { Server as HttpServer } from 'node:http';
 import {
   type Board,
   type BoardPresence,
+  type ChangesUndone,
   type ClientToServerEvents,
   type MentionEvent,
   type PresenceUser,
@@ -180,6 +181,11 @@ export class Workspace implements LiveEvents {
 
   mentioned(userId: string, payload: MentionEvent): void {
     this.io.to(`user:${userId}`).emit('mention', payload);
+  }
+
+  changesUndone(userId: string, payload: ChangesUndone): void {
+    // Through the adapter, as a mention: the user hears it on whichever instance they are.
+    this.io.to(`user:${userId}`).emit('changes:undone', payload);
   }
 
   webhookHealth(ownerId: string, payload: WebhookHealth): void {

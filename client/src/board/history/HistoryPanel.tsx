@@ -18,6 +18,7 @@ import { confirmAction } from '../ui/Confirm.tsx';
 import { undoablePeople } from './people.ts';
 import { buildPreview, type Preview } from './preview.ts';
 import { useHistoryPanel } from './state.ts';
+import { statsSentence } from './stats.ts';
 import { clockTime, defaultSince, localTimesIn, whenLabel } from './times.ts';
 
 const PAGE = 30;
@@ -83,13 +84,18 @@ interface LayerProps {
   boardId: string;
   role: Role;
   meId: string;
+  /**
+   * The shown page's name when the board has several pages (each has its own history, and the
+   * panel says whose it shows), null on a board of one page.
+   */
+  pageName: string | null;
   /** The preview's shapes for the canvas, or null for the live board. */
   onPreview(index: ShapeIndex | null): void;
   onMessage(message: string): void;
 }
 
 /** The panel and, while a version is previewed, the banner over the canvas. */
-export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: LayerProps) {
+export function HistoryLayer({ boardId, role, meId, pageName, onPreview, onMessage }: LayerProps) {
   const open = useHistoryPanel((s) => s.open);
   const close = useHistoryPanel((s) => s.close);
   const [versions, setVersions] = useState<Version[]>([]);
@@ -209,6 +215,9 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
         </div>
       )}
       <SidePanel panel="history" className="side-panel history-panel" label="Version history" onClose={close}>
+        {pageName !== null && (
+          <p className="history-scope">History of this page, “{pageName}”, only: each page has its own.</p>
+        )}
         {canEdit && (
           <form className="history-save" onSubmit={(e) => void save(e)}>
             <input
@@ -234,10 +243,15 @@ export function HistoryLayer({ boardId, role, meId, onPreview, onMessage }: Laye
               >
                 <span className="history-time">{whenLabel(v.createdAt)}</span>
                 {v.label && <span className="history-label">{localTimesIn(v.label, v.createdAt)}</span>}
-                <span className="history-stats">
-                  {v.stats.added > 0 && `+${v.stats.added} `}
-                  {v.stats.changed > 0 && `~${v.stats.changed} `}
-                  {v.stats.removed > 0 && `−${v.stats.removed}`}
+                {/* The figures for the eye, with their words as the tooltip; a screen reader
+                    reads the words instead ("2 shapes added, 2 removed"). */}
+                <span className="history-stats" title={statsSentence(v.stats)}>
+                  <span aria-hidden="true">
+                    {v.stats.added > 0 && `+${v.stats.added} `}
+                    {v.stats.changed > 0 && `~${v.stats.changed} `}
+                    {v.stats.removed > 0 && `−${v.stats.removed}`}
+                  </span>
+                  <span className="sr-only">{statsSentence(v.stats)}</span>
                 </span>
                 <span className="history-authors">
                   {v.authors.map((a) => (
