@@ -353,6 +353,65 @@ describe('phone', () => {
     }
   });
 
+  // A trial: the Pages panel piled the faces of who is on a page each over half of the one before,
+  // initials hidden, and counted one person twice (two tabs) in its "+N".
+  it('the Pages panel shows who is on a page as two faces and “+N”, each face readable, in the row beside the name', async () => {
+    const link = await shareLink(page, 'can edit');
+    const others = await Promise.all(['Ada', 'Ben', 'Cy'].map((name) => newUser(app, name)));
+    // Pia a second time, in another tab of her phone: one person still.
+    const tab = await phone.newPage();
+    failOnPageErrors(tab, 'Pia’s second tab');
+    try {
+      // The second tab first: its presence reaches the phone before that of the last to join.
+      await tab.goto(`/b/${boardId}`);
+      await tab.locator('[role="status"][data-status="live"]').waitFor();
+      for (const other of others) await joinByLink(other.page, link, boardId);
+      await page.getByRole('button', { name: 'Pages', exact: true }).tap();
+      const pages = page.getByRole('region', { name: 'Pages' });
+      const row = pages.locator('.page-row').first();
+      const people = row.locator('.page-people');
+      await until(async () => /\bCy\b/.test((await people.getAttribute('title')) ?? ''), 'Cy on the page');
+      await page.screenshot({ path: `${artifacts}/phone-pages-people-390.png` });
+      await row.screenshot({ path: `${artifacts}/phone-pages-people-row-390.png` });
+      assert.equal(await people.locator('.avatar').count(), 2, 'two faces');
+      assert.equal(
+        await people.locator('.page-people-more').textContent(),
+        '+2',
+        'and two more: four people',
+      );
+      const boxes = await people.evaluate((el) =>
+        [...el.children].map((c) => {
+          const r = c.getBoundingClientRect();
+          return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        }),
+      );
+      for (const [i, b] of boxes.slice(1).entries()) {
+        assert.ok(
+          b.left - boxes[i]!.left >= 14,
+          `face ${i + 1} shows ${b.left - boxes[i]!.left} px of its 20`,
+        );
+      }
+      const name = (await row.locator('.page-name').boundingBox())!;
+      const rowBox = (await row.boundingBox())!;
+      for (const b of boxes) {
+        assert.ok(b.left >= name.x + name.width, 'the faces are right of the page’s name, not over it');
+        assert.ok(
+          b.top >= rowBox.y && b.bottom <= rowBox.y + rowBox.height && b.right <= rowBox.x + rowBox.width,
+          'the faces are inside the row',
+        );
+      }
+      assert.ok(
+        await row.locator('.page-name').evaluate((el) => el.scrollWidth <= el.clientWidth),
+        'the page’s name is whole',
+      );
+      await page.getByRole('button', { name: 'Close pages' }).tap();
+      await until(async () => (await pages.count()) === 0, 'the Pages panel is closed');
+    } finally {
+      await tab.close();
+      for (const other of others) await other.context.close();
+    }
+  });
+
   it('the Share dialog shows a link in a field as wide as the dialog, its Copy button in sight', async () => {
     await page.getByRole('button', { name: 'Share', exact: true }).tap();
     const dialog = page.getByRole('dialog', { name: 'Share board' });

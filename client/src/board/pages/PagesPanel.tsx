@@ -121,10 +121,15 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
       go(id);
     }
   };
-  const peopleOn = (id: string): PresenceUser[] => [
-    ...(id === pageId ? [me] : []),
-    ...remotes.filter((r) => (r.state.page ?? MAIN_PAGE_ID) === id).map((r) => r.state.user),
-  ];
+  // Each person once, though they have the board open in two tabs (as the top bar's avatars are):
+  // a trial's row counted one person twice in its "+N".
+  const peopleOn = (id: string): PresenceUser[] => {
+    const here = [
+      ...(id === pageId ? [me] : []),
+      ...remotes.filter((r) => (r.state.page ?? MAIN_PAGE_ID) === id).map((r) => r.state.user),
+    ];
+    return here.filter((user, i) => here.findIndex((u) => u.id === user.id) === i);
+  };
 
   // A new page is named at once ("Page 3", model.ts), its name in the field ready to be typed over.
   const add = () => {
@@ -210,7 +215,7 @@ export function PagesPanel({ boardId, doc, awareness, pageId, pageDoc, undo, rea
                 </button>
               )}
               <span className="page-people" title={`On ${label}: ${people.map((u) => u.name).join(', ')}`}>
-                {/* Stacked, two at most and "+N": the page's name keeps the row's room. */}
+                {/* Three faces at most, or two and "+N": the page's name keeps the row's room. */}
                 {people.slice(0, people.length > 3 ? 2 : 3).map((user) => (
                   <Avatar key={user.id} user={user} size={20} />
                 ))}
