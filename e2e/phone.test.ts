@@ -130,6 +130,39 @@ describe('phone', () => {
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'redone by tap');
   });
 
+  // A trial: the facilitation bar showed seven glyphs (▭ ☰ ▶ ✦ ☺ ◔ ●) and nothing said what each
+  // did (a phone has no tooltips). Each now says its name under its icon, whole, all on screen.
+  it('each facilitation button has a name and shows it under its icon, whole and on screen', async () => {
+    const bar = page.getByRole('toolbar', { name: 'Facilitation' });
+    await page.screenshot({ path: `${artifacts}/phone-facilitation-390.png` });
+    const shown: Record<string, string> = {};
+    for (const button of await bar.getByRole('button').all()) {
+      const name = (await button.getAttribute('aria-label'))!;
+      assert.ok(name, 'the button has an accessible name');
+      assert.ok(await button.evaluate(inSight), `${name} is on screen, nothing over it`);
+      const label = button.locator('.label');
+      assert.ok(await label.isVisible(), `${name} shows its label`);
+      assert.ok(
+        await label.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const b = el.parentElement!.getBoundingClientRect();
+          return el.scrollWidth <= el.clientWidth && r.left >= b.left && r.right <= b.right;
+        }),
+        `${name}’s label is whole, inside its button`,
+      );
+      shown[name] = (await label.textContent())!;
+    }
+    assert.deepEqual(shown, {
+      Frame: 'Frame',
+      Frames: 'Frames',
+      Present: 'Present',
+      'Laser pointer': 'Laser',
+      Reactions: 'React',
+      Timer: 'Timer',
+      Vote: 'Vote',
+    });
+  });
+
   it('History, Templates and Export are under More: named in a column on screen; a choice folds them away', async () => {
     const more = page.getByRole('button', { name: 'More', exact: true });
     for (const name of ['History', 'Templates', 'Export']) {
