@@ -247,8 +247,25 @@ export async function dragOnBoard(page: Page, from: { x: number; y: number }, to
 }
 
 /** Places a shape with a tool by clicking at canvas-relative (x, y). */
+/**
+ * Picks a tool of the tool bar by its name: its button, or on a phone, where the less used tools
+ * are folded (client/src/board/ui/controls.ts, phoneBarTools), its item under "More tools".
+ */
+export async function pickTool(page: Page, tool: string): Promise<void> {
+  const button = page
+    .getByRole('toolbar', { name: 'Tools' })
+    .getByRole('button', { name: tool, exact: true });
+  if ((await button.count()) > 0) return button.click();
+  await page.getByRole('button', { name: 'More tools', exact: true }).click();
+  await page
+    .getByRole('menu', { name: 'More tools' })
+    .locator('[role^="menuitem"]')
+    .filter({ hasText: new RegExp(`^${tool}$`) })
+    .click();
+}
+
 export async function place(page: Page, tool: string, x: number, y: number): Promise<void> {
-  await page.getByRole('button', { name: tool, exact: true }).click();
+  await pickTool(page, tool);
   await boardArea(page).click({ position: { x, y } });
 }
 

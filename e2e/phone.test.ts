@@ -1,7 +1,9 @@
-// The board on a phone (390 × 844, touch): hints speak of taps, Undo and Redo stay in reach
-// wherever the tool bar is scrolled, and the minimap stays out of the way; the top bar keeps room
-// for the board's title beside its controls, one's own avatar first and another person's face in
-// sight; a selection's style panel is a sheet at the bottom that leaves the shape in sight and
+// The board on a phone (390 × 844, touch): hints speak of taps, every tool is in the bar, on
+// screen without a sideways scroll, or under its "More tools" menu (at 360 px too), where one is
+// picked by tap or keys, and the minimap stays out of the way; the facilitation bar's buttons say
+// their names; the Pages panel shows who is on a page as a few readable faces and "+N"; the top
+// bar keeps room for the board's title beside its controls, one's own avatar first and another
+// person's face in sight; a selection's style panel is a sheet at the bottom that leaves the shape in sight and
 // recolours it by tap; the Pages panel takes the width (the style sheet folds away while it is
 // open); the Share dialog's links are readable; a template inserted comes at a zoom it can be
 // read at, its first column in sight. At 700 px (the phone layout's widest, a phone held
@@ -105,20 +107,100 @@ describe('phone', () => {
     await page.getByRole('button', { name: 'Share', exact: true }).waitFor();
   });
 
-  it('Undo and Redo are reachable wherever the tool bar is scrolled, and work by tap', async () => {
-    const bar = page.getByRole('toolbar', { name: 'Tools' });
-    const scrollable = await bar.evaluate((el) => el.scrollWidth > el.clientWidth);
-    assert.ok(scrollable, 'the tools are wider than the phone (the case this guards)');
-    for (const to of ['start', 'end'] as const) {
-      await bar.evaluate((el, to) => {
-        el.scrollLeft = to === 'start' ? 0 : el.scrollWidth;
-      }, to);
-      assert.ok(await reachable('Undo'), `Undo in reach with the bar scrolled to its ${to}`);
-      assert.ok(await reachable('Redo'), `Redo in reach with the bar scrolled to its ${to}`);
-    }
-    await bar.evaluate((el) => {
-      el.scrollLeft = 0;
+  // A trial: the tool bar scrolled sideways on a phone, its scrollbar hidden, so the tools past its
+  // edge were out of sight with nothing to say they were there. The most used stay in the bar;
+  // the rest are under "More tools", a menu of them named beside their icons.
+  const allTools = [
+    'Select',
+    'Hand',
+    'Sticky note',
+    'Rectangle',
+    'Ellipse',
+    'Diamond',
+    'Text',
+    'Arrow',
+    'Pen',
+    'Eraser',
+    'Comment',
+    'Tool lock',
+    'Image',
+  ];
+  for (const width of [390, 360]) {
+    it(`at ${width} px every tool is in the bar, on screen with no sideways scroll, or under More tools`, async () => {
+      await page.setViewportSize({ width, height: 844 });
+      try {
+        const bar = page.getByRole('toolbar', { name: 'Tools' });
+        assert.ok(
+          await bar.evaluate((el) => el.scrollWidth <= el.clientWidth),
+          'the bar does not scroll sideways',
+        );
+        const inBar: string[] = [];
+        for (const button of await bar.getByRole('button').all()) {
+          const name = (await button.getAttribute('aria-label'))!;
+          assert.ok(await button.evaluate(inSight), `${name} is on screen, nothing over it`);
+          const box = (await button.boundingBox())!;
+          assert.ok(box.width >= 28 && box.height >= 28, `${name} is ${box.width} × ${box.height} px`);
+          inBar.push(name);
+        }
+        await page.screenshot({ path: `${artifacts}/phone-tools-${width}.png` });
+        const more = bar.getByRole('button', { name: 'More tools', exact: true });
+        await more.tap();
+        const menu = page.getByRole('menu', { name: 'More tools' });
+        await menu.waitFor();
+        await page.screenshot({ path: `${artifacts}/phone-more-tools-${width}.png` });
+        const inMenu: string[] = [];
+        for (const item of await menu.locator('[role^="menuitem"]').all()) {
+          const name = (await item.textContent())!;
+          assert.ok(await item.evaluate(inSight), `${name} in the menu is on screen, nothing over it`);
+          inMenu.push(name);
+        }
+        assert.deepEqual(
+          [...inBar.filter((n) => !['More tools', 'Undo', 'Redo'].includes(n)), ...inMenu].sort(),
+          [...allTools].sort(),
+          'each tool once, in the bar or in the menu',
+        );
+        assert.ok(inBar.includes('Undo') && inBar.includes('Redo'), 'Undo and Redo in the bar');
+        await page.keyboard.press('Escape');
+        await until(async () => (await menu.count()) === 0, 'Escape closes the menu');
+      } finally {
+        await page.setViewportSize({ width: 390, height: 844 });
+      }
     });
+  }
+
+  it('a tool picked from More tools, by tap or by keys, draws; the button then shows it', async () => {
+    const more = page.getByRole('button', { name: 'More tools', exact: true });
+    const menu = page.getByRole('menu', { name: 'More tools' });
+    await more.tap();
+    await menu.getByRole('menuitemradio', { name: 'Ellipse' }).tap();
+    await until(async () => (await menu.count()) === 0, 'the choice closes the menu');
+    assert.match((await more.getAttribute('title'))!, /Ellipse in use/);
+    assert.match((await more.getAttribute('class'))!, /\bactive\b/, 'the button is drawn on');
+    await boardArea(page).tap({ position: { x: 195, y: 300 } });
+    await until(async () => (await shapes(page, 'ellipse').count()) === 1, 'an ellipse placed by tap');
+    await page.screenshot({ path: `${artifacts}/phone-ellipse-390.png` });
+    await page.keyboard.press('Escape');
+    // By keys: Enter opens it on its first item, the arrows move, Enter picks; focus is back on
+    // the button.
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await menu.waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Hand');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Diamond');
+    await page.keyboard.press('Enter');
+    await until(async () => (await menu.count()) === 0, 'Enter picks and closes');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'More tools');
+    await boardArea(page).tap({ position: { x: 195, y: 520 } });
+    await until(async () => (await shapes(page, 'diamond').count()) === 1, 'a diamond placed by tap');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Undo', exact: true }).tap();
+    await page.getByRole('button', { name: 'Undo', exact: true }).tap();
+    await until(async () => (await shapes(page).count()) === 0, 'both undone by tap');
+  });
+
+  it('Undo and Redo work by tap', async () => {
     await page.getByRole('button', { name: 'Sticky note', exact: true }).tap();
     await boardArea(page).tap({ position: { x: 195, y: 380 } });
     await until(async () => (await shapes(page, 'sticky').count()) === 1, 'a sticky placed by tap');

@@ -13,6 +13,7 @@ import {
   createBoard,
   newUser,
   onPhone,
+  pickTool,
   place,
   shapes,
   until,
@@ -55,7 +56,7 @@ async function commentedSticky(page: Page, x: number, y: number): Promise<void> 
 
 /** Pans with the Hand tool until the pin's middle is on the middle of `target`. */
 async function panPinOnto(page: Page, target: { x: number; y: number }): Promise<void> {
-  await page.getByRole('button', { name: 'Hand', exact: true }).click();
+  await pickTool(page, 'Hand');
   const from = center((await pin(page).boundingBox())!);
   // Grab the board away from the pin (a button of its own) and the bars, and drag by the difference.
   const area = (await boardArea(page).boundingBox())!;

@@ -1,12 +1,16 @@
 // The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
+// On a phone the less used tools are under a "More tools" menu (controls.ts, phoneBarTools).
 import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import type { JointUndo } from '../pages/jointUndo.ts';
-import { useEditor } from '../store.ts';
+import { type Tool, useEditor } from '../store.ts';
 import { toolKeyOf } from '../tools/keyboard.ts';
-import { paletteTools } from './controls.ts';
+import { paletteTools, phoneBarTools } from './controls.ts';
+import { Icon, type IconName } from './icons.tsx';
 import { ToolButton } from './ToolButton.tsx';
+import { usePhoneLayout } from './touch.ts';
+import { focusMenuButton, useMenu } from './useMenuDismiss.ts';
 
 const tools = paletteTools.map((t) => ({ ...t, key: toolKeyOf(t.tool) }));
 
@@ -30,6 +34,7 @@ export function Toolbar({
   const shown = readOnly ? tools.slice(0, 2) : tools;
   const canUndo = useSyncExternalStore(history.subscribe, history.canUndo);
   const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
+  const phone = usePhoneLayout();
   // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
   // editor (editor.css).
   const ref = useRef<HTMLDivElement>(null);
@@ -72,58 +77,88 @@ export function Toolbar({
       el.removeEventListener('scroll', measure);
     };
   }, []);
+  // Every control of the bar, in order, as data: on a phone those past `phoneBarTools` go under
+  // "More tools" (a menu of the same controls, named beside their icons).
+  const controls: BarControl[] = [
+    ...shown.map(
+      (t): BarControl => ({
+        id: t.tool,
+        label: t.label,
+        icon: t.icon,
+        shortcut: t.key,
+        kind: 'radio',
+        on: current === t.tool,
+        pick: () => setTool(t.tool),
+        // Double-click keeps the tool on for several shapes (the tool lock, also Q).
+        onDoubleClick: () => {
+          setTool(t.tool);
+          setToolLocked(true);
+        },
+      }),
+    ),
+    ...(canComment
+      ? [
+          {
+            id: 'comment',
+            label: 'Comment',
+            icon: 'comment',
+            shortcut: 'C',
+            kind: 'radio',
+            on: current === 'comment',
+            pick: () => setTool('comment'),
+          } satisfies BarControl,
+        ]
+      : []),
+    ...(readOnly
+      ? []
+      : [
+          {
+            id: 'lock',
+            label: 'Tool lock',
+            icon: 'toolLock',
+            kind: 'checkbox',
+            on: toolLocked,
+            narrow: true,
+            title: 'Tool lock: keep the tool after each shape — Q (or double-click a tool)',
+            pick: () => setToolLocked(!toolLocked),
+          } satisfies BarControl,
+          {
+            id: 'image',
+            label: 'Image',
+            icon: 'image',
+            shortcut: 'I',
+            kind: 'plain',
+            on: false,
+            pick: pickImages,
+          } satisfies BarControl,
+        ]),
+  ];
+  const fold = phone && !readOnly;
+  const inBar = fold ? controls.filter((c) => phoneBarTools.has(c.id as Tool)) : controls;
+  const folded = fold ? controls.filter((c) => !phoneBarTools.has(c.id as Tool)) : [];
   return (
     <div className="toolbar panel" role="toolbar" aria-label="Tools" ref={ref}>
-      {shown.map((t) => (
+      {inBar.map((c) => (
         <ToolButton
-          key={t.tool}
-          label={t.label}
-          icon={t.icon}
-          shortcut={t.key}
-          pressed={current === t.tool}
-          active={current === t.tool}
-          onClick={() => setTool(t.tool)}
-          // Double-click keeps the tool on for several shapes (the tool lock, also Q).
-          onDoubleClick={() => {
-            setTool(t.tool);
-            setToolLocked(true);
-          }}
+          key={c.id}
+          label={c.label}
+          icon={c.icon}
+          shortcut={c.shortcut}
+          title={c.title}
+          className={c.narrow ? 'narrow' : undefined}
+          iconSize={c.narrow ? 18 : undefined}
+          pressed={c.kind === 'plain' ? undefined : c.on}
+          active={c.on}
+          onClick={c.pick}
+          onDoubleClick={c.onDoubleClick}
         >
-          <span className="kbd">{t.key}</span>
+          {c.shortcut && <span className="kbd">{c.shortcut}</span>}
         </ToolButton>
       ))}
-      {canComment && (
-        <ToolButton
-          label="Comment"
-          icon="comment"
-          shortcut="C"
-          pressed={current === 'comment'}
-          active={current === 'comment'}
-          onClick={() => setTool('comment')}
-        >
-          <span className="kbd">C</span>
-        </ToolButton>
-      )}
+      {folded.length > 0 && <MoreTools controls={folded} />}
       {!readOnly && (
-        <ToolButton
-          label="Tool lock"
-          icon="toolLock"
-          iconSize={18}
-          className="narrow"
-          title="Tool lock: keep the tool after each shape — Q (or double-click a tool)"
-          pressed={toolLocked}
-          active={toolLocked}
-          onClick={() => setToolLocked(!toolLocked)}
-        />
-      )}
-      {!readOnly && (
-        <ToolButton label="Image" icon="image" shortcut="I" onClick={pickImages}>
-          <span className="kbd">I</span>
-        </ToolButton>
-      )}
-      {!readOnly && (
-        // Pinned to the end of the bar, so on a phone (where the tools scroll sideways) Undo and
-        // Redo are always in reach.
+        // Pinned to the end of the bar, so where the tools scroll sideways (a phone narrower than
+        // the bar) Undo and Redo are always in reach.
         <span className="history-tools">
           <span className="sep" />
           <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" onClick={actions.undo} disabled={!canUndo} />
@@ -137,5 +172,63 @@ export function Toolbar({
         </span>
       )}
     </div>
+  );
+}
+
+/** One control of the tool bar: a tool (one of a radio group), the tool lock (a toggle) or Image. */
+interface BarControl {
+  id: string;
+  label: string;
+  icon: IconName;
+  shortcut?: string;
+  title?: string;
+  kind: 'radio' | 'checkbox' | 'plain';
+  /** The tool picked, the lock on. */
+  on: boolean;
+  narrow?: boolean;
+  pick: () => void;
+  onDoubleClick?: () => void;
+}
+
+/**
+ * A phone's "More tools" button and its menu: the folded controls, each named beside its icon. The
+ * button shows the icon of a folded tool while it is the one in use, so the bar still says which.
+ */
+function MoreTools({ controls }: { controls: BarControl[] }) {
+  const { open, wrap, close, trigger } = useMenu<HTMLSpanElement>();
+  const on = controls.find((c) => c.kind === 'radio' && c.on);
+  return (
+    <span className="menu-wrap tools-more" ref={wrap}>
+      <button
+        {...trigger}
+        className={`tool ${on || open ? 'active' : ''}`}
+        aria-label="More tools"
+        title={on ? `More tools (${on.label} in use)` : 'More tools'}
+      >
+        <Icon name={on?.icon ?? 'more'} />
+      </button>
+      {open && (
+        <div className="menu panel tools-more-menu" role="menu" aria-label="More tools">
+          {controls.map((c) => {
+            const props = {
+              type: 'button',
+              className: c.on ? 'active' : undefined,
+              onClick: () => {
+                c.pick();
+                close();
+                focusMenuButton(wrap);
+              },
+              children: [<Icon key="icon" name={c.icon} size={18} />, <span key="label">{c.label}</span>],
+            } as const;
+            // A tool is one of a radio group, the lock a toggle, Image a plain item.
+            if (c.kind === 'radio')
+              return <button key={c.id} role="menuitemradio" aria-checked={c.on} {...props} />;
+            if (c.kind === 'checkbox')
+              return <button key={c.id} role="menuitemcheckbox" aria-checked={c.on} {...props} />;
+            return <button key={c.id} role="menuitem" {...props} />;
+          })}
+        </div>
+      )}
+    </span>
   );
 }

@@ -18,6 +18,22 @@ export const paletteTools: { tool: Tool; label: string; icon: IconName }[] = [
   { tool: 'eraser', label: 'Eraser', icon: 'eraser' },
 ];
 
+/**
+ * The tools a phone's bar keeps, the most used (Comment where one may comment): with every tool
+ * it was wider than the screen and scrolled sideways, hiding the rest past its edge with nothing
+ * to say they were there. The others (and Tool lock, Image) are under its "More tools" menu
+ * (Toolbar.tsx), as tldraw does on a phone.
+ */
+export const phoneBarTools: ReadonlySet<Tool> = new Set<Tool>([
+  'select',
+  'sticky',
+  'rect',
+  'text',
+  'arrow',
+  'pen',
+  'comment',
+]);
+
 export const alignments: { how: Alignment; label: string; icon: IconName }[] = [
   { how: 'left', label: 'Align left', icon: 'alignLeft' },
   { how: 'center', label: 'Align centre', icon: 'alignCenter' },
