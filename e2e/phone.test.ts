@@ -134,6 +134,11 @@ describe('phone', () => {
           await bar.evaluate((el) => el.scrollWidth <= el.clientWidth),
           'the bar does not scroll sideways',
         );
+        assert.equal(
+          await bar.locator('.history-tools').evaluate((el) => getComputedStyle(el).boxShadow),
+          'none',
+          'no shadow over the tools beside Undo, as if more were past the edge',
+        );
         const inBar: string[] = [];
         for (const button of await bar.getByRole('button').all()) {
           const name = (await button.getAttribute('aria-label'))!;
