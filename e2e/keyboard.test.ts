@@ -258,4 +258,40 @@ describe('keyboard only', () => {
     await kay.keyboard.press('Escape');
     await until(async () => (await ring()) === 'solid 2px', 'the line once the selection is cleared');
   });
+
+  it('with nothing selected the arrow keys pan the view (Shift: further); with a selection they nudge it', async () => {
+    await kay.goto('/boards');
+    await createBoard(kay, 'Pan by keys');
+    await canvas(kay).focus();
+    await kay.keyboard.press('n');
+    await pressTo(kay, 'Enter', 'textarea Shape text');
+    await kay.keyboard.type('Landmark');
+    await pressTo(kay, 'Escape', 'application Board canvas');
+    await kay.keyboard.press('Escape');
+    await kay.getByRole('toolbar', { name: 'Selection' }).waitFor({ state: 'detached' });
+    const note = canvas(kay).getByRole('img', { name: 'Sticky note: Landmark' });
+    const box = async () => (await note.boundingBox())!;
+    const start = await box();
+    // The view moves right, so what is drawn on it moves left on screen, by the step (50 px).
+    await kay.keyboard.press('ArrowRight');
+    await until(async () => Math.abs((await box()).x - (start.x - 50)) < 1, 'ArrowRight panned 50 px');
+    await kay.keyboard.press('Shift+ArrowDown');
+    await until(async () => Math.abs((await box()).y - (start.y - 300)) < 1, 'Shift+ArrowDown panned 300 px');
+    await kay.screenshot({ path: `${artifacts}/keyboard-panned.png` });
+    await kay.keyboard.press('ArrowLeft');
+    await kay.keyboard.press('Shift+ArrowUp');
+    await until(async () => {
+      const b = await box();
+      return Math.abs(b.x - start.x) < 1 && Math.abs(b.y - start.y) < 1;
+    }, 'panned back to where it was');
+    // The note itself never moved: Enter selects it (the first shape), and an arrow nudges it by 1
+    // board unit, not the view by 50.
+    await kay.keyboard.press('Enter');
+    await kay.getByRole('toolbar', { name: 'Selection' }).waitFor();
+    await kay.keyboard.press('Shift+ArrowRight');
+    await until(
+      async () => Math.abs((await box()).x - (start.x + 10)) < 1,
+      'Shift+ArrowRight nudged the note 10',
+    );
+  });
 });

@@ -36,7 +36,7 @@ import {
 import { fittedTextW } from './model/textFit.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { layoutText } from './model/textLayout.ts';
-import { fitRect, panToShow, useEditor, zoomAt } from './store.ts';
+import { fitRect, panned, panToShow, useEditor, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
@@ -292,6 +292,11 @@ export function createActions(
       s.select([id]);
       // Left without typing anything, it goes, as every empty text does (TextEditor, dropEmptyText).
       s.setEditing(id);
+    },
+    /** Pans the view by (dx, dy) screen pixels: the board point in the middle moves that way. */
+    panBy(dx: number, dy: number) {
+      const s = ed();
+      s.setViewport(panned(s.viewport, dx, dy));
     },
     zoomIn: () => zoomBy(1.25),
     zoomOut: () => zoomBy(0.8),

@@ -269,6 +269,12 @@ export function visibleRect(v: Viewport, screen: { w: number; h: number }): Rect
     h: screen.h / v.zoom,
   };
 }
+/** The viewport moved by (dx, dy) screen pixels at its zoom, which it keeps. */
+export const panned = (v: Viewport, dx: number, dy: number): Viewport => ({
+  ...v,
+  x: v.x + dx / v.zoom,
+  y: v.y + dy / v.zoom,
+});
 /** Zooms by `factor` keeping the board point under screen (sx, sy) fixed. */
 export function zoomAt(
   v: Viewport,

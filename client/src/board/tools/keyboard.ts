@@ -104,6 +104,9 @@ export const commandActions = (actions: Actions): Record<ActionCommand, () => un
   zoomToSelection: actions.zoomToSelection,
 });
 
+/** How far an arrow key pans the view with nothing selected, in screen pixels (with Shift: far). */
+export const PAN_STEP_PX = { near: 50, far: 300 } as const;
+
 /** The board canvas (the SVG with role="application"), the one place Tab walks through shapes. */
 const isCanvas = (t: EventTarget | null): boolean => t instanceof Element && t.matches('svg.canvas');
 
@@ -182,6 +185,15 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   if (nudge && st.selection.length > 0) {
     e.preventDefault();
     actions.nudge(nudge[0], nudge[1]);
+    return;
+  }
+  // With nothing selected the arrows pan the view, as in Miro and tldraw: before, they did
+  // nothing, and a keyboard user had no way to move around the board but zooming. Only from the
+  // canvas (or nothing focused): on a button or a slider the arrows are that control's.
+  if (nudge && (isCanvas(e.target) || e.target === document.body)) {
+    e.preventDefault();
+    const px = e.shiftKey ? PAN_STEP_PX.far : PAN_STEP_PX.near;
+    actions.panBy(Math.sign(nudge[0]) * px, Math.sign(nudge[1]) * px);
     return;
   }
   if (matchesCommand(e, 'delete')) {

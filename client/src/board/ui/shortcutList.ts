@@ -65,7 +65,10 @@ export function shortcutGroups(): ShortcutGroup[] {
         key('Tab', 'With a shape selected: select the next one, in reading order (rows, left to right)'),
         key('Shift+Tab', 'With a shape selected: select the previous one'),
         key('Escape', 'Select nothing, and pick Select (Tab then leaves the canvas)'),
-        key(['Arrow keys', 'Shift+arrow keys'], 'Nudge the selection by 1 or 10'),
+        key(
+          ['Arrow keys', 'Shift+arrow keys'],
+          'Nudge the selection by 1 or 10; with nothing selected, pan the view (Shift: further)',
+        ),
         key(K.contextMenu, 'Open the context menu of the selection (or right-click)'),
       ],
     },
