@@ -78,7 +78,7 @@ describe('keyboard only', () => {
     await pressTo(kay, 'Escape', 'application Board canvas');
     assert.equal(await stickyText(kay).textContent(), 'Said with keys');
     // The note is selected: Shift+arrow moves it 10 to the right.
-    const before = (await shapes(kay, 'sticky').boundingBox())!;
+    const before = (await shapes(kay, 'sticky').first().boundingBox())!;
     await kay.keyboard.press('Shift+ArrowRight');
     await until(
       async () => (await shapes(kay, 'sticky').boundingBox())!.x > before.x + 5,
@@ -228,13 +228,16 @@ describe('keyboard only', () => {
         return after.outlineStyle === 'none' ? 'none' : `${after.outlineStyle} ${after.outlineWidth}`;
       });
     const allBoards = kay.getByRole('link', { name: 'All boards' });
+    const toolStop = kay.getByRole('toolbar', { name: 'Tools' }).locator('[tabindex="0"]');
     // Nothing selected (an earlier test left its shapes selected).
     await canvas(kay).focus();
     await kay.keyboard.press('Escape');
     await allBoards.focus();
     const unfocused = await edge();
     assert.equal(await ring(), 'none', 'no line without focus');
-    await pressTo(kay, 'Shift+Tab', 'application Board canvas');
+    // The canvas comes after the tool bar's one stop (the header and the tools come first).
+    await toolStop.focus();
+    await pressTo(kay, 'Tab', 'application Board canvas');
     await kay.screenshot({ path: `${artifacts}/canvas-focus-ring.png` });
     assert.equal(await ring(), 'solid 2px', 'Tab to the canvas: a thin line on the edge of the view');
     assert.notDeepEqual(await edge(), unfocused, 'the line shows on the edge of the view');
@@ -251,8 +254,8 @@ describe('keyboard only', () => {
     // With a shape selected, its selection outline shows where the keys act: no line on the view.
     await kay.keyboard.press('Control+a');
     await kay.locator('.selection > rect').first().waitFor();
-    await allBoards.focus();
-    await pressTo(kay, 'Shift+Tab', 'application Board canvas');
+    await toolStop.focus();
+    await pressTo(kay, 'Tab', 'application Board canvas');
     assert.equal(await ring(), 'none', 'no line while something is selected');
     await kay.screenshot({ path: `${artifacts}/canvas-focus-selected.png` });
     await kay.keyboard.press('Escape');
@@ -293,5 +296,70 @@ describe('keyboard only', () => {
       async () => Math.abs((await box()).x - (start.x + 10)) < 1,
       'Shift+ArrowRight nudged the note 10',
     );
+  });
+
+  it('the tool bar is one Tab stop between the header and the canvas; arrows, Home and End move in it', async () => {
+    const bar = kay.getByRole('toolbar', { name: 'Tools' });
+    await kay.getByRole('link', { name: 'All boards' }).focus();
+    // Tab through the header: every stop is in it until the tool bar's one stop, then the canvas.
+    const where = () =>
+      kay.evaluate(() => {
+        const el = document.activeElement;
+        return el?.closest('header')
+          ? 'header'
+          : el?.closest('[role="toolbar"][aria-label="Tools"]')
+            ? 'tools'
+            : 'else';
+      });
+    let tabs = 0;
+    while ((await where()) === 'header' && tabs < 30) {
+      await kay.keyboard.press('Tab');
+      tabs++;
+    }
+    assert.equal(await where(), 'tools', 'after the header, the tool bar');
+    assert.equal(await focused(kay), 'button Select', 'its stop is the picked tool');
+    await pressTo(kay, 'Tab', 'application Board canvas');
+    assert.equal(await bar.locator('[tabindex="0"]').count(), 1, 'one button of the bar is in the Tab order');
+    // A tool picked by its key becomes the bar's stop.
+    await kay.keyboard.press('Escape');
+    await kay.keyboard.press('r');
+    await bar.getByRole('button', { name: 'Rectangle', pressed: true }).waitFor();
+    await pressTo(kay, 'Shift+Tab', 'button Rectangle');
+    await pressTo(kay, 'ArrowRight', 'button Ellipse');
+    await pressTo(kay, 'ArrowDown', 'button Diamond');
+    await pressTo(kay, 'ArrowLeft', 'button Ellipse');
+    await pressTo(kay, 'Home', 'button Select');
+    // The last button that can be pressed (Redo is greyed with nothing to redo).
+    const last = `button ${await bar.locator('button:not(:disabled)').last().getAttribute('aria-label')}`;
+    await pressTo(kay, 'ArrowLeft', last);
+    await pressTo(kay, 'Home', 'button Select');
+    await pressTo(kay, 'End', last);
+    await pressTo(kay, 'ArrowRight', 'button Select');
+    await kay.screenshot({
+      path: `${artifacts}/toolbar-focus.png`,
+      clip: { x: 300, y: 0, width: 680, height: 70 },
+    });
+    // Enter and Space pick the tool focused.
+    await pressTo(kay, 'ArrowRight', 'button Hand');
+    await kay.keyboard.press('Enter');
+    await bar.getByRole('button', { name: 'Hand', pressed: true }).waitFor();
+    await pressTo(kay, 'ArrowRight', 'button Sticky note');
+    await kay.keyboard.press('Space');
+    await bar.getByRole('button', { name: 'Sticky note', pressed: true }).waitFor();
+    // The stop follows focus in the bar: Tab out and Shift+Tab back lands on the same button.
+    await pressTo(kay, 'Tab', 'application Board canvas');
+    await pressTo(kay, 'Shift+Tab', 'button Sticky note');
+    assert.equal(await bar.locator('[tabindex="0"]').count(), 1, 'still one stop');
+    // With a shape selected, an arrow in the bar moves along the bar and leaves the shape be.
+    await canvas(kay).focus();
+    await kay.keyboard.press('Enter');
+    await until(async () => (await shapes(kay, 'sticky').count()) === 2, 'a second note');
+    await kay.keyboard.press('Escape');
+    await kay.keyboard.press('Control+a');
+    await kay.getByRole('toolbar', { name: 'Selection' }).waitFor();
+    const before = (await shapes(kay, 'sticky').first().boundingBox())!;
+    await bar.getByRole('button', { name: 'Hand' }).focus();
+    await pressTo(kay, 'ArrowRight', 'button Sticky note');
+    assert.equal((await shapes(kay, 'sticky').first().boundingBox())!.x, before.x, 'the note did not move');
   });
 });

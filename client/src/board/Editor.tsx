@@ -377,46 +377,9 @@ function EditorView({
         className={`editor ${locked ? 'locked' : ''} ${pagesOpen ? 'pages-open' : ''}`}
         onPointerDown={() => presence.activity()}
       >
-        <Canvas
-          index={previewIndex ?? index}
-          controller={controller}
-          awareness={session.awareness}
-          readOnly={locked || previewIndex !== null}
-          onPointer={(p) => {
-            pointerRef.current = p;
-            presence.pointer(p);
-          }}
-          onEditRequest={actions.editText}
-          onEmptyDoubleClick={actions.addTextAt}
-          onMenu={(request) => menu.current?.open(request)}
-        />
-        <ContextMenu
-          ref={menu}
-          actions={actions}
-          controller={controller}
-          index={previewIndex ?? index}
-          readOnly={locked || previewIndex !== null}
-          canComment={canComment(role) && !accessLost && previewIndex === null}
-          history={joint}
-          boardId={board.id}
-          session={session}
-          whole={pages.length > 1 ? 'page' : 'board'}
-          onMessage={setMessage}
-        />
-        {!locked && <EmptyHint index={index} />}
-        <SelectionAnnouncer index={previewIndex ?? index} />
-        {!previewIndex && (
-          <TextEditor doc={session.doc} index={index} history={actions} canvasUndo={session.undo} />
-        )}
-        <Cursors awareness={session.awareness} />
-        <ImageInput
-          pointer={() => pointerRef.current}
-          boardId={board.id}
-          userId={user.id}
-          session={session}
-          readOnly={locked}
-          onMessage={setMessage}
-        />
+        {/* The header, then the tools, then the canvas, then the panels: the order Tab takes (and a
+            screen reader reads), as in tldraw and Miro. The chrome's z-index keeps it over the
+            canvas whatever its place here. */}
         <header className="topbar">
           <div className="panel title-panel">
             <Link href="/boards" className="tool" aria-label="All boards" title="All boards">
@@ -459,6 +422,52 @@ function EditorView({
             </button>
           </div>
         </header>
+        <Toolbar
+          actions={actions}
+          history={joint}
+          readOnly={locked || previewIndex !== null}
+          canComment={canComment(role) && !accessLost && previewIndex === null}
+        />
+        <Canvas
+          index={previewIndex ?? index}
+          controller={controller}
+          awareness={session.awareness}
+          readOnly={locked || previewIndex !== null}
+          onPointer={(p) => {
+            pointerRef.current = p;
+            presence.pointer(p);
+          }}
+          onEditRequest={actions.editText}
+          onEmptyDoubleClick={actions.addTextAt}
+          onMenu={(request) => menu.current?.open(request)}
+        />
+        <ContextMenu
+          ref={menu}
+          actions={actions}
+          controller={controller}
+          index={previewIndex ?? index}
+          readOnly={locked || previewIndex !== null}
+          canComment={canComment(role) && !accessLost && previewIndex === null}
+          history={joint}
+          boardId={board.id}
+          session={session}
+          whole={pages.length > 1 ? 'page' : 'board'}
+          onMessage={setMessage}
+        />
+        {!locked && <EmptyHint index={index} />}
+        <SelectionAnnouncer index={previewIndex ?? index} />
+        {!previewIndex && (
+          <TextEditor doc={session.doc} index={index} history={actions} canvasUndo={session.undo} />
+        )}
+        <Cursors awareness={session.awareness} />
+        <ImageInput
+          pointer={() => pointerRef.current}
+          boardId={board.id}
+          userId={user.id}
+          session={session}
+          readOnly={locked}
+          onMessage={setMessage}
+        />
         <div className="banners" ref={setBannerColumn}>
           {readOnly && !accessLost && (
             <div className="banner" role="note">
@@ -516,12 +525,6 @@ function EditorView({
           }
           onPreview={setPreviewIndex}
           onMessage={setMessage}
-        />
-        <Toolbar
-          actions={actions}
-          history={joint}
-          readOnly={locked || previewIndex !== null}
-          canComment={canComment(role) && !accessLost && previewIndex === null}
         />
         <Facilitation
           boardId={board.id}

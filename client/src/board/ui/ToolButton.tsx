@@ -15,6 +15,7 @@ export function ToolButton({
   disabled,
   className,
   iconSize,
+  tabIndex,
   children,
 }: {
   /** The accessible name. */
@@ -33,6 +34,8 @@ export function ToolButton({
   /** Classes beside `tool`, such as `wide-only` or `danger`. */
   className?: string;
   iconSize?: number;
+  /** -1 in a bar with one Tab stop (the tool bar's roving tabindex), where arrows move between buttons. */
+  tabIndex?: number;
   /** Anything drawn after the icon, such as the shortcut key. */
   children?: ReactNode;
 }) {
@@ -44,6 +47,7 @@ export function ToolButton({
       aria-pressed={pressed}
       title={title ?? (shortcut ? `${label} — ${shortcut}` : label)}
       disabled={disabled}
+      tabIndex={tabIndex}
       onClick={onClick}
       onDoubleClick={onDoubleClick}
     >

@@ -1,6 +1,6 @@
 // The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
 // On a phone the less used tools are under a "More tools" menu (controls.ts, phoneBarTools).
-import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { type KeyboardEvent, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import type { JointUndo } from '../pages/jointUndo.ts';
@@ -35,6 +35,13 @@ export function Toolbar({
   const canUndo = useSyncExternalStore(history.subscribe, history.canUndo);
   const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
   const phone = usePhoneLayout();
+  // One Tab stop for the whole bar (the WAI-ARIA toolbar pattern, as in tldraw and Excalidraw): a
+  // trial's keyboard user tabbed through fifteen buttons to get past it. The stop is the button
+  // last focused in the bar while focus is in it, else the picked tool (on a phone, "More tools"
+  // while the picked tool is in its menu); arrows, Home and End move between the buttons
+  // (toolbarKeys), Enter and Space press them as ever.
+  const [roving, setRoving] = useState<string | null>(null);
+  const [vertical, setVertical] = useState(false);
   // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
   // editor (editor.css).
   const ref = useRef<HTMLDivElement>(null);
@@ -42,7 +49,11 @@ export function Toolbar({
     const el = ref.current;
     const host = el?.closest<HTMLElement>('.editor');
     if (!el || !host) return;
-    const measure = () => host.style.setProperty('--toolbar-w', `${el.offsetWidth}px`);
+    const measure = () => {
+      host.style.setProperty('--toolbar-w', `${el.offsetWidth}px`);
+      // A column between a phone and a laptop (editor.css): said as the bar's orientation.
+      setVertical(getComputedStyle(el).flexDirection === 'column');
+    };
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
@@ -136,12 +147,37 @@ export function Toolbar({
   const fold = phone && !readOnly;
   const inBar = fold ? controls.filter((c) => phoneBarTools.has(c.id as Tool)) : controls;
   const folded = fold ? controls.filter((c) => !phoneBarTools.has(c.id as Tool)) : [];
+  const labels = [
+    ...inBar.map((c) => c.label),
+    ...(folded.length > 0 ? [MORE_TOOLS] : []),
+    ...(readOnly ? [] : ['Undo', 'Redo']),
+  ];
+  const picked = controls.find((c) => c.kind === 'radio' && c.on);
+  const pickedLabel = picked && (inBar.includes(picked) ? picked.label : MORE_TOOLS);
+  const stop = [roving, pickedLabel].find((l) => l && labels.includes(l)) ?? labels[0];
+  const tabIndexOf = (label: string) => (label === stop ? 0 : -1);
   return (
-    <div className="toolbar panel" role="toolbar" aria-label="Tools" ref={ref}>
+    <div
+      className="toolbar panel"
+      role="toolbar"
+      aria-label="Tools"
+      aria-orientation={vertical ? 'vertical' : 'horizontal'}
+      ref={ref}
+      onFocus={(e) => {
+        const label = e.target.getAttribute('aria-label');
+        if (label && labels.includes(label)) setRoving(label);
+      }}
+      onBlur={(e) => {
+        // Left for the rest of the page: the next Tab into the bar lands on the picked tool.
+        if (!e.currentTarget.contains(e.relatedTarget)) setRoving(null);
+      }}
+      onKeyDown={toolbarKeys}
+    >
       {inBar.map((c) => (
         <ToolButton
           key={c.id}
           label={c.label}
+          tabIndex={tabIndexOf(c.label)}
           icon={c.icon}
           shortcut={c.shortcut}
           title={c.title}
@@ -155,15 +191,23 @@ export function Toolbar({
           {c.shortcut && <span className="kbd">{c.shortcut}</span>}
         </ToolButton>
       ))}
-      {folded.length > 0 && <MoreTools controls={folded} />}
+      {folded.length > 0 && <MoreTools controls={folded} tabIndex={tabIndexOf(MORE_TOOLS)} />}
       {!readOnly && (
         // Pinned to the end of the bar, so where the tools scroll sideways (a phone narrower than
         // the bar) Undo and Redo are always in reach.
         <span className="history-tools">
           <span className="sep" />
-          <ToolButton label="Undo" icon="undo" shortcut="Ctrl+Z" onClick={actions.undo} disabled={!canUndo} />
+          <ToolButton
+            label="Undo"
+            tabIndex={tabIndexOf('Undo')}
+            icon="undo"
+            shortcut="Ctrl+Z"
+            onClick={actions.undo}
+            disabled={!canUndo}
+          />
           <ToolButton
             label="Redo"
+            tabIndex={tabIndexOf('Redo')}
             icon="redo"
             shortcut="Ctrl+Shift+Z"
             onClick={actions.redo}
@@ -194,7 +238,7 @@ interface BarControl {
  * A phone's "More tools" button and its menu: the folded controls, each named beside its icon. The
  * button shows the icon of a folded tool while it is the one in use, so the bar still says which.
  */
-function MoreTools({ controls }: { controls: BarControl[] }) {
+function MoreTools({ controls, tabIndex }: { controls: BarControl[]; tabIndex: number }) {
   const { open, wrap, close, trigger } = useMenu<HTMLSpanElement>();
   const on = controls.find((c) => c.kind === 'radio' && c.on);
   return (
@@ -202,7 +246,8 @@ function MoreTools({ controls }: { controls: BarControl[] }) {
       <button
         {...trigger}
         className={`tool ${on || open ? 'active' : ''}`}
-        aria-label="More tools"
+        tabIndex={tabIndex}
+        aria-label={MORE_TOOLS}
         title={on ? `More tools (${on.label} in use)` : 'More tools'}
       >
         <Icon name={on?.icon ?? 'more'} />
@@ -231,4 +276,36 @@ function MoreTools({ controls }: { controls: BarControl[] }) {
       )}
     </span>
   );
+}
+
+const MORE_TOOLS = 'More tools';
+
+/** The keys that move focus along the bar, to the previous or next button, or to either end. */
+const moves: Record<string, (at: number, count: number) => number> = {
+  ArrowLeft: (at, n) => (at - 1 + n) % n,
+  ArrowUp: (at, n) => (at - 1 + n) % n,
+  ArrowRight: (at, n) => (at + 1) % n,
+  ArrowDown: (at, n) => (at + 1) % n,
+  Home: () => 0,
+  End: (_, n) => n - 1,
+};
+
+/**
+ * Arrows (either pair, whichever way the bar runs), Home and End on a button of the bar focus
+ * another, wrapping at the ends and passing over greyed ones (Redo with nothing to redo). Kept
+ * from the board's keys: with a shape selected, an arrow here nudged it.
+ */
+function toolbarKeys(e: KeyboardEvent<HTMLDivElement>): void {
+  const move = moves[e.key];
+  if (!move || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
+  // The bar's own buttons: a phone's "More tools" menu, open inside the bar, has its own keys.
+  if ((e.target as Element).closest('[role="menu"]')) return;
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')].filter(
+    (button) => !button.closest('[role="menu"]'),
+  );
+  const at = buttons.indexOf(e.target as HTMLButtonElement);
+  if (at < 0) return;
+  e.preventDefault();
+  e.stopPropagation();
+  buttons[move(at, buttons.length)]?.focus();
 }
