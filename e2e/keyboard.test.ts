@@ -8,6 +8,7 @@ import {
   canvas,
   createBoard,
   focused,
+  inView,
   newUser,
   shapes,
   stickyText,
@@ -361,5 +362,31 @@ describe('keyboard only', () => {
     await bar.getByRole('button', { name: 'Hand' }).focus();
     await pressTo(kay, 'ArrowRight', 'button Sticky note');
     assert.equal((await shapes(kay, 'sticky').first().boundingBox())!.x, before.x, 'the note did not move');
+  });
+
+  it('notes made by N and Enter, one after the other, go side by side in view, not on top of each other', async () => {
+    await kay.goto('/boards');
+    await createBoard(kay, 'Notes by keys');
+    for (const word of ['One', 'Two', 'Three']) {
+      await canvas(kay).focus();
+      await kay.keyboard.press('n');
+      await pressTo(kay, 'Enter', 'textarea Shape text');
+      await kay.keyboard.type(word);
+      await pressTo(kay, 'Escape', 'application Board canvas');
+    }
+    const boxes = await Promise.all(
+      ['One', 'Two', 'Three'].map(async (word) => {
+        const name = `Sticky note: ${word}`;
+        assert.ok(await inView(kay, name), `${name} is in view`);
+        return (await canvas(kay).getByRole('img', { name, exact: true }).boundingBox())!;
+      }),
+    );
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        assert.ok(
+          a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y,
+          `no two notes overlap: ${JSON.stringify(boxes)}`,
+        );
+    await kay.screenshot({ path: `${artifacts}/keyboard-notes.png` });
   });
 });

@@ -14,9 +14,11 @@ import {
   distributeUnits,
   dragCorner,
   expandToGroups,
+  freeSpot,
   groupShapes,
   moveShapes,
   offsetPatches,
+  PLACE_GAP,
   readAll,
   resizeShape,
   restyle,
@@ -152,6 +154,44 @@ describe('align and distribute', () => {
         ['c', 250],
       ],
     );
+  });
+});
+
+describe('a free spot for a shape placed from the keyboard', () => {
+  const view = { x: -600, y: -300, w: 1200, h: 600 };
+  const note = { x: -100, y: -100, w: 200, h: 200 };
+  const step = 200 + PLACE_GAP;
+
+  it('keeps the middle of the view when nothing is there', () => {
+    assert.deepEqual(freeSpot(note, [{ x: 200, y: 200, w: 50, h: 50 }], view), { x: -100, y: -100 });
+  });
+
+  it('steps right of a shape in the way, then on along the row, never overlapping one', () => {
+    const first = freeSpot(note, [note], view);
+    assert.deepEqual(first, { x: -100 + step, y: -100 });
+    const taken = [note, { ...note, ...first }];
+    const second = freeSpot(note, taken, view);
+    assert.deepEqual(second, { x: -100 + 2 * step, y: -100 });
+    // A shape only partly in the way counts too.
+    assert.deepEqual(freeSpot(note, [{ x: 50, y: 50, w: 10, h: 10 }], view), { x: -100 + step, y: -100 });
+  });
+
+  it('goes to the next row when the row is full to the view’s edge, then to the rest of the view', () => {
+    const tall = { x: -600, y: -400, w: 1200, h: 800 };
+    // The row from the middle holds three notes (a fourth would cross the right edge at 600).
+    const row = [0, 1, 2].map((c) => ({ ...note, x: -100 + c * step }));
+    assert.deepEqual(freeSpot(note, row, tall), { x: -100, y: -100 + step });
+    // No room below or to the right: left of the middle, in reading order (the row above first).
+    const ahead = [...row, ...row.map((r) => ({ ...r, y: -100 + step }))];
+    const spot = freeSpot(note, ahead, tall);
+    assert.ok(spot.x < -100 || spot.y < -100, `somewhere before the middle: ${JSON.stringify(spot)}`);
+    for (const t of ahead)
+      assert.ok(spot.x + 200 <= t.x || t.x + 200 <= spot.x || spot.y + 200 <= t.y || t.y + 200 <= spot.y);
+    assert.ok(spot.x >= tall.x && spot.y >= tall.y && spot.x + 200 <= 600 && spot.y + 200 <= 400, 'in view');
+  });
+
+  it('falls back to the middle when the view has no free spot', () => {
+    assert.deepEqual(freeSpot(note, [view], view), { x: -100, y: -100 });
   });
 });
 

@@ -13,6 +13,7 @@ import {
   alignUnits,
   applyPatches,
   distributeUnits,
+  freeSpot,
   groupShapes,
   type Offset,
   offsetPatches,
@@ -36,7 +37,7 @@ import {
 import { fittedTextW } from './model/textFit.ts';
 import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textInput.ts';
 import { layoutText } from './model/textLayout.ts';
-import { fitRect, panned, panToShow, useEditor, zoomAt } from './store.ts';
+import { clearOfControls, fitRect, panned, panToShow, useEditor, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
 
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
@@ -267,15 +268,23 @@ export function createActions(
       ed().setEditing(id);
     },
     /**
-     * A shape of `type` and its default size in the middle of the view, selected (a note or text
-     * ready to type into): what a click with the tool does, for someone without a pointer.
+     * A shape of `type` and its default size in the middle of the view (or a free spot beside
+     * it), selected (a note or text ready to type into): what a click with the tool does, for
+     * someone without a pointer.
      */
     placeAtCentre(type: 'sticky' | 'rect' | 'ellipse' | 'diamond' | 'text') {
       if (!canEdit()) return;
       const s = ed();
       // A text starts as narrow as an empty text and grows as it is typed (model/textFit.ts).
       const size = type === 'text' ? textShapeAt({ x: 0, y: 0 }) : defaultSize[type];
-      const at = { x: s.viewport.x - size.w / 2, y: s.viewport.y - size.h / 2 };
+      const mid = { x: s.viewport.x - size.w / 2, y: s.viewport.y - size.h / 2, ...size };
+      // Beside what is there already (a frame holds notes; it is not in the way), so the second
+      // note of a row of Enters does not land on, and hide, the first.
+      const taken = index
+        .getSnapshot()
+        .list.filter((e) => e.rec.type !== 'frame')
+        .map((e) => e.bounds);
+      const at = freeSpot(mid, taken, clearOfControls(s.viewport, s.screen));
       undo.stopCapturing();
       const id = createShape(doc, { type, ...at, ...size, ...carriedStyle(type, s.lastStyle) }, userId);
       s.select([id]);

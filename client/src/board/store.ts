@@ -290,6 +290,13 @@ export function zoomAt(
 /** fitRect's margins, in screen pixels: 80 left and right, 130 above and below. */
 const FIT_SIDE = 80;
 const FIT_TOP = 130;
+/** The board rectangle in view and clear of the controls (fitRect's margins). */
+export function clearOfControls(v: Viewport, screen: { w: number; h: number }): Rect {
+  const r = visibleRect(v, screen);
+  const mx = Math.min(FIT_SIDE / v.zoom, r.w / 2);
+  const my = Math.min(FIT_TOP / v.zoom, r.h / 2);
+  return { x: r.x + mx, y: r.y + my, w: r.w - 2 * mx, h: r.h - 2 * my };
+}
 /** A viewport showing `r` with a margin. */
 export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
   if (!r) return { x: 0, y: 0, zoom: 1 };
@@ -352,8 +359,8 @@ export function showToRead(v: Viewport, screen: { w: number; h: number }, r: Rec
  * shape chosen is on screen without the view jumping for every shape already shown.
  */
 export function panToShow(v: Viewport, screen: { w: number; h: number }, r: Rect): Viewport {
-  const mx = 80 / v.zoom;
-  const my = 130 / v.zoom;
+  const mx = FIT_SIDE / v.zoom;
+  const my = FIT_TOP / v.zoom;
   const halfW = screen.w / 2 / v.zoom - mx;
   const halfH = screen.h / 2 / v.zoom - my;
   const axis = (centre: number, half: number, lo: number, size: number) => {
