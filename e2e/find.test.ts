@@ -258,3 +258,103 @@ describe('find on this page', () => {
     await tab.close();
   });
 });
+
+/** Notes far to the left and right of the middle one: Find has to move the view to each. */
+const wideBoard = {
+  version: 1,
+  shapes: [
+    { ...base, id: 'mid', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0', text: 'Middle' },
+    { ...base, id: 'west', type: 'sticky', x: -3000, y: 0, w: 200, h: 200, z: 'a1', text: 'Westmost' },
+    { ...base, id: 'east', type: 'sticky', x: 3000, y: 100, w: 200, h: 200, z: 'a2', text: 'Eastmost' },
+  ],
+};
+
+type Box = { x: number; y: number; width: number; height: number };
+const meet = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('find keeps its match clear of the panels', () => {
+  const app = withApp();
+
+  /**
+   * The panels (by selector) that `name`'s note meets on screen, once the view has settled: [] when
+   * it is wholly in sight. Also checks that the note is in the middle of what the panels leave.
+   */
+  async function under(page: Page, name: string): Promise<string[]> {
+    const note = canvas(page).getByRole('img', { name, exact: true });
+    let last = '';
+    // Settled: the same box twice in a row (the view moves in the frame after the selection).
+    await until(async () => {
+      const now = JSON.stringify(await note.boundingBox());
+      const same = now === last;
+      last = now;
+      return same;
+    }, `${name} stands still`);
+    const box = (await note.boundingBox())!;
+    const hits: string[] = [];
+    for (const selector of ['.style-panel', '.side-panel', '.pages-panel', '.find-bar', '.toolbar']) {
+      for (const panel of await page.locator(selector).all()) {
+        const b = await panel.boundingBox();
+        if (b && meet(box, b)) hits.push(`${selector} ${JSON.stringify(b)} over ${JSON.stringify(box)}`);
+      }
+    }
+    return hits;
+  }
+
+  it('brings a match beside an open Comments or Pages panel, and the style panel, not under them', async () => {
+    const { page } = await newUser(app, 'Wes');
+    await createBoard(page, 'Wide');
+    const file = join(tmpdir(), `tandem-find-wide-${process.pid}.json`);
+    writeFileSync(file, JSON.stringify(wideBoard));
+    await page.getByLabel('Import JSON file').setInputFiles(file);
+    await page.getByText('Imported 3 shapes.').waitFor();
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await canvas(page).focus();
+      await page.keyboard.press('Control+0');
+      // The Comments panel open at the right: a note found to the east once landed under it.
+      await page.getByRole('button', { name: 'Comments', exact: true }).click();
+      await page.getByRole('complementary', { name: 'Comments panel' }).waitFor();
+      await page.keyboard.press('Control+f');
+      await findBar(page).getByRole('searchbox').fill('eastmost');
+      await untilSelected(page, 'Sticky note: Eastmost');
+      assert.deepEqual(await under(page, 'Sticky note: Eastmost'), [], `at ${width} px, Comments open`);
+      await page.screenshot({ path: `${artifacts}/find-clear-comments-${width}.png` });
+      await page.getByRole('button', { name: 'Comments', exact: true }).click();
+
+      // The Pages panel open at the left, the style panel beside it: a note found to the west.
+      await page.getByRole('button', { name: 'Pages', exact: true }).click();
+      await page.locator('.pages-panel').waitFor();
+      await findBar(page).getByRole('searchbox').fill('westmost');
+      await untilSelected(page, 'Sticky note: Westmost');
+      assert.deepEqual(await under(page, 'Sticky note: Westmost'), [], `at ${width} px, Pages open`);
+      await page.screenshot({ path: `${artifacts}/find-clear-pages-${width}.png` });
+
+      // Found again from the east, with Pages still open: the west note is a long way left.
+      await findBar(page).getByRole('searchbox').fill('eastmost');
+      await untilSelected(page, 'Sticky note: Eastmost');
+      await findBar(page).getByRole('searchbox').fill('westmost');
+      await untilSelected(page, 'Sticky note: Westmost');
+      assert.deepEqual(await under(page, 'Sticky note: Westmost'), [], `at ${width} px, Pages open, again`);
+      await page.getByRole('button', { name: 'Close find' }).click();
+      await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    }
+  });
+
+  it('the style panel steps aside from a selection beside the open Pages panel', async () => {
+    const { page } = await newUser(app, 'Pia');
+    await createBoard(page, 'Beside pages');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    // A note drawn just right of the Pages panel, where the style panel stands while it is open.
+    await place(page, 'Rectangle', 400, 400);
+    const shape = canvas(page).getByRole('img', { name: 'Rectangle', exact: true });
+    await untilSelected(page, 'Rectangle');
+    const note = (await shape.boundingBox())!;
+    const style = page.locator('.style-panel');
+    await until(async () => {
+      const b = await style.boundingBox();
+      return b !== null && !meet(note, b);
+    }, 'the style panel clear of the rectangle');
+    await page.screenshot({ path: `${artifacts}/style-panel-beside-pages.png` });
+  });
+});

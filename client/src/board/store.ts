@@ -342,15 +342,42 @@ export function fitToRead(r: Rect, screen: { w: number; h: number }, minZoom: nu
   };
 }
 
+/** The screen less fitRect's margins: where content is shown clear of the bars at the edges. */
+export function marginsRect(screen: { w: number; h: number }): Rect {
+  return { x: FIT_SIDE, y: FIT_TOP, w: screen.w - 2 * FIT_SIDE, h: screen.h - 2 * FIT_TOP };
+}
+
 /**
- * The viewport that shows `r` so that it can be read: panned just enough (panToShow) when it is
- * drawn large enough already, else zoomed in on it, up to 100 %, and centred. Find uses it: at
- * the 5 % a whole board is fitted at, a found note is a dot.
+ * The viewport that shows `r` so that it can be read inside `clear` (screen pixels: by default the
+ * screen less fitRect's margins; Find passes the part no panel covers, ui/clearOfSelection.ts): the
+ * same viewport when `r` is drawn readable and wholly inside `clear` already; else centred in
+ * `clear`, zoomed in on, up to 100 %, when it is drawn too small to read. Find uses it: at the 5 %
+ * a whole board is fitted at, a found note is a dot; and a trial's match, panned just into view,
+ * landed under the open Comments panel (or the Pages panel, or the style panel it opened).
  */
-export function showToRead(v: Viewport, screen: { w: number; h: number }, r: Rect): Viewport {
-  if (Math.max(r.w, r.h) * v.zoom >= READABLE_PX) return panToShow(v, screen, r);
-  const fit = fitRect(r, screen);
-  return { ...fit, zoom: Math.max(v.zoom, Math.min(fit.zoom, 1)) };
+export function showToRead(
+  v: Viewport,
+  screen: { w: number; h: number },
+  r: Rect,
+  clear: Rect = marginsRect(screen),
+): Viewport {
+  const readable = Math.max(r.w, r.h) * v.zoom >= READABLE_PX;
+  const fits = clampZoom(Math.min(clear.w / Math.max(r.w, 1), clear.h / Math.max(r.h, 1)));
+  const zoom = readable ? v.zoom : Math.max(v.zoom, Math.min(fits, 1));
+  if (zoom === v.zoom) {
+    const at = toScreen(v, screen, r.x, r.y);
+    const inside =
+      at.x >= clear.x &&
+      at.y >= clear.y &&
+      at.x + r.w * zoom <= clear.x + clear.w &&
+      at.y + r.h * zoom <= clear.y + clear.h;
+    if (inside) return v;
+  }
+  return {
+    zoom,
+    x: r.x + r.w / 2 - (clear.x + clear.w / 2 - screen.w / 2) / zoom,
+    y: r.y + r.h / 2 - (clear.y + clear.h / 2 - screen.h / 2) / zoom,
+  };
 }
 /**
  * The viewport moved just enough that `r` is in view, clear of the controls (the margins

@@ -11,7 +11,8 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { findMatches, matchCountText, stepMatch } from '../model/find.ts';
 import { pageLabel, pagePath } from '../pages/model.ts';
 import { onKeydown } from '../shortcuts.ts';
-import { showToRead, useEditor } from '../store.ts';
+import { marginsRect, showToRead, useEditor } from '../store.ts';
+import { dockedPanels, uncovered } from './clearOfSelection.ts';
 import { carryFind, pageMatchesText, useOtherPageMatches } from './findPages.ts';
 import { canTakeFocus } from './focusable.ts';
 import { Icon } from './icons.tsx';
@@ -56,6 +57,7 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
   const [query, setQuery] = useState(initialQuery);
   const [current, setCurrent] = useState<string | null>(null);
   const field = useRef<HTMLInputElement>(null);
+  const bar = useRef<HTMLElement>(null);
   // Where the caret was before: Escape gives it back, as a dialog does.
   const before = useRef<Element | null>(null);
   // Matches follow the board as it changes (someone edits a note while this is open).
@@ -89,8 +91,18 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
     // The index as it is now: called from a load's callback, this render's snapshot may be older.
     const entry = index.getSnapshot().list.find((e) => e.rec.id === id);
     if (!entry) return;
-    const view = showToRead(st.viewport, st.screen, entry.bounds);
-    if (view !== st.viewport) st.setViewport(view);
+    // In the next frame, once the selection has opened the style panel: the match is shown in the
+    // part of the board no panel covers (the style panel at its home, an open Comments or Pages
+    // panel, this bar), centred there, not just inside the screen's margins and under one of them.
+    requestAnimationFrame(() => {
+      const now = useEditor.getState();
+      const area = bar.current?.parentElement;
+      const clear = area
+        ? uncovered(marginsRect(now.screen), dockedPanels(area, now.screen))
+        : marginsRect(now.screen);
+      const view = showToRead(now.viewport, now.screen, entry.bounds, clear);
+      if (view !== now.viewport) now.setViewport(view);
+    });
   };
 
   const close = () => {
@@ -164,6 +176,7 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
     // A search landmark: a screen reader lists it among the page's regions.
     // Escape closes it from the field and from the list of other pages alike.
     <search
+      ref={bar}
       className="panel find-bar"
       aria-label="Find on this page"
       onKeyDown={(e) => {

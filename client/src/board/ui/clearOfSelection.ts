@@ -156,3 +156,57 @@ export function useClearOfSelection(
   }, [ref, box, places, enabled]);
   return aside;
 }
+
+/** A panel docked at one side of the board area: what is under it is out of sight from that side in. */
+export interface Docked {
+  box: Rect;
+  side: 'left' | 'right' | 'top';
+}
+
+/** Narrower or shorter than this, the room left between the panels is no place to show a match. */
+const LEAST_CLEAR = 120;
+
+/**
+ * The part of `within` (screen pixels, e.g. the screen less fitRect's margins) that the docked
+ * panels leave uncovered, `GAP` away from each; `within` itself when the panels leave too little
+ * room (a small window with both side panels open).
+ */
+export function uncovered(within: Rect, panels: readonly Docked[]): Rect {
+  let left = within.x;
+  let right = within.x + within.w;
+  let top = within.y;
+  const bottom = within.y + within.h;
+  for (const { box, side } of panels) {
+    if (box.w <= 0 || box.h <= 0) continue;
+    if (side === 'left') left = Math.max(left, box.x + box.w + GAP);
+    else if (side === 'right') right = Math.min(right, box.x - GAP);
+    else top = Math.max(top, box.y + box.h + GAP);
+  }
+  return right - left < LEAST_CLEAR || bottom - top < LEAST_CLEAR
+    ? within
+    : { x: left, y: top, w: right - left, h: bottom - top };
+}
+
+/**
+ * The panels docked at the sides of the board area `area` now, in its pixels: the Pages panel,
+ * the tools when they stand in a column and the style panel at its home (left); the Comments or
+ * History panel (right); the Find bar (top, below the bars fitRect's margins keep clear of).
+ */
+export function dockedPanels(area: HTMLElement, screen: { w: number; h: number }): Docked[] {
+  const out: Docked[] = [];
+  const each = (selector: string, f: (el: HTMLElement) => Docked | null) => {
+    for (const el of area.querySelectorAll<HTMLElement>(selector)) {
+      const d = el.offsetWidth > 0 ? f(el) : null;
+      if (d) out.push(d);
+    }
+  };
+  each('.pages-panel', (el) => ({ box: boxIn(el, area), side: 'left' }));
+  each('.toolbar', (el) =>
+    el.offsetHeight > el.offsetWidth ? { box: boxIn(el, area), side: 'left' } : null,
+  );
+  // At home, not where it stands now: it steps aside only while the selection is under its home.
+  each('.style-panel', (el) => ({ box: stylePanelPlaces(el, screen).home, side: 'left' }));
+  each('.side-panel', (el) => ({ box: boxIn(el, area), side: 'right' }));
+  each('.find-bar', (el) => ({ box: boxIn(el, area), side: 'top' }));
+  return out;
+}
