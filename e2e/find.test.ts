@@ -358,3 +358,43 @@ describe('find keeps its match clear of the panels', () => {
     await page.screenshot({ path: `${artifacts}/style-panel-beside-pages.png` });
   });
 });
+
+describe('find on other pages, long names', () => {
+  const app = withApp();
+
+  it('lists a page with a long name whole, wrapped, not cut', async () => {
+    const { page } = await newUser(app, 'Lou');
+    await createBoard(page, 'Long names');
+    const long = 'Quarterly planning for the marketing, sales and support teams, second half of next year';
+    const note = { ...base, id: 'n', type: 'sticky', x: 0, y: 0, w: 200, h: 200, z: 'a0' };
+    const file = join(tmpdir(), `tandem-find-long-${process.pid}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        shapes: [{ ...note, text: 'Hello' }],
+        pages: [
+          { id: 'main', name: 'Overview', shapes: [{ ...note, text: 'Hello' }] },
+          { id: 'long', name: long, shapes: [{ ...note, text: 'Budget' }] },
+        ],
+      }),
+    );
+    await page.getByLabel('Import JSON file').setInputFiles(file);
+    await page.getByText('Imported 1 shape and 1 more page.').waitFor({ timeout: 60_000 });
+    await canvas(page).focus();
+    await page.keyboard.press('Control+f');
+    await findBar(page).getByRole('searchbox').fill('budget');
+    const button = findBar(page).getByRole('list', { name: 'Matches on other pages' }).getByRole('button');
+    await button.waitFor();
+    // Named in full for a screen reader, and drawn in full: nothing of it is clipped.
+    assert.equal(await button.textContent(), `${long} — 1 match`);
+    const clipped = await button.evaluate(
+      (el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
+    );
+    assert.equal(clipped, false, 'the button shows the whole name');
+    const bar = (await findBar(page).boundingBox())!;
+    const box = (await button.boundingBox())!;
+    assert.ok(box.x >= bar.x && box.x + box.width <= bar.x + bar.width + 0.5, 'within the bar');
+    await findBar(page).screenshot({ path: `${artifacts}/find-long-page-name.png` });
+  });
+});
