@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { PDFDocument } from 'pdf-lib';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
   artifacts,
@@ -519,6 +519,33 @@ describe('facilitation with a facilitator, an editor and a viewer', () => {
     assert.ok(!(await titles(ed)).includes('Frame'), 'no frame is titled "Frame"');
     await list.getByRole('button', { name: `Export ${name} as PNG` }).waitFor();
     await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+  });
+
+  it('the Frames panel’s and the History panel’s fields look like the app’s other fields', async () => {
+    await twoFramesWithStickies();
+    // The Share dialog's fields are the app's compact field: the panels' must match them.
+    const look = (field: Locator) =>
+      field.evaluate((el) => {
+        const s = getComputedStyle(el);
+        return `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}, radius ${s.borderTopLeftRadius}, ${s.backgroundColor}, ${s.fontSize}, ${s.height}`;
+      });
+    await fay.getByRole('button', { name: 'Share', exact: true }).click();
+    const share = fay.getByRole('dialog', { name: 'Share board' });
+    const reference = await look(share.locator('.integration-form input').first());
+    await fay.keyboard.press('Escape');
+    await share.waitFor({ state: 'detached' });
+
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+    const list = fay.getByRole('region', { name: 'Frames list' });
+    assert.equal(await look(list.getByLabel('Frame name').first()), reference, 'a frame’s name field');
+    await list.screenshot({ path: `${artifacts}/frames-panel-fields.png` });
+    await fay.getByRole('button', { name: 'Frames', exact: true }).click();
+
+    await fay.getByRole('button', { name: 'History', exact: true }).click();
+    const history = fay.getByRole('complementary', { name: 'Version history' });
+    assert.equal(await look(history.getByLabel('Version name')), reference, 'the version’s name field');
+    await history.screenshot({ path: `${artifacts}/history-panel-fields.png` });
+    await fay.getByRole('button', { name: 'History', exact: true }).click();
   });
 
   // Delete on a frame takes what lies inside it (as in tldraw); it did so without a word, and a
