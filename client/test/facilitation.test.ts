@@ -300,6 +300,37 @@ describe('frames', () => {
     assert.equal(stepAcrossPages(only, MAIN_PAGE_ID, [], null, 1), null);
   });
 
+  it('frames keep one order whatever their order in the document, and through small nudges', () => {
+    // A row of three, drawn a little unevenly: B is near A's top, C near B's but not near A's.
+    // Compared in pairs with a tolerance (C before B before A by x, A before C by y), the answer
+    // depended on the order the frames came in.
+    const boxes = {
+      a: { x: 600, y: 0, w: 200, h: 150 },
+      b: { x: 300, y: 35, w: 200, h: 150 },
+      c: { x: 0, y: 60, w: 200, h: 150 },
+      d: { x: 0, y: 400, w: 200, h: 150 },
+    };
+    const names = Object.keys(boxes) as (keyof typeof boxes)[];
+    const orderOf = (list: (keyof typeof boxes)[], shift: Partial<Record<string, number>> = {}) => {
+      const doc = new Y.Doc();
+      for (const n of list) {
+        const box = boxes[n];
+        createFrame(doc, { ...box, y: box.y + (shift[n] ?? 0) }, 'u', n);
+      }
+      return framesInOrder(readAll(doc)).map((f) => f.name);
+    };
+    const permutations = (xs: string[]): string[][] =>
+      xs.length <= 1
+        ? [xs]
+        : xs.flatMap((x, i) => permutations(xs.filter((_, j) => j !== i)).map((p) => [x, ...p]));
+    for (const list of permutations(names))
+      assert.deepEqual(orderOf(list as (keyof typeof boxes)[]), ['c', 'b', 'a', 'd'], list.join());
+    // Nudged a few units each way (arrow keys move 1 or 10), the list stays as it was.
+    for (const n of names)
+      for (const by of [-10, -1, 1, 10])
+        assert.deepEqual(orderOf(names, { [n]: by }), ['c', 'b', 'a', 'd'], `${n} nudged ${by}`);
+  });
+
   it('presenting steps across pages: past the last frame the next page’s first, back to the previous page’s last; a page without frames is one step', () => {
     const doc = new Y.Doc();
     const a = createFrame(doc, { x: 0, y: 0, w: 100, h: 100 }, 'u');

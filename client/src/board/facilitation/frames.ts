@@ -14,18 +14,31 @@ import { createShape, moveShapes } from '../model/shapes.ts';
 
 export { frameLabel, frameMembers, isFrame };
 
+/** Frames whose tops differ by less than this (board units) can share a row. */
+const ROW_TOLERANCE = 40;
+
 /**
- * The frames in presentation order: top to bottom, then left to right (rows of frames read like
- * a page), ties by id so every client steps through the same sequence.
+ * The frames in presentation order (SPEC §14; the Frames list and Present): rows of frames read
+ * like a page, top to bottom, each row left to right, ties by id so every client steps through the
+ * same sequence. A row starts at the highest frame not yet placed and takes every frame whose top
+ * is above that frame's middle (at least ROW_TOLERANCE down). Rows first, then a sort within
+ * each: the pairwise "same row if within 40" comparison this replaces was no order at all
+ * (A near B, B near C, A not near C), so the sort's answer hung on the frames' order in the
+ * document, and a trial's list reshuffled after a few nudges.
  */
 export function framesInOrder(shapes: Iterable<ShapeRecord>): ShapeRecord[] {
-  const frames = [...shapes].filter(isFrame);
-  const rowTolerance = 40;
-  return frames.sort((a, b) => {
-    if (Math.abs(a.y - b.y) > rowTolerance) return a.y - b.y;
-    if (a.x !== b.x) return a.x - b.x;
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-  });
+  const byId = (a: ShapeRecord, b: ShapeRecord) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const frames = [...shapes].filter(isFrame).sort((a, b) => a.y - b.y || a.x - b.x || byId(a, b));
+  const out: ShapeRecord[] = [];
+  for (let i = 0; i < frames.length; ) {
+    const top = frames[i] as ShapeRecord;
+    const below = top.y + Math.max(ROW_TOLERANCE, top.h / 2);
+    let end = i + 1;
+    while (end < frames.length && (frames[end] as ShapeRecord).y < below) end++;
+    out.push(...frames.slice(i, end).sort((a, b) => a.x - b.x || byId(a, b)));
+    i = end;
+  }
+  return out;
 }
 
 /** "Frame 3" for the next frame made on this board. */
