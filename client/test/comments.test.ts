@@ -11,6 +11,7 @@ import {
   type ThreadWithComments,
 } from '@tandem/shared';
 import {
+  closeUpAfterMention,
   composeBody,
   editableText,
   filterThreads,
@@ -18,6 +19,7 @@ import {
   mentionCandidates,
   mentionQuery,
   pinPosition,
+  resolvedText,
   shapeDeleted,
   threadPage,
   threadsReducer,
@@ -154,6 +156,28 @@ describe('comment threads', () => {
     );
     const typed = insertMention('hi @Be', { start: 3, query: 'Be' }, 'Ben Ng');
     assert.deepEqual(typed, { text: 'hi @Ben Ng ', caret: 11 });
+  });
+
+  it('punctuation typed right after a picked mention takes the place of its space; anything else keeps it', () => {
+    // "hi @Ben Ng " with its space at 10, then "?" typed after it (and text after the caret kept).
+    assert.deepEqual(closeUpAfterMention('hi @Ben Ng ', 'hi @Ben Ng ?', 10), {
+      text: 'hi @Ben Ng?',
+      caret: 11,
+    });
+    assert.deepEqual(closeUpAfterMention('@Ben  ok', '@Ben , ok', 4), { text: '@Ben, ok', caret: 5 });
+    assert.equal(closeUpAfterMention('hi @Ben ', 'hi @Ben a', 7), null, 'a letter keeps the space');
+    assert.equal(closeUpAfterMention('hi @Ben ', 'hi @Ben ?!', 7), null, 'a paste keeps it');
+    assert.equal(closeUpAfterMention('hi @Ben ', 'hi @Ben', 7), null, 'a deletion is a deletion');
+    assert.equal(closeUpAfterMention('hi @Ben ', '?hi @Ben ', 7), null, 'typed elsewhere');
+  });
+
+  it('a resolved thread says who resolved it', () => {
+    const members = [{ userId: ben.id, name: 'Ben Ng' }];
+    const thread = { resolved: true, resolvedBy: ben.id, comments: [] };
+    assert.equal(resolvedText(thread, members, ana.id), 'Resolved by Ben Ng');
+    assert.equal(resolvedText(thread, members, ben.id), 'Resolved by you');
+    assert.equal(resolvedText({ ...thread, resolvedBy: 'gone' }, members, ana.id), 'Resolved');
+    assert.equal(resolvedText({ ...thread, resolved: false, resolvedBy: null }, members, ana.id), 'Open');
   });
 
   it('what is typed becomes the body with mentions of the picked members only, and back again', () => {

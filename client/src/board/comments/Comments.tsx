@@ -29,6 +29,7 @@ import {
   editableText,
   filterThreads,
   pinPosition,
+  resolvedText,
   shapeDeleted,
   type ThreadFilter,
   type ThreadPage,
@@ -323,7 +324,7 @@ function ThreadCard({
     >
       <header className="thread-head">
         <span className="thread-state">
-          {thread.resolved ? 'Resolved' : 'Open'}
+          {resolvedText(thread, comments.members, me.id)}
           {mark && <span className="pill">{mark}</span>}
         </span>
         {mayComment && (
@@ -545,6 +546,7 @@ export function CommentsPanel({
                   <span className="thread-excerpt">{first ? bodyExcerpt(first.body) : ''}</span>
                   <span className="muted">
                     {replies === 0 ? 'No replies' : replies === 1 ? '1 reply' : `${replies} replies`}
+                    {t.resolved && ` · ${resolvedText(t, comments.members, me.id)}`}
                   </span>
                 </button>
               </li>

@@ -3,7 +3,14 @@
 import { limits, type Member, withThousands } from '@tandem/shared';
 import { useId, useMemo, useRef, useState } from 'react';
 import { useColorOf } from '../presence/shownColors.ts';
-import { composeBody, insertMention, mentionCandidates, mentionQuery, type Picked } from './threads.ts';
+import {
+  closeUpAfterMention,
+  composeBody,
+  insertMention,
+  mentionCandidates,
+  mentionQuery,
+  type Picked,
+} from './threads.ts';
 
 interface Props {
   members: Member[];
@@ -37,6 +44,8 @@ export function Composer({
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
+  // Where the space a pick put after its mention is, until the next change of the text.
+  const [spaceAt, setSpaceAt] = useState<number | null>(null);
   const field = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
 
@@ -53,6 +62,7 @@ export function Composer({
     setText(next.text);
     setPicked((list) => [...list, { name: member.name, userId: member.userId }]);
     setCaret(next.caret);
+    setSpaceAt(next.caret - 1);
     setActive(0);
     // This @ is done: the list stays closed (Enter now sends) until the text changes.
     setDismissedAt(query.start);
@@ -128,10 +138,19 @@ export function Composer({
         aria-activedescendant={listOpen ? `${listId}-${active}` : undefined}
         aria-invalid={tooLong}
         onChange={(e) => {
-          setText(e.target.value);
-          setCaret(e.target.selectionStart);
+          const closed = spaceAt === null ? null : closeUpAfterMention(text, e.target.value, spaceAt);
+          setSpaceAt(null);
           setDismissedAt(null);
           setActive(0);
+          if (closed) {
+            setText(closed.text);
+            setCaret(closed.caret);
+            // The value set differs from what the browser holds: its caret would go to the end.
+            requestAnimationFrame(() => field.current?.setSelectionRange(closed.caret, closed.caret));
+            return;
+          }
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
         }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}

@@ -203,3 +203,45 @@ export function insertMention(
     caret: query.start + inserted.length,
   };
 }
+
+/** What punctuation typed right after a picked mention's space takes the place of that space. */
+const CLOSES_UP = /^[.,!?;:)\]}’'"…]$/;
+
+/**
+ * Punctuation typed right after a mention picked from the list takes the place of the space the
+ * pick added, as Slack and GitHub do: "@Ana?" and "@Ana," rather than "@Ana ?" (a trial). `space`
+ * is where that space is in `before`; `after` is the text once one more character was typed. Null
+ * when the change is anything else (a letter, a paste, a deletion): the space stays.
+ */
+export function closeUpAfterMention(
+  before: string,
+  after: string,
+  space: number,
+): { text: string; caret: number } | null {
+  if (before[space] !== ' ' || after.length !== before.length + 1) return null;
+  if (after.slice(0, space + 1) !== before.slice(0, space + 1)) return null;
+  if (after.slice(space + 2) !== before.slice(space + 1)) return null;
+  const typed = after[space + 1] as string;
+  if (!CLOSES_UP.test(typed)) return null;
+  return { text: before.slice(0, space) + typed + before.slice(space + 1), caret: space + 1 };
+}
+
+/**
+ * "Resolved by Ana" on a resolved thread: who resolved it (the server keeps `resolvedBy`, §18),
+ * named as the board's members or the thread's authors name them; "you" for the person reading;
+ * "Resolved" alone when the name is not known here (someone no longer on the board).
+ */
+export function resolvedText(
+  thread: Pick<ThreadWithComments, 'resolved' | 'resolvedBy' | 'comments'>,
+  members: readonly Pick<Member, 'userId' | 'name'>[],
+  meId: string,
+): string {
+  if (!thread.resolved) return 'Open';
+  const by = thread.resolvedBy;
+  if (by === null) return 'Resolved';
+  if (by === meId) return 'Resolved by you';
+  const name =
+    members.find((m) => m.userId === by)?.name ??
+    thread.comments.find((c) => c.createdBy === by)?.author.name;
+  return name ? `Resolved by ${name}` : 'Resolved';
+}
