@@ -208,7 +208,11 @@ export function ShareDialog({
       <section>
         <h3>Members</h3>
         <ul className="members">
-          {members.map((m) => (
+          {/* An integration is a member on the server (its role, history and undo work as a
+              person's, docs/api.md §15), but the owner sees it under Integrations, where its key is
+              revoked: listed in both, a trial took it for two things. Others have no Integrations
+              section, so it stays here for them, marked as a bot. */}
+          {(isOwner ? members.filter((m) => !m.isBot) : members).map((m) => (
             <li key={m.userId}>
               <Avatar user={{ id: m.userId, name: m.name, color: m.color }} size={28} />
               <span className="member-name">
