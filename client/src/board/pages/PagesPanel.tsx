@@ -36,37 +36,27 @@ import { usePagesPanel } from './state.ts';
 /** Why the main page's delete button does nothing (its tooltip and description). */
 const MAIN_PAGE_KEPT = 'The board’s main page, which its link opens, cannot be deleted.';
 
-/** The board's pages, live. */
-export function usePages(doc: Y.Doc): PageEntry[] {
-  const [pages, setPages] = useState(() => readPages(doc));
+/** What `read` finds in the board's first document, live: a new value only when it differs. */
+function useDocValue<T>(doc: Y.Doc, read: (doc: Y.Doc) => T): T {
+  const [value, setValue] = useState(() => read(doc));
   useEffect(() => {
     const update = () =>
-      setPages((previous) => {
-        const next = readPages(doc);
+      setValue((previous) => {
+        const next = read(doc);
         return JSON.stringify(next) === JSON.stringify(previous) ? previous : next;
       });
     update();
     doc.on('update', update);
     return () => doc.off('update', update);
-  }, [doc]);
-  return pages;
+  }, [doc, read]);
+  return value;
 }
 
+/** The board's pages, live. */
+export const usePages = (doc: Y.Doc): PageEntry[] => useDocValue(doc, readPages);
+
 /** The board's deleted pages that can be brought back, newest first, live. */
-function useDeletedPages(doc: Y.Doc): DeletedPage[] {
-  const [deleted, setDeleted] = useState(() => readDeletedPages(doc));
-  useEffect(() => {
-    const update = () =>
-      setDeleted((previous) => {
-        const next = readDeletedPages(doc);
-        return JSON.stringify(next) === JSON.stringify(previous) ? previous : next;
-      });
-    update();
-    doc.on('update', update);
-    return () => doc.off('update', update);
-  }, [doc]);
-  return deleted;
-}
+const useDeletedPages = (doc: Y.Doc): DeletedPage[] => useDocValue(doc, readDeletedPages);
 
 interface Props {
   boardId: string;
