@@ -119,7 +119,7 @@ describe('pages, two people', () => {
     await asked.waitFor();
     assert.equal(
       await ana.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
-      'Everything on it is deleted with it. Undo in the Pages panel brings it back.',
+      'Everything on it is deleted with it. Undo in the Pages panel brings it back; later, the board’s owner can restore it from “Recently deleted”.',
     );
     await ana.screenshot({ path: `${artifacts}/pages-delete-asked.png` });
     await asked.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -599,7 +599,7 @@ describe('a page’s name stays with the page', () => {
     await asked.waitFor();
     assert.equal(
       await page.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
-      'It holds 1 shape. Undo in the Pages panel brings it back.',
+      'It holds 1 shape. Undo in the Pages panel brings it back; later, the board’s owner can restore it from “Recently deleted”.',
     );
     await asked.getByRole('button', { name: 'Delete page', exact: true }).click();
     await until(async () => (await pageNames(page)).join() === 'Page 1', 'deleted once confirmed');

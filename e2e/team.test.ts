@@ -160,7 +160,7 @@ describe('a team of three on one board', () => {
     await asked.waitFor();
     assert.equal(
       await ana.locator(`[id="${await asked.getAttribute('aria-describedby')}"]`).textContent(),
-      'Everything on it is deleted with it, and Ben is on it. Undo in the Pages panel brings it back.',
+      'Everything on it is deleted with it, and Ben is on it. Undo in the Pages panel brings it back; later, the board’s owner can restore it from “Recently deleted”.',
     );
     await asked.getByRole('button', { name: 'Delete page', exact: true }).click();
     await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben taken to the first page');

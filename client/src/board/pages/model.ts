@@ -120,6 +120,6 @@ export function pageDeletionQuestion(
       : `, and ${namesInSentence(othersOnIt)} ${othersOnIt.length === 1 ? 'is' : 'are'} on it`;
   return {
     title: `Delete “${label}”?`,
-    body: `${content}${people}. Undo in the Pages panel brings it back.`,
+    body: `${content}${people}. Undo in the Pages panel brings it back; later, the board’s owner can restore it from “Recently deleted”.`,
   };
 }
