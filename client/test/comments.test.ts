@@ -154,6 +154,12 @@ describe('comment threads', () => {
       mentionCandidates(members, '', ana.id).map((m) => m.name),
       ['Ben Ng'],
     );
+    // A bot (an integration's identity) is a member, but nobody reads its bell: not offered.
+    const bot = { ...member(ben), userId: 'bot-1', name: 'Bennet the sorter', isBot: true as const };
+    assert.deepEqual(
+      mentionCandidates([...members, bot], 'ben', ana.id).map((m) => m.name),
+      ['Ben Ng'],
+    );
     const typed = insertMention('hi @Be', { start: 3, query: 'Be' }, 'Ben Ng');
     assert.deepEqual(typed, { text: 'hi @Ben Ng ', caret: 11 });
   });

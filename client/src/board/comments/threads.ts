@@ -176,18 +176,21 @@ export function mentionQuery(text: string, caret: number): { start: number; quer
 /** Members whose name starts (or has a word starting) with the query, the author left out. */
 export function mentionCandidates(members: Member[], query: string, meId: string, max = 6): Member[] {
   const q = query.trim().toLowerCase();
-  return members
-    .filter((m) => m.userId !== meId)
-    .filter(
-      (m) =>
-        q === '' ||
-        m.name
-          .toLowerCase()
-          .split(/\s+/)
-          .some((w) => w.startsWith(q)) ||
-        m.name.toLowerCase().startsWith(q),
-    )
-    .slice(0, max);
+  return (
+    members
+      // An integration is a member (docs/api.md §15) with no one behind its bell: not offered.
+      .filter((m) => m.userId !== meId && !m.isBot)
+      .filter(
+        (m) =>
+          q === '' ||
+          m.name
+            .toLowerCase()
+            .split(/\s+/)
+            .some((w) => w.startsWith(q)) ||
+          m.name.toLowerCase().startsWith(q),
+      )
+      .slice(0, max)
+  );
 }
 
 /** Replaces the `@query` before the caret with `@Name ` and says where the caret goes. */
