@@ -242,3 +242,50 @@ describe('integrations on pages', () => {
     assert.equal(await storedShapes(server.store, boardId), '{}');
   });
 });
+
+describe('integrations on pages: the first page is read once, not on every call', () => {
+  let server: TestServer;
+  after(() => server?.close());
+
+  test('calls on another page of a board nobody has open load its first document once', async () => {
+    // API_ROOM_LINGER_MS as shipped (the suites' servers set 0 to watch rooms unload).
+    server = await startServer({ env: { API_ROOM_LINGER_MS: '60000' } });
+    const owner = await new ApiClient(server.url).signup('Olive');
+    const boardId = await owner.createBoard('Quiet');
+    const main = connectDoc(server.wsUrl, boardId, { cookie: owner.cookie });
+    await waitSynced(main);
+    addPageEntry(main.doc, 'second', 'Budget');
+    await whenStored(main);
+    main.destroy();
+    await waitUntil('the board is unloaded', () => server.app.rooms.get(boardId) === undefined);
+    const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+      name: 'Planner',
+      role: 'editor',
+    });
+    const key = created.body.key;
+
+    // The Store's own loads of the first document, counted (the real Store, read through).
+    const store = server.store;
+    const load = store.loadDoc.bind(store);
+    let firstPageLoads = 0;
+    store.loadDoc = (docKey: string) => {
+      if (docKey === boardId) firstPageLoads += 1;
+      return load(docKey);
+    };
+    for (const n of [1, 2, 3]) {
+      const added = await withKey(server.url, key, 'POST', `${contentPaths.shapes(boardId)}?page=second`, {
+        shapes: [{ type: 'sticky', x: n * 220, y: 0, text: `Line ${n}` }],
+      });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+    }
+    const read = await withKey<BoardContentAnswer>(
+      server.url,
+      key,
+      'GET',
+      `${contentPaths.board(boardId)}?page=second`,
+    );
+    assert.equal(read.body.shapes.length, 3);
+    assert.equal(read.body.pages.length, 2);
+    assert.equal(firstPageLoads, 1, 'the first document was loaded once for four calls');
+  });
+});

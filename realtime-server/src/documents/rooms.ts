@@ -151,9 +151,11 @@ export class Rooms {
    * page's Room, loaded here if it is not open (an open Room hears every instance's edits over the
    * bus), and waited for a moment: the page just added by this very person travels on their
    * first-document connection, which may be paced, or on another instance, and so arrive after
-   * the new page's own connection. The first page is always listed.
+   * the new page's own connection. The first page is always listed. `lingerMs` keeps the first
+   * page's Room loaded that long after (Rooms.linger): a content-API or MCP call on another page
+   * otherwise loaded the whole first document from the Store, and dropped it, on every call.
    */
-  async pageListed(boardId: string, pageId: string): Promise<boolean> {
+  async pageListed(boardId: string, pageId: string, lingerMs = 0): Promise<boolean> {
     if (pageId === MAIN_PAGE_ID) return true;
     const { room, release } = await this.acquire(boardId);
     try {
@@ -172,6 +174,7 @@ export class Rooms {
         room.doc.on('update', onUpdate);
       });
     } finally {
+      this.linger(room, lingerMs);
       release();
     }
   }

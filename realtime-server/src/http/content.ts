@@ -76,6 +76,10 @@ export const IDEMPOTENCY_SWEEP_MS = 3_600_000;
 
 export const contentRoutes: ResourcePlugin = async (app, deps) => {
   const { store, integrations, events, rooms } = deps;
+  // The page a call names; the first page's room, which says which pages there are, kept loaded
+  // as the room of any content-API call is (API_ROOM_LINGER_MS).
+  const pageKeyOf = (boardId: string, query: unknown) =>
+    listedPageKey(rooms, boardId, query, deps.config.apiRoomLingerMs);
   const writes = deps.limits.contentWrites;
   // Answers kept for Idempotency-Key retries are dropped once past their 24 h, every hour on
   // every instance (the sweep is one indexed delete): kept until the next keyed write, a burst of
@@ -156,7 +160,7 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     const board = await boardFor(request, 'editor');
     return {
       boardId: board.id,
-      pageKey: await listedPageKey(rooms, board.id, request.query),
+      pageKey: await pageKeyOf(board.id, request.query),
       writer: writerOf(signedIn(request), request.integration),
       frameId: request.integration?.frameId ?? null,
     };
@@ -164,7 +168,7 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
 
   app.get<BoardParams>('/api/v1/boards/:id', async (request): Promise<BoardContentAnswer> => {
     const board = await boardFor(request, 'viewer');
-    const key = await listedPageKey(rooms, board.id, request.query);
+    const key = await pageKeyOf(board.id, request.query);
     const pages = await integrations.read(board.id, pagesOf);
     const content = await integrations.read(key, readContent);
     return { board: toBoard(board), page: pageOf(key).pageId, pages, ...content };
@@ -179,7 +183,7 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     async (request, reply): Promise<BoardEventsAnswer> => {
       const board = await boardFor(request, 'viewer');
       const { since, wait } = request.query;
-      const key = await listedPageKey(rooms, board.id, { page: request.query.page });
+      const key = await pageKeyOf(board.id, request.query);
       const maxWait = integrationLimits.eventsWaitMs / 1000;
       const fields: Record<string, string> = {};
       if (since !== undefined && !eventCursorPattern.test(since))

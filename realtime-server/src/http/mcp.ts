@@ -149,7 +149,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     return board;
   };
   const pageKeyOf = (board: { id: string }, page: string | undefined) =>
-    listedPageKey(rooms, board.id, { page });
+    listedPageKey(rooms, board.id, { page }, deps.config.apiRoomLingerMs);
   const actorFor = async ({ boardId: id, pageId: page }: OnPage): Promise<Actor> => {
     // A write's checks are its first piece of the background lane, as for the REST door.
     await backgroundLane.turn();

@@ -6,13 +6,17 @@ import type { Rooms } from '../documents/rooms.ts';
 import { notFound } from './errors.ts';
 import { parseBody } from './request.ts';
 
-/** The document key of the page `query.page` names (the first page when none); 404 when unlisted. */
+/**
+ * The document key of the page `query.page` names (the first page when none); 404 when unlisted.
+ * `lingerMs`: how long the first page stays loaded after the check (Rooms.pageListed).
+ */
 export async function listedPageKey(
   rooms: Pick<Rooms, 'pageListed'>,
   boardId: string,
   query: unknown,
+  lingerMs = 0,
 ): Promise<string> {
   const { page } = parseBody(PageQuery, query ?? {});
-  if (!(await rooms.pageListed(boardId, page))) throw notFound('page');
+  if (!(await rooms.pageListed(boardId, page, lingerMs))) throw notFound('page');
   return docKey(boardId, page);
 }
