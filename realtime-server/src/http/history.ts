@@ -5,6 +5,7 @@ import {
   CreateVersionBody,
   docKey,
   PageQuery,
+  pageOf,
   RevertBody,
   type Version,
   VersionListQuery,
@@ -87,13 +88,8 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
       return {
         changes: await history.revertCount(pageKey(board.id, request), target.id, new Date(body.since)),
       };
-    const version = await history.revert(
-      await listedPageKey(board.id, request),
-      target.id,
-      target.name,
-      new Date(body.since),
-      userId,
-    );
+    const key = await listedPageKey(board.id, request);
+    const version = await history.revert(key, target.id, target.name, new Date(body.since), userId);
     // The person whose work was taken back is told who did it and how much, live (the workspace
     // channel, as a mention): otherwise their shapes just change under them. The revert's version
     // is recorded right after the version of the board before it, so its stats are the revert's.
@@ -101,7 +97,7 @@ export const historyRoutes: ResourcePlugin = async (app, { store, history, rooms
     if (target.id !== userId && changes > 0)
       live.changesUndone(target.id, {
         boardId: board.id,
-        pageId: parseBody(PageQuery, request.query ?? {}).page,
+        pageId: pageOf(key).pageId,
         by: { id: userId, name: signedIn(request).name },
         changes,
         since: new Date(body.since).toISOString(),
