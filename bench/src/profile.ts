@@ -83,7 +83,8 @@ export function summarizeProfile(
     return t;
   };
   const incl = new Map<string, number>();
-  const ownCode = (url: string) => url.includes('/src/') && !url.includes('node_modules/');
+  const ownCode = (url: string) =>
+    (url.includes('/src/') || url.includes('realtime-server/dist/')) && !url.includes('node_modules/');
   const walk = (id: number, onStack: Set<string>) => {
     const node = byId.get(id);
     if (!node) return;
