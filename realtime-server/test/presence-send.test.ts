@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { presenceColors } from '@tandem/shared';
 import * as decoding from 'lib0/decoding';
 import { ApiClient } from '../../testing/clients.ts';
 import { awarenessMessage, type RawDoc, rawDoc } from '../../testing/hardening.ts';
@@ -68,6 +69,37 @@ describe('when presence is sent', () => {
     await waitUntil('the second move arrives', () => cursorsSeen(watcher, clientId).length === 2, 10_000);
     assert.ok(performance.now() - started < TICK_MS / 2, 'neither waited for the tick');
     assert.deepEqual(cursorsSeen(watcher, clientId), [[1], [2]], 'one message per move, in order');
+  });
+
+  test('a mover gets its own state back once, for its colour, not with every move; again when its colour changes', async () => {
+    const boardId = await owner.createBoard();
+    const mover = await join(boardId);
+    const watcher = await join(boardId);
+    const clientId = 4545;
+    for (let x = 1; x <= 4; x++) {
+      mover.ws.send(move(clientId, x, x));
+      await waitUntil(`move ${x} arrives`, () => cursorsSeen(watcher, clientId).flat().includes(x), 10_000);
+    }
+    assert.deepEqual(cursorsSeen(watcher, clientId), [[1], [2], [3], [4]], 'the watcher sees every move');
+    const colorMove = (clock: number, x: number, color: string) =>
+      awarenessMessage([{ clientId, clock, state: JSON.stringify({ cursor: { x, y: 0 }, color }) }]);
+    mover.ws.send(colorMove(5, 5, presenceColors[3]!));
+    await waitUntil(
+      'the recoloured move comes back',
+      () => cursorsSeen(mover, clientId).flat().includes(5),
+      10_000,
+    );
+    mover.ws.send(move(clientId, 6, 6));
+    await waitUntil('move 6 arrives', () => cursorsSeen(watcher, clientId).flat().includes(6), 10_000);
+    // Another colour comes back after whatever the server sent the mover for move 6 (one socket).
+    mover.ws.send(colorMove(7, 7, presenceColors[4]!));
+    await waitUntil(
+      'the next recoloured move comes back',
+      () => cursorsSeen(mover, clientId).flat().includes(7),
+      10_000,
+    );
+    // The mover's own socket: its first state (its stamped colour) and the two that changed it.
+    assert.deepEqual(cursorsSeen(mover, clientId), [[1], [5], [7]]);
   });
 
   test('moves that arrive together are merged into one message with the latest state', async () => {

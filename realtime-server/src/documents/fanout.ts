@@ -4,7 +4,7 @@
 // §16) are the exception: their updates are merged over a window and sent as one frame.
 import { ANONYMOUS_VIEWER_WINDOW_MS, limits } from '@tandem/shared';
 import type { Peer } from './peer.ts';
-import type { RoomPresence } from './presence.ts';
+import type { PresenceOwner, RoomPresence } from './presence.ts';
 import { encodeAwarenessMessage, encodeUpdate } from './protocol.ts';
 import { eachInSlices } from './turns.ts';
 import { joinOrMerge } from './updates.ts';
@@ -128,6 +128,7 @@ export class Fanout {
       this.sender = null;
     }
     let awareness: Uint8Array | null = null;
+    let presenceOwner: PresenceOwner | null = null;
     let started = 0;
     if (this.presenceDue) {
       this.presenceDue = false;
@@ -135,6 +136,7 @@ export class Fanout {
       const change = this.presence.takeChanges();
       if (change) {
         awareness = encodeAwarenessMessage(change.all);
+        presenceOwner = change.ownerOnly;
         if (change.local) this.publishPresence(change.local);
       }
     }
@@ -154,7 +156,9 @@ export class Fanout {
       // Anonymous viewers (docs/api.md §16) get the board's updates later (flushViewers), never
       // presence. They cannot write, so none of them is the sender.
       if (peer.anonymous) viewers = true;
-      else if (peer !== except) peer.send(forEveryone);
+      else if (peer === presenceOwner) {
+        if (updatesOnly && peer !== except) peer.send(updatesOnly);
+      } else if (peer !== except) peer.send(forEveryone);
       else if (awareness) peer.send(awareness);
     }
     if (raw && viewers) {

@@ -38,6 +38,13 @@ export interface PresenceChange {
   all: Uint8Array;
   /** Changed entries owned by local connections, for the other instances (null when none). */
   local: Uint8Array | null;
+  /**
+   * The one connection every changed entry belongs to, when it already holds all of it: its own
+   * state comes back to it with nothing it has not seen (y-protocols ignores an echo of its own
+   * clock; the only thing it reads there, its stamped colour, is unchanged), so it is not sent.
+   * Null: everyone gets the message.
+   */
+  ownerOnly: PresenceOwner | null;
 }
 
 /** Told when a connection's state is dropped, with why; the room logs the first of each reason. */
@@ -50,6 +57,8 @@ export class RoomPresence {
   private readonly reported = new WeakMap<PresenceOwner, Set<string>>();
   /** Each connection's colour here, chosen when its first state arrives (colorOf). */
   private readonly colors = new WeakMap<PresenceOwner, string>();
+  /** The colour each connection was last sent its own state with (client watchOwnColor reads it). */
+  private readonly colorsEchoed = new WeakMap<PresenceOwner, string>();
 
   /** Client ids of the states the server itself owns here (setOwned), renewed every `renewMs`. */
   private readonly serverOwned = new Set<number>();
@@ -254,7 +263,25 @@ export class RoomPresence {
     return {
       all: encodeAwarenessUpdate(changed, changed.length),
       local: local.length > 0 ? encodeAwarenessUpdate(local, local.length) : null,
+      ownerOnly: this.echoNeedless(changed),
     };
+  }
+
+  /**
+   * A cursor moving on a quiet board is a message per move with that one state in it; sending it
+   * back to its mover was one socket write in ten on a board of ten, for nothing. The first state
+   * of a connection, and any after its colour changed, still go back to it.
+   */
+  private echoNeedless(changed: readonly Entry[]): PresenceOwner | null {
+    const owner = changed[0]?.owner ?? null;
+    let needless = owner !== null;
+    for (const entry of changed) if (entry.owner !== owner || entry.state === 'null') needless = false;
+    if (owner && needless && this.colorsEchoed.get(owner) === this.colors.get(owner)) return owner;
+    for (const entry of changed) {
+      const color = entry.owner ? this.colors.get(entry.owner) : undefined;
+      if (entry.owner && color) this.colorsEchoed.set(entry.owner, color);
+    }
+    return null;
   }
 
   /** Every live state, for a connection that just joined; null when there is none. */
