@@ -199,4 +199,34 @@ describe('comment threads', () => {
     assert.deepEqual(editableText(body), { text: '@Ben Ng and @Ben, not @Cy or a@b.c', picked });
     assert.equal(composeBody('   ', []), '');
   });
+
+  it('an @Name typed out in full, not picked from the list, mentions that member too', () => {
+    // What the Composer passes: the members the @ list offers (others, not bots).
+    const typed = mentionCandidates(
+      [
+        member(ana),
+        member(ben),
+        { ...member({ id: 'bot-bot-bot-bot-1', name: 'Sorter', color: '#0f0' }), isBot: true },
+      ],
+      '',
+      ana.id,
+      Number.POSITIVE_INFINITY,
+    );
+    assert.equal(
+      composeBody('Yes if @ben ng finishes it (@Ben Ng)', [], typed),
+      `Yes if ${mentionMarkup('Ben Ng', ben.id)} finishes it (${mentionMarkup('Ben Ng', ben.id)})`,
+    );
+    // Not a longer word, an email address, the author, a bot, or a name two members share.
+    assert.equal(
+      composeBody('@Ben Ngo, ben@Ben Ng, @Ana, @Sorter', [], typed),
+      '@Ben Ngo, ben@Ben Ng, @Ana, @Sorter',
+    );
+    const twins = [
+      { name: 'Ben Ng', userId: ben.id },
+      { name: 'ben ng', userId: 'other-ben-000000' },
+    ];
+    assert.equal(composeBody('@Ben Ng', [], twins), '@Ben Ng');
+    // A pick still decides between the two.
+    assert.equal(composeBody('@ben ng', [twins[1]!], twins), mentionMarkup('ben ng', 'other-ben-000000'));
+  });
 });

@@ -72,8 +72,14 @@ export function Composer({
     });
   };
 
+  // Whom an `@Name` typed out in full (not picked from the list) mentions: the people the list
+  // offers, so a fast typist's "@Ben finishes it" tells Ben too.
+  const typed = useMemo(
+    () => mentionCandidates(members, '', meId, Number.POSITIVE_INFINITY),
+    [members, meId],
+  );
   // What the server checks is the body, mentions written out (shared/src/comments.ts).
-  const body = composeBody(text, picked);
+  const body = composeBody(text, picked, typed);
   const tooLong = body.length > limits.commentBodyMax;
   const send = async () => {
     // Enter sends too: a body over the limit stays here, said beside the field, not refused later.

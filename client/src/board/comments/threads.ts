@@ -125,25 +125,49 @@ export interface Picked {
 
 /**
  * The body to send for what was typed: each `@Name` of a member picked from the list becomes a
- * mention (longest names first, so "@Ann Lee" is not taken for "@Ann"); every other `@` stays text.
+ * mention (longest names first, so "@Ann Lee" is not taken for "@Ann"). So does an `@Name` typed
+ * out in full without picking from the list, when it names exactly one of `typed` (the members
+ * the list would offer: others, not bots), in any case, and the name ends there ("@Ben," yes,
+ * "@Bent" no): someone who types "@Ben finishes it" means Ben, and Ben is told. Every other `@`
+ * stays text.
  */
-export function composeBody(text: string, picked: Picked[]): string {
+export function composeBody(text: string, picked: Picked[], typed: readonly Picked[] = []): string {
   const byLength = [...new Map(picked.map((p) => [p.name, p])).values()].sort(
     (a, b) => b.name.length - a.name.length,
   );
+  // A name two members share cannot be told apart by typing: it stays text unless picked.
+  const typedNames = new Map<string, Picked | null>();
+  for (const m of typed) {
+    const key = m.name.toLowerCase();
+    typedNames.set(key, typedNames.has(key) ? null : m);
+  }
+  const typedByLength = [...typedNames.entries()]
+    .filter((e): e is [string, Picked] => e[1] !== null && e[0].trim() !== '')
+    .sort((a, b) => b[0].length - a[0].length);
+  const endsName = (at: number) => at >= text.length || !/[\p{L}\p{N}_]/u.test(text[at] as string);
   let out = '';
   let at = 0;
   while (at < text.length) {
     const next = text.indexOf('@', at);
     if (next < 0) break;
-    const found = byLength.find((p) => text.startsWith(`@${p.name}`, next));
+    const pickedHit = byLength.find((p) => text.startsWith(`@${p.name}`, next));
+    // Typed out: after a space or an opening bracket, as the list is offered (not "a@b.c").
+    const typedHit =
+      pickedHit || (next > 0 && !/\s|[([{]/.test(text[next - 1] as string))
+        ? undefined
+        : typedByLength.find(
+            ([key]) =>
+              text.slice(next + 1, next + 1 + key.length).toLowerCase() === key &&
+              endsName(next + 1 + key.length),
+          );
+    const found = pickedHit ?? typedHit?.[1];
     if (!found) {
       out += text.slice(at, next + 1);
       at = next + 1;
       continue;
     }
     out += text.slice(at, next) + mentionMarkup(found.name, found.userId);
-    at = next + 1 + found.name.length;
+    at = next + 1 + (pickedHit ? pickedHit.name.length : (typedHit?.[0].length ?? 0));
   }
   return (out + text.slice(at)).trim();
 }
