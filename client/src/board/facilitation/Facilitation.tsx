@@ -26,7 +26,7 @@ import type { FacilitationProps } from './props.ts';
 import { TimerDisplay } from './TimerDisplay.tsx';
 import { TimerMenu } from './TimerMenu.tsx';
 import { readTimer } from './timer.ts';
-import { useVotes } from './useVotes.ts';
+import { useVotes, voteStartedSentence } from './useVotes.ts';
 import { VoteMenu } from './VoteMenu.tsx';
 import { VoteOverlay } from './VoteOverlay.tsx';
 import './facilitation.css';
@@ -49,6 +49,19 @@ export function Facilitation(props: FacilitationProps) {
   const presentation = useMeta(props.boardDoc ?? session.doc, readPresentation);
   const offset = useServerOffset();
   const votes = useVotes(props.boardId, props.onMessage);
+  // A vote someone else started is said once, with who and how to vote: the Vote button's colour
+  // alone told nobody it had begun (a trial's three people), and the votes left are in its menu.
+  const voteSession = votes.current?.session;
+  const told = useRef<string | null>(null);
+  const { onMessage, boardAwareness } = props;
+  useEffect(() => {
+    if (!voteSession?.open || voteSession.startedBy === user.id || told.current === voteSession.id) return;
+    told.current = voteSession.id;
+    let starter: string | null = null;
+    for (const state of (boardAwareness ?? session.awareness).getStates().values())
+      if (state?.user?.id === voteSession.startedBy) starter = String(state.user.name);
+    onMessage(voteStartedSentence(starter, voteSession.votesPerPerson, canEdit));
+  }, [voteSession, user.id, boardAwareness, session, onMessage, canEdit]);
   const tool = useEditor((s) => s.tool);
   const sender = useMemo(() => new EphemeralSender(props.presence), [props.presence]);
   useEffect(() => () => sender.stop(), [sender]);

@@ -32,3 +32,18 @@ export function useVotes(boardId: string, onMessage: (s: string) => void): Votes
 }
 
 export const votesUsed = (mine: Record<string, number>) => Object.values(mine).reduce((a, b) => a + b, 0);
+
+/**
+ * What the others are told when a vote starts (or is open when they arrive): who started it and
+ * how to take part, or, for someone who cannot vote, that the results come at the end.
+ */
+export function voteStartedSentence(
+  starter: string | null,
+  votesPerPerson: number,
+  canVote: boolean,
+): string {
+  const who = starter ? `${starter} started a vote` : 'A vote has started';
+  if (!canVote) return `${who}. Only editors vote; the results show here when it ends.`;
+  const each = votesPerPerson === 1 ? '1 vote' : `${votesPerPerson} votes`;
+  return `${who}: you have ${each}. Click a sticky to give it a vote; right-click takes one back.`;
+}
