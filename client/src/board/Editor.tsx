@@ -43,8 +43,10 @@ import {
   deletedPageNote,
   pageDeletedSentence,
   pageLabel,
+  pageListStepNotice,
   pagePath,
   pendingSeeds,
+  readPages,
 } from './pages/model.ts';
 import { PagesButton, PagesPanel, usePages } from './pages/PagesPanel.tsx';
 import { usePagesPanel } from './pages/state.ts';
@@ -252,7 +254,18 @@ function EditorView({
   const shownRef = useRef(index);
   shownRef.current = previewIndex ?? index;
   // Ctrl+Z undoes the latest change, on the canvas or to the page list (add, rename, move, delete).
-  const joint = useMemo(() => jointUndo([session.undo, pagesUndo]), [session, pagesUndo]);
+  // A step that changes the page list, which is usually closed, says what it did (a rename taken
+  // back, a page removed): it changes the list for everyone.
+  const joint = useMemo(() => {
+    const both = jointUndo([session.undo, pagesUndo]);
+    const said = (step: 'Undo' | 'Redo', run: () => void) => () => {
+      const before = readPages(boardSession.doc);
+      run();
+      const notice = pageListStepNotice(before, readPages(boardSession.doc), step);
+      if (notice) useEditor.getState().setNotice(notice);
+    };
+    return { ...both, undo: said('Undo', both.undo), redo: said('Redo', both.redo) };
+  }, [session, pagesUndo, boardSession]);
   useEffect(() => () => joint.destroy(), [joint]);
   // The context menu, which the canvas asks to open (a right-click, Shift+F10).
   const menu = useRef<ContextMenuHandle>(null);

@@ -123,3 +123,36 @@ export function pageDeletionQuestion(
     body: `${content}${people}. Undo in the Pages panel brings it back; later, the board’s owner can restore it from “Recently deleted”.`,
   };
 }
+
+/**
+ * What an Undo or Redo of the keys or the toolbar did to the page list, said as a notice: the
+ * list is usually closed, and the step changes it for everyone, so a rename taken back or a page
+ * removed by Ctrl+Z on the canvas was otherwise seen by nobody who pressed it. Null when the list
+ * is as it was (the step was the canvas's).
+ */
+export function pageListStepNotice(
+  before: readonly PageEntry[],
+  after: readonly PageEntry[],
+  step: 'Undo' | 'Redo',
+): string | null {
+  const was = new Map(before.map((p) => [p.id, p]));
+  const now = new Map(after.map((p) => [p.id, p]));
+  const name = (p: PageEntry) => `“${pageLabel(p)}”`;
+  const removed = before.filter((p) => !now.has(p.id));
+  const added = after.filter((p) => !was.has(p.id));
+  const other = step === 'Undo' ? 'Redo' : 'Undo';
+  if (removed.length > 0)
+    return `${step} removed the page ${removed.map(name).join(', ')}. ${other} brings it back.`;
+  if (added.length > 0) return `${step} brought back the page ${added.map(name).join(', ')}.`;
+  const renamed = after.find((p) => {
+    const old = was.get(p.id);
+    return old && pageLabel(old) !== pageLabel(p);
+  });
+  if (renamed) return `${step} renamed the page ${name(was.get(renamed.id)!)} to ${name(renamed)}.`;
+  const order = (list: readonly PageEntry[]) => list.map((p) => p.id).join();
+  if (order(before) !== order(after)) {
+    const moved = after.find((p, i) => before[i]?.id !== p.id);
+    if (moved) return `${step} moved the page ${name(moved)} in the list.`;
+  }
+  return null;
+}
