@@ -190,8 +190,44 @@ describe('a free spot for a shape placed from the keyboard', () => {
     assert.ok(spot.x >= tall.x && spot.y >= tall.y && spot.x + 200 <= 600 && spot.y + 200 <= 400, 'in view');
   });
 
-  it('falls back to the middle when the view has no free spot', () => {
-    assert.deepEqual(freeSpot(note, [view], view), { x: -100, y: -100 });
+  it('goes on outward past the view when the view has no free spot, never onto a shape', () => {
+    // The view of a laptop's e2e window holds one row of five notes; the sixth went mid-view again,
+    // onto the first.
+    const strip = { x: -560, y: -270, w: 1120, h: 540 };
+    const taken: { x: number; y: number; w: number; h: number }[] = [];
+    const clear = (spot: { x: number; y: number }) =>
+      taken.every(
+        (t) => spot.x + 200 <= t.x || t.x + t.w <= spot.x || spot.y + 200 <= t.y || t.y + t.h <= spot.y,
+      );
+    for (let i = 0; i < 30; i++) {
+      const spot = freeSpot(note, taken, strip);
+      assert.ok(clear(spot), `note ${i + 1} hides none of the ${i} before it: ${JSON.stringify(spot)}`);
+      // On the grid of steps from the middle, so the notes line up.
+      assert.ok((spot.x + 100) % step === 0, `note ${i + 1} in a column of the grid`);
+      assert.ok((spot.y + 100) % step === 0, `note ${i + 1} in a row of the grid`);
+      taken.push({ ...note, ...spot });
+    }
+    // The first five fill the view's row; the sixth is the nearest cell past it: under the middle.
+    assert.deepEqual(taken[5], { ...note, y: -100 + step });
+    // Then beside it, from the middle outwards, before the row above.
+    assert.deepEqual(
+      taken.slice(5, 11).map((t) => [(t.x + 100) / step, (t.y + 100) / step]),
+      [
+        [0, 1],
+        [1, 1],
+        [-1, 1],
+        [2, 1],
+        [-2, 1],
+        [0, -1],
+      ],
+    );
+    // Row by row: thirty notes stay within three steps of the middle.
+    for (const t of taken) assert.ok(Math.abs(t.x + 100) <= 3 * step && Math.abs(t.y + 100) <= 3 * step);
+  });
+
+  it('with no room near the view either, right of everything', () => {
+    const wall = { x: -50_000, y: -50_000, w: 100_000, h: 100_000 };
+    assert.deepEqual(freeSpot(note, [wall], view), { x: 50_000 + PLACE_GAP, y: -100 });
   });
 });
 

@@ -288,6 +288,9 @@ export function createActions(
       undo.stopCapturing();
       const id = createShape(doc, { type, ...at, ...size, ...carriedStyle(type, s.lastStyle) }, userId);
       s.select([id]);
+      // A view full of shapes sends it past the edge: the view follows, as for Tab's next shape.
+      const view = panToShow(s.viewport, s.screen, { ...at, ...size });
+      if (view !== s.viewport) s.setViewport(view);
       if (s.toolLocked) return;
       s.setTool('select');
       if (type === 'sticky' || type === 'text') s.setEditing(id);

@@ -109,18 +109,27 @@ const overlaps = (a: Rect, b: Rect): boolean =>
   a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /**
- * Where a shape the size of `box` goes so that it hides none of `taken` and stays inside `view`:
- * `box`'s own corner when that is free, else the first free cell of a grid of `box`-sized steps
- * (a `gap` between cells) through it: to the right of `box`, then the rows below, from `box`'s
- * column rightwards (as one writes notes), then the rest of the view in reading order. Enter with
- * the note tool put every note mid-view, each one exactly on the one before, hiding it (a user
- * trial); Miro's and tldraw's keyboard-made notes go beside. With no free cell in view, `box`.
+ * Where a shape the size of `box` goes so that it hides none of `taken`: `box`'s own corner when
+ * that is free, else the first free cell of a grid of `box`-sized steps (a `gap` between cells)
+ * through `view`: to the right of `box`, then the rows below, from `box`'s column rightwards (as
+ * one writes notes), then the rest of the view in reading order. Enter with the note tool put
+ * every note mid-view, each one exactly on the one before, hiding it (a user trial); Miro's and
+ * tldraw's keyboard-made notes go beside. With no free cell in view, the search goes on outward
+ * past the view's edge, row by row below and above it in the view's columns, so the sixth note of
+ * a row of Enters no longer lands on the first; a board with no room in fifty rows either way gets
+ * the spot right of everything.
  */
 export function freeSpot(box: Rect, taken: readonly Rect[], view: Rect, gap = PLACE_GAP): Point {
   const free = (r: Rect) => !taken.some((t) => overlaps(r, t));
   if (free(box)) return { x: box.x, y: box.y };
   const stepX = box.w + gap;
   const stepY = box.h + gap;
+  const cellAt = ({ c, r }: Cell): Rect => ({
+    x: box.x + c * stepX,
+    y: box.y + r * stepY,
+    w: box.w,
+    h: box.h,
+  });
   // The columns and rows of the grid that lie wholly in the view, as steps from `box`.
   const first = (lo: number, at: number, step: number) => Math.ceil((lo - at) / step);
   const last = (lo: number, size: number, at: number, len: number, step: number) =>
@@ -129,17 +138,39 @@ export function freeSpot(box: Rect, taken: readonly Rect[], view: Rect, gap = PL
   const c1 = last(view.x, view.w, box.x, box.w, stepX);
   const r0 = first(view.y, box.y, stepY);
   const r1 = last(view.y, view.h, box.y, box.h, stepY);
-  const cells: { c: number; r: number }[] = [];
+  const cells: Cell[] = [];
   for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) if (c !== 0 || r !== 0) cells.push({ c, r });
   // Below and right of `box` first, in reading order; then the rest, in reading order.
-  const ahead = ({ c, r }: { c: number; r: number }) => (c >= 0 && r >= 0 ? 0 : 1);
   cells.sort((a, b) => ahead(a) - ahead(b));
-  for (const { c, r } of cells) {
-    const cell = { x: box.x + c * stepX, y: box.y + r * stepY, w: box.w, h: box.h };
-    if (free(cell)) return { x: cell.x, y: cell.y };
+  for (const cell of cells) {
+    const rect = cellAt(cell);
+    if (free(rect)) return { x: rect.x, y: rect.y };
   }
-  return { x: box.x, y: box.y };
+  // Past the view: the rows below it, then above it, the nearest first, each across the view's
+  // columns from the middle outwards (right before left); the caller brings the view to it.
+  const columns: number[] = [];
+  for (let c = Math.min(c0, 0); c <= Math.max(c1, 0); c++) columns.push(c);
+  columns.sort((a, b) => Math.abs(a) - Math.abs(b) || b - a);
+  for (let d = 1; d <= FREE_SPOT_ROWS; d++)
+    for (const r of [Math.max(r1, 0) + d, Math.min(r0, 0) - d])
+      for (const c of columns) {
+        const rect = cellAt({ c, r });
+        if (free(rect)) return { x: rect.x, y: rect.y };
+      }
+  const right = Math.max(...taken.map((t) => t.x + t.w));
+  return { x: right + gap, y: box.y };
 }
+
+interface Cell {
+  c: number;
+  r: number;
+}
+
+/** 0 for a cell below and right of the start (or in its row or column), 1 for the rest. */
+const ahead = ({ c, r }: Cell): number => (c >= 0 && r >= 0 ? 0 : 1);
+
+/** How many rows past the view, each way, freeSpot tries before it goes right of everything. */
+const FREE_SPOT_ROWS = 50;
 
 // ---------------------------------------------------------------------------------------------
 // Groups and locks
