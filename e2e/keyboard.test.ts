@@ -391,4 +391,93 @@ describe('keyboard only', () => {
         );
     await kay.screenshot({ path: `${artifacts}/keyboard-notes.png` });
   });
+  it('the Align and group bar and the zoom controls are one Tab stop each; arrows, Home and End move in them and leave the shapes and the view be', async () => {
+    // The six notes of the test before, all selected: the Align and group bar shows.
+    await canvas(kay).focus();
+    await kay.keyboard.press('Control+a');
+    const arrange = kay.getByRole('toolbar', { name: 'Align and group' });
+    const zoom = kay.getByRole('toolbar', { name: 'Zoom' });
+    await arrange.waitFor();
+    const note = canvas(kay).getByRole('img', { name: 'Sticky note: One', exact: true });
+    const before = (await note.boundingBox())!;
+    const view = await canvas(kay).getAttribute('data-viewport');
+    for (const bar of [arrange, zoom])
+      assert.equal(
+        await bar.locator('[tabindex="0"]').count(),
+        1,
+        'one button of the bar is in the Tab order',
+      );
+    // Into the bar by Tab from the control before it (the style panel's last), on to the next by
+    // Tab: one stop each.
+    await kay.getByRole('toolbar', { name: 'Selection' }).locator('button:not(:disabled)').last().focus();
+    await pressTo(kay, 'Tab', 'button Align left');
+    await pressTo(kay, 'ArrowRight', 'button Align centre');
+    await pressTo(kay, 'ArrowDown', 'button Align right');
+    await pressTo(kay, 'End', 'button Group');
+    await pressTo(kay, 'ArrowRight', 'button Align left');
+    await pressTo(kay, 'ArrowLeft', 'button Group');
+    await pressTo(kay, 'Home', 'button Align left');
+    await pressTo(kay, 'ArrowRight', 'button Align centre');
+    await kay.screenshot({ path: `${artifacts}/arrange-bar-focus.png` });
+    // Out and back: the stop is the button last focused while in the bar.
+    await pressTo(kay, 'Tab', 'button Zoom out');
+    await pressTo(kay, 'Shift+Tab', 'button Align centre');
+    await pressTo(kay, 'Tab', 'button Zoom out');
+    await pressTo(kay, 'ArrowRight', 'button Reset zoom');
+    await pressTo(kay, 'ArrowRight', 'button Zoom in');
+    await pressTo(kay, 'End', 'button Keyboard shortcuts');
+    await pressTo(kay, 'ArrowRight', 'button Zoom out');
+    await pressTo(kay, 'ArrowLeft', 'button Keyboard shortcuts');
+    await pressTo(kay, 'Home', 'button Zoom out');
+    await pressTo(kay, 'ArrowRight', 'button Reset zoom');
+    await kay.screenshot({ path: `${artifacts}/zoom-bar-focus.png` });
+    // Tab leaves the zoom bar at once.
+    await kay.keyboard.press('Tab');
+    assert.equal(
+      await kay.evaluate(
+        () => document.activeElement?.closest('[role="toolbar"][aria-label="Zoom"]') == null,
+      ),
+      true,
+      'Tab leaves the zoom controls',
+    );
+    // Nothing moved: no arrow nudged the notes or panned the view, no button was pressed.
+    assert.deepEqual(await note.boundingBox(), before, 'the notes stayed where they were');
+    assert.equal(await canvas(kay).getAttribute('data-viewport'), view, 'the view stayed where it was');
+    assert.equal(await arrange.count(), 1, 'the selection is still there');
+  });
+
+  it('while presenting, an arrow on a focused tool moves along the tool bar, not to the next frame', async () => {
+    // Two frames, each round one of the notes.
+    for (const word of ['One', 'Two']) {
+      await canvas(kay)
+        .getByRole('img', { name: `Sticky note: ${word}`, exact: true })
+        .click();
+      await kay.keyboard.press('f');
+    }
+    await until(async () => (await shapes(kay, 'frame').count()) === 2, 'two frames');
+    await kay.getByRole('button', { name: 'Present', exact: true }).click();
+    await kay.getByRole('button', { name: 'Start presenting' }).click();
+    await kay.getByText('You are presenting').waitFor();
+    await kay.keyboard.press('Escape');
+    const view = async () => canvas(kay).getAttribute('data-viewport');
+    let first = await view();
+    await until(async () => {
+      const now = await view();
+      const still = now === first;
+      first = now;
+      return still;
+    }, 'the view rests on the first frame');
+    const tools = kay.getByRole('toolbar', { name: 'Tools' });
+    await tools.getByRole('button', { name: 'Select', exact: true }).focus();
+    await pressTo(kay, 'ArrowRight', 'button Hand');
+    await pressTo(kay, 'ArrowLeft', 'button Select');
+    await kay.getByRole('toolbar', { name: 'Zoom' }).getByRole('button', { name: 'Zoom in' }).focus();
+    await pressTo(kay, 'ArrowRight', 'button Zoom to fit');
+    assert.equal(await view(), first, 'still on the first frame');
+    // From the canvas the arrows step the frames, as ever.
+    await canvas(kay).focus();
+    await kay.keyboard.press('ArrowRight');
+    await until(async () => (await view()) !== first, 'the canvas’s arrow stepped to the next frame');
+    await kay.getByRole('button', { name: 'Stop', exact: true }).click();
+  });
 });

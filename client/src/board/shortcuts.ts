@@ -4,6 +4,8 @@
 // handler that stops propagation (a menu's Escape, the presenter's arrow keys) stops the
 // handlers after it in its phase, and the bubble phase altogether, as it did on `window`.
 
+import { ROVING_TOOLBAR } from './ui/rovingToolbar.ts';
+
 export type KeyHandler = (e: KeyboardEvent) => void;
 
 /** A key typed into a field (or a contenteditable) is text, never a board shortcut. */
@@ -16,6 +18,29 @@ export const inDialogOrMenu = (t: EventTarget | null, withMenus = true): boolean
   t instanceof Element &&
   t.closest(withMenus ? 'dialog, [role="menu"], [role="alertdialog"]' : 'dialog, [role="alertdialog"]') !==
     null;
+
+/** The keys that move focus along a bar of buttons (or a caret in a field). */
+const MOVING_KEYS: ReadonlySet<string> = new Set([
+  'ArrowLeft',
+  'ArrowRight',
+  'ArrowUp',
+  'ArrowDown',
+  'Home',
+  'End',
+]);
+
+/**
+ * The one rule every window-level key handler of the board asks first: whether the key pressed
+ * belongs to the control it was pressed on, not to the board. So it is for any key typed in a
+ * field, or pressed in a dialog or an open menu, and for the arrow keys, Home and End on a button
+ * of a bar that moves along by them (the tools, the Align and group bar, the zoom controls:
+ * rovingToolbar.ts). On a focused tool the presenter's arrows stepped the frames (a capture
+ * handler, before the bar saw the key), and the board's nudged the selection.
+ */
+export const ownsKey = (e: KeyboardEvent): boolean =>
+  isTyping(e.target) ||
+  inDialogOrMenu(e.target) ||
+  (MOVING_KEYS.has(e.key) && e.target instanceof Element && e.target.closest(`[${ROVING_TOOLBAR}]`) !== null);
 
 const phases = { capture: [] as KeyHandler[], bubble: [] as KeyHandler[] };
 

@@ -3,7 +3,7 @@ import { MAIN_PAGE_ID, type PresentationState } from '@tandem/shared';
 import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { useRemotes } from '../presence/remote.ts';
-import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
+import { onKeydown, ownsKey } from '../shortcuts.ts';
 import { useEditor } from '../store.ts';
 import { shouldFollow, summonEveryone, writePresentation } from './presentation.ts';
 import { arriveOnPage, type PresentingPlace, stepPresentation } from './presenting.ts';
@@ -61,12 +61,13 @@ export function PresentationFollow(props: FacilitationProps & { presentation: Pr
 
   // The presenter's arrow keys step through the frames; captured before the editor's own keys,
   // which would move the selection. Not in a text field, a dialog (a confirmation, Share, the
-  // shortcuts list) or a menu, whose arrow keys are their own, by the rule the editor's keys
-  // follow (tools/keyboard.ts): they stepped the frames from under an open dialog.
+  // shortcuts list), a menu or on a tool bar's button, whose arrow keys are their own, by the rule
+  // the editor's keys follow (ownsKey, shortcuts.ts): they stepped the frames from under an open
+  // dialog, and from a focused tool.
   useEffect(() => {
     if (!mine || !presentation) return;
     const down = (e: KeyboardEvent) => {
-      if (isTyping(e.target) || inDialogOrMenu(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (ownsKey(e) || e.ctrlKey || e.metaKey || e.altKey) return;
       const step =
         e.key === 'ArrowRight' || e.key === 'ArrowDown'
           ? 1

@@ -6,7 +6,7 @@
 import { assetSentences, newShapeId } from '@tandem/shared';
 import { useEffect, useRef } from 'react';
 import { createShape } from '../model/shapes.ts';
-import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
+import { isTyping, onKeydown, ownsKey } from '../shortcuts.ts';
 import { toBoard, toScreen, useEditor, visibleRect } from '../store.ts';
 import type { BoardSession } from '../sync/provider.ts';
 import { type OutboxEntry, outbox } from './outbox.ts';
@@ -188,8 +188,7 @@ export function ImageInput({ boardId, userId, session, readOnly, onMessage, poin
     };
     const keydown = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() !== 'i' || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
-      if (isTyping(e.target)) return;
-      if (inDialogOrMenu(e.target)) return;
+      if (ownsKey(e)) return;
       if (live.current.readOnly) return;
       e.preventDefault();
       input.current?.click();

@@ -2,7 +2,7 @@
 import type { Actions } from '../actions.ts';
 import { type Command, commandKey, matchesCommand } from '../commandKeys.ts';
 import type { Alignment } from '../model/layout.ts';
-import { inDialogOrMenu, isTyping } from '../shortcuts.ts';
+import { ownsKey } from '../shortcuts.ts';
 import { type Tool, useEditor } from '../store.ts';
 
 export const toolKeys: Record<string, Tool> = {
@@ -111,9 +111,9 @@ export const PAN_STEP_PX = { near: 50, far: 300 } as const;
 const isCanvas = (t: EventTarget | null): boolean => t instanceof Element && t.matches('svg.canvas');
 
 export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: boolean): void {
-  if (isTyping(e.target)) return;
-  // Keys pressed in the share dialog or a menu belong to them (Delete there must not delete shapes).
-  if (inDialogOrMenu(e.target)) return;
+  // Keys typed in a field, pressed in the share dialog or a menu (Delete there must not delete
+  // shapes), or an arrow on a tool bar's button belong to them.
+  if (ownsKey(e)) return;
   // Enter and Space on a focused button press that button, nothing else.
   if ((e.key === 'Enter' || e.key === ' ') && e.target instanceof HTMLButtonElement) return;
   const st = useEditor.getState();

@@ -9,6 +9,7 @@ import { unitsOf } from '../model/layout.ts';
 import { alignKeyOf, distributeKeyOf } from '../tools/keyboard.ts';
 import { arrangeBarPlaces, useClearOfSelection } from './clearOfSelection.ts';
 import { alignments, distributions } from './controls.ts';
+import { useRovingToolbar } from './rovingToolbar.ts';
 import { useSelectedRecords } from './StylePanel.tsx';
 import { ToolButton } from './ToolButton.tsx';
 import { usePhoneLayout } from './touch.ts';
@@ -23,19 +24,37 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
   const barRef = useRef<HTMLDivElement>(null);
   // Clear of the whole selection, locked shapes too: they are what the user is looking at.
   const aside = useClearOfSelection(barRef, selected, arrangeBarPlaces, !usePhoneLayout());
-  if (recs.length < 2) return null;
-  const units = unitsOf(
-    recs,
-    recs.map((r) => r.id),
-  ).length;
+  const units =
+    recs.length < 2
+      ? 0
+      : unitsOf(
+          recs,
+          recs.map((r) => r.id),
+        ).length;
   const grouped = recs.some((r) => r.groupId);
+  // One Tab stop, arrows along the bar (rovingToolbar.ts), as the tool bar.
+  const { tabIndexOf, barProps } = useRovingToolbar([
+    ...(units >= 2 ? aligns.map((a) => a.label) : []),
+    ...(units >= 3 ? distributes.map((d) => d.label) : []),
+    ...(units >= 2 ? ['Group'] : []),
+    ...(grouped ? ['Ungroup'] : []),
+  ]);
+  if (recs.length < 2) return null;
   return (
-    <div ref={barRef} className="arrange-bar panel" style={aside} role="toolbar" aria-label="Align and group">
+    <div
+      ref={barRef}
+      className="arrange-bar panel"
+      style={aside}
+      role="toolbar"
+      aria-label="Align and group"
+      {...barProps}
+    >
       {units >= 2 &&
         aligns.map((a) => (
           <ToolButton
             key={a.how}
             label={a.label}
+            tabIndex={tabIndexOf(a.label)}
             icon={a.icon}
             shortcut={a.key}
             onClick={() => actions.align(a.how)}
@@ -48,6 +67,7 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
             <ToolButton
               key={d.axis}
               label={d.label}
+              tabIndex={tabIndexOf(d.label)}
               icon={d.icon}
               shortcut={d.key}
               onClick={() => actions.distribute(d.axis)}
@@ -56,9 +76,23 @@ export function ArrangeBar({ actions, index }: { actions: Actions; index: ShapeI
         </>
       )}
       <span className="sep" />
-      {units >= 2 && <ToolButton label="Group" icon="group" shortcut="Ctrl+G" onClick={actions.group} />}
+      {units >= 2 && (
+        <ToolButton
+          label="Group"
+          tabIndex={tabIndexOf('Group')}
+          icon="group"
+          shortcut="Ctrl+G"
+          onClick={actions.group}
+        />
+      )}
       {grouped && (
-        <ToolButton label="Ungroup" icon="ungroup" shortcut="Ctrl+Shift+G" onClick={actions.ungroup} />
+        <ToolButton
+          label="Ungroup"
+          tabIndex={tabIndexOf('Ungroup')}
+          icon="ungroup"
+          shortcut="Ctrl+Shift+G"
+          onClick={actions.ungroup}
+        />
       )}
     </div>
   );

@@ -1,7 +1,7 @@
 // The Keyboard shortcuts dialog: every shortcut of the board (shortcutList.ts), opened with `?`
 // or the button beside the zoom controls, closed with Escape or its Close button.
 import { useEffect, useState } from 'react';
-import { inDialogOrMenu, isTyping, onKeydown } from '../shortcuts.ts';
+import { onKeydown, ownsKey } from '../shortcuts.ts';
 import { ModalDialog } from './ModalDialog.tsx';
 import { SHORTCUTS_KEY, shortcutGroups } from './shortcutList.ts';
 
@@ -14,7 +14,7 @@ export function useShortcutsDialog(): [boolean, (open: boolean) => void] {
     () =>
       onKeydown((e) => {
         if (e.key !== SHORTCUTS_KEY || e.ctrlKey || e.metaKey || e.altKey) return;
-        if (isTyping(e.target) || inDialogOrMenu(e.target)) return;
+        if (ownsKey(e)) return;
         e.preventDefault();
         setOpen(true);
       }),

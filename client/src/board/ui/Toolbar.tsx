@@ -1,6 +1,6 @@
 // The tool palette (docs/api.md §11): each button's accessible name is its tool name, its shortcut in the tooltip.
 // On a phone the less used tools are under a "More tools" menu (controls.ts, phoneBarTools).
-import { type KeyboardEvent, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Actions } from '../actions.ts';
 import { pickImages } from '../images/ImageInput.tsx';
 import type { JointUndo } from '../pages/jointUndo.ts';
@@ -8,6 +8,7 @@ import { type Tool, useEditor } from '../store.ts';
 import { toolKeyOf } from '../tools/keyboard.ts';
 import { paletteTools, phoneBarTools } from './controls.ts';
 import { Icon, type IconName } from './icons.tsx';
+import { useRovingToolbar } from './rovingToolbar.ts';
 import { ToolButton } from './ToolButton.tsx';
 import { usePhoneLayout } from './touch.ts';
 import { focusMenuButton, useMenu } from './useMenuDismiss.ts';
@@ -35,12 +36,6 @@ export function Toolbar({
   const canUndo = useSyncExternalStore(history.subscribe, history.canUndo);
   const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
   const phone = usePhoneLayout();
-  // One Tab stop for the whole bar (the WAI-ARIA toolbar pattern, as in tldraw and Excalidraw): a
-  // trial's keyboard user tabbed through fifteen buttons to get past it. The stop is the button
-  // last focused in the bar while focus is in it, else the picked tool (on a phone, "More tools"
-  // while the picked tool is in its menu); arrows, Home and End move between the buttons
-  // (toolbarKeys), Enter and Space press them as ever.
-  const [roving, setRoving] = useState<string | null>(null);
   const [vertical, setVertical] = useState(false);
   // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
   // editor (editor.css).
@@ -147,15 +142,17 @@ export function Toolbar({
   const fold = phone && !readOnly;
   const inBar = fold ? controls.filter((c) => phoneBarTools.has(c.id as Tool)) : controls;
   const folded = fold ? controls.filter((c) => !phoneBarTools.has(c.id as Tool)) : [];
-  const labels = [
-    ...inBar.map((c) => c.label),
-    ...(folded.length > 0 ? [MORE_TOOLS] : []),
-    ...(readOnly ? [] : ['Undo', 'Redo']),
-  ];
+  // One Tab stop for the whole bar (rovingToolbar.ts): the picked tool's button while focus is
+  // elsewhere (on a phone, "More tools" while the picked tool is in its menu).
   const picked = controls.find((c) => c.kind === 'radio' && c.on);
-  const pickedLabel = picked && (inBar.includes(picked) ? picked.label : MORE_TOOLS);
-  const stop = [roving, pickedLabel].find((l) => l && labels.includes(l)) ?? labels[0];
-  const tabIndexOf = (label: string) => (label === stop ? 0 : -1);
+  const { tabIndexOf, barProps } = useRovingToolbar(
+    [
+      ...inBar.map((c) => c.label),
+      ...(folded.length > 0 ? [MORE_TOOLS] : []),
+      ...(readOnly ? [] : [...(canUndo ? ['Undo'] : []), ...(canRedo ? ['Redo'] : [])]),
+    ],
+    picked && (inBar.includes(picked) ? picked.label : MORE_TOOLS),
+  );
   return (
     <div
       className="toolbar panel"
@@ -163,15 +160,7 @@ export function Toolbar({
       aria-label="Tools"
       aria-orientation={vertical ? 'vertical' : 'horizontal'}
       ref={ref}
-      onFocus={(e) => {
-        const label = e.target.getAttribute('aria-label');
-        if (label && labels.includes(label)) setRoving(label);
-      }}
-      onBlur={(e) => {
-        // Left for the rest of the page: the next Tab into the bar lands on the picked tool.
-        if (!e.currentTarget.contains(e.relatedTarget)) setRoving(null);
-      }}
-      onKeyDown={toolbarKeys}
+      {...barProps}
     >
       {inBar.map((c) => (
         <ToolButton
@@ -279,33 +268,3 @@ function MoreTools({ controls, tabIndex }: { controls: BarControl[]; tabIndex: n
 }
 
 const MORE_TOOLS = 'More tools';
-
-/** The keys that move focus along the bar, to the previous or next button, or to either end. */
-const moves: Record<string, (at: number, count: number) => number> = {
-  ArrowLeft: (at, n) => (at - 1 + n) % n,
-  ArrowUp: (at, n) => (at - 1 + n) % n,
-  ArrowRight: (at, n) => (at + 1) % n,
-  ArrowDown: (at, n) => (at + 1) % n,
-  Home: () => 0,
-  End: (_, n) => n - 1,
-};
-
-/**
- * Arrows (either pair, whichever way the bar runs), Home and End on a button of the bar focus
- * another, wrapping at the ends and passing over greyed ones (Redo with nothing to redo). Kept
- * from the board's keys: with a shape selected, an arrow here nudged it.
- */
-function toolbarKeys(e: KeyboardEvent<HTMLDivElement>): void {
-  const move = moves[e.key];
-  if (!move || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey) return;
-  // The bar's own buttons: a phone's "More tools" menu, open inside the bar, has its own keys.
-  if ((e.target as Element).closest('[role="menu"]')) return;
-  const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')].filter(
-    (button) => !button.closest('[role="menu"]'),
-  );
-  const at = buttons.indexOf(e.target as HTMLButtonElement);
-  if (at < 0) return;
-  e.preventDefault();
-  e.stopPropagation();
-  buttons[move(at, buttons.length)]?.focus();
-}
