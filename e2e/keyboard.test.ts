@@ -480,4 +480,32 @@ describe('keyboard only', () => {
     await until(async () => (await view()) !== first, 'the canvas’s arrow stepped to the next frame');
     await kay.getByRole('button', { name: 'Stop', exact: true }).click();
   });
+  it('the zoom keys zoom from the canvas and are listed, as the one table has them, in the shortcuts dialog', async () => {
+    const level = kay.getByRole('button', { name: 'Reset zoom' });
+    await canvas(kay).focus();
+    await kay.keyboard.press('Control+0');
+    await until(async () => (await level.textContent()) === '100%', 'Ctrl+0: 100%');
+    for (const [key, shown] of [
+      ['=', '125%'],
+      ['Control+0', '100%'],
+      ['Control+=', '125%'],
+      ['-', '100%'],
+      ['Control+-', '80%'],
+      ['Shift+=', '100%'],
+    ] as const) {
+      await kay.keyboard.press(key);
+      await until(async () => (await level.textContent()) === shown, `${key}: ${shown}`);
+    }
+    await kay.keyboard.press('?');
+    const dialog = kay.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor();
+    const row = (what: string) => dialog.getByText(what, { exact: true }).locator('..');
+    for (const [what, keys] of [
+      ['Zoom in', ['+', '=', 'Ctrl+=', 'Ctrl++']],
+      ['Zoom out', ['−', 'Ctrl+−']],
+      ['Zoom to 100%', ['Ctrl+0']],
+    ] as const)
+      assert.deepEqual(await row(what).locator('kbd').allTextContents(), keys, `${what}: its keys`);
+    await kay.keyboard.press('Escape');
+  });
 });

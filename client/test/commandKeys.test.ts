@@ -15,16 +15,25 @@ const codeOf = (main: string): string =>
     ? `Key${main}`
     : /^[0-9]$/.test(main)
       ? `Digit${main}`
-      : ({ ']': 'BracketRight', '[': 'BracketLeft', 'Menu key': 'ContextMenu' }[main] ?? main);
+      : ({
+          ']': 'BracketRight',
+          '[': 'BracketLeft',
+          'Menu key': 'ContextMenu',
+          '=': 'Equal',
+          '+': 'Equal',
+          '−': 'Minus',
+        }[main] ?? main);
 
 /** The keydown a browser sends for `combo` ("Ctrl+Shift+Z"); `mac`: ⌘ for Ctrl, and Alt's letters. */
 function eventFor(combo: string, mac = false): KeyLike {
-  const parts = combo.split('+');
+  const plus = combo === '+' || combo.endsWith('++');
+  const parts = plus ? [...combo.slice(0, -1).split('+').filter(Boolean), '+'] : combo.split('+');
   const main = parts.pop()!;
   const ctrl = parts.includes('Ctrl');
-  const shift = parts.includes('Shift');
+  // + is Shift and = on a US layout.
+  const shift = parts.includes('Shift') || main === '+';
   const alt = parts.includes('Alt');
-  let key = main === 'Menu key' ? 'ContextMenu' : main;
+  let key = main === 'Menu key' ? 'ContextMenu' : main === '−' ? '-' : main;
   if (/^[A-Z]$/.test(key)) key = shift ? key : key.toLowerCase();
   else if (shift && usShift[key]) key = usShift[key]!;
   // Option changes the letter on a Mac: Shift+Option+C types Ç.
@@ -62,6 +71,34 @@ describe('the command keys', () => {
     assert.ok(matchesCommand({ ...z, code: 'KeyY' }, 'undo'));
     assert.ok(matchesCommand({ ...z, key: 'y' }, 'redo'));
     assert.ok(!matchesCommand({ ...z, key: 'y' }, 'undo'));
+  });
+
+  it('hold the zoom keys, as a browser sends them: + and = (with Shift or not, from the keypad), −, Ctrl+0', () => {
+    const plain = { ctrlKey: false, metaKey: false, shiftKey: false, altKey: false };
+    const runs = (e: KeyLike) => commands.filter((c) => matchesCommand(e, c));
+    assert.deepEqual(runs({ ...plain, key: '+', code: 'Equal', shiftKey: true }), ['zoomIn']);
+    assert.deepEqual(runs({ ...plain, key: '+', code: 'NumpadAdd' }), ['zoomIn']);
+    assert.deepEqual(runs({ ...plain, key: '=', code: 'Equal' }), ['zoomIn']);
+    // = is Shift+0 on a German layout.
+    assert.deepEqual(runs({ ...plain, key: '=', code: 'Digit0', shiftKey: true }), ['zoomIn']);
+    assert.deepEqual(runs({ ...plain, key: '=', code: 'Equal', ctrlKey: true }), ['zoomIn']);
+    assert.deepEqual(runs({ ...plain, key: '+', code: 'Equal', metaKey: true, shiftKey: true }), ['zoomIn']);
+    assert.deepEqual(runs({ ...plain, key: '-', code: 'Minus' }), ['zoomOut']);
+    assert.deepEqual(runs({ ...plain, key: '-', code: 'NumpadSubtract', ctrlKey: true }), ['zoomOut']);
+    assert.deepEqual(runs({ ...plain, key: '0', code: 'Digit0', ctrlKey: true }), ['zoomReset']);
+    // Not with Alt, and not the 0 typed on its own.
+    assert.deepEqual(runs({ ...plain, key: '=', code: 'Equal', altKey: true }), []);
+    assert.deepEqual(runs({ ...plain, key: '0', code: 'Digit0' }), []);
+    // The dialog's View group lists them under the names the zoom buttons have.
+    const view = shortcutGroups().find((g) => g.title === 'View')!.shortcuts;
+    for (const [command, what] of [
+      ['zoomIn', 'Zoom in'],
+      ['zoomOut', 'Zoom out'],
+      ['zoomReset', 'Zoom to 100%'],
+    ] as const)
+      assert.deepEqual(view.find((s) => s.what === what)?.keys, [
+        ...(COMMAND_KEYS as Record<string, readonly string[]>)[command]!,
+      ]);
   });
 
   it('are the keys the shortcuts dialog lists for each command', () => {

@@ -23,6 +23,9 @@ export const COMMAND_KEYS = {
   backward: ['Ctrl+['],
   toFront: ['Ctrl+Shift+]'],
   toBack: ['Ctrl+Shift+['],
+  zoomIn: ['+', '=', 'Ctrl+=', 'Ctrl++'],
+  zoomOut: ['−', 'Ctrl+−'],
+  zoomReset: ['Ctrl+0'],
   zoomToFit: ['Shift+1'],
   zoomToSelection: ['Shift+2'],
   /** Picks the Comment tool; the context menu's Comment starts a thread where it was opened. */
@@ -45,8 +48,13 @@ export interface KeyLike {
   altKey: boolean;
 }
 
-/** Keys named in words in the table, and the event's `key` for each. */
-const named: Record<string, string> = { 'Menu key': 'ContextMenu' };
+/** Keys named in words (or written as read: − the minus sign) in the table, and the event's `key` for each. */
+const named: Record<string, string> = { 'Menu key': 'ContextMenu', '−': '-' };
+/**
+ * Characters typed with Shift on some layouts and not on others (+ on a US one but not on a keypad,
+ * = on a German one): for them Shift is not asked.
+ */
+const anyShift: ReadonlySet<string> = new Set(['+', '=', '−']);
 /** The character Shift types with a digit on a US layout: matched as well as the physical key. */
 const shifted: Record<string, string> = { '1': '!', '2': '@' };
 /** The physical key of each punctuation key in the table. */
@@ -54,12 +62,15 @@ const codes: Record<string, string> = { ']': 'BracketRight', '[': 'BracketLeft' 
 
 /** Whether `e` is the key combination `combo` ("Ctrl+Shift+Z", "Shift+1", "Delete"). */
 export function matchesCombo(e: KeyLike, combo: string): boolean {
-  const parts = combo === '+' ? ['+'] : combo.split('+');
+  // The key itself may be +: "+", "Ctrl++".
+  const plus = combo === '+' || combo.endsWith('++');
+  const parts = plus ? [...combo.slice(0, -1).split('+').filter(Boolean), '+'] : combo.split('+');
   const main = parts.pop()!;
   const ctrl = parts.includes('Ctrl');
   const shift = parts.includes('Shift');
   const alt = parts.includes('Alt');
-  if ((e.ctrlKey || e.metaKey) !== ctrl || e.shiftKey !== shift || e.altKey !== alt) return false;
+  if ((e.ctrlKey || e.metaKey) !== ctrl || e.altKey !== alt) return false;
+  if (e.shiftKey !== shift && !anyShift.has(main)) return false;
   const key = named[main] ?? main;
   if (e.key.toLowerCase() === key.toLowerCase()) return true;
   // By the physical key where a modifier changes the character typed: Alt changes the letter on

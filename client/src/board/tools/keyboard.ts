@@ -80,6 +80,19 @@ const modCommands = [
   'toBack',
 ] as const satisfies ActionCommand[];
 
+/**
+ * The view's commands, with or without Ctrl (or ⌘), each run by its keys in COMMAND_KEYS: + and
+ * −, Ctrl+0, and Shift+1 and Shift+2 as in tldraw (by the physical key, since Shift+2 types " or @
+ * by layout).
+ */
+const viewCommands = [
+  'zoomIn',
+  'zoomOut',
+  'zoomReset',
+  'zoomToFit',
+  'zoomToSelection',
+] as const satisfies ActionCommand[];
+
 /** The commands that are one editor action each, with no argument: the keys' and the context menu's. */
 export type ActionCommand = Exclude<
   Command,
@@ -100,6 +113,9 @@ export const commandActions = (actions: Actions): Record<ActionCommand, () => un
   backward: actions.backward,
   toFront: actions.toFront,
   toBack: actions.toBack,
+  zoomIn: actions.zoomIn,
+  zoomOut: actions.zoomOut,
+  zoomReset: actions.zoomReset,
   zoomToFit: actions.zoomToFit,
   zoomToSelection: actions.zoomToSelection,
 });
@@ -145,21 +161,19 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
     e.preventDefault();
     return;
   }
+  // Zoom, by the keys of the one table (with Ctrl too: kept from the browser's own page zoom).
+  const view = viewCommands.find((c) => matchesCommand(e, c));
+  if (view) {
+    e.preventDefault();
+    commandActions(actions)[view]();
+    return;
+  }
   if (mod) {
     // Copy, cut and paste go through the clipboard events (see Board), which carry the data.
     const command = modCommands.find((c) => matchesCommand(e, c));
     if (command) {
       e.preventDefault();
       commandActions(actions)[command]();
-    } else if (key === '=' || key === '+') {
-      e.preventDefault();
-      actions.zoomIn();
-    } else if (key === '-') {
-      e.preventDefault();
-      actions.zoomOut();
-    } else if (key === '0') {
-      e.preventDefault();
-      actions.zoomReset();
     }
     return;
   }
@@ -227,23 +241,6 @@ export function handleKeyDown(e: KeyboardEvent, actions: Actions, readOnly: bool
   // into the shapes for the keyboard, after which Tab walks on through them.
   if (e.key === 'Enter' && st.selection.length === 0 && st.tool === 'select' && isCanvas(e.target)) {
     if (actions.selectAdjacent(1)) e.preventDefault();
-    return;
-  }
-  if (e.key === '=' || e.key === '+') {
-    actions.zoomIn();
-    return;
-  }
-  if (e.key === '-') {
-    actions.zoomOut();
-    return;
-  }
-  // Shift+1 and Shift+2 as in tldraw; by the physical key, since Shift+2 types " or @ by layout.
-  if (matchesCommand(e, 'zoomToFit')) {
-    actions.zoomToFit();
-    return;
-  }
-  if (matchesCommand(e, 'zoomToSelection')) {
-    actions.zoomToSelection();
     return;
   }
   if (key === 'q' && !e.shiftKey) {

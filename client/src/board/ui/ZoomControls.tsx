@@ -1,4 +1,5 @@
 import type { Actions } from '../actions.ts';
+import { commandKey } from '../commandKeys.ts';
 import { useEditor } from '../store.ts';
 import { useRovingToolbar } from './rovingToolbar.ts';
 import { SHORTCUTS_KEY } from './shortcutList.ts';
@@ -34,7 +35,7 @@ export function ZoomControls({
         label="Zoom out"
         tabIndex={tabIndexOf('Zoom out')}
         icon="zoomOut"
-        shortcut="−"
+        shortcut={commandKey('zoomOut')}
         onClick={actions.zoomOut}
       />
       {/* On a phone the readout gives way to Find, with Zoom to selection and the minimap: the
@@ -42,7 +43,7 @@ export function ZoomControls({
       <button
         type="button"
         className="zoom-level wide-only"
-        title="Reset to 100% — Ctrl+0"
+        title={`Reset to 100% — ${commandKey('zoomReset')}`}
         onClick={actions.zoomReset}
         aria-label="Reset zoom"
         tabIndex={tabIndexOf('Reset zoom')}
@@ -53,14 +54,14 @@ export function ZoomControls({
         label="Zoom in"
         tabIndex={tabIndexOf('Zoom in')}
         icon="zoomIn"
-        shortcut="+"
+        shortcut={commandKey('zoomIn')}
         onClick={actions.zoomIn}
       />
       <ToolButton
         label="Zoom to fit"
         tabIndex={tabIndexOf('Zoom to fit')}
         icon="fit"
-        title="Zoom to fit the whole board — Shift+1"
+        title={`Zoom to fit the whole board — ${commandKey('zoomToFit')}`}
         onClick={actions.zoomToFit}
       />
       <ToolButton
@@ -74,7 +75,7 @@ export function ZoomControls({
         label="Zoom to selection"
         tabIndex={tabIndexOf('Zoom to selection')}
         icon="fitSelection"
-        shortcut="Shift+2"
+        shortcut={commandKey('zoomToSelection')}
         className="wide-only"
         disabled={!hasSelection}
         onClick={actions.zoomToSelection}

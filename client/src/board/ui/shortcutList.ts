@@ -89,9 +89,9 @@ export function shortcutGroups(): ShortcutGroup[] {
     {
       title: 'View',
       shortcuts: [
-        key(['+', 'Ctrl+='], 'Zoom in'),
-        key(['−', 'Ctrl+−'], 'Zoom out'),
-        key('Ctrl+0', 'Zoom to 100%'),
+        key(K.zoomIn, 'Zoom in'),
+        key(K.zoomOut, 'Zoom out'),
+        key(K.zoomReset, 'Zoom to 100%'),
         key(K.zoomToFit, 'Zoom to fit the board'),
         key(K.zoomToSelection, 'Zoom to the selection'),
         key('Ctrl+F', 'Find on this page (Enter: next match, Shift+Enter: previous)'),
