@@ -295,6 +295,7 @@ describe('a page deleted under someone, and brought back after a reload', () => 
     await until(async () => (await pageNames(ben)).includes('Ideas'), 'Ideas in Ben’s list');
     await ben.locator('.pages-panel .page-name', { hasText: 'Ideas' }).click();
     await waitStatus(ben, 'live');
+    const ideasPath = pathOf(ben);
     await place(ben, 'Sticky note', 400, 300);
     await ben.keyboard.type('Keep this');
     await ben.keyboard.press('Escape');
@@ -311,8 +312,33 @@ describe('a page deleted under someone, and brought back after a reload', () => 
       .waitFor();
     await ben.screenshot({ path: `${artifacts}/pages-deleted-by-ana.png` });
 
+    // The page's link opened later (a reload, a link shared before) says who deleted it and when,
+    // from the note in the first page's document, not just that the page is gone.
+    const at = /at \d{1,2}:\d{2}(?: [AP]M)?, so/;
+    await ben.goto(ideasPath);
+    await until(async () => pathOf(ben) === `/b/${boardId}`, 'Ben taken to the first page from the link');
+    const benTold = ben.getByRole('status').filter({ hasText: 'Ana deleted the page “Ideas”' });
+    await benTold.waitFor();
+    const benSentence = (await benTold.first().textContent()) ?? '';
+    assert.match(benSentence, at, 'when');
+    assert.match(benSentence, /so the first page is shown\.$/);
+    assert.doesNotMatch(benSentence, /Recently deleted/, 'an editor cannot restore it');
+    assert.equal(await ben.getByText('That page is no longer on the board').count(), 0);
+    await ben.screenshot({ path: `${artifacts}/pages-deleted-link.png` });
+    if (!(await ben.locator('.pages-panel').isVisible()))
+      await ben.getByRole('button', { name: 'Pages' }).click();
+
     // After a reload Ana's Undo is gone; Recently deleted still has the page, with who deleted it.
-    await ana.reload();
+    // Ana, the owner, opening the page's link is told she deleted it and where it can come back from.
+    await ana.goto(ideasPath);
+    await until(async () => pathOf(ana) === `/b/${boardId}`, 'Ana taken to the first page from the link');
+    const anaTold = ana.getByRole('status').filter({ hasText: 'You deleted the page “Ideas”' });
+    await anaTold.waitFor();
+    assert.match(
+      (await anaTold.first().textContent()) ?? '',
+      /at \d{1,2}:\d{2}(?: [AP]M)?, so the first page is shown\. You can restore it from “Recently deleted” in the Pages panel\./,
+    );
+    await ana.screenshot({ path: `${artifacts}/pages-deleted-link-owner.png` });
     await waitStatus(ana, 'live');
     if (!(await ana.locator('.pages-panel').isVisible()))
       await ana.getByRole('button', { name: 'Pages' }).click();

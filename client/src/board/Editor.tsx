@@ -42,6 +42,7 @@ import {
   createPagesUndo,
   deletedPageNote,
   pageDeletedSentence,
+  pageGoneSentence,
   pageLabel,
   pageListStepNotice,
   pagePath,
@@ -104,11 +105,15 @@ export function Editor(props: Props) {
   const [pageSession, setPageSession] = useState<BoardSession | null>(null);
   const readOnly = !canEditBoard(props.role);
   const { pageId } = props;
+  /** The first document's session, read when a page is refused (its note says who deleted it). */
+  const first = useRef<BoardSession | null>(null);
+  const isOwner = props.role === 'owner';
   useEffect(() => {
     useEditor.getState().reset();
     usePagesPanel.getState().close();
     const s = openBoard(props.board.id, { userId: props.user.id, readOnly: () => readOnly });
     setSession(s);
+    first.current = s;
     return () => s.destroy();
   }, [props.board.id, props.user.id, readOnly]);
   useEffect(() => {
@@ -131,16 +136,19 @@ export function Editor(props: Props) {
     // board that does not exist (docs/api.md §17); the board is there: its first page is shown.
     // Said, as the public view says it: a page link (or a comment's) that lands on the first page
     // without a word looks like a broken link.
+    // A page deleted since the link was made says who deleted it and when: the note its deletion
+    // left in the first document (read once that document is here; pageGoneSentence).
     const stop = s.onConnection((state) => {
       if (state.code !== CloseCode.NO_SUCH_BOARD) return;
-      useEditor.getState().setNotice('That page is no longer on the board, so its first page is shown.');
+      if (first.current) tellPageGone(first.current, pageId, props.user.id, isOwner);
+      else useEditor.getState().setNotice(pageGoneSentence(null, props.user.id, isOwner));
       navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
     });
     return () => {
       stop();
       s.destroy();
     };
-  }, [props.board.id, props.user.id, readOnly, pageId]);
+  }, [props.board.id, props.user.id, readOnly, pageId, isOwner]);
   const pagesUndo = useMemo(() => (session ? createPagesUndo(session.doc) : null), [session]);
   useEffect(() => () => pagesUndo?.destroy(), [pagesUndo]);
   if (!session || !pagesUndo) return null;
@@ -148,6 +156,37 @@ export function Editor(props: Props) {
   // For one render after a page change, the state still holds the page left (already destroyed).
   if (!view || view.provider.roomname !== docKey(props.board.id, pageId)) return null;
   return <EditorView key={pageId} {...props} session={view} boardSession={session} pagesUndo={pagesUndo} />;
+}
+
+/** How long a refused page's notice waits for the first document before saying less. */
+const NOTE_WAIT_MS = 5000;
+
+/**
+ * Tells that page `goneId` is not on the board, with its deletion note when the first document
+ * has one: at once if the document (from the server, or this browser's copy) holds the note, else
+ * once the server's copy is here; without it after NOTE_WAIT_MS, the generic sentence.
+ */
+function tellPageGone(board: BoardSession, goneId: string, meId: string, isOwner: boolean): void {
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    board.provider.off('sync', onSync);
+    clearTimeout(timer);
+    useEditor.getState().setNotice(pageGoneSentence(deletedPageNote(board.doc, goneId), meId, isOwner));
+  };
+  const onSync = (synced: boolean) => {
+    if (synced) tell();
+  };
+  const timer = setTimeout(tell, NOTE_WAIT_MS);
+  if (board.provider.synced || deletedPageNote(board.doc, goneId)) {
+    tell();
+    return;
+  }
+  board.provider.on('sync', onSync);
+  void board.whenLocal.then(() => {
+    if (deletedPageNote(board.doc, goneId)) tell();
+  });
 }
 
 function EditorView({

@@ -63,6 +63,28 @@ export const restorePage = (doc: Y.Doc, id: string): boolean => restorePageEntry
 export const pageDeletedSentence = (note: DeletedPage): string =>
   `${note.by?.name ?? 'Someone'} deleted the page “${pageLabel(note)}”.`;
 
+/** When a page was deleted, as a sentence's end: "at 09:14" today, else "on Nov 3 at 09:14". */
+export function deletedWhen(at: number): string {
+  if (!at) return '';
+  const d = new Date(at);
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (new Date().toDateString() === d.toDateString()) return ` at ${time}`;
+  return ` on ${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} at ${time}`;
+}
+
+/**
+ * What someone who opens a link to a page the board no longer lists is told (the server refuses
+ * it; the first page is shown): who deleted it and when, from the note the deletion left in the
+ * first document, and, for the owner, where it can be brought back. Without a note (a mistyped
+ * link, or a note since forgotten) it says only that the page is not on the board.
+ */
+export function pageGoneSentence(note: DeletedPage | null, meId: string, isOwner: boolean): string {
+  if (!note) return 'That page is no longer on the board, so its first page is shown.';
+  const who = note.by ? (note.by.id === meId ? 'You' : note.by.name) : 'Someone';
+  const restore = isOwner ? ' You can restore it from “Recently deleted” in the Pages panel.' : '';
+  return `${who} deleted the page “${pageLabel(note)}”${deletedWhen(note.at)}, so the first page is shown.${restore}`;
+}
+
 /** The page list's own undo: a page deletion undone brings the page back for everyone. */
 export function createPagesUndo(doc: Y.Doc): Y.UndoManager {
   // Both formats' homes: a first change to a board of the first format moves its list (shared/pages.ts).
