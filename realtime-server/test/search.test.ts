@@ -5,11 +5,22 @@
 // y-websocket clients.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { addPageEntry, apiPaths, type BoardSearchResult, docKey, ErrorCode, limits } from '@tandem/shared';
+import {
+  addPageEntry,
+  apiPaths,
+  type BoardSearchResult,
+  docKey,
+  ErrorCode,
+  limits,
+  renamePageEntry,
+} from '@tandem/shared';
 import * as Y from 'yjs';
 import { ApiClient, connectDoc, waitSynced, whenStored } from '../../testing/clients.ts';
 import { assertError } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
+import { waitUntil } from '../../testing/services.ts';
+import type { HttpDeps } from '../src/http/deps.ts';
+import { SearchTexts } from '../src/http/searchTexts.ts';
 
 const base = (z: string) => ({
   x: 0,
@@ -194,5 +205,133 @@ describe('GET /api/boards/:id/search', { concurrency: false }, () => {
     assertError(refused, 429, ErrorCode.RATE_LIMITED);
     assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After says when');
     assert.equal((await search(viewer, 'roadmap')).status, 200, 'another person is not held back');
+  });
+});
+
+describe('the board search keeps each page’s words by its document’s version', { concurrency: false }, () => {
+  let server: TestServer;
+  after(async () => {
+    await server?.close();
+  });
+
+  test('a repeat search on an unchanged board loads nothing; an edit to one page loads that page alone', async () => {
+    server = await startServer({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '10000' } });
+    const owner = await new ApiClient(server.url).signup('Owner');
+    const board = await owner.createBoard('Cached');
+    const write = async (key: string, fill: (doc: Y.Doc) => void) => {
+      const client = connectDoc(server.wsUrl, key, { cookie: owner.cookie });
+      try {
+        await waitSynced(client);
+        fill(client.doc);
+        await whenStored(client);
+      } finally {
+        client.destroy();
+      }
+      await waitUntil(`${key} unloaded`, () => server.app.rooms.get(key) === undefined);
+    };
+    await write(board, (doc) => {
+      addPageEntry(doc, 'p2', 'Budget');
+      addPageEntry(doc, 'p3', 'Ideas');
+      add(doc, 'm1', 'sticky', { text: 'Plan the budget' });
+    });
+    await write(docKey(board, 'p2'), (doc) => add(doc, 'b1', 'sticky', { text: 'Budget for Q3' }));
+    await write(docKey(board, 'p3'), (doc) => add(doc, 'i1', 'sticky', { text: 'An idea' }));
+
+    // The Store's loads of each document, counted (the real Store, read through).
+    const store = server.store;
+    const load = store.loadDocAsStored.bind(store);
+    let loads: string[] = [];
+    store.loadDocAsStored = (key: string) => {
+      loads.push(key);
+      return load(key);
+    };
+    const search = async (q: string) => {
+      const answer = await owner.call<BoardSearchResult>('GET', apiPaths.boardSearch(board, q));
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body;
+    };
+
+    assert.deepEqual(await search('budget'), {
+      pages: [
+        { pageId: 'main', name: '', count: 1, shapeIds: ['m1'] },
+        { pageId: 'p2', name: 'Budget', count: 1, shapeIds: ['b1'] },
+      ],
+    });
+    assert.deepEqual(
+      loads.sort(),
+      [board, docKey(board, 'p2'), docKey(board, 'p3')].sort(),
+      'each page once',
+    );
+
+    loads = [];
+    assert.deepEqual(await search('idea'), {
+      pages: [{ pageId: 'p3', name: 'Ideas', count: 1, shapeIds: ['i1'] }],
+    });
+    assert.deepEqual(await search('budget'), {
+      pages: [
+        { pageId: 'main', name: '', count: 1, shapeIds: ['m1'] },
+        { pageId: 'p2', name: 'Budget', count: 1, shapeIds: ['b1'] },
+      ],
+    });
+    assert.deepEqual(loads, [], 'two more searches of the unchanged board loaded nothing');
+
+    // One page edited (stored, its Room gone): that page alone is read again, and its new words are found.
+    await write(docKey(board, 'p2'), (doc) => {
+      add(doc, 'b2', 'frame', { name: 'New budget lines' });
+      (doc.getMap('shapes').get('b1') as Y.Map<Y.Text>).get('text')?.delete(0, 'Budget '.length);
+    });
+    loads = [];
+    assert.deepEqual(await search('budget'), {
+      pages: [
+        { pageId: 'main', name: '', count: 1, shapeIds: ['m1'] },
+        { pageId: 'p2', name: 'Budget', count: 1, shapeIds: ['b2'] },
+      ],
+    });
+    assert.deepEqual(loads, [docKey(board, 'p2')], 'only the edited page was loaded');
+
+    // A page renamed in the first document: the first document alone is read again.
+    await write(board, (doc) => renamePageEntry(doc, 'p3', 'Ideas, kept'));
+    loads = [];
+    assert.deepEqual(await search('an idea'), {
+      pages: [{ pageId: 'p3', name: 'Ideas, kept', count: 1, shapeIds: ['i1'] }],
+    });
+    assert.deepEqual(loads, [board], 'only the first document was loaded');
+  });
+
+  test('the words kept are bounded: past the bound the least recently searched page goes', async () => {
+    const docs = new Map<string, string>();
+    const decoded: string[] = [];
+    const shapes = (key: string) => [{ id: 's1', type: 'sticky', text: docs.get(key) ?? '' }];
+    const deps = {
+      rooms: { get: () => undefined },
+      store: {
+        logHeads: async (keys: readonly string[]) => new Map(keys.map((k) => [k, 1])),
+        loadDocAsStored: async (key: string) => ({ snapshot: new TextEncoder().encode(key), updates: [] }),
+      },
+      history: {
+        versions: {
+          compute: {
+            exportJson: async (parts: Uint8Array[]) => {
+              const key = new TextDecoder().decode(parts[0]);
+              decoded.push(key);
+              return { json: JSON.stringify({ shapes: shapes(key) }), invalid: [] };
+            },
+          },
+        },
+      },
+    } as unknown as Pick<HttpDeps, 'store' | 'rooms' | 'history'>;
+    for (const key of ['a', 'b', 'c']) docs.set(key, key.repeat(1000));
+    // Room for two boards' words (and what each page costs beside them), not three.
+    const texts = new SearchTexts(deps, 2600);
+    for (const key of ['a', 'b', 'c']) await texts.read(key);
+    assert.ok(texts.size.chars <= 2600, `${texts.size.chars} characters kept`);
+    assert.equal(texts.size.pages, 2);
+    decoded.length = 0;
+    await texts.read('c');
+    await texts.read('b');
+    assert.deepEqual(decoded, [], 'the two most recent are kept');
+    await texts.read('a');
+    assert.deepEqual(decoded, ['a'], 'the least recent was let go, and is read again');
+    assert.equal((await texts.read('a'))[0]?.texts[0]?.text, 'a'.repeat(1000));
   });
 });

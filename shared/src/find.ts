@@ -46,9 +46,22 @@ function wordsOf(s: ShapeRecord): string {
   return typeof words === 'string' ? words : '';
 }
 
+/** A shape's words as find compares them (foldForFind), '' for a shape without words. */
+export const findText = (s: ShapeRecord): string => foldForFind(wordsOf(s));
+
 /** The shapes whose words contain `query`, in the order given; none for a blank query. */
 export function matchingShapes<T extends ShapeRecord>(records: readonly T[], query: string): T[] {
   const wanted = foldForFind(query).trim();
   if (!wanted) return [];
-  return records.filter((s) => foldForFind(wordsOf(s)).includes(wanted));
+  return records.filter((s) => findText(s).includes(wanted));
+}
+
+/**
+ * `matchingShapes` over words already folded (`findText`), as the server keeps them for its board
+ * search: the ids whose text contains `query`, in the order given.
+ */
+export function matchingTexts(texts: readonly { id: string; text: string }[], query: string): string[] {
+  const wanted = foldForFind(query).trim();
+  if (!wanted) return [];
+  return texts.filter((t) => t.text.includes(wanted)).map((t) => t.id);
 }

@@ -89,7 +89,7 @@ export async function readBoardPages(
 }
 
 /** The page list an export's `meta` carries (`meta.pages`, docs/api.md §17). */
-function listedPages(meta: unknown): PageEntry[] {
+export function listedPages(meta: unknown): PageEntry[] {
   const pages = (meta as { pages?: unknown } | undefined)?.pages;
   if (!Array.isArray(pages)) return [];
   return pages.flatMap((p: unknown) => {
