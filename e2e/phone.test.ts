@@ -125,7 +125,7 @@ describe('phone', () => {
     'Tool lock',
     'Image',
   ];
-  for (const width of [390, 360]) {
+  for (const width of [390, 360, 320]) {
     it(`at ${width} px every tool is in the bar, on screen with no sideways scroll, or under More tools`, async () => {
       await page.setViewportSize({ width, height: 844 });
       try {
@@ -167,6 +167,61 @@ describe('phone', () => {
         assert.ok(inBar.includes('Undo') && inBar.includes('Redo'), 'Undo and Redo in the bar');
         await page.keyboard.press('Escape');
         await until(async () => (await menu.count()) === 0, 'Escape closes the menu');
+      } finally {
+        await page.setViewportSize({ width: 390, height: 844 });
+      }
+    });
+  }
+
+  // A phone held sideways (700 px) folded the same tools into More tools as at 390 px, though the
+  // bar had room for all of them; the bar now folds only what does not fit.
+  it('at 700 px every tool is in the bar, with no More tools and no sideways scroll', async () => {
+    await page.setViewportSize({ width: 700, height: 844 });
+    try {
+      const bar = page.getByRole('toolbar', { name: 'Tools' });
+      await until(
+        async () => (await bar.getByRole('button', { name: 'More tools' }).count()) === 0,
+        'no More tools',
+      );
+      assert.ok(
+        await bar.evaluate((el) => el.scrollWidth <= el.clientWidth),
+        'the bar does not scroll sideways',
+      );
+      const inBar: string[] = [];
+      for (const button of await bar.getByRole('button').all()) {
+        const name = (await button.getAttribute('aria-label'))!;
+        assert.ok(await button.evaluate(inSight), `${name} is on screen, nothing over it`);
+        inBar.push(name);
+      }
+      assert.deepEqual(inBar, [...allTools, 'Undo', 'Redo']);
+      await page.screenshot({ path: `${artifacts}/phone-tools-700.png` });
+    } finally {
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+  });
+
+  // From 761 to 1100 px (a tablet) the facilitation bar showed its icons only, with room to spare
+  // for its names under the top bar.
+  for (const width of [820, 900, 1100]) {
+    it(`at ${width} px the facilitation bar’s buttons show their names, whole and on screen`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      try {
+        const bar = page.getByRole('toolbar', { name: 'Facilitation' });
+        for (const button of await bar.getByRole('button').all()) {
+          const name = (await button.getAttribute('aria-label'))!;
+          assert.ok(await button.evaluate(inSight), `${name} is on screen, nothing over it`);
+          const label = button.locator('.label');
+          assert.ok(await label.isVisible(), `${name} shows its label`);
+          assert.ok(
+            await label.evaluate((el) => el.scrollWidth <= el.clientWidth),
+            `${name}’s label is whole`,
+          );
+        }
+        assert.ok(
+          await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+          'nothing past the window’s edge',
+        );
+        await page.screenshot({ path: `${artifacts}/tablet-facilitation-${width}.png` });
       } finally {
         await page.setViewportSize({ width: 390, height: 844 });
       }

@@ -14,6 +14,9 @@ import { usePhoneLayout } from './touch.ts';
 import { focusMenuButton, useMenu } from './useMenuDismiss.ts';
 
 const tools = paletteTools.map((t) => ({ ...t, key: toolKeyOf(t.tool) }));
+/** A tool's width in a phone's bar (editor.css: `flex: 0 1 34px`), and the least it shrinks to. */
+const TOOL_W = 34;
+const TOOL_MIN_W = 28;
 
 export function Toolbar({
   actions,
@@ -37,6 +40,8 @@ export function Toolbar({
   const canRedo = useSyncExternalStore(history.subscribe, history.canRedo);
   const phone = usePhoneLayout();
   const [vertical, setVertical] = useState(false);
+  /** A phone bar's room: whether every tool fits, else how many of `phoneBarTools` it keeps. */
+  const [room, setRoom] = useState({ all: false, keep: phoneBarTools.size });
   // The top bar's panels keep out from under the centred palette: its width is --toolbar-w on the
   // editor (editor.css).
   const ref = useRef<HTMLDivElement>(null);
@@ -83,8 +88,9 @@ export function Toolbar({
       el.removeEventListener('scroll', measure);
     };
   }, []);
-  // Every control of the bar, in order, as data: on a phone those past `phoneBarTools` go under
-  // "More tools" (a menu of the same controls, named beside their icons).
+  // Every control of the bar, in order, as data: on a phone where they do not all fit, those past
+  // `phoneBarTools` (and those of it past the room) go under "More tools" (a menu of the same
+  // controls, named beside their icons).
   const controls: BarControl[] = [
     ...shown.map(
       (t): BarControl => ({
@@ -139,9 +145,36 @@ export function Toolbar({
           } satisfies BarControl,
         ]),
   ];
-  const fold = phone && !readOnly;
-  const inBar = fold ? controls.filter((c) => phoneBarTools.has(c.id as Tool)) : controls;
-  const folded = fold ? controls.filter((c) => !phoneBarTools.has(c.id as Tool)) : [];
+  // On a phone the bar folds only what does not fit (measured below): every tool at 700 px (a
+  // phone held sideways), the most used at 390, fewer of them at 320 so nothing scrolls sideways.
+  const phoneBar = phone && !readOnly;
+  const count = controls.length;
+  const priorityCount = [...phoneBarTools].filter((id) => controls.some((c) => c.id === id)).length;
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || !phoneBar) return;
+    const measure = () => {
+      const style = getComputedStyle(el);
+      // The bar spans the window (editor.css): its width is the room, whatever it holds.
+      const width =
+        el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      const gap = Number.parseFloat(style.columnGap) || 0;
+      const pinned = el.querySelector<HTMLElement>('.history-tools')?.offsetWidth ?? 0;
+      const everyTool = count * (TOOL_W + gap) + pinned;
+      // Folded, the bar's tools and More tools may shrink to TOOL_MIN_W each.
+      const slots = Math.floor((width - pinned) / (TOOL_MIN_W + gap)) - 1;
+      const next = { all: everyTool <= width, keep: Math.max(1, Math.min(priorityCount, slots)) };
+      setRoom((was) => (was.all === next.all && was.keep === next.keep ? was : next));
+    };
+    measure();
+    const resized = new ResizeObserver(measure);
+    resized.observe(el);
+    return () => resized.disconnect();
+  }, [phoneBar, count, priorityCount]);
+  const kept = [...phoneBarTools].filter((id) => controls.some((c) => c.id === id)).slice(0, room.keep);
+  const fold = phoneBar && !room.all;
+  const inBar = fold ? controls.filter((c) => kept.includes(c.id as Tool)) : controls;
+  const folded = fold ? controls.filter((c) => !kept.includes(c.id as Tool)) : [];
   // One Tab stop for the whole bar (rovingToolbar.ts): the picked tool's button while focus is
   // elsewhere (on a phone, "More tools" while the picked tool is in its menu).
   const picked = controls.find((c) => c.kind === 'radio' && c.on);
