@@ -298,6 +298,31 @@ describe('the board search keeps each page’s words by its document’s version
     assert.deepEqual(loads, [board], 'only the first document was loaded');
   });
 
+  test('a shape deleted on a page open here is no longer found (a deletion moves no state vector)', async () => {
+    const server = await startServer();
+    const owner = await new ApiClient(server.url).signup('Owner');
+    const board = await owner.createBoard('Open');
+    const client = connectDoc(server.wsUrl, board, { cookie: owner.cookie });
+    try {
+      await waitSynced(client);
+      add(client.doc, 'd1', 'sticky', { text: 'Delete me soon' });
+      await whenStored(client);
+      const search = async (q: string) =>
+        (await owner.call<BoardSearchResult>('GET', apiPaths.boardSearch(board, q))).body;
+      assert.deepEqual(await search('delete me'), {
+        pages: [{ pageId: 'main', name: '', count: 1, shapeIds: ['d1'] }],
+      });
+      client.doc.getMap('shapes').delete('d1');
+      const room = server.app.rooms.get(board);
+      assert.ok(room, 'the page is open here');
+      await waitUntil('the deletion reached the server', () => !room.doc.getMap('shapes').has('d1'));
+      assert.deepEqual(await search('delete me'), { pages: [] });
+    } finally {
+      client.destroy();
+      await server.close();
+    }
+  });
+
   test('the words kept are bounded: past the bound the least recently searched page goes', async () => {
     const docs = new Map<string, string>();
     const decoded: string[] = [];

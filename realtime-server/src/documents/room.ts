@@ -66,6 +66,9 @@ export interface RoomDeps {
   saves?: SaveHealth;
 }
 
+/** Rooms opened by this process so far (Room.version). */
+let roomsOpened = 0;
+
 export class Room {
   /** The guid is only a name (it matters for subdocuments, which boards do not use): no uuid drawn per load. */
   readonly doc: Y.Doc;
@@ -88,6 +91,9 @@ export class Room {
   private holds = 0;
   /** Told of every change to the doc (the content API's long-poll of changes, docs/api.md §15). */
   private readonly watchers = new Set<() => void>();
+  /** This room among every room this process opened, and the changes applied to it since. */
+  private readonly serial = ++roomsOpened;
+  private changes = 0;
   private closed = false;
   private closing: Promise<void> | null = null;
 
@@ -243,6 +249,7 @@ export class Room {
    */
   private route(update: Uint8Array, origin: TransactionOrigin): void {
     this.fullAnswer = null;
+    this.changes += 1;
     const route = routeOf(origin);
     if (route.storage === 'none') return;
     for (const watcher of this.watchers) watcher();
@@ -260,6 +267,15 @@ export class Room {
   }
 
   /** Opened without the bus (it was unreachable): served from the Store alone until it returns. */
+  /**
+   * Moves with every change the document takes, deletions included (a state vector does not: a
+   * deletion adds no item), and never repeats in this process, across rooms of one key too: what
+   * is derived from the document can be kept under it (the board search's words).
+   */
+  get version(): string {
+    return `${this.serial}.${this.changes}`;
+  }
+
   get degraded(): boolean {
     return this.replication.degraded;
   }

@@ -2,8 +2,9 @@
 // decoded once into their folded words (shared findText) and kept under the version of the
 // document they were read from, so a search of an unchanged board decodes nothing and a change to
 // one page decodes that page alone. A page open in a Room on this instance is versioned by the
-// Room's state vector (edits not yet stored included); any other by its Store log head
-// (DocStore.logHeads: every write to a document appends to its log, so a write moves the head).
+// Room's version (every change, deletions and edits not yet stored included); any other by its
+// Store log head (DocStore.logHeads: every write to a document appends to its log, so a write
+// moves the head).
 // The texts kept are bounded by their characters (least recently used go first).
 import { docKey, findText, MAIN_PAGE_ID, type PageEntry, type ShapeRecord } from '@tandem/shared';
 import * as Y from 'yjs';
@@ -68,13 +69,13 @@ export class SearchTexts {
     return { pages: this.kept.size, chars: this.chars };
   }
 
-  /** Each key's version: its open Room's state vector, else its Store log head (one query for all). */
+  /** Each key's version: its open Room's version, else its Store log head (one query for all). */
   private async versions(keys: string[]): Promise<Map<string, string>> {
     const versions = new Map<string, string>();
     const stored: string[] = [];
     for (const key of keys) {
       const room = this.deps.rooms.get(key);
-      if (room) versions.set(key, `room:${Buffer.from(Y.encodeStateVector(room.doc)).toString('base64')}`);
+      if (room) versions.set(key, `room:${room.version}`);
       else stored.push(key);
     }
     if (stored.length > 0)
