@@ -7,7 +7,16 @@
 // tool error with the same sentence as REST.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ColorName, ErrorCode, MCP_PATH, pageOf, roleAtLeast, sortResults } from '@tandem/shared';
+import {
+  ColorName,
+  ErrorCode,
+  MCP_PATH,
+  pageOf,
+  roleAtLeast,
+  ShapeInput,
+  ShapePatch,
+  sortResults,
+} from '@tandem/shared';
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import { backgroundLane } from '../documents/turns.ts';
@@ -108,11 +117,64 @@ const pageId = z
   .describe('The page (read_board lists the pages); the first page when omitted.');
 /** The page a tool call names: its `pageId` is the content API's `?page=`. */
 type OnPage = { boardId: string; pageId?: string | undefined };
-const shapeList = z
-  .array(z.record(z.string(), z.unknown()))
-  .describe(
-    'Shapes as in the content API: {type: sticky|rect|ellipse|diamond|text|arrow|freehand|image|frame, x, y, w?, h?, text?, color?: yellow|orange|red|pink|violet|blue|green|grey, name? (frames), id?}. At most 1,000.',
-  );
+/** What a shape's fields mean, for an agent that sees only the tool's schema. */
+const fieldHelp: Record<string, string> = {
+  id: 'The shape id (read_board gives them). Leave it out on add and the board makes one.',
+  type: 'What the shape is. A sticky, rect, ellipse, diamond or text carries text; a frame groups the shapes whose centre lies inside it; an arrow joins two points or shapes.',
+  x: 'Left edge in board units (the top-left corner of the shape; y grows downwards).',
+  y: 'Top edge in board units.',
+  w: 'Width. Default per type: sticky 200, rect 200, ellipse 200, diamond 180, text 240, image 320, frame 800.',
+  h: 'Height. Default per type: sticky 200, rect 120, ellipse 120, diamond 140, text 40, image 240, frame 500.',
+  rotation: 'Rotation in radians about its centre (default 0).',
+  color: 'The named colour: the fill of a sticky, the line and tint of a shape or an arrow.',
+  z: 'Paint order key; leave it out (a new shape goes on top).',
+  text: "The words on a sticky, rect, ellipse, diamond or text shape, or an arrow's label; it replaces the whole text.",
+  name: "A frame's name.",
+  points: 'Freehand only: [x0, y0, x1, y1, …] relative to x, y.',
+  from: "An arrow's start {x, y} in board units; with shapeId it is attached to that shape and follows it (connect does this for you).",
+  to: "An arrow's end, as from.",
+  assetId: 'Image only: an uploaded asset of this board.',
+  alt: 'Image only: its alt text.',
+  fontSize: 'Text size: s, m, l or xl.',
+  stroke: 'Line colour: a named colour or #rrggbb.',
+  fill: 'Fill colour: a named colour or #rrggbb.',
+  groupId: 'Shapes with the same groupId move together in the editor.',
+  locked: 'A locked shape cannot be changed in the editor.',
+};
+
+/**
+ * The JSON Schema of one shape as a tool publishes it: the shared schema's own (every field, its
+ * type and its choices), with what each field means. Only published: the writes check each shape
+ * themselves (integrations/writes.ts), so a refusal names the shape by index and says what to fix
+ * with the REST sentence, and a call over the per-call limit is refused as one.
+ */
+function shapeJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  const properties = json.properties as Record<string, Record<string, unknown>>;
+  for (const [field, help] of Object.entries(fieldHelp))
+    if (properties[field]) properties[field] = { description: help, ...properties[field] };
+  // The record that checks nothing at the SDK's door publishes no names of its own.
+  return { ...json, propertyNames: undefined };
+}
+/** A tool's list of shapes: published as the shared schema, checked by the write (above). */
+const shapeList = (schema: z.ZodType, description: string) =>
+  z.array(z.record(z.string(), z.unknown()).meta(shapeJsonSchema(schema))).describe(description);
+/** Built on the first MCP call, then kept (the schemas never change while the server runs). */
+let shapeLists: { add: ReturnType<typeof shapeList>; update: ReturnType<typeof shapeList> } | null = null;
+const shapeListsOf = () =>
+  (shapeLists ??= {
+    add: shapeList(
+      ShapeInput,
+      'The shapes to add (at most 1,000): each needs type, x and y; the rest is optional.',
+    ),
+    update: shapeList(
+      ShapePatch,
+      "The changes (at most 1,000): each names a shape's id and only the fields to set; a shape's type cannot change.",
+    ),
+  });
 
 /**
  * The SDK, loaded on the first MCP call: it brings a JSON-schema validator (ajv) with it, which a
@@ -210,8 +272,9 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   server.registerTool(
     'add_shapes',
     {
-      description: 'Adds shapes in one change; answers the created shapes with their ids.',
-      inputSchema: { boardId, pageId, shapes: shapeList },
+      description:
+        'Adds shapes in one change, on top of what is there; answers the created shapes with their ids and sizes. To find free space, read_board first: every shape and frame has its box (x, y, w, h).',
+      inputSchema: { boardId, pageId, shapes: shapeListsOf().add },
     },
     guarded(async (args: OnPage & { shapes: unknown[] }) =>
       text({ shapes: await addShapes(integrations, await actorFor(args), args.shapes) }),
@@ -221,8 +284,9 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   server.registerTool(
     'update_shapes',
     {
-      description: 'Changes shapes in one change: each {id, ...fields to set}; text replaces the text.',
-      inputSchema: { boardId, pageId, shapes: shapeList },
+      description:
+        'Changes shapes in one change: each {id, ...only the fields to set}, e.g. {id, x, y} moves a shape, {id, color} restyles it, {id, text} replaces its text, {id, name} renames a frame. The type cannot change (delete the shape and add another). Moving a frame does not move the shapes in it: move them by the same amount in the same call.',
+      inputSchema: { boardId, pageId, shapes: shapeListsOf().update },
     },
     guarded(async (args: OnPage & { shapes: unknown[] }) =>
       text({ shapes: await updateShapes(integrations, await actorFor(args), args.shapes) }),
@@ -232,7 +296,8 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   server.registerTool(
     'delete_shapes',
     {
-      description: 'Deletes shapes by id in one change (ids that are already gone are ignored).',
+      description:
+        'Deletes shapes by id in one change. Every id must name a shape on the page: an unknown one is refused by its index and nothing is deleted. Deleting a frame leaves the shapes in it.',
       inputSchema: {
         boardId,
         pageId,

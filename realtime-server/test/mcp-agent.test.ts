@@ -1,0 +1,113 @@
+// An agent's first hour with the MCP endpoint, driven by the official SDK's Client over
+// Streamable HTTP against a real server: what it can learn from the tools' schemas alone (the
+// fields of a shape, what an update may send), clustering stickies into a frame in two calls, and
+// a flow diagram whose connectors carry labels it can read back and correct.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { apiPaths, MCP_PATH } from '@tandem/shared';
+import { ApiClient } from '../../testing/clients.ts';
+import { startServer, type TestServer } from '../../testing/server.ts';
+
+type ToolAnswer = { content: { type: string; text: string }[]; isError?: boolean };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  required?: string[];
+  enum?: string[];
+  description?: string;
+  additionalProperties?: unknown;
+};
+
+describe('MCP: what an agent needs to act without guessing', () => {
+  let server: TestServer;
+  let owner: ApiClient;
+  let boardId: string;
+  let agent: Client;
+
+  before(async () => {
+    server = await startServer();
+    owner = await new ApiClient(server.url).signup('Olive');
+    boardId = await owner.createBoard('Retro');
+    const created = await owner.call<{ key: string }>('POST', apiPaths.integrations(boardId), {
+      name: 'Clusterer',
+      role: 'editor',
+    });
+    assert.equal(created.status, 201);
+    agent = new Client({ name: 'test-agent', version: '1.0.0' });
+    await agent.connect(
+      new StreamableHTTPClientTransport(new URL(server.url + MCP_PATH), {
+        requestInit: { headers: { authorization: `Bearer ${created.body.key}` } },
+      }),
+    );
+  });
+  after(async () => {
+    await agent?.close();
+    await server?.close();
+  });
+
+  test("add_shapes and update_shapes publish a shape's fields, their types and choices; an update sends no type", async () => {
+    const { tools } = await agent.listTools();
+    const item = (name: string) =>
+      (tools.find((t) => t.name === name)?.inputSchema.properties?.shapes as JsonSchema | undefined)
+        ?.items as JsonSchema;
+
+    const add = item('add_shapes');
+    assert.equal(add.type, 'object');
+    assert.deepEqual(add.required, ['type', 'x', 'y']);
+    assert.equal(add.additionalProperties, false);
+    assert.deepEqual(add.properties?.type?.enum, [
+      'sticky',
+      'rect',
+      'ellipse',
+      'diamond',
+      'text',
+      'arrow',
+      'freehand',
+      'image',
+      'frame',
+    ]);
+    assert.deepEqual(add.properties?.fontSize?.enum, ['s', 'm', 'l', 'xl']);
+    assert.ok(add.properties?.color?.enum?.includes('green'));
+    // What a field means, and the sizes a new shape gets, so the agent can place without overlap.
+    assert.match(add.properties?.w?.description ?? '', /sticky 200/);
+    assert.match(add.properties?.from?.description ?? '', /shapeId/);
+
+    const update = item('update_shapes');
+    assert.deepEqual(update.required, ['id']);
+    assert.equal(update.properties?.type, undefined, 'an update cannot send a type');
+    assert.ok(update.properties?.x && update.properties?.color && update.properties?.text);
+    const updateTool = tools.find((t) => t.name === 'update_shapes');
+    assert.match(updateTool?.description ?? '', /Moving a frame does not move the shapes in it/);
+
+    // It says what the tool does: an unknown id is refused, not ignored.
+    const deleteTool = tools.find((t) => t.name === 'delete_shapes');
+    assert.doesNotMatch(deleteTool?.description ?? '', /ignored/);
+    const gone = (await agent.callTool({
+      name: 'delete_shapes',
+      arguments: { boardId, ids: ['never-was'] },
+    })) as ToolAnswer;
+    assert.equal(gone.isError, true);
+    assert.match(gone.content[0]?.text ?? '', /ids\[0\]: No such shape\./);
+
+    // The schema is published, not enforced at the SDK's door: a bad shape is still the REST
+    // refusal naming it by index.
+    const bad = (await agent.callTool({
+      name: 'add_shapes',
+      arguments: {
+        boardId,
+        shapes: [
+          { type: 'sticky', x: 0, y: 0 },
+          { type: 'note', x: 0, y: 0 },
+        ],
+      },
+    })) as ToolAnswer;
+    assert.equal(bad.isError, true);
+    assert.match(
+      bad.content[0]?.text ?? '',
+      /^Some shapes need attention\.\nshapes\[1\]\.type: The type is one of/,
+    );
+  });
+});
