@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { apiPaths, MCP_PATH } from '@tandem/shared';
+import { apiPaths, contentPaths, MCP_PATH } from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 
@@ -20,12 +20,19 @@ type JsonSchema = {
   description?: string;
   additionalProperties?: unknown;
 };
+type Box = { x: number; y: number; w: number; h: number; text?: string; frame?: string };
 
 describe('MCP: what an agent needs to act without guessing', () => {
   let server: TestServer;
   let owner: ApiClient;
   let boardId: string;
   let agent: Client;
+
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const answer = (await agent.callTool({ name, arguments: args })) as ToolAnswer;
+    assert.equal(answer.isError, undefined, `${name}: ${answer.content[0]?.text}`);
+    return JSON.parse(answer.content[0]?.text ?? 'null');
+  };
 
   before(async () => {
     server = await startServer();
@@ -109,5 +116,37 @@ describe('MCP: what an agent needs to act without guessing', () => {
       bad.content[0]?.text ?? '',
       /^Some shapes need attention\.\nshapes\[1\]\.type: The type is one of/,
     );
+  });
+
+  test('a second sticky grid into a frame goes below the stickies the frame holds, not on them', async () => {
+    const seeded = await owner.call('POST', contentPaths.shapes(boardId), {
+      shapes: [{ id: 'ci', type: 'frame', x: 0, y: 1000, w: 900, h: 1200, name: 'CI' }],
+    });
+    assert.equal(seeded.status, 201, JSON.stringify(seeded.body));
+    const first = (await call('add_sticky_grid', {
+      boardId,
+      frameId: 'ci',
+      texts: ['CI is slow', 'Flaky e2e', 'Cache npm', 'Shard tests'],
+    })) as { shapes: Box[] };
+    const second = (await call('add_sticky_grid', {
+      boardId,
+      frameId: 'ci',
+      texts: ['More runners', 'Quarantine flaky tests'],
+    })) as { shapes: Box[] };
+    // The first fills three columns from the corner (+40): rows at 1040 and 1260; the second
+    // starts one step below its last row.
+    assert.deepEqual(
+      second.shapes.map((s) => [s.x, s.y]),
+      [
+        [40, 1480],
+        [260, 1480],
+      ],
+    );
+    const overlaps = (a: Box, b: Box) =>
+      a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    for (const s of second.shapes)
+      for (const f of first.shapes) assert.ok(!overlaps(s, f), `${s.text} on ${f.text}`);
+    const read = (await call('read_board', { boardId })) as { shapes: Box[] };
+    assert.equal(read.shapes.filter((s) => s.frame === 'ci').length, 6, 'all six are in the frame');
   });
 });

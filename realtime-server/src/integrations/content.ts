@@ -54,6 +54,10 @@ const centreInside = (shape: Box, frame: Box): boolean => {
   return cx >= frame.x && cx <= frame.x + frame.w && cy >= frame.y && cy <= frame.y + frame.h;
 };
 
+/** Whether a frame holds this shape (its centre lies inside the frame's box). */
+export const insideFrame = (shape: ShapeMap, frame: ShapeMap): boolean =>
+  centreInside(boxOf(shape), boxOf(frame));
+
 /** The frame a scoped key may work in; null when it has no scope. Missing: every write is out of scope. */
 function scopeBox(doc: Y.Doc, frameId: string | null): Box | null | 'missing' {
   if (frameId === null) return null;

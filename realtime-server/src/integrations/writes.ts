@@ -6,6 +6,7 @@ import {
   type ArrowEnd,
   type ColorName,
   checkShapes,
+  defaultShapeSize,
   integrationLimits,
   SHAPES_KEY,
   ShapeInput,
@@ -22,6 +23,7 @@ import {
   ContentError,
   extentOf,
   focusOf,
+  insideFrame,
   planAdd,
   planDelete,
   planPatch,
@@ -144,8 +146,8 @@ export interface StickyGrid {
 }
 
 /**
- * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, as many
- * columns as fit unless given) or from a point. Given neither, a frame-scoped key fills its
+ * Stickies laid out in a grid, in one change: inside a frame (from its top-left corner, or below
+ * the shapes it already holds; as many columns as fit unless given) or from a point. Given neither, a frame-scoped key fills its
  * frame, and any other starts right of everything on the board, level with its top, so the
  * grid never lands on what is there (an agent that did not say where should not bury the
  * board's content under its notes).
@@ -176,6 +178,16 @@ export async function addStickyGrid(
           });
         originX = Number(frame.get('x')) + GRID_MARGIN;
         originY = Number(frame.get('y')) + GRID_MARGIN;
+        // Below what the frame already holds, so a second grid (clustering in several calls)
+        // does not land on the first one's stickies.
+        const held = [...shapes.entries()].filter(
+          ([id, m]) => id !== frameId && m instanceof Y.Map && insideFrame(m, frame),
+        );
+        const below = extentOf(
+          doc,
+          held.map(([id]) => id),
+        );
+        if (below) originY = Math.max(originY, below.y + below.h + GRID_STEP - defaultShapeSize.sticky.h);
         if (grid.columns === undefined)
           columns = Math.max(1, Math.floor((Number(frame.get('w')) - GRID_MARGIN) / GRID_STEP));
       }
