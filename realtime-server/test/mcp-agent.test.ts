@@ -20,7 +20,7 @@ type JsonSchema = {
   description?: string;
   additionalProperties?: unknown;
 };
-type Box = { x: number; y: number; w: number; h: number; text?: string; frame?: string };
+type Box = { id: string; x: number; y: number; w: number; h: number; text?: string; frame?: string };
 
 describe('MCP: what an agent needs to act without guessing', () => {
   let server: TestServer;
@@ -148,5 +148,35 @@ describe('MCP: what an agent needs to act without guessing', () => {
       for (const f of first.shapes) assert.ok(!overlaps(s, f), `${s.text} on ${f.text}`);
     const read = (await call('read_board', { boardId })) as { shapes: Box[] };
     assert.equal(read.shapes.filter((s) => s.frame === 'ci').length, 6, 'all six are in the frame');
+  });
+
+  test('a flow diagram: connect takes a label, read_board answers it, update_shapes corrects it', async () => {
+    const added = (await call('add_shapes', {
+      boardId,
+      shapes: [
+        { id: 'start', type: 'ellipse', x: 2000, y: 0, text: 'Push' },
+        { id: 'green', type: 'diamond', x: 2300, y: 0, text: 'Tests green?' },
+        { id: 'ship', type: 'rect', x: 2600, y: 0, text: 'Ship' },
+      ],
+    })) as { shapes: Box[] };
+    assert.equal(added.shapes.length, 3);
+    await call('connect', { boardId, from: 'start', to: 'green' });
+    const labelled = (await call('connect', { boardId, from: 'green', to: 'ship', text: 'no' })) as {
+      arrow: { id: string; text?: string };
+    };
+    assert.equal(labelled.arrow.text, 'no');
+    // The mistake fixed: the arrow to Ship is the "yes" branch.
+    await call('update_shapes', { boardId, shapes: [{ id: labelled.arrow.id, text: 'yes' }] });
+    const read = (await call('read_board', { boardId })) as {
+      connections: { id: string; from?: string; to?: string; text?: string }[];
+    };
+    const flow = read.connections.filter((c) => ['start', 'green'].includes(c.from ?? ''));
+    assert.deepEqual(
+      flow.map((c) => [c.from, c.to, c.text]),
+      [
+        ['start', 'green', undefined],
+        ['green', 'ship', 'yes'],
+      ],
+    );
   });
 });

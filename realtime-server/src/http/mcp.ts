@@ -70,12 +70,18 @@ export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]
       const cy = s.y + s.h / 2;
       return cx >= f.x && cx <= f.x + f.w && cy >= f.y && cy <= f.y + f.h;
     })?.id;
-  const connections: { id: string; from?: string; to?: string }[] = [];
+  const connections: { id: string; from?: string | undefined; to?: string | undefined; text?: string }[] = [];
   const items: Record<string, unknown>[] = [];
   for (const s of shapes) {
     if (s.type === 'frame') continue;
     if (s.type === 'arrow') {
-      connections.push({ id: s.id, from: s.from?.shapeId, to: s.to?.shapeId });
+      // A connector's label is what the arrow says ("yes", "fixes"): part of the diagram.
+      connections.push({
+        id: s.id,
+        from: s.from?.shapeId,
+        to: s.to?.shapeId,
+        ...(s.text ? { text: s.text } : {}),
+      });
       continue;
     }
     const item: Record<string, unknown> = {
@@ -254,7 +260,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'read_board',
     {
       description:
-        "Reads one page of a board compactly: the board's pages (id, name), then the page's frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids) and who is on that page now. The first page unless pageId names another.",
+        "Reads one page of a board compactly: the board's pages (id, name), then the page's frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids, with their label) and who is on that page now. The first page unless pageId names another.",
       inputSchema: { boardId, pageId },
     },
     guarded(async (args: OnPage) => {
@@ -313,17 +319,21 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
   server.registerTool(
     'connect',
     {
-      description: 'Draws an arrow from one shape to another; its ends stay attached when the shapes move.',
+      description:
+        'Draws an arrow from one shape to another, with an optional label; its ends stay attached when the shapes move. update_shapes {id, text} changes the label later.',
       inputSchema: {
         boardId,
         pageId,
         from: z.string().describe('The id of the shape the arrow starts at.'),
         to: z.string().describe('The id of the shape the arrow points to.'),
+        text: z.string().max(10_000).optional().describe('A label shown on the arrow ("yes", "depends on").'),
         color: ColorName.optional(),
       },
     },
-    guarded(async (args: OnPage & { from: string; to: string; color?: ColorName | undefined }) =>
-      text({ arrow: await connectShapes(integrations, await actorFor(args), args) }),
+    guarded(
+      async (
+        args: OnPage & { from: string; to: string; text?: string | undefined; color?: ColorName | undefined },
+      ) => text({ arrow: await connectShapes(integrations, await actorFor(args), args) }),
     ),
   );
 

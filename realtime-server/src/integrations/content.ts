@@ -204,7 +204,8 @@ export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | n
     }
     if (p.points !== undefined && m.get('type') !== 'freehand')
       fields[`shapes[${index}].points`] = 'Only a freehand shape has points.';
-    if (p.text !== undefined && !textShapeTypes.has(m.get('type') as never))
+    // An arrow's text is its label (made when first given, as the editor's ensureLabel does).
+    if (p.text !== undefined && !textShapeTypes.has(m.get('type') as never) && m.get('type') !== 'arrow')
       fields[`shapes[${index}].text`] = 'This shape has no text.';
     if (p.alt !== undefined && m.get('type') !== 'image')
       fields[`shapes[${index}].alt`] = 'Only an image has alt text.';

@@ -99,11 +99,11 @@ export async function deleteShapes(integrations: Integrations, actor: Actor, ids
   });
 }
 
-/** An arrow from one shape to another, its ends bound to them (they follow when the shapes move). */
+/** An arrow from one shape to another, its ends bound to them (they follow when the shapes move), and its label if given. */
 export async function connectShapes(
   integrations: Integrations,
   actor: Actor,
-  link: { from: string; to: string; color?: ColorName | undefined },
+  link: { from: string; to: string; text?: string | undefined; color?: ColorName | undefined },
 ): Promise<ShapeRecord> {
   const [arrow] = await integrations.write(actor.pageKey, actor.writer, 400, (doc) => {
     const shapes = doc.getMap<Y.Map<unknown>>(SHAPES_KEY);
@@ -121,6 +121,7 @@ export async function connectShapes(
       y: from.y,
       from,
       to,
+      ...(link.text ? { text: link.text } : {}),
       ...(link.color ? { color: link.color } : {}),
     };
     planAdd(doc, [input], actor.frameId);
