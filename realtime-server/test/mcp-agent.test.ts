@@ -179,4 +179,19 @@ describe('MCP: what an agent needs to act without guessing', () => {
       ],
     );
   });
+
+  test("a page named by its name instead of its id: the refusal lists the board's pages with their ids", async () => {
+    for (const pageId of ['Budget', 'Page 1']) {
+      const answer = (await agent.callTool({
+        name: 'add_shapes',
+        arguments: { boardId, pageId, shapes: [{ type: 'sticky', x: 0, y: 0 }] },
+      })) as ToolAnswer;
+      assert.equal(answer.isError, true);
+      assert.match(
+        answer.content[0]?.text ?? '',
+        /\nThis board's pages are main \("Page 1"\): pass one of these ids as pageId\.$/,
+        pageId,
+      );
+    }
+  });
 });

@@ -216,8 +216,23 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     if (!roleAtLeast(role, need)) throw new ToolRefusal('Your role does not allow this.');
     return board;
   };
-  const pageKeyOf = (board: { id: string }, page: string | undefined) =>
-    listedPageKey(rooms, board.id, { page }, deps.config.apiRoomLingerMs);
+  const pageKeyOf = async (board: { id: string }, page: string | undefined) => {
+    try {
+      return await listedPageKey(rooms, board.id, { page }, deps.config.apiRoomLingerMs);
+    } catch (error) {
+      // An agent often passes a page's name ("Roadmap", "Page 1"): the refusal says which ids there are.
+      if (!(error instanceof ApiError) || page === undefined) throw error;
+      if (error.code !== ErrorCode.NOT_FOUND && error.code !== ErrorCode.VALIDATION) throw error;
+      const pages = await integrations.read(board.id, pagesOf);
+      const listed = pages.map((p) => `${p.id} ("${p.name}")`).join(', ');
+      const fields = Object.entries(error.fields ?? {}).map(([field, why]) => `${field}: ${why}`);
+      throw new ToolRefusal(
+        [error.message, ...fields, `This board's pages are ${listed}: pass one of these ids as pageId.`].join(
+          '\n',
+        ),
+      );
+    }
+  };
   const actorFor = async ({ boardId: id, pageId: page }: OnPage): Promise<Actor> => {
     // A write's checks are its first piece of the background lane, as for the REST door.
     await backgroundLane.turn();
