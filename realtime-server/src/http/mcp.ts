@@ -9,6 +9,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   ColorName,
+  defaultShapeSize,
   ErrorCode,
   MCP_PATH,
   pageOf,
@@ -123,14 +124,20 @@ const pageId = z
   .describe('The page (read_board lists the pages); the first page when omitted.');
 /** The page a tool call names: its `pageId` is the content API's `?page=`. */
 type OnPage = { boardId: string; pageId?: string | undefined };
+/** Each type's default width or height (shared defaultShapeSize), for the types that have one. */
+const defaultSizes = (side: 'w' | 'h') =>
+  Object.entries(defaultShapeSize)
+    .filter(([, size]) => size[side] > 0)
+    .map(([type, size]) => `${type} ${size[side]}`)
+    .join(', ');
 /** What a shape's fields mean, for an agent that sees only the tool's schema. */
 const fieldHelp: Record<string, string> = {
   id: 'The shape id (read_board gives them). Leave it out on add and the board makes one.',
   type: 'What the shape is. A sticky, rect, ellipse, diamond or text carries text; a frame groups the shapes whose centre lies inside it; an arrow joins two points or shapes.',
   x: 'Left edge in board units (the top-left corner of the shape; y grows downwards).',
   y: 'Top edge in board units.',
-  w: 'Width. Default per type: sticky 200, rect 200, ellipse 200, diamond 180, text 240, image 320, frame 800.',
-  h: 'Height. Default per type: sticky 200, rect 120, ellipse 120, diamond 140, text 40, image 240, frame 500.',
+  w: `Width. Default per type: ${defaultSizes('w')}.`,
+  h: `Height. Default per type: ${defaultSizes('h')}.`,
   rotation: 'Rotation in radians about its centre (default 0).',
   color: 'The named colour: the fill of a sticky, the line and tint of a shape or an arrow.',
   z: 'Paint order key; leave it out (a new shape goes on top).',
