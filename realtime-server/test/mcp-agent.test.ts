@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { apiPaths, contentPaths, MCP_PATH } from '@tandem/shared';
+import { apiPaths, contentPaths, MCP_PATH, shapeTypes } from '@tandem/shared';
 import { ApiClient } from '../../testing/clients.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 
@@ -65,17 +65,7 @@ describe('MCP: what an agent needs to act without guessing', () => {
     assert.equal(add.type, 'object');
     assert.deepEqual(add.required, ['type', 'x', 'y']);
     assert.equal(add.additionalProperties, false);
-    assert.deepEqual(add.properties?.type?.enum, [
-      'sticky',
-      'rect',
-      'ellipse',
-      'diamond',
-      'text',
-      'arrow',
-      'freehand',
-      'image',
-      'frame',
-    ]);
+    assert.deepEqual(add.properties?.type?.enum, [...shapeTypes]);
     assert.deepEqual(add.properties?.fontSize?.enum, ['s', 'm', 'l', 'xl']);
     assert.ok(add.properties?.color?.enum?.includes('green'));
     // What a field means, and the sizes a new shape gets, so the agent can place without overlap.
