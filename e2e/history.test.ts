@@ -192,6 +192,13 @@ describe('version history in the browser', () => {
     await stored(ada, bo);
     await ada.keyboard.press('Control+Alt+KeyH');
     await ada.getByRole('complementary', { name: 'Version history' }).waitFor();
+    // Nothing recorded yet (a version is kept after HISTORY_INTERVAL_S of editing): said, with when.
+    await ada
+      .getByRole('list', { name: 'Versions' })
+      .getByText(
+        'No versions yet: one is kept after every few minutes of editing, and “Save version” keeps one now.',
+      )
+      .waitFor();
 
     const people = ada.getByRole('region', { name: "Undo one person's changes" });
     const undoBo = people.getByRole('button', { name: "Undo all of Bo's changes since…" });

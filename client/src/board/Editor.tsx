@@ -138,14 +138,16 @@ export function Editor(props: Props) {
     // without a word looks like a broken link.
     // A page deleted since the link was made says who deleted it and when: the note its deletion
     // left in the first document (read once that document is here; pageGoneSentence).
+    let stopTelling: () => void = () => undefined;
     const stop = s.onConnection((state) => {
       if (state.code !== CloseCode.NO_SUCH_BOARD) return;
-      if (first.current) tellPageGone(first.current, pageId, props.user.id, isOwner);
+      if (first.current) stopTelling = tellPageGone(first.current, pageId, props.user.id, isOwner);
       else useEditor.getState().setNotice(pageGoneSentence(null, props.user.id, isOwner));
       navigate(pagePath(props.board.id, MAIN_PAGE_ID), { replace: true });
     });
     return () => {
       stop();
+      stopTelling();
       s.destroy();
     };
   }, [props.board.id, props.user.id, readOnly, pageId, isOwner]);
@@ -166,13 +168,17 @@ const NOTE_WAIT_MS = 5000;
  * has one: at once if the document (from the server, or this browser's copy) holds the note, else
  * once the server's copy is here; without it after NOTE_WAIT_MS, the generic sentence.
  */
-function tellPageGone(board: BoardSession, goneId: string, meId: string, isOwner: boolean): void {
+function tellPageGone(board: BoardSession, goneId: string, meId: string, isOwner: boolean): () => void {
   let told = false;
-  const tell = () => {
-    if (told) return;
+  /** Stops waiting; says nothing more (the board was left meanwhile). */
+  const stop = () => {
     told = true;
     board.provider.off('sync', onSync);
     clearTimeout(timer);
+  };
+  const tell = () => {
+    if (told) return;
+    stop();
     useEditor.getState().setNotice(pageGoneSentence(deletedPageNote(board.doc, goneId), meId, isOwner));
   };
   const onSync = (synced: boolean) => {
@@ -181,12 +187,13 @@ function tellPageGone(board: BoardSession, goneId: string, meId: string, isOwner
   const timer = setTimeout(tell, NOTE_WAIT_MS);
   if (board.provider.synced || deletedPageNote(board.doc, goneId)) {
     tell();
-    return;
+    return stop;
   }
   board.provider.on('sync', onSync);
   void board.whenLocal.then(() => {
     if (deletedPageNote(board.doc, goneId)) tell();
   });
+  return stop;
 }
 
 function EditorView({

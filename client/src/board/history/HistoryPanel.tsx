@@ -263,7 +263,12 @@ export function HistoryLayer({ boardId, role, meId, pageName, onPreview, onMessa
               </button>
             </li>
           ))}
-          {versions.length === 0 && !loading && <li className="hint">No versions yet.</li>}
+          {versions.length === 0 && !loading && (
+            <li className="hint">
+              No versions yet: one is kept after every few minutes of editing
+              {canEdit ? ', and “Save version” keeps one now.' : '.'}
+            </li>
+          )}
         </ol>
         {more && (
           <button
