@@ -4,12 +4,17 @@
 export const clockTime = (iso: string): string =>
   new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
-export const whenLabel = (iso: string): string => {
+/** The day of a time ("Nov 3"), or null when it is today. */
+export const dayLabel = (iso: string): string | null => {
   const d = new Date(iso);
-  const today = new Date().toDateString() === d.toDateString();
-  return today
-    ? clockTime(iso)
-    : `${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${clockTime(iso)}`;
+  return new Date().toDateString() === d.toDateString()
+    ? null
+    : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+};
+
+export const whenLabel = (iso: string): string => {
+  const day = dayLabel(iso);
+  return day ? `${day} ${clockTime(iso)}` : clockTime(iso);
 };
 
 /**

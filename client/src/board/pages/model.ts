@@ -18,6 +18,7 @@ import {
   restorePageEntry,
 } from '@tandem/shared';
 import * as Y from 'yjs';
+import { clockTime, dayLabel } from '../history/times.ts';
 import { forgetOnRestore } from '../model/doc.ts';
 
 /** Page list changes carry this origin: their own undo (the Pages panel's), not the canvas's. */
@@ -66,10 +67,9 @@ export const pageDeletedSentence = (note: DeletedPage): string =>
 /** When a page was deleted, as a sentence's end: "at 09:14" today, else "on Nov 3 at 09:14". */
 export function deletedWhen(at: number): string {
   if (!at) return '';
-  const d = new Date(at);
-  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  if (new Date().toDateString() === d.toDateString()) return ` at ${time}`;
-  return ` on ${d.toLocaleDateString([], { month: 'short', day: 'numeric' })} at ${time}`;
+  const iso = new Date(at).toISOString();
+  const day = dayLabel(iso);
+  return `${day ? ` on ${day}` : ''} at ${clockTime(iso)}`;
 }
 
 /**
