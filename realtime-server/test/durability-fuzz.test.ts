@@ -28,6 +28,9 @@ const REGRESSIONS: Record<number, { what: string; jitterSeed?: number }> = {
   77000144: {
     what: 'a connection joined a room that unloaded between its load and the join: its edits went into a closed room, never stored, and were answered "saved"',
   },
+  1335781114: {
+    what: "an instance started while another was cut from the bus, so never heard of it; that one stored edits and died, and the newcomer's room never read them from the Store",
+  },
   1151612846: {
     jitterSeed: 1151612855,
     what: 'an instance cut from the bus stored edits after the others presumed it dead, then died; the instance that opened the board next read them from the Store but gave them to nobody, so a room open elsewhere all along never had them',
@@ -90,6 +93,31 @@ const SCRIPTED: Record<string, Plan> = {
       after(423_000, () => crash(cut, () => true));
       after(500_000, () => watcher.edit());
       return 501_000;
+    },
+  // An instance starts while another is already cut from the bus: it never hears that one, so
+  // never sees it lapse. The cut one stores its client's edits for minutes, then dies with its
+  // client. The newcomer's room, opened by a watcher, must still read them (UNHEARD_AT_START).
+  'an instance that starts after another was cut from the bus reads what that one stores for minutes and dies with':
+    async ({ startInstance, addClient, connect, after, note, crash }) => {
+      const cut = await startInstance();
+      const writer = addClient(true);
+      const watcher = addClient(false);
+      connect(writer, cut);
+      after(200, () => writer.edit());
+      after(1000, () => {
+        note(`${cut.id} loses the bus for good`);
+        cut.bus.outage(3_600_000);
+      });
+      after(3000, () => {
+        void startInstance().then((newcomer) => {
+          connect(watcher, newcomer);
+          after(500, () => watcher.edit());
+        });
+      });
+      for (const at of [6000, 30_000, 90_000, 200_000]) after(at, () => writer.edit());
+      after(201_000, () => crash(cut, () => true));
+      after(260_000, () => watcher.edit());
+      return 261_000;
     },
 };
 

@@ -20,6 +20,12 @@ export interface Bus {
   onReconnect(listener: () => void): void;
   /** False while the broker is unreachable (for /readyz). */
   isHealthy(): boolean;
+  /**
+   * Whether one instance can be cut from this bus while others go on using it (a broker between
+   * processes). Then an instance cannot know of another that was cut before it came, and reads
+   * the Store for a while after it starts (Rooms.start). An in-process bus is never cut.
+   */
+  readonly partitionable: boolean;
   /** The socket.io adapter over the same broker; absent when there is one instance only. */
   socketIoAdapter?(): Promise<SocketIoAdapter>;
   /**

@@ -45,6 +45,7 @@ export class MemoryHub {
 }
 
 export class MemoryBus implements Bus {
+  readonly partitionable = false;
   private readonly subscriptions = new Set<{ channel: string; handler: BusHandler }>();
   private closed = false;
 

@@ -44,6 +44,7 @@ export const reconnectDelay = (retries: number): number =>
   Math.min(5000, 50 * 2 ** Math.min(retries, 10)) * (0.75 + Math.random() * 0.5);
 
 export class RedisBus implements Bus {
+  readonly partitionable = true;
   private readonly publisher: Client;
   private readonly subscriber: Client;
   private readonly reconnectListeners: (() => void)[] = [];

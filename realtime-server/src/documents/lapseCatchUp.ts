@@ -18,6 +18,11 @@
 // someone actually wrote to; and the reads a round finds are spread over the heartbeat ticks,
 // LAPSE_READS_PER_TICK at a time, not all in one tick.
 //
+// An instance that starts while another is already cut off never hears that one, so never sees
+// it lapse. It counts such an unknown instance as lapsed at its own start (UNHEARD_AT_START, on a
+// bus that can be cut at all): the same rounds, with the same bound. Knowing every instance
+// instead (each registered in the Store) would cost a write per heartbeat for this one case.
+//
 // Why not act on the cut-off side instead (close or pause its clients once the bus has been away
 // for long): an outage of Redis itself cuts every instance at once, and each would then close all
 // its clients, who could reconnect nowhere better; degraded mode exists to keep them working
@@ -36,6 +41,9 @@ export const LAPSE_CATCH_UP_MAX_INTERVAL_MS = 30_000;
 export const LAPSE_CATCH_UP_BOUND_MS = 24 * 60 * 60_000;
 /** Rooms that read the Store per heartbeat tick; the rest wait for the next ticks. */
 export const LAPSE_READS_PER_TICK = 20;
+
+/** The name for any instance cut from the bus before this one started (Rooms.start). */
+export const UNHEARD_AT_START = '(unheard at start)';
 
 export interface LapseCatchUpDeps {
   /** The keys of the open rooms. */

@@ -7,7 +7,7 @@
 import { MAIN_PAGE_ID, PAGE_LISTED_WAIT_MS, type PageEntry, readPages } from '@tandem/shared';
 import { Instances } from '../bus/instances.ts';
 import { BusMessageType, boardChannel, encodeBusMessage } from '../bus/protocol.ts';
-import { LapseCatchUp } from './lapseCatchUp.ts';
+import { LapseCatchUp, UNHEARD_AT_START } from './lapseCatchUp.ts';
 import { RETRY_MAX_MS } from './persister.ts';
 import type { InstanceView } from './replication.ts';
 import { Room, type RoomDeps } from './room.ts';
@@ -126,6 +126,11 @@ export class Rooms {
       timer.unref();
     });
     await this.instances.start();
+    // An instance cut from the bus before this one started is one it never hears of, so never
+    // sees lapse: it may go on storing its clients' edits and then die with them, and the Store
+    // is the only place they are. Such an instance is treated as one that lapsed at this start:
+    // open rooms read the Store in rounds, as for any lapse (LapseCatchUp, UNHEARD_AT_START).
+    if (bus.partitionable) this.lapseCatchUp.lapsed(UNHEARD_AT_START, Date.now());
   }
 
   get size(): number {

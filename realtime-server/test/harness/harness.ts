@@ -58,6 +58,7 @@ class Network {
 
 /** One instance's connection to the in-memory broker: FIFO per link, seeded delays and drops. */
 class HarnessBus implements Bus {
+  readonly partitionable = true;
   up = true;
   dead = false;
   private readonly subs = new Map<string, Set<BusHandler>>();
