@@ -16,7 +16,7 @@ import {
 function fixture(rooms = 1, boundMs?: number) {
   const heads = new Map(Array.from({ length: rooms }, (_, i) => [`b${i}`, 0]));
   const rounds: number[] = [];
-  const reads: { at: number; key: string }[] = [];
+  const reads: { at: number; key: string; since: number | null }[] = [];
   let now = 0;
   const window = new LapseCatchUp({
     keys: () => [...heads.keys()],
@@ -24,7 +24,7 @@ function fixture(rooms = 1, boundMs?: number) {
       rounds.push(now);
       return new Map(keys.map((key) => [key, heads.get(key) ?? 0]));
     },
-    read: (key) => reads.push({ at: now, key }),
+    read: (key, since) => reads.push({ at: now, key, since }),
     boundMs,
   });
   const run = async (from: number, to: number, at?: (t: number) => void) => {
@@ -64,12 +64,13 @@ test('after a lapse, rounds come every interval for a minute, then back off to t
   assert.equal(window.active, false);
 });
 
-test('only a room whose log moved reads the board, however long after the lapse', async () => {
+test('only a room whose log moved reads, and only what came after the head it saw, however long after the lapse', async () => {
   const { window, heads, reads, run } = fixture(3);
   window.lapsed('i1', 0);
-  // The first round reads every room (nothing seen yet), then none while nothing moves.
+  // The first round reads every room whole (nothing seen yet), then none while nothing moves.
   await run(0, 40_000);
   assert.deepEqual(reads.map((r) => r.key).sort(), ['b0', 'b1', 'b2']);
+  assert.ok(reads.every((r) => r.since === null));
   reads.length = 0;
   // Ten minutes later someone stores an edit on b1: it is read within the capped interval.
   await run(40_000, 700_000, (t) => {
@@ -78,6 +79,15 @@ test('only a room whose log moved reads the board, however long after the lapse'
   assert.equal(reads.length, 1);
   assert.equal(reads[0]!.key, 'b1');
   assert.ok(reads[0]!.at >= 600_000 && reads[0]!.at <= 600_000 + LAPSE_CATCH_UP_MAX_INTERVAL_MS + 1000);
+  assert.equal(reads[0]!.since, 0, 'from the head the last round saw');
+  reads.length = 0;
+  await run(700_000, 800_000, (t) => {
+    if (t === 720_000) heads.set('b1', 9);
+  });
+  assert.deepEqual(
+    reads.map((r) => [r.key, r.since]),
+    [['b1', 7]],
+  );
   assert.equal(window.active, true);
 });
 

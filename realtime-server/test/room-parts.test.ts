@@ -8,6 +8,7 @@ import pino from 'pino';
 import * as Y from 'yjs';
 import { waitUntil } from '../../testing/services.ts';
 import { MemoryHub } from '../src/bus/memory.ts';
+import { StoreCatchUp } from '../src/documents/catchUp.ts';
 import { Fanout, PRESENCE_WAIT_FACTOR, VIEWER_WRITES_PER_TURN } from '../src/documents/fanout.ts';
 import { Ingest, type IngestHost } from '../src/documents/ingest.ts';
 import {
@@ -522,6 +523,25 @@ describe('Replication', () => {
     await waitUntil('b gets it by the reciprocated sync', () => b.doc.getMap('shapes').has('alone'));
     await a.replication.close();
     await b.replication.close();
+  });
+});
+
+describe('StoreCatchUp', () => {
+  test('a read from a log position applies only what was stored after it; a read without one, the whole board', async () => {
+    const store = new MemoryDocStore();
+    const entry = (update: Uint8Array) => ({ update, userId: null, at: new Date() });
+    // Two writers (independent updates): the room already read up to the first one's entry.
+    await store.append('b', [entry(shapeUpdate('before').update)]);
+    const seen = (await store.logHeads(['b'])).get('b')!;
+    await store.append('b', [entry(shapeUpdate('after').update)]);
+    const doc = new Y.Doc();
+    const catchUp = new StoreCatchUp('b', doc, store, createMetrics(), silent, () => false);
+    const shapes = doc.getMap('shapes');
+    catchUp.request('test', seen);
+    await waitUntil('the entry after the position is read', () => shapes.has('after'));
+    assert.equal(shapes.has('before'), false, 'nothing at or before the position was read');
+    catchUp.request('test');
+    await waitUntil('the whole board is read', () => shapes.has('before'));
   });
 });
 

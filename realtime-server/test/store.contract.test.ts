@@ -159,8 +159,8 @@ function sameList(actual: string[], expected: string[], what: string): void {
   );
 }
 
-/** DocStore.logHeads on two boards (of any store), shared by the SQL stores and the memory one. */
-async function logHeadsContract(store: DocStore, b1: string, b2: string): Promise<void> {
+/** DocStore.logHeads and logSince on two boards (of any store), shared by the SQL stores and the memory one. */
+async function docLogContract(store: DocStore, b1: string, b2: string): Promise<void> {
   const heads = async (...keys: string[]) => [...(await store.logHeads(keys)).entries()];
   assert.deepEqual(await heads(b1, b2, 'no-such-board-here'), [
     [b1, 0],
@@ -177,6 +177,16 @@ async function logHeadsContract(store: DocStore, b1: string, b2: string): Promis
   assert.ok(second > first, 'an append moves the head');
   await store.compact(b1, (parts) => Y.mergeUpdates(parts));
   assert.deepEqual(await heads(b1), [[b1, second]], 'compaction keeps the head');
+  // What came after a head seen earlier is still read after compaction (a room catching up reads that much).
+  const since = await store.logSince(b1, first);
+  assert.deepEqual(
+    since.map((e) => Buffer.from(e.update).toString('base64')),
+    updates.slice(2).map((u) => Buffer.from(u).toString('base64')),
+    'logSince: the entries after the position, compacted or not',
+  );
+  assert.ok(since.every((e) => e.seq > first && e.seq <= second));
+  assert.equal((await store.logSince(b1, 0)).length, 4);
+  assert.deepEqual(await store.logSince(b1, second), []);
   await appendAll(store, b2, edits(1, doc).updates);
   const [[, other]] = (await heads(b2)) as [[string, number]];
   assert.ok(other > second);
@@ -719,10 +729,10 @@ function storeContract(fixture: StoreFixture): void {
       await store.compact(b.id, () => assert.fail('nothing to merge'));
     });
 
-    test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call', async () => {
+    test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call; logSince reads past compaction', async () => {
       const ada = await user();
       const [b1, b2] = [await board(ada.id), await board(ada.id)];
-      await logHeadsContract(store, b1.id, b2.id);
+      await docLogContract(store, b1.id, b2.id);
     });
 
     test('content: entries appended while compaction merges are kept', async () => {
@@ -1051,8 +1061,8 @@ describe('PostgresStore only', { skip: pgSkip }, () => {
 
 // The harness's in-memory DocStore keeps the document half of the same contract.
 describe('DocStore contract: MemoryDocStore (the durability harness)', () => {
-  test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call', async () => {
-    await logHeadsContract(new MemoryDocStore(), 'b1', 'b2');
+  test('logHeads: a document appended to shows another head; compaction keeps it; many keys in one call; logSince reads past compaction', async () => {
+    await docLogContract(new MemoryDocStore(), 'b1', 'b2');
   });
   test('appends keep their order and attribution; LogSize adds up; compaction keeps late appends', async () => {
     const store = new MemoryDocStore();

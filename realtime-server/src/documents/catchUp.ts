@@ -13,9 +13,16 @@ import { mergeInBulk } from './updates.ts';
 /** Reads a catch-up from the Store retries (with backoff) before it gives up. */
 const CATCH_UP_ATTEMPTS = 6;
 
+/** The earlier of two log positions to read from; null (the whole board) wins. */
+const earliest = (a: number | null, b: number | null): number | null =>
+  a === null || b === null ? null : Math.min(a, b);
+
 export class StoreCatchUp {
   private running = false;
-  private again = false;
+  /** A read asked for while one ran: from which log position (null: the whole board). */
+  private again: { since: number | null } | null = null;
+  /** A read gave up: the next reads the whole board, whatever it is asked (it may have missed some). */
+  private wholeNext = false;
 
   constructor(
     private readonly boardId: string,
@@ -27,43 +34,52 @@ export class StoreCatchUp {
   ) {}
 
   /**
-   * Reads the board from the Store and applies what the doc lacks. A request while one read runs
-   * costs one more read after it (the first may have begun before the write it is meant to see).
-   * Retries while the Store is unreachable.
+   * Reads the board from the Store and applies what the doc lacks: the whole board, or with
+   * `since` (a log position everything up to which this room already read) only the entries
+   * after it, which costs what was written since rather than the board. A request while one read
+   * runs costs one more read after it (the first may have begun before the write it is meant to
+   * see). Retries while the Store is unreachable.
    */
-  request(reason: string): void {
+  request(reason: string, since: number | null = null): void {
     if (this.isClosed()) return;
     if (this.running) {
-      this.again = true;
+      // Two reads asked for while one runs: one read, from the earlier position of the two.
+      const earlier = this.again;
+      this.again = { since: earlier === null ? since : earliest(earlier.since, since) };
       return;
     }
     this.running = true;
     this.metrics.storeCatchUps.inc({ reason });
-    void this.read()
-      .catch((err: unknown) =>
-        this.log.warn({ err, boardId: this.boardId, reason }, 'catching up from the Store failed'),
-      )
+    void this.read(this.wholeNext ? null : since)
+      .catch((err: unknown) => {
+        this.wholeNext = true;
+        this.log.warn({ err, boardId: this.boardId, reason }, 'catching up from the Store failed');
+      })
       .finally(() => {
         this.running = false;
-        if (!this.again) return;
-        this.again = false;
-        this.request(reason);
+        const again = this.again;
+        if (!again) return;
+        this.again = null;
+        this.request(reason, again.since);
       });
   }
 
-  private async read(): Promise<void> {
+  private async read(since: number | null): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       if (this.isClosed()) return;
-      let stored: Awaited<ReturnType<DocStore['loadDoc']>>;
+      let parts: Uint8Array[];
       try {
-        stored = await this.store.loadDoc(this.boardId);
+        parts =
+          since === null
+            ? partsOf(await this.store.loadDoc(this.boardId))
+            : (await this.store.logSince(this.boardId, since)).map((entry) => entry.update);
       } catch (error) {
         if (attempt >= CATCH_UP_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MAX_MS, 500 * 2 ** attempt)));
         continue;
       }
+      if (since === null) this.wholeNext = false;
       if (this.isClosed()) return;
-      const parts = partsOf(stored);
       if (parts.length === 0) return;
       const missing = Y.diffUpdate(mergeInBulk(parts), Y.encodeStateVector(this.doc));
       applyUpdate(this.doc, missing, hasPendingUpdates(this.doc) ? BUS_RESOLVING : CATCH_UP);

@@ -11,7 +11,9 @@
 // it stored) or LAPSE_CATCH_UP_BOUND_MS after its lapse (a dead instance never returns, and its id
 // is not reused). Each round is one cheap Store query first (DocStore.logHeads: each open board's
 // last log position, two index lookups a board): only the rooms whose log moved since the last
-// round read the board. Rounds come every LAPSE_CATCH_UP_INTERVAL_MS for LAPSE_CATCH_UP_MS after
+// round read, and only what was stored after the position they saw then (DocStore.logSince; the
+// whole board the first time), so this instance's own writes, which move the position too, cost
+// a read of themselves, not of the board. Rounds come every LAPSE_CATCH_UP_INTERVAL_MS for LAPSE_CATCH_UP_MS after
 // the latest lapse (what was stored in flight at a death commits within the database timeout, and
 // the common case, a crash, is settled then), then back off to LAPSE_CATCH_UP_MAX_INTERVAL_MS. So
 // a long lapse costs one small query per 30 s per instance, plus one read per round of each board
@@ -50,8 +52,11 @@ export interface LapseCatchUpDeps {
   keys(): string[];
   /** Each document's last log position (DocStore.logHeads). */
   heads(keys: readonly string[]): Promise<Map<string, number>>;
-  /** Reads one open room's board from the Store (Room.catchUpFromStore). */
-  read(key: string): void;
+  /**
+   * Reads one open room's board from the Store (Room.catchUpFromStore): what was stored after log
+   * position `since`, or the whole board when it is null.
+   */
+  read(key: string, since: number | null): void;
   /** How long rounds go on for a lapsed instance; LAPSE_CATCH_UP_BOUND_MS unless a test says. */
   boundMs?: number;
 }
@@ -61,8 +66,8 @@ export class LapseCatchUp {
   private readonly until = new Map<string, number>();
   /** Each open room's log head as of the round that last had it read. */
   private seen = new Map<string, number>();
-  /** Rooms to read, oldest first, LAPSE_READS_PER_TICK per tick. */
-  private readonly queue = new Set<string>();
+  /** Rooms to read, oldest first, LAPSE_READS_PER_TICK per tick, each from the head it last saw. */
+  private readonly queue = new Map<string, number | null>();
   private nextRound = 0;
   private interval = LAPSE_CATCH_UP_INTERVAL_MS;
   private denseUntil = 0;
@@ -99,10 +104,10 @@ export class LapseCatchUp {
    */
   tick(now: number): void {
     let budget = LAPSE_READS_PER_TICK;
-    for (const key of this.queue) {
+    for (const [key, since] of this.queue) {
       if (budget-- === 0) break;
       this.queue.delete(key);
-      this.deps.read(key);
+      this.deps.read(key, since);
     }
     if (this.until.size === 0 || now < this.nextRound || this.checking) return;
     if (now >= this.denseUntil) this.interval = Math.min(this.interval * 2, LAPSE_CATCH_UP_MAX_INTERVAL_MS);
@@ -112,9 +117,10 @@ export class LapseCatchUp {
   }
 
   /**
-   * Asks the Store for the open boards' log heads and queues the rooms whose head moved since.
-   * The head is taken before the read it causes, so the read sees everything up to it. A failed
-   * query queues nothing and records nothing: the next round compares with the same heads.
+   * Asks the Store for the open boards' log heads and queues the rooms whose head moved since,
+   * to read after the head they saw (one still queued keeps its older one). The head is taken
+   * before the read it causes, so the read sees everything up to it. A failed query queues
+   * nothing and records nothing: the next round compares with the same heads.
    */
   private round(): void {
     const keys = this.deps.keys();
@@ -126,7 +132,8 @@ export class LapseCatchUp {
         const seen = new Map<string, number>();
         for (const [key, head] of heads) {
           seen.set(key, head);
-          if (this.seen.get(key) !== head) this.queue.add(key);
+          const before = this.seen.get(key);
+          if (before !== head && !this.queue.has(key)) this.queue.set(key, before ?? null);
         }
         this.seen = seen;
       })

@@ -447,8 +447,8 @@ export class Room {
   }
 
   /** See StoreCatchUp.request. */
-  catchUpFromStore(reason: string): void {
-    this.catchUp.request(reason);
+  catchUpFromStore(reason: string, since: number | null = null): void {
+    this.catchUp.request(reason, since);
   }
 
   /**

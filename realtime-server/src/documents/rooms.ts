@@ -62,7 +62,7 @@ export class Rooms {
     this.lapseCatchUp = new LapseCatchUp({
       keys: () => [...this.rooms.keys()],
       heads: (keys) => deps.store.logHeads(keys),
-      read: (key) => this.rooms.get(key)?.catchUpFromStore('lapse window'),
+      read: (key, since) => this.rooms.get(key)?.catchUpFromStore('lapse window', since),
     });
     this.instanceView = {
       othersAlive: () => this.instances.othersAlive(),

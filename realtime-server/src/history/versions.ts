@@ -42,7 +42,7 @@ export class Versions {
   private readonly recording = new Map<string, Promise<unknown>>();
 
   constructor(
-    readonly store: Pick<Store, 'loadDoc' | 'append' | 'compact'> & HistoryStore,
+    readonly store: Pick<Store, 'loadDoc' | 'append' | 'compact' | 'logSince'> & HistoryStore,
     private readonly options: VersionsOptions,
   ) {
     this.now = options.now ?? (() => new Date());

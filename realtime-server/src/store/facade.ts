@@ -40,8 +40,8 @@ import { UserRepository } from './users.ts';
 import { VoteRepository } from './votes.ts';
 import { WebhookRepository } from './webhooks.ts';
 
-/** What each database does its own way (sqlite.ts, postgres.ts). */
-export interface Engine extends DocStore {
+/** What each database does its own way (sqlite.ts, postgres.ts); logSince is one query for both (history.ts). */
+export interface Engine extends Omit<DocStore, 'logSince'> {
   readonly dialect: Dialect;
   migrate(): Promise<void>;
   ping(): Promise<void>;

@@ -2,11 +2,13 @@
 // one process, thousands of scenarios a minute). Same contract as SQLite and PostgreSQL: appends
 // keep their order, compaction keeps entries appended while it merged.
 import type { DocStore } from './store.ts';
-import type { DocEntry, LogSize, MergeParts, StoredDoc } from './types.ts';
+import type { DocEntry, LogEntry, LogSize, MergeParts, StoredDoc } from './types.ts';
 
 interface Board {
   snapshot: Uint8Array | null;
   log: { seq: number; entry: DocEntry }[];
+  /** Entries compaction merged into the snapshot, kept as the SQL stores keep them (doc_history). */
+  kept: { seq: number; entry: DocEntry }[];
   /** The last position appended (compaction keeps it). */
   head: number;
 }
@@ -18,7 +20,7 @@ export class MemoryDocStore implements DocStore {
   private board(boardId: string): Board {
     let board = this.boards.get(boardId);
     if (!board) {
-      board = { snapshot: null, log: [], head: 0 };
+      board = { snapshot: null, log: [], kept: [], head: 0 };
       this.boards.set(boardId, board);
     }
     return board;
@@ -40,6 +42,15 @@ export class MemoryDocStore implements DocStore {
     return new Map(keys.map((key) => [key, this.boards.get(key)?.head ?? 0]));
   }
 
+  async logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
+    const board = this.boards.get(boardId);
+    if (!board) return [];
+    const since = [...board.kept, ...board.log]
+      .filter((e) => e.seq > afterSeq)
+      .map(({ seq, entry }) => ({ seq, ...entry }));
+    return limit === undefined ? since : since.slice(0, limit);
+  }
+
   /** The log's entries with their attribution, oldest first. */
   entries(boardId: string): readonly DocEntry[] {
     return this.boards.get(boardId)?.log.map((e) => e.entry) ?? [];
@@ -54,6 +65,7 @@ export class MemoryDocStore implements DocStore {
     board.snapshot = await merge(parts);
     const seqs = new Set(taken.map((e) => e.seq));
     board.log = board.log.filter((e) => !seqs.has(e.seq));
+    board.kept.push(...taken);
   }
 
   private size(board: Board): LogSize {

@@ -37,8 +37,6 @@ export { BoardGoneError, EmailTakenError, partsOf, VoteSessionOpenError } from '
  * document: `boardId` here is a document key (shared/pages.ts), one history per page.
  */
 export interface HistoryStore {
-  /** Log entries after `afterSeq`, oldest first, including those compaction merged away; at most `limit`. */
-  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
   /** The board's last log position, 0 when none: positions of one board follow commit order. */
   lastSeq(boardId: string): Promise<number>;
   /** Records a version; with `ifNewerThan`, only if none covers its log position yet. */
@@ -111,6 +109,11 @@ export interface DocStore {
    * anyone write to it" for many documents in one call.
    */
   logHeads(keys: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Log entries after `afterSeq`, oldest first, including those compaction merged away; at most
+   * `limit`. History replays them; a room that knows a document's head reads only what came since.
+   */
+  logSince(key: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
   /**
    * Replaces the snapshot and the log entries read into it with `merge(snapshot, ...entries)`,
    * under a per-board lock so two instances never compact one board at once. Entries appended

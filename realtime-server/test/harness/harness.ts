@@ -19,7 +19,7 @@ import type { Room } from '../../src/documents/room.ts';
 import { Rooms } from '../../src/documents/rooms.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { MemoryDocStore } from '../../src/store/memory.ts';
-import type { DocEntry, DocStore, LogSize, StoredDoc } from '../../src/store/store.ts';
+import type { DocEntry, DocStore, LogEntry, LogSize, StoredDoc } from '../../src/store/store.ts';
 import type { VirtualClock } from './clock.ts';
 
 const BOARD = 'harness-board-0000000000';
@@ -209,13 +209,21 @@ class StoreView implements DocStore {
     return this.call(() => this.store.compact(boardId, merge));
   }
 
-  /** Answers after a fixed delay: it draws nothing from the scenario's random numbers. */
   logHeads(keys: readonly string[]): Promise<Map<string, number>> {
+    return this.read(() => this.store.logHeads(keys));
+  }
+
+  logSince(boardId: string, afterSeq: number, limit?: number): Promise<LogEntry[]> {
+    return this.read(() => this.store.logSince(boardId, afterSeq, limit));
+  }
+
+  /** A read that answers after a fixed delay: it draws nothing from the scenario's random numbers. */
+  private read<T>(op: () => Promise<T>): Promise<T> {
     return new Promise((resolve, reject) => {
       setTimeout(() => {
         if (this.dead) return;
         if (!this.up) reject(new Error('store unreachable'));
-        else void this.store.logHeads(keys).then(resolve, reject);
+        else void op().then(resolve, reject);
       }, 5);
     });
   }
