@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, afterEach, before } from 'node:test';
+import { apiPaths } from '@tandem/shared';
 import {
   decodePDFRawStream,
   PDFArray,
@@ -110,29 +111,41 @@ export async function launch(): Promise<Browser> {
 
 /**
  * A person in a browser context of their own, signed up (or in as a guest) and on the dashboard;
- * `app` is where: the browser, and the server they talk to.
+ * `app` is where: the browser, and the server they talk to. The account is made through the API
+ * the forms call, in the context's own cookie jar: a page load and a form less per person, which
+ * most tests are not about. `form: true` goes through the sign-in page's forms, as a person does
+ * (people.test.ts and access.test.ts keep those forms tried).
  */
 export async function newUser(
   { browser, server }: { browser: Browser; server: Pick<TestServer, 'url'> },
   name: string,
-  opts: { guest?: boolean } = {},
+  opts: { guest?: boolean; form?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
   failOnPageErrors(page, name);
-  await page.goto('/signin');
-  if (opts.guest) {
-    await page.getByLabel('Your name').fill(name);
-    await page.getByRole('button', { name: 'Continue as guest' }).click();
+  const email = `${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2)}@example.com`;
+  const password = 'correct horse battery';
+  if (!opts.form) {
+    const answer = await context.request.post(opts.guest ? apiPaths.guest() : apiPaths.signup(), {
+      data: opts.guest ? { name } : { name, email, password },
+      headers: { origin: server.url },
+    });
+    assert.equal(answer.status(), 201, `signing up ${name}: ${await answer.text()}`);
+    await page.goto('/boards');
   } else {
-    await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByLabel('Name', { exact: true }).fill(name);
-    await page
-      .getByLabel('Email')
-      .fill(`${name.toLowerCase().replace(/\W+/g, '')}-${Math.random().toString(36).slice(2)}@example.com`);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.goto('/signin');
+    if (opts.guest) {
+      await page.getByLabel('Your name').fill(name);
+      await page.getByRole('button', { name: 'Continue as guest' }).click();
+    } else {
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByLabel('Name', { exact: true }).fill(name);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Create account' }).click();
+    }
   }
   await page.waitForURL('**/boards');
   return { context, page };

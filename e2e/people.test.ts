@@ -95,8 +95,8 @@ describe('dashboard and people', () => {
     await od.getByText('No active links.').waitFor();
   });
 
-  it('a signed-in person given next=//evil.example lands on their boards', async () => {
-    const { page } = await newUser(app, 'Nex');
+  it('a person who creates an account with the form, given next=//evil.example when signed in, lands on their boards', async () => {
+    const { page } = await newUser(app, 'Nex', { form: true });
     for (const next of ['//evil.example/x', '/\\evil.example', 'https://evil.example/']) {
       await page.goto(`/signin?next=${encodeURIComponent(next)}`);
       await page.waitForURL('**/boards');

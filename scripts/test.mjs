@@ -26,8 +26,10 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// Browser tests drive the built client, so build it first when any of them runs.
-if (files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`))) {
+// Browser tests drive the built client, so build it first when any of them runs (unless the
+// caller has just built it: .ci/run builds everything before it tests).
+const clientBuilt = process.env.TANDEM_CLIENT_BUILT === '1';
+if (!clientBuilt && files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e${sep}`))) {
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
