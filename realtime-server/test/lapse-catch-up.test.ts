@@ -91,6 +91,30 @@ test('only a room whose log moved reads, and only what came after the head it sa
   assert.equal(window.active, true);
 });
 
+test('a room opened during the rounds with the head it loaded at reads only what came after; one opened without, the whole board', async () => {
+  const { window, heads, reads, run } = fixture(1);
+  window.lapsed('i1', 0);
+  await run(0, 10_000);
+  reads.length = 0;
+  heads.set('b1', 4);
+  window.opened('b1', 4);
+  heads.set('b2', 4);
+  await run(10_000, 20_000);
+  assert.deepEqual(
+    reads.map((r) => [r.key, r.since]),
+    [['b2', null]],
+    'b1 was read up to its head by its load; b2 is read whole',
+  );
+  reads.length = 0;
+  await run(20_000, 40_000, (t) => {
+    if (t === 25_000) heads.set('b1', 6);
+  });
+  assert.deepEqual(
+    reads.map((r) => [r.key, r.since]),
+    [['b1', 4]],
+  );
+});
+
 test('a round that finds many rooms spreads their reads over the ticks', async () => {
   const rooms = LAPSE_READS_PER_TICK * 2 + 5;
   const { window, reads, run } = fixture(rooms);

@@ -88,6 +88,15 @@ export class LapseCatchUp {
     this.seen = new Map();
   }
 
+  /**
+   * A room opened while rounds run, having asked the log head before it loaded the board: the
+   * load read everything up to `head`, so its first round reads only what came after, not the
+   * whole board again (a day of rounds after every start would otherwise load each board twice).
+   */
+  opened(key: string, head: number): void {
+    if (this.active) this.seen.set(key, head);
+  }
+
   /** A lapsed instance was heard again: the both-ways resync brings what it stored. */
   returned(instance: string): void {
     this.until.delete(instance);
@@ -135,6 +144,9 @@ export class LapseCatchUp {
           const before = this.seen.get(key);
           if (before !== head && !this.queue.has(key)) this.queue.set(key, before ?? null);
         }
+        // Rooms that opened while the query ran keep the head they loaded at.
+        const open = new Set(this.deps.keys());
+        for (const [key, head] of this.seen) if (!seen.has(key) && open.has(key)) seen.set(key, head);
         this.seen = seen;
       })
       .catch(() => undefined)

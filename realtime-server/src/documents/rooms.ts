@@ -235,7 +235,15 @@ export class Rooms {
       await this.unloading.get(key);
       const kept = this.rooms.get(key);
       if (kept) return kept;
+      // While lapse rounds run, the log head before the load tells them what the load read.
+      const head = this.lapseCatchUp.active
+        ? await this.deps.store.logHeads([key]).then(
+            (heads) => heads.get(key),
+            () => undefined,
+          )
+        : undefined;
       const room = await Room.load(key, this.deps, this.instanceView);
+      if (head !== undefined) this.lapseCatchUp.opened(key, head);
       this.rooms.set(key, room);
       this.deps.metrics.rooms.set(this.rooms.size);
       return room;
