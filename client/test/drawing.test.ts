@@ -246,15 +246,28 @@ describe('drawing with the style fields', () => {
         ...corner([0, r], [0, 0], [r, 0]),
       ];
     };
-    const past = (poly: Point[], x: number, y: number) => {
-      let worst = 0;
-      for (let i = 0; i < poly.length; i++) {
-        const a = poly[i]!;
+    // Each edge as its start and unit outward normal, worked out once per outline: a point is
+    // measured against every edge of a 720-gon tens of thousands of times.
+    type Edges = { ax: Float64Array; ay: Float64Array; nx: Float64Array; ny: Float64Array };
+    const edgesOf = (poly: Point[]): Edges => {
+      const kept = poly.flatMap((a, i) => {
         const b = poly[(i + 1) % poly.length]!;
         const len = Math.hypot(b.x - a.x, b.y - a.y);
-        if (len === 0) continue;
         // Clockwise on screen: the outward normal is to the left of a → b (y down).
-        worst = Math.max(worst, ((x - a.x) * (b.y - a.y) - (y - a.y) * (b.x - a.x)) / len);
+        return len === 0 ? [] : [{ a, nx: (b.y - a.y) / len, ny: -(b.x - a.x) / len }];
+      });
+      return {
+        ax: Float64Array.from(kept, (e) => e.a.x),
+        ay: Float64Array.from(kept, (e) => e.a.y),
+        nx: Float64Array.from(kept, (e) => e.nx),
+        ny: Float64Array.from(kept, (e) => e.ny),
+      };
+    };
+    const past = ({ ax, ay, nx, ny }: Edges, x: number, y: number) => {
+      let worst = 0;
+      for (let i = 0; i < ax.length; i++) {
+        const d = (x - ax[i]!) * nx[i]! + (y - ay[i]!) * ny[i]!;
+        if (d > worst) worst = d;
       }
       return worst;
     };
@@ -303,17 +316,19 @@ describe('drawing with the style fields', () => {
                 roundness,
                 strokeWidth: i % 3 === 0 ? 4 : 2,
               };
-              const poly = outline(s);
+              const poly = edgesOf(outline(s));
               const parts = bodyOf(s);
               // A hand-drawn ellipse is drawn up to 10 % narrower or flatter than its box: the hatch
               // keeps inside what is drawn too (the hull of its outline's points, give or take its wobble).
-              const drawn = hull(
-                parseD(
-                  parts
-                    .filter((p) => p.attrs.stroke === '#1e6fd9')
-                    .map((p) => p.attrs.d)
-                    .join(' '),
-                ).flatMap((seg) => seg.filter((_, k) => k % 3 === 0)),
+              const drawn = edgesOf(
+                hull(
+                  parseD(
+                    parts
+                      .filter((p) => p.attrs.stroke === '#1e6fd9')
+                      .map((p) => p.attrs.d)
+                      .join(' '),
+                  ).flatMap((seg) => seg.filter((_, k) => k % 3 === 0)),
+                ),
               );
               for (const part of parts) {
                 if (part.attrs.stroke !== '#4cd137') continue;
