@@ -167,7 +167,8 @@ async function waitQuiet(
 }
 
 async function openBoard(browser: Browser, base: string, cookie: string, boardId: string) {
-  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: base });
+  // As a person's browser has it: the app-shell worker installed (e2e's launch blocks it by default).
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: base, serviceWorkers: 'allow' });
   const [name, value] = cookie.split('=') as [string, string];
   await context.addCookies([{ name, value, url: base }]);
   const page = await context.newPage();

@@ -49,7 +49,12 @@ async function heapUsed(): Promise<number> {
 }
 
 async function openBoard(browser: Browser, base: string, cookie: string, boardId: string) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: base });
+  // As a person's browser has it: the app-shell worker installed (e2e's launch blocks it by default).
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    baseURL: base,
+    serviceWorkers: 'allow',
+  });
   const [name, value] = cookie.split('=') as [string, string];
   await context.addCookies([{ name, value, url: base }]);
   const page: Page = await context.newPage();

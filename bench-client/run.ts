@@ -92,7 +92,8 @@ interface LoadSample {
 }
 
 async function newBoardPage(browser: Browser, base: string, cookie: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: base });
+  // As a person's browser has it: the app-shell worker installed (e2e's launch blocks it by default).
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: base, serviceWorkers: 'allow' });
   const [name, value] = cookie.split('=') as [string, string];
   await context.addCookies([{ name, value, url: base }]);
   if (args.css)

@@ -90,8 +90,43 @@ afterEach(() => {
     throw new Error(`page errors during the test:\n${pageErrors.splice(0).join('\n')}`);
 });
 
+/**
+ * The features Playwright's launch turns off (its `disabledFeatures`, playwright-core 1.65).
+ * Chromium reads only the last `--disable-features` switch, so ours repeats them.
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+];
+/**
+ * Chromium draws its address bar's suggestion popups as two WebUI pages made with every window,
+ * so each browser context costs a renderer process of its own that spends about as much CPU as
+ * the page under test (0.8–0.9 core-seconds for a person who signs in and opens a board). A
+ * headless test never opens the address bar.
+ */
+const ADDRESS_BAR_POPUPS = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+
+/**
+ * Chromium for one describe block. Its contexts start without service workers unless a test asks
+ * for them (`serviceWorkers: 'allow'`, newUser's `offlineShell`): installing the app-shell worker
+ * fetches and caches the shell again in every new context, about a quarter of the browser's CPU
+ * for a person who signs in and opens a board, and only the tests of the offline shell (reloading
+ * a board while offline) are about it.
+ */
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: requireProgram(
       process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       'apt-get install -y chromium, or set CHROMIUM_PATH to another Chromium',
@@ -105,8 +140,12 @@ export async function launch(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...ADDRESS_BAR_POPUPS].join(',')}`,
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**
@@ -114,14 +153,19 @@ export async function launch(): Promise<Browser> {
  * `app` is where: the browser, and the server they talk to. The account is made through the API
  * the forms call, in the context's own cookie jar: a page load and a form less per person, which
  * most tests are not about. `form: true` goes through the sign-in page's forms, as a person does
- * (people.test.ts and access.test.ts keep those forms tried).
+ * (people.test.ts and access.test.ts keep those forms tried). `offlineShell: true` lets the app's
+ * service worker install, for a test that reloads a board while offline.
  */
 export async function newUser(
   { browser, server }: { browser: Browser; server: Pick<TestServer, 'url'> },
   name: string,
-  opts: { guest?: boolean; form?: boolean } = {},
+  opts: { guest?: boolean; form?: boolean; offlineShell?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    baseURL: server.url,
+    serviceWorkers: opts.offlineShell ? 'allow' : 'block',
+  });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const page = await context.newPage();
   failOnPageErrors(page, name);

@@ -42,7 +42,7 @@ describe('pages, two people', () => {
 
   before(async () => {
     ana = (await newUser(app, 'Ana')).page;
-    const b = await newUser(app, 'Ben', { guest: true });
+    const b = await newUser(app, 'Ben', { guest: true, offlineShell: true });
     ben = b.page;
     benContext = b.context;
     boardId = await sharedBoard(ana, 'Quarter', { editors: [ben] });
