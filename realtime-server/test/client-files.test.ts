@@ -1,7 +1,7 @@
 // The built client as the server serves it (http/client.ts), from a client directory of the
-// test's own: its files, index.html for a client route, and a plain 404 for a build file it does
-// not have — one asked for by a tab loaded before a redeploy, or made by a build after this server
-// started (the static file list is read at start). Answered with index.html, such a chunk reached
+// test's own: its files, those of a build made after the server started (the static file list is
+// read at start), index.html for a client route, and a plain 404 for a build file no build has —
+// one asked for by a tab loaded before a redeploy. Answered with index.html, such a chunk reached
 // the browser as a script of type text/html and the page was left blank.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,10 +50,23 @@ describe('the client’s files', () => {
     }
   });
 
-  test('a build file the server does not have is a 404, not the page', async () => {
-    // One a later build made while this server ran, and one no build has.
-    writeFileSync(join(clientDir, 'assets', 'index-new.js'), 'export {};');
-    for (const path of ['/assets/index-new.js', '/assets/chunk-gone.js', '/assets/style-gone.css']) {
+  test('a file of a build made while the server runs is served as itself', async () => {
+    writeFileSync(join(clientDir, 'assets', 'index-new.js'), 'export const rebuilt = 1;');
+    writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>Tandem rebuilt</title>');
+    const file = await get('/assets/index-new.js');
+    assert.equal(file.status, 200);
+    assert.match(file.type, /javascript/);
+    assert.equal(file.body, 'export const rebuilt = 1;');
+    assert.match((await get('/boards')).body, /Tandem rebuilt/, 'the new index.html names it');
+  });
+
+  test('a build file no build has is a 404, not the page', async () => {
+    for (const path of [
+      '/assets/chunk-gone.js',
+      '/assets/style-gone.css',
+      '/assets/..%2Findex.html',
+      '/assets/',
+    ]) {
       const missing = await get(path);
       assert.equal(missing.status, 404, path);
       assert.match(missing.type, /^text\/plain/, path);

@@ -12,6 +12,8 @@ import { sendError } from './server.ts';
 
 /** Where the client's build puts its hashed files (Vite's `build.assetsDir`). */
 const ASSETS_PATH = '/assets/';
+/** A file name Vite writes there (`index-C_-QsItr.js`, `inter-latin-wght-normal-….woff2`): no path. */
+const BUILD_FILE_NAME = /^[\w-]+(\.[\w-]+)+$/;
 
 export async function serveClient(http: FastifyInstance, clientDir: string | null): Promise<void> {
   const hasClient = clientDir !== null && existsSync(join(clientDir, 'index.html'));
@@ -30,11 +32,17 @@ export async function serveClient(http: FastifyInstance, clientDir: string | nul
         .type('text/plain')
         .send('The Tandem client is not built. Run `npm run build` (or `npm start`, which builds it).');
     }
-    // A build file this server does not have (a tab loaded before a redeploy asking for a chunk of
-    // the old build, or a build made after this server started: the file list is read at start)
-    // is missing, not a page: answered with index.html it reached the browser as a script of type
-    // text/html, refused, and the page was left blank with no word of why.
     if (path.startsWith(ASSETS_PATH)) {
+      // A build made after this server started (the static file list is read at start): the
+      // index.html served now names its files, so they are read from disk. Without this, a client
+      // rebuilt under a running server was a blank page until the server restarted.
+      const name = path.slice(ASSETS_PATH.length);
+      if (BUILD_FILE_NAME.test(name) && existsSync(join(clientDir!, ASSETS_PATH, name))) {
+        return reply.sendFile(`${ASSETS_PATH.slice(1)}${name}`);
+      }
+      // A build file no build here has (a tab loaded before a redeploy asking for a chunk of the
+      // old build) is missing, not a page: answered with index.html it reached the browser as a
+      // script of type text/html, refused, and the page was left blank with no word of why.
       return reply.code(404).header('Cache-Control', 'no-store').type('text/plain').send('No such file.');
     }
     reply.header('Cache-Control', 'no-cache');
