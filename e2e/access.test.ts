@@ -226,6 +226,43 @@ describe('roles and access', () => {
     await context.close();
   });
 
+  it('an invited visitor is told so on the sign-in page, and signing up from there lands on the board', async () => {
+    const { page: owner } = await newUser(app, 'Ines');
+    const boardId = await createBoard(owner, 'Kickoff');
+    const link = await shareLink(owner, 'can edit');
+    const context = await app.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: app.server.url,
+    });
+    const page = await context.newPage();
+    failOnPageErrors(page, 'invitee');
+    const invited =
+      "You've been invited to a board. Sign in, create an account or continue as a guest to join it.";
+    const next = new URL(link).pathname;
+    await page.goto(link);
+    await page.waitForURL(`**/signin?next=${encodeURIComponent(next)}`);
+    // The page says they were invited (they are usually new), not "Welcome back", and names the board.
+    await page.getByRole('note').filter({ hasText: 'Ines invited you to edit “Kickoff”.' }).waitFor();
+    assert.equal(await page.locator('.auth-card .hint').textContent(), invited);
+    assert.equal(await page.getByText('Welcome back', { exact: false }).count(), 0);
+    await page.screenshot({ path: `${artifacts}/invite-signin.png` });
+    // Creating an account keeps the invitation: the same words, and the join is where it goes next.
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(`**/signup?next=${encodeURIComponent(next)}`);
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    assert.equal(await page.locator('.auth-card .hint').textContent(), invited);
+    await page.getByRole('note').filter({ hasText: 'Ines invited you to edit “Kickoff”.' }).waitFor();
+    await page.screenshot({ path: `${artifacts}/invite-signup.png` });
+    await page.getByLabel('Name', { exact: true }).fill('Ivo');
+    await page.getByLabel('Email').fill(`ivo-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`**/b/${boardId}`);
+    await waitStatus(page, 'live');
+    await owner.getByRole('button', { name: /^Follow Ivo/ }).waitFor();
+    await context.close();
+  });
+
   it('the sign-in page logs no console error for a signed-out visitor (the session probe is a 200)', async () => {
     const context = await app.browser.newContext({
       viewport: { width: 1280, height: 800 },

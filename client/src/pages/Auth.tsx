@@ -15,7 +15,7 @@ import { safeNext } from '../nextPath.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useSession } from '../session.ts';
 import { Field } from './Field.tsx';
-import { DEAD_INVITE_SENTENCE, inviteVerb, isDeadInvite } from './invite.ts';
+import { DEAD_INVITE_SENTENCE, INVITED_SENTENCE, inviteTokenOf, inviteVerb, isDeadInvite } from './invite.ts';
 import './auth.css';
 
 function useNext(): string {
@@ -104,7 +104,7 @@ type InviteState = { kind: 'none' } | { kind: 'valid'; invite: JoinPreviewAnswer
  * nothing else), that it is dead, at once, before anyone signs up for nothing.
  */
 function useInvite(next: string): InviteState {
-  const token = /^\/join\/([^/?#]+)$/.exec(next)?.[1];
+  const token = inviteTokenOf(next);
   const [state, setState] = useState<InviteState>({ kind: 'none' });
   useEffect(() => {
     // The page stays mounted when `next` changes (the dead link's "Sign in"): start over.
@@ -134,7 +134,7 @@ function Invite({ invite }: { invite: JoinPreviewAnswer }) {
   return (
     <p className="invite" role="note">
       {invite.ownerName ? `${invite.ownerName} invited you` : 'You are invited'} to {inviteVerb(invite.role)}{' '}
-      <strong>“{invite.title}”</strong>. Sign in, create an account or continue as a guest to open it.
+      <strong>“{invite.title}”</strong>.
     </p>
   );
 }
@@ -201,7 +201,7 @@ function AccountPage<T>(props: {
   const invite = useInvite(s.next);
   if (invite.kind === 'dead') return <DeadInvite />;
   return (
-    <Shell title={props.title} subtitle={props.subtitle}>
+    <Shell title={props.title} subtitle={inviteTokenOf(s.next) ? INVITED_SENTENCE : props.subtitle}>
       {invite.kind === 'valid' && <Invite invite={invite.invite} />}
       <form onSubmit={onSubmit} noValidate aria-label={props.form}>
         {props.askName && <Field label="Name" name="name" error={s.errors.name} autoComplete="name" />}
