@@ -33,7 +33,10 @@ describe('roles and access', () => {
     await viewer.goto(link);
     await viewer.waitForURL(`**/b/${boardId}`);
     await waitStatus(viewer, 'read-only');
-    await viewer.getByText('You are viewing this board. Only editors can change it.').waitFor();
+    const note = viewer
+      .getByRole('note')
+      .filter({ hasText: 'You are viewing this board. Only editors can change it.' });
+    await note.waitFor();
     assert.equal(await viewer.getByRole('button', { name: 'Sticky note' }).count(), 0, 'no creation tools');
 
     await place(owner, 'Sticky note', 500, 400);
@@ -50,7 +53,11 @@ describe('roles and access', () => {
 
     // Shortcuts, selection + Delete, dragging and paste do nothing for a viewer.
     await canvas(viewer).focus();
+    assert.equal(await note.count(), 1, 'focusing the board is not an action');
     await viewer.keyboard.press('n');
+    // The viewer's first action on the board takes the note away; the status bar still says it.
+    await note.waitFor({ state: 'detached' });
+    await waitStatus(viewer, 'read-only');
     await boardArea(viewer).click({ position: { x: 900, y: 200 } });
     await viewer.locator('[data-shape-type="sticky"]').click();
     await viewer.keyboard.press('Delete');
@@ -71,6 +78,47 @@ describe('roles and access', () => {
     // The owner sees the viewer marked as a viewer.
     await owner.getByRole('button', { name: /^Follow Vic \(viewer\)/ }).waitFor();
     await viewer.screenshot({ path: `${artifacts}/board-viewer.png` });
+  });
+
+  it('the note saying only editors can change the board is dismissed, leaves by itself, and comes back with a new role', async () => {
+    const { page: owner } = await newUser(app, 'Cora');
+    const boardId = await createBoard(owner, 'Notes');
+    const link = await shareLink(owner, 'can comment');
+    const { page: cal } = await newUser(app, 'Cal', { guest: true });
+    await cal.goto(link);
+    await cal.waitForURL(`**/b/${boardId}`);
+    await waitStatus(cal, 'read-only');
+    const commenterNote = cal
+      .getByRole('note')
+      .filter({ hasText: 'You can comment on this board (C). Only editors can change it.' });
+    await commenterNote.waitFor();
+    await cal.screenshot({ path: `${artifacts}/board-commenter-note.png` });
+    await commenterNote.getByRole('button', { name: 'Dismiss note' }).click();
+    await commenterNote.waitFor({ state: 'detached' });
+    assert.equal(await cal.getByText('Only editors can change it.').count(), 0);
+    // The status bar keeps telling the role and what it allows.
+    assert.equal(await cal.locator('.status strong').textContent(), 'Can comment');
+    assert.equal(
+      await cal.locator('.status .sentence').textContent(),
+      'You can view and comment on this board, but not change it.',
+    );
+    await cal.screenshot({ path: `${artifacts}/board-commenter-note-dismissed.png` });
+
+    // Lowered to viewer: a new role, so the note comes back, in the viewer's words.
+    await cal.mouse.move(5, 400); // off the note: a pointer on it holds its time
+    await owner.getByRole('button', { name: 'Share', exact: true }).click();
+    await owner.getByLabel('Role of Cal').selectOption('viewer');
+    const viewerNote = cal
+      .getByRole('note')
+      .filter({ hasText: 'You are viewing this board. Only editors can change it.' });
+    await viewerNote.waitFor();
+    const shownAt = Date.now();
+    await until(async () => (await cal.locator('.status strong').textContent()) === 'Read-only', 'Read-only');
+    // Nothing done on the board: it leaves by itself after about 8 s.
+    await viewerNote.waitFor({ state: 'detached', timeout: 15_000 });
+    const stayed = Date.now() - shownAt;
+    assert.ok(stayed > 6000, `the note stayed its time (${stayed} ms)`);
+    assert.equal(await cal.locator('.status strong').textContent(), 'Read-only');
   });
 
   it('a removed member is told so, live', async () => {

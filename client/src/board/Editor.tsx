@@ -76,6 +76,7 @@ import { Icon } from './ui/icons.tsx';
 import { Minimap } from './ui/Minimap.tsx';
 import { Alert, MessageStack, Notices, Progress } from './ui/Notice.tsx';
 import { Recover } from './ui/Recover.tsx';
+import { RoleBanner } from './ui/RoleBanner.tsx';
 import { SelectionAnnouncer } from './ui/SelectionAnnouncer.tsx';
 import { ShareDialog } from './ui/ShareDialog.tsx';
 import { ShortcutsDialog, useShortcutsDialog } from './ui/ShortcutsDialog.tsx';
@@ -528,13 +529,7 @@ function EditorView({
           onMessage={setMessage}
         />
         <div className="banners" ref={setBannerColumn}>
-          {readOnly && !accessLost && (
-            <div className="banner" role="note">
-              {canComment(role)
-                ? 'You can comment on this board (C). Only editors can change it.'
-                : 'You are viewing this board. Only editors can change it.'}
-            </div>
-          )}
+          {readOnly && !accessLost && <RoleBanner key={role} boardId={board.id} role={role} />}
           <Following
             boardAwareness={boardSession.awareness}
             awareness={session.awareness}

@@ -27,19 +27,19 @@ export function Notices() {
 }
 
 /**
- * Calls `leave` once `text` has been shown for its reading time (noticeMs). The time is held while
- * the pointer is on the message or its button has focus, as WCAG's "timing adjustable" asks:
- * someone reading it or reaching for Dismiss does not see it go; it starts again after. Answers
- * the handlers for the message's element.
+ * Calls `leave` once `text` has been shown for its reading time (noticeMs), or for `ms` when given.
+ * The time is held while the pointer is on the message or its button has focus, as WCAG's "timing
+ * adjustable" asks: someone reading it or reaching for Dismiss does not see it go; it starts again
+ * after. Answers the handlers for the message's element.
  */
-function useLeavesByItself(text: string | null, leave: () => void) {
+export function useLeavesByItself(text: string | null, leave: () => void, ms?: number) {
   const [held, setHeld] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `leave` is made anew on each render
   useEffect(() => {
     if (text === null || held) return;
-    const timer = setTimeout(leave, noticeMs(text));
+    const timer = setTimeout(leave, ms ?? noticeMs(text));
     return () => clearTimeout(timer);
-  }, [text, held]);
+  }, [text, held, ms]);
   return {
     onPointerEnter: () => setHeld(true),
     onPointerLeave: () => setHeld(false),
