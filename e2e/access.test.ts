@@ -36,7 +36,8 @@ describe('roles and access', () => {
     const note = viewer
       .getByRole('note')
       .filter({ hasText: 'You are viewing this board. Only editors can change it.' });
-    await note.waitFor();
+    // Held by the pointer on it (it leaves by itself after a while), until the viewer acts below.
+    await note.hover();
     assert.equal(await viewer.getByRole('button', { name: 'Sticky note' }).count(), 0, 'no creation tools');
 
     await place(owner, 'Sticky note', 500, 400);
