@@ -16,6 +16,7 @@ import {
   place,
   shapes,
   shareLink,
+  signedOutVisitor,
   until,
   waitStatus,
   withApp,
@@ -241,12 +242,7 @@ describe('roles and access', () => {
     );
     assert.equal(revoked, 204);
 
-    const context = await app.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      baseURL: app.server.url,
-    });
-    const page = await context.newPage();
-    failOnPageErrors(page, 'visitor');
+    const { context, page } = await signedOutVisitor(app, 'visitor');
     const sentence = 'This invite link was revoked or the board was deleted. Ask for a new one.';
     for (const dead of [link, `/join/${'x'.repeat(32)}`, '/join/not-a-token']) {
       await page.goto(dead);
@@ -279,12 +275,7 @@ describe('roles and access', () => {
     const { page: owner } = await newUser(app, 'Ines');
     const boardId = await createBoard(owner, 'Kickoff');
     const link = await shareLink(owner, 'can edit');
-    const context = await app.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      baseURL: app.server.url,
-    });
-    const page = await context.newPage();
-    failOnPageErrors(page, 'invitee');
+    const { context, page } = await signedOutVisitor(app, 'invitee');
     const invited =
       "You've been invited to a board. Sign in, create an account or continue as a guest to join it.";
     const next = new URL(link).pathname;
@@ -332,12 +323,7 @@ describe('roles and access', () => {
   });
 
   it('sign-in page and its errors are sentences', async () => {
-    const context = await app.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      baseURL: app.server.url,
-    });
-    const page = await context.newPage();
-    failOnPageErrors(page, 'visitor');
+    const { context, page } = await signedOutVisitor(app, 'visitor');
     await page.goto('/');
     await page.waitForURL('**/signin');
     await page.screenshot({ path: `${artifacts}/signin.png` });

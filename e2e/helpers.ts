@@ -195,6 +195,17 @@ export async function newUser(
   return { context, page };
 }
 
+/** A visitor with no session (someone who followed a link), in a context of their own; watched for page errors. */
+export async function signedOutVisitor(
+  { browser, server }: { browser: Browser; server: Pick<TestServer, 'url'> },
+  name: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: server.url });
+  const page = await context.newPage();
+  failOnPageErrors(page, name);
+  return { context, page };
+}
+
 /**
  * Runs `check` on a phone-sized page (390×844) signed in as `as` (its session cookie), on a new
  * board of its own; the phone's context is closed afterwards.

@@ -13,12 +13,12 @@ import {
   boardArea,
   canvas,
   createBoard,
-  failOnPageErrors,
   newUser,
   place,
   shapes,
   sharedBoard,
   shareLink,
+  signedOutVisitor,
   until,
   waitStatus,
   withApp,
@@ -80,12 +80,7 @@ describe('the trial’s bugs', () => {
     const { page: owner } = await newUser(app, 'Ines');
     await createBoard(owner, 'Retro night');
     const link = await shareLink(owner, 'can edit');
-    const context = await app.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      baseURL: app.server.url,
-    });
-    const page = await context.newPage();
-    failOnPageErrors(page, 'invitee');
+    const { context, page } = await signedOutVisitor(app, 'invitee');
     await page.goto(link);
     await page.waitForURL('**/signin?next=*');
     await page.getByRole('note').filter({ hasText: 'Ines invited you to edit “Retro night”' }).waitFor();
