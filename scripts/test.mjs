@@ -33,9 +33,15 @@ if (!clientBuilt && files.some((f) => f.startsWith('e2e/') || f.startsWith(`e2e$
   const build = spawnSync('npm', ['run', 'build', '--workspace', 'client'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+// Tests that start the server as a process of its own run the compiled bundle (testing/process.ts
+// serverCommand), as `npm start` does: built here in about a second unless the caller just built it.
+if (process.env.TANDEM_SERVER_BUILT !== '1') {
+  const build = spawnSync('npm', ['run', 'build:server'], { stdio: 'inherit', cwd: root });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
-  { stdio: 'inherit', cwd: root },
+  { stdio: 'inherit', cwd: root, env: { ...process.env, TANDEM_SERVER_BUILT: '1' } },
 );
 process.exit(result.status ?? 1);

@@ -1,4 +1,4 @@
-// The real server as a child process (`node --import tsx src/main.ts`), for tests that send it
+// The real server as a child process (serverCommand: the built bundle or the sources), for tests that send it
 // signals: SIGTERM, or SIGKILL to simulate a crash.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +30,20 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+const serverDir = new URL('../realtime-server', import.meta.url).pathname;
+
+/**
+ * How a test starts the real server as a process: the compiled bundle (realtime-server/dist) when
+ * `npm test` has just built it (scripts/test.mjs sets TANDEM_SERVER_BUILT), which is what
+ * `npm start` and the image run; otherwise the sources through tsx (a test file run on its own).
+ * tsx costs 2-3 s of CPU at each start, compiling and resolving ~300 modules; the bundle about 0.5.
+ */
+export function serverCommand(): { args: string[]; cwd: string } {
+  return process.env.TANDEM_SERVER_BUILT === '1'
+    ? { args: ['dist/main.js'], cwd: serverDir }
+    : { args: ['--import', 'tsx', 'src/main.ts'], cwd: serverDir };
+}
+
 /** Every child still running; killed when the test process exits, so a failed test leaves none behind. */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
@@ -44,10 +58,7 @@ export async function startProcess(
   env: Record<string, string>,
   port?: number,
   /** Another way to start it (the compiled bundle): node's arguments and the directory to run in. */
-  command: { args: string[]; cwd: string } = {
-    args: ['--import', 'tsx', 'src/main.ts'],
-    cwd: new URL('../realtime-server', import.meta.url).pathname,
-  },
+  command: { args: string[]; cwd: string } = serverCommand(),
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, command.args, {
     cwd: command.cwd,

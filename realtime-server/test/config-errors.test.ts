@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { serverCommand } from '../../testing/process.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
 test('a mistyped DATABASE_URL or REDIS_URL is named in the error without its password', () => {
@@ -50,8 +51,9 @@ test('a METRICS_TOKEN shorter than 16 characters stops start-up, and an empty on
 /** Runs the real server until it exits (it must: each case cannot start); its code and stderr. */
 function startFails(env: Record<string, string>): { status: number | null; stderr: string } {
   const { SECRET: _s, DATABASE_URL: _d, REDIS_URL: _r, ...inherited } = process.env;
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('..', import.meta.url).pathname,
+  const { args, cwd } = serverCommand();
+  const run = spawnSync(process.execPath, args, {
+    cwd,
     env: { ...inherited, HOST: '127.0.0.1', CLIENT_DIR: '', LOG_LEVEL: 'warn', ...env },
     encoding: 'utf8',
     timeout: 60_000,

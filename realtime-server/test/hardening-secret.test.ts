@@ -7,12 +7,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { startProcess } from '../../testing/process.ts';
+import { serverCommand, startProcess } from '../../testing/process.ts';
 import { waitUntil } from '../../testing/services.ts';
 import { loadConfig } from '../src/config.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
 
-const serverDir = new URL('..', import.meta.url).pathname;
 const dirs: string[] = [];
 
 function dataDir(): string {
@@ -24,8 +23,9 @@ function dataDir(): string {
 /** Starts the real server on `dir` and reports whether it exited (and what it said) or started. */
 async function start(dir: string): Promise<{ exitCode: number | null; stderr: string; started: boolean }> {
   const { SECRET: _ignored, DATABASE_URL: _alsoIgnored, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
+  const { args, cwd } = serverCommand();
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: { ...env, PORT: '0', HOST: '127.0.0.1', CLIENT_DIR: '', DATA_DIR: dir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
