@@ -44,10 +44,11 @@ export function RoleBanner({ boardId, role }: { boardId: string; role: Role }) {
     leftFor.set(boardId, role);
     setShown(false);
   };
-  // Shown for this role: what left for an earlier role is forgotten, so going back to it tells it again.
+  // Shown (so not left for this role): what left for an earlier role is forgotten, so going back
+  // to it tells it again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount (the parent keys it by role)
   useEffect(() => {
-    if (shown && leftFor.get(boardId) !== role) leftFor.delete(boardId);
+    if (shown) leftFor.delete(boardId);
   }, []);
   const hold = useLeavesByItself(shown ? roleBannerSentence(role) : null, leave, ROLE_BANNER_MS);
   // The first action on the board's canvas (the note's Dismiss is its own).
