@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { apiPaths, type LinkAnswer, type PublicTokenAnswer } from '@tandem/shared';
+import * as Y from 'yjs';
 import { ApiClient, connectDoc, type DocClient, shapesJson, waitSynced } from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { randomEdit } from '../../testing/edits.ts';
@@ -12,6 +13,20 @@ import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
 
 const STEPS = 400;
+
+/** What a client holds, for a failure's message: connection, sync, waiting updates, state vector. */
+function clientState(client: DocClient): string {
+  const { store } = client.doc as unknown as { store: { pendingStructs: unknown; pendingDs: unknown } };
+  return JSON.stringify({
+    connected: client.provider.wsconnected,
+    synced: client.provider.synced,
+    closes: client.closes,
+    pendingStructs: store.pendingStructs !== null,
+    pendingDeletes: store.pendingDs !== null,
+    stateVector: Object.fromEntries(Y.decodeStateVector(Y.encodeStateVector(client.doc))),
+    shapes: client.doc.getMap('shapes').size,
+  });
+}
 
 /**
  * `editors` clients make random edits (and `viewers` only watch), each randomly disconnecting and
@@ -57,8 +72,11 @@ async function fuzz(
       const differ = clients.flatMap((c, i) =>
         shapesJson(c.doc) === shapesJson(editors[0]!.doc) ? [] : [i],
       );
+      // A seed does not replay the network's timing: say what each differing client holds.
+      const states = differ.map((i) => `client ${i}: ${clientState(clients[i]!)}`);
       throw new Error(
-        `${error.message} (seed ${seed}; clients differing from the first: ${differ.join(', ')})`,
+        `${error.message} (seed ${seed}; clients differing from the first: ${differ.join(', ')}; ` +
+          `first: ${clientState(editors[0]!)}; ${states.join('; ')})`,
       );
     });
     for (const client of clients) assert.deepEqual(client.closes, [], `nobody was cut off (seed ${seed})`);
