@@ -51,7 +51,7 @@ describe('hardening: access and presence on the document channel', () => {
 
   const ownerUser = () => ({ id: owner.userId, name: 'Owner', color: '#e03131' });
 
-  test("a viewer's sync step 2 or update with new content closes it with 4403; an echo of what the server has does not", async () => {
+  test("a viewer's update with new content closes it with 4403; its sync step 2 is never applied and closes nothing", async () => {
     const baseline = await heapAfterGc();
     const viewer = await new ApiClient(server.url).signup('Viewer');
     await owner.share(boardId, viewer, 'viewer');
@@ -68,7 +68,13 @@ describe('hardening: access and presence on the document channel', () => {
         await sendAndProbe(socket, syncMessage(syncType, Y.encodeStateAsUpdate(room.doc))),
         'alive',
       );
-      assert.equal(await sendAndProbe(socket, syncMessage(syncType, content)), CloseCode.NO_ACCESS);
+      // A sync answer (1) is not an edit: a read-only copy may hold what this instance has not
+      // integrated yet (Ingest.take). It is dropped unapplied. An update (2) is an edit: 4403.
+      assert.equal(
+        await sendAndProbe(socket, syncMessage(syncType, content)),
+        syncType === 1 ? 'alive' : CloseCode.NO_ACCESS,
+      );
+      if (syncType === 1) socket.ws.close();
     }
     assert.ok(!room.doc.getMap('shapes').has('from-viewer'));
     assert.ok(!(await storedShapes(server.store, boardId)).includes('from-viewer'));

@@ -406,7 +406,7 @@ describe('Ingest', () => {
     const { ingest, routed } = host(doc);
     const ana = new RecordingPeer('ana');
     const client = new Y.Doc();
-    for (let i = 0; i < 5; i++) ingest.take(ana, shapeUpdate(`s${i}`, client).update);
+    for (let i = 0; i < 5; i++) ingest.take(ana, shapeUpdate(`s${i}`, client).update, 'update');
     assert.equal(doc.getMap('shapes').size, 0, 'not applied before the microtask');
     await Promise.resolve();
     assert.equal(doc.getMap('shapes').size, 5);
@@ -416,17 +416,51 @@ describe('Ingest', () => {
     assert.equal(origin.kind === 'peer' && origin.peer, ana);
   });
 
+  test("a viewer's sync answer is never applied and never closes it, though it holds what the doc has only waiting", () => {
+    const doc = new Y.Doc();
+    const { ingest, rejected } = host(doc);
+    // An edit whose dependency has not arrived waits in the doc; a viewer sent it holds it waiting
+    // too, and Yjs puts what waits in every sync answer. Its own clock is past the doc's.
+    const author = new Y.Doc();
+    shapeUpdate('first', author);
+    const waiting = shapeUpdate('second', author).update;
+    const editor = new RecordingPeer('eve');
+    ingest.take(editor, waiting, 'update');
+    ingest.applyWaiting();
+    assert.equal(doc.getMap('shapes').size, 0, 'the second waits for the first');
+    const viewerCopy = new Y.Doc();
+    Y.applyUpdate(viewerCopy, waiting);
+    const answer = Y.encodeStateAsUpdate(viewerCopy, Y.encodeStateVector(doc));
+    const viewer = new RecordingPeer('vic', 'viewer');
+    ingest.take(viewer, answer, 'step2');
+    ingest.applyWaiting();
+    assert.equal(rejected.length, 0, 'the viewer stays');
+    // Content the doc has never seen, in a sync answer: not applied either, and not closed for.
+    ingest.take(viewer, shapeUpdate('forged').update, 'step2');
+    ingest.applyWaiting();
+    assert.equal(rejected.length, 0);
+    assert.equal(doc.getMap('shapes').size, 0, 'nothing of the viewer applied');
+    // The same as an update, an edit: closed with 4403.
+    ingest.take(viewer, shapeUpdate('edit').update, 'update');
+    ingest.applyWaiting();
+    assert.deepEqual(
+      rejected.map(({ peer, code }) => [peer.userId, code]),
+      [['vic', CloseCode.NO_ACCESS]],
+    );
+    assert.equal(doc.getMap('shapes').size, 0);
+  });
+
   test("a viewer's new content, an undecodable update and one over the size limit close only that peer", () => {
     const doc = new Y.Doc();
     const { ingest, rejected, size } = host(doc, 600);
     const viewer = new RecordingPeer('vic', 'viewer');
-    ingest.take(viewer, shapeUpdate('v').update);
+    ingest.take(viewer, shapeUpdate('v').update, 'update');
     const garbled = new RecordingPeer('gus');
-    ingest.take(garbled, new Uint8Array([1, 2, 3, 250, 250, 250]));
+    ingest.take(garbled, new Uint8Array([1, 2, 3, 250, 250, 250]), 'update');
     const big = new RecordingPeer('bea');
     const client = new Y.Doc();
     client.getText('t').insert(0, 'y'.repeat(700));
-    ingest.take(big, Y.encodeStateAsUpdate(client));
+    ingest.take(big, Y.encodeStateAsUpdate(client), 'update');
     ingest.applyWaiting();
     assert.deepEqual(
       rejected.map(({ peer, code }) => [peer.userId, code]),

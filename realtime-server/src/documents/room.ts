@@ -359,7 +359,7 @@ export class Room {
       return;
     }
     if (message.kind === 'update' || message.kind === 'step2') {
-      this.ingest.take(peer, message.update);
+      this.ingest.take(peer, message.update, message.kind);
       return;
     }
     // Whatever else arrives sees every edit received before it applied (a sync answer holds
