@@ -1,11 +1,14 @@
-// `npm test`: every *.test.ts in the repo (outside node_modules), run by Node's own test runner
-// through tsx. Pass paths or substrings to run a subset: `npm test -- room store`.
+// `npm test`: every *.test.ts in the repo (outside node_modules), compiled to .test-build/
+// (scripts/build-tests.mjs) and run there by Node's own test runner. Pass paths or substrings to
+// run a subset: `npm test -- room store`. TANDEM_TESTS_FROM_SOURCES=1 runs the sources through
+// tsx instead, as `node --import tsx --test FILE` does for one file.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { buildTests, builtTestPath } from './build-tests.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
-const skip = new Set(['node_modules', 'dist', '.git', 'data', 'test-artifacts']);
+const skip = new Set(['node_modules', 'dist', '.git', 'data', 'test-artifacts', '.test-build']);
 
 function find(dir) {
   const out = [];
@@ -39,9 +42,16 @@ if (process.env.TANDEM_SERVER_BUILT !== '1') {
   const build = spawnSync('npm', ['run', 'build:server'], { stdio: 'inherit', cwd: root });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+const fromSources = process.env.TANDEM_TESTS_FROM_SOURCES === '1';
+if (!fromSources) await buildTests(files);
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
+  [
+    ...(fromSources ? ['--import', 'tsx'] : ['--enable-source-maps']),
+    '--test',
+    `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
+    ...(fromSources ? files : files.map(builtTestPath)),
+  ],
   { stdio: 'inherit', cwd: root, env: { ...process.env, TANDEM_SERVER_BUILT: '1' } },
 );
 process.exit(result.status ?? 1);
