@@ -125,6 +125,51 @@ function integrationSuite(name: string, skip: string | undefined, setUp: () => P
       assert.deepEqual(Object.keys(stored).sort(), [added.body.shapes[0]!.id, 'given-id'].sort());
     });
 
+    test('moving a frame through PATCH carries the shapes inside it in the same change, live on B and stored', async () => {
+      const { owner, boardId } = await newBoard();
+      const { key } = await createKey(owner, boardId, { name: 'Mover', role: 'editor' });
+      const write = (method: 'POST' | 'PATCH', shapes: unknown[]) =>
+        withKey<ShapesAnswer>(setup.a.url, key, method, contentPaths.shapes(boardId), { shapes });
+      const added = await write('POST', [
+        { id: 'column', type: 'frame', x: 0, y: 0, w: 400, h: 400, name: 'Column' },
+        { id: 'inside', type: 'sticky', x: 50, y: 50 },
+        { id: 'outside', type: 'sticky', x: 900, y: 50 },
+      ]);
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      const live = watch(setup.b, boardId, owner.cookie);
+      await waitSynced(live);
+      let updates = 0;
+      live.doc.on('update', () => {
+        updates += 1;
+      });
+      const moved = await write('PATCH', [{ id: 'column', x: 1000, y: 500 }]);
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.deepEqual(
+        moved.body.shapes.map((s) => [s.id, s.x]),
+        [
+          ['column', 1000],
+          ['inside', 1050],
+        ],
+      );
+      const xOf = (id: string) => (live.doc.getMap('shapes').get(id) as Y.Map<unknown>).get('x');
+      await waitUntil('the client on B sees the frame moved', () => xOf('column') === 1000);
+      assert.equal(xOf('inside'), 1050, 'the sticky came in the same update as its frame');
+      assert.equal(xOf('outside'), 900);
+      assert.equal(updates, 1);
+      live.destroy();
+      await waitUntil('every instance has let the board go', () =>
+        [setup.a, setup.b].every((s) => !s.app.rooms.get(boardId)),
+      );
+      const stored = JSON.parse(await storedShapes(setup.a.store, boardId)) as Record<
+        string,
+        { x: number; y: number }
+      >;
+      assert.deepEqual(
+        [stored.column?.x, stored.inside?.x, stored.inside?.y, stored.outside?.x],
+        [1000, 1050, 550, 900],
+      );
+    });
+
     test('the same Idempotency-Key twice changes the board once and answers the same', async () => {
       const { owner, boardId } = await newBoard();
       const { key } = await createKey(owner, boardId, { name: 'CI', role: 'editor' });

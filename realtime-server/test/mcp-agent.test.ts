@@ -77,7 +77,7 @@ describe('MCP: what an agent needs to act without guessing', () => {
     assert.equal(update.properties?.type, undefined, 'an update cannot send a type');
     assert.ok(update.properties?.x && update.properties?.color && update.properties?.text);
     const updateTool = tools.find((t) => t.name === 'update_shapes');
-    assert.match(updateTool?.description ?? '', /Moving a frame does not move the shapes in it/);
+    assert.match(updateTool?.description ?? '', /Moving a frame moves the shapes inside it/);
 
     // It says what the tool does: an unknown id is refused, not ignored.
     const deleteTool = tools.find((t) => t.name === 'delete_shapes');

@@ -313,7 +313,7 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'update_shapes',
     {
       description:
-        'Changes shapes in one change: each {id, ...only the fields to set}, e.g. {id, x, y} moves a shape, {id, color} restyles it, {id, text} replaces its text, {id, name} renames a frame. The type cannot change (delete the shape and add another). Moving a frame does not move the shapes in it: move them by the same amount in the same call.',
+        'Changes shapes in one change: each {id, ...only the fields to set}, e.g. {id, x, y} moves a shape, {id, color} restyles it, {id, text} replaces its text, {id, name} renames a frame. The type cannot change (delete the shape and add another). Moving a frame moves the shapes inside it by the same amount (not other frames or locked shapes); a shape the same call also moves goes where the call says. Resizing a frame moves nothing.',
       inputSchema: { boardId, pageId, shapes: shapeListsOf().update },
     },
     guarded(async (args: OnPage & { shapes: unknown[] }) =>

@@ -16,6 +16,7 @@ import {
   type ShapeRecord,
   textShapeTypes,
 } from '@tandem/shared';
+import { frameMembers } from '@tandem/shared/render/frames.ts';
 import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 
@@ -191,8 +192,53 @@ export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): S
   return recordsOf(doc, ids);
 }
 
-/** Checks a change: every id exists, and each shape is inside the key's frame before and after. */
-export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | null): void {
+/** A shape a change moves because the frame holding it moves: by the frame's (dx, dy). */
+export interface Carried {
+  id: string;
+  dx: number;
+  dy: number;
+  /** The index, in the change, of the frame that carries it: a refusal names it. */
+  index: number;
+}
+
+/**
+ * The shapes a change carries along with the frames it moves (docs/api.md §10: moving a frame moves
+ * the shapes whose centre lies inside it; resizing it does not). Members are found as the editor
+ * finds them (frameMembers: other frames never are, a connector only when both its ends lie
+ * inside), on the board as it is before the change. A shape the change places itself stays where
+ * it puts it, and a locked one stays, as under the editor's move.
+ */
+function carriedAlong(doc: Y.Doc, patches: ShapePatch[]): Carried[] {
+  const map = shapesOf(doc);
+  const moves = patches.flatMap((p, index) => {
+    const m = map.get(p.id);
+    if (!(m instanceof Y.Map) || m.get('type') !== 'frame') return [];
+    const { x, y } = boxOf(m);
+    const dx = (p.x ?? x) - x;
+    const dy = (p.y ?? y) - y;
+    return dx === 0 && dy === 0 ? [] : [{ frameId: p.id, dx, dy, index }];
+  });
+  if (moves.length === 0) return [];
+  const { shapes } = exportBoard(doc, { keepInvalid: true }).board;
+  const byId = new Map(shapes.map((s) => [s.id, s]));
+  const placed = new Set(patches.map((p) => p.id));
+  const carried = new Map<string, Carried>();
+  for (const { frameId, dx, dy, index } of moves) {
+    const frame = byId.get(frameId);
+    if (!frame) continue;
+    for (const id of frameMembers(frame, shapes)) {
+      if (placed.has(id) || carried.has(id) || byId.get(id)?.locked) continue;
+      carried.set(id, { id, dx, dy, index });
+    }
+  }
+  return [...carried.values()];
+}
+
+/**
+ * Checks a change: every id exists, and each shape, and each shape a moved frame carries along,
+ * is inside the key's frame before and after. Answers what the frames carry, for applyPatch.
+ */
+export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | null): Carried[] {
   const map = shapesOf(doc);
   const fields: Record<string, string> = {};
   const boxes: { index: number; box: Box; id: string }[] = [];
@@ -219,11 +265,26 @@ export function planPatch(doc: Y.Doc, patches: ShapePatch[], frameId: string | n
   });
   if (Object.keys(fields).length > 0)
     throw new ContentError('VALIDATION', 'Some shapes need attention.', fields);
+  const carried = carriedAlong(doc, patches);
+  // A carried shape is named by the index of the frame that carries it.
+  for (const { id, dx, dy, index } of carried) {
+    const before = boxOf(map.get(id) as ShapeMap);
+    boxes.push({ index, box: before, id });
+    boxes.push({ index, box: { ...before, x: before.x + dx, y: before.y + dy }, id });
+  }
   checkScope(doc, frameId, boxes);
+  return carried;
 }
 
-/** Sets the given fields; a text field replaces the text. */
-export function applyPatch(doc: Y.Doc, patches: ShapePatch[]): ShapeRecord[] {
+/**
+ * Sets the given fields (a text field replaces the text), and moves what the moved frames carry
+ * (`carried`, from planPatch): a connector's ends move with it.
+ */
+export function applyPatch(
+  doc: Y.Doc,
+  patches: ShapePatch[],
+  carried: readonly Carried[] = [],
+): ShapeRecord[] {
   const map = shapesOf(doc);
   for (const p of patches) {
     const m = map.get(p.id) as ShapeMap;
@@ -240,10 +301,20 @@ export function applyPatch(doc: Y.Doc, patches: ShapePatch[]): ShapeRecord[] {
       m.set(key, value);
     }
   }
-  return recordsOf(
-    doc,
-    patches.map((p) => p.id),
-  );
+  for (const { id, dx, dy } of carried) {
+    const m = map.get(id) as ShapeMap;
+    const { x, y } = boxOf(m);
+    m.set('x', x + dx);
+    m.set('y', y + dy);
+    // Both ends of a carried connector lie in the frame (frameMembers), and whatever they are bound
+    // to moves by the same distance, so its ends move with it.
+    for (const end of ['from', 'to'] as const) {
+      const e = m.get(end) as { x: number; y: number } | undefined;
+      if (e && typeof e.x === 'number' && typeof e.y === 'number')
+        m.set(end, { ...e, x: e.x + dx, y: e.y + dy });
+    }
+  }
+  return recordsOf(doc, [...patches.map((p) => p.id), ...carried.map((c) => c.id)]);
 }
 
 /**

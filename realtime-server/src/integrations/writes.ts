@@ -82,8 +82,8 @@ export async function updateShapes(
 ): Promise<ShapeRecord[]> {
   const shapes = checked(ShapePatch, list);
   return integrations.write(actor.pageKey, actor.writer, JSON.stringify(shapes).length, (doc) => {
-    planPatch(doc, shapes, actor.frameId);
-    const records = applyPatch(doc, shapes);
+    const carried = planPatch(doc, shapes, actor.frameId);
+    const records = applyPatch(doc, shapes, carried);
     return { result: records, touched: records.map((r) => r.id) };
   });
 }
