@@ -2,7 +2,6 @@
 // `node` alone: through tsx, every test process boots tsx's loader thread and sends each of its
 // imports there and back (0.5 core-seconds before a test runs, and 2.4-2.9 to import the server's
 // sources against 0.9 compiled: docs/architecture.md, "Tests"), and the suite is CPU bound.
-//   node scripts/build-tests.mjs FILE...   (paths of *.test.ts relative to the repo)
 // One esbuild call, every test file an entry point, code splitting on, so what several import
 // is written once and each test process still loads every module once. What a file does not
 // compile:
@@ -12,17 +11,22 @@
 // - `import.meta.url`, `import.meta.dirname` and `import.meta.filename` keep naming the source
 //   file, so paths a module resolves against itself (fixtures, client/dist, worker entries) do
 //   not move with the compiled file.
-import { readFileSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
-export const testBuildDir = resolve(root, '.test-build');
+const testBuildRoot = resolve(root, '.test-build');
 
-/** Where the compiled copy of a test file (relative to the repo) is written. */
-export function builtTestPath(file) {
-  return resolve(testBuildDir, file.replace(/\.ts$/, '.mjs'));
+/** Whether a process with this id is running. */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
 }
 
 /** The source of a module with what it says of its own location fixed to the source file. */
@@ -35,13 +39,22 @@ function sourceHere(path) {
     .replaceAll('import.meta.filename', JSON.stringify(path));
 }
 
+/**
+ * Compiles `files` into a folder of this process's own (two `npm test` at once in one checkout do
+ * not overwrite each other's files), after removing the folders of runs that have ended. Answers
+ * where each file's compiled copy is, and a function that removes the folder.
+ */
 export async function buildTests(files) {
-  rmSync(testBuildDir, { recursive: true, force: true });
+  for (const name of safeList(testBuildRoot)) {
+    if (!running(Number(name))) rmSync(join(testBuildRoot, name), { recursive: true, force: true });
+  }
+  const outdir = join(testBuildRoot, String(process.pid));
+  rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: root,
     entryPoints: files,
     outbase: root,
-    outdir: testBuildDir,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     splitting: true,
@@ -88,8 +101,17 @@ export async function buildTests(files) {
       },
     ],
   });
+  return {
+    /** The compiled copy of a test file (relative to the repo). */
+    builtPath: (file) => join(outdir, file.replace(/\.ts$/, '.mjs')),
+    remove: () => rmSync(outdir, { recursive: true, force: true }),
+  };
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await buildTests(process.argv.slice(2));
+function safeList(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

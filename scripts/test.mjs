@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { buildTests, builtTestPath } from './build-tests.mjs';
+import { buildTests } from './build-tests.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const skip = new Set(['node_modules', 'dist', '.git', 'data', 'test-artifacts', '.test-build']);
@@ -43,15 +43,16 @@ if (process.env.TANDEM_SERVER_BUILT !== '1') {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const fromSources = process.env.TANDEM_TESTS_FROM_SOURCES === '1';
-if (!fromSources) await buildTests(files);
+const built = fromSources ? null : await buildTests(files);
 const result = spawnSync(
   process.execPath,
   [
     ...(fromSources ? ['--import', 'tsx'] : ['--enable-source-maps']),
     '--test',
     `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
-    ...(fromSources ? files : files.map(builtTestPath)),
+    ...(built ? files.map(built.builtPath) : files),
   ],
   { stdio: 'inherit', cwd: root, env: { ...process.env, TANDEM_SERVER_BUILT: '1' } },
 );
+built?.remove();
 process.exit(result.status ?? 1);

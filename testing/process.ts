@@ -57,7 +57,7 @@ process.once('exit', () => {
 export async function startProcess(
   env: Record<string, string>,
   port?: number,
-  /** Another way to start it (the compiled bundle): node's arguments and the directory to run in. */
+  /** Node's arguments and the directory to run in: by default serverCommand's (the bundle or the sources). */
   command: { args: string[]; cwd: string } = serverCommand(),
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, command.args, {

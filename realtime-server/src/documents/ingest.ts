@@ -88,7 +88,7 @@ export class Ingest {
       // has not integrated (structs and deletions waiting for a dependency, which Yjs puts in
       // every sync answer; edits another instance sent it that this one has not caught up on).
       // Closing for that told a public viewer "You no longer have access" again at every
-      // reconnect, and it never caught up (the two-instance convergence fuzz, 1 run in ~40 loaded).
+      // reconnect, and it never caught up (found by the two-instance convergence fuzz).
       if (kind === 'update' && updateHasNewContent(host.doc, update))
         host.reject(peer, CloseCode.NO_ACCESS, 'viewers and commenters cannot edit');
       return;
