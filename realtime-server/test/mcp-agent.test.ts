@@ -184,4 +184,53 @@ describe('MCP: what an agent needs to act without guessing', () => {
       );
     }
   });
+  test("read_board with frameId reads one frame: its frames, its shapes and their connections; a note is its smallest frame's", async () => {
+    const seeded = await owner.call('POST', contentPaths.shapes(boardId), {
+      shapes: [
+        { id: 'retro', type: 'frame', x: 5000, y: 0, w: 1000, h: 600, name: 'Retro' },
+        { id: 'glad', type: 'frame', x: 5020, y: 20, w: 300, h: 560, name: 'Glad' },
+        { id: 'happy', type: 'sticky', x: 5050, y: 60, text: 'Shipped pages' },
+        { id: 'loose', type: 'sticky', x: 5600, y: 300, text: 'Loose idea' },
+        { id: 'far', type: 'sticky', x: 9000, y: 0, text: 'Elsewhere' },
+        {
+          id: 'both',
+          type: 'arrow',
+          x: 0,
+          y: 0,
+          from: { shapeId: 'happy', x: 0, y: 0 },
+          to: { shapeId: 'loose', x: 0, y: 0 },
+        },
+        {
+          id: 'out',
+          type: 'arrow',
+          x: 0,
+          y: 0,
+          from: { shapeId: 'loose', x: 0, y: 0 },
+          to: { shapeId: 'far', x: 0, y: 0 },
+        },
+      ],
+    });
+    assert.equal(seeded.status, 201, JSON.stringify(seeded.body));
+    type Read = { frames: { id: string }[]; shapes: Box[]; connections: { id: string }[] };
+    const whole = (await call('read_board', { boardId })) as Read;
+    const frameOf = (read: Read, id: string) => read.shapes.find((s) => s.id === id)?.frame;
+    assert.equal(frameOf(whole, 'happy'), 'glad', 'in Glad, which lies in Retro');
+    assert.equal(frameOf(whole, 'loose'), 'retro');
+    assert.equal(frameOf(whole, 'far'), undefined);
+
+    const one = (await call('read_board', { boardId, frameId: 'retro' })) as Read;
+    assert.deepEqual(one.frames.map((f) => f.id).sort(), ['glad', 'retro']);
+    assert.deepEqual(one.shapes.map((s) => s.id).sort(), ['happy', 'loose']);
+    assert.deepEqual(
+      one.connections.map((c) => c.id),
+      ['both'],
+    );
+
+    const unknown = (await agent.callTool({
+      name: 'read_board',
+      arguments: { boardId, frameId: 'happy' },
+    })) as ToolAnswer;
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.content[0]?.text ?? '', /frameId: No frame with this id on this page/);
+  });
 });

@@ -18,6 +18,8 @@ import {
   ShapePatch,
   sortResults,
 } from '@tandem/shared';
+import { clippingFrames, frameMembers, inside, isFrame } from '@tandem/shared/render/frames.ts';
+import { center } from '@tandem/shared/render/geometry.ts';
 import type * as Y from 'yjs';
 import { z } from 'zod';
 import { backgroundLane } from '../documents/turns.ts';
@@ -61,16 +63,30 @@ function refusal(error: unknown): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
 }
 
-/** The compact board an agent reasons about: short keys, rounded numbers, arrows as connections. */
-export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]) {
-  const { shapes, frames } = readContent(doc);
+/**
+ * The compact board an agent reasons about: short keys, rounded numbers, arrows as connections.
+ * A shape's `frame` is the frame that holds it as the canvas shows it (clippingFrames: the
+ * smallest holding its centre, so a note in a column of a bigger frame is the column's). With
+ * `frameId`, only that frame: itself and the frames inside it, its members (frameMembers, as a
+ * move or an export takes them) and the connections among them, so an agent reads a big board a
+ * frame at a time. A `frameId` that names no frame of the page is refused, naming it.
+ */
+export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[], frameId?: string) {
+  const content = readContent(doc);
+  let { shapes, frames } = content;
+  if (frameId !== undefined) {
+    const frame = shapes.find((s) => s.id === frameId && isFrame(s));
+    if (!frame)
+      throw new ContentError('VALIDATION', 'Some fields need attention.', {
+        frameId: 'No frame with this id on this page (read_board without frameId lists them).',
+      });
+    const members = new Set(frameMembers(frame, shapes));
+    const area = { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+    frames = frames.filter((f) => f.id === frameId || inside(area, center(f)));
+    shapes = shapes.filter((s) => members.has(s.id));
+  }
+  const holder = clippingFrames(content.shapes);
   const round = (n: number) => Math.round(n);
-  const frameOf = (s: { x: number; y: number; w: number; h: number }) =>
-    frames.find((f) => {
-      const cx = s.x + s.w / 2;
-      const cy = s.y + s.h / 2;
-      return cx >= f.x && cx <= f.x + f.w && cy >= f.y && cy <= f.y + f.h;
-    })?.id;
   const connections: { id: string; from?: string | undefined; to?: string | undefined; text?: string }[] = [];
   const items: Record<string, unknown>[] = [];
   for (const s of shapes) {
@@ -97,7 +113,7 @@ export function compactBoard(doc: Y.Doc, title: string, here: { name: string }[]
     // An image's words are its alt text: without it an agent sees only an image's box.
     if (s.alt) item.alt = s.alt;
     if (s.color) item.color = s.color;
-    const frame = frameOf(s);
+    const frame = holder.get(s.id)?.id;
     if (frame) item.frame = frame;
     items.push(item);
   }
@@ -282,15 +298,22 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     'read_board',
     {
       description:
-        "Reads one page of a board compactly: the board's pages (id, name), then the page's frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids, with their label) and who is on that page now. The first page unless pageId names another.",
-      inputSchema: { boardId, pageId },
+        "Reads one page of a board compactly: the board's pages (id, name), then the page's frames (id, name, box), shapes (id, type, box, text, alt text of an image, colour, the frame holding them), connections (arrows between shape ids, with their label) and who is on that page now. The first page unless pageId names another. With frameId, only that frame: itself, the frames inside it, the shapes whose centre is inside it and the connections among them (read a big board a frame at a time).",
+      inputSchema: {
+        boardId,
+        pageId,
+        frameId: z
+          .string()
+          .optional()
+          .describe('Read only this frame of the page (read_board without it lists the frames).'),
+      },
     },
-    guarded(async (args: OnPage) => {
+    guarded(async (args: OnPage & { frameId?: string }) => {
       const board = await boardFor(args.boardId, 'viewer');
       const key = await pageKeyOf(board, args.pageId);
       const pages = await integrations.read(board.id, pagesOf);
       const page = await integrations.read(key, (doc) =>
-        compactBoard(doc, board.title, rooms.get(key)?.presence.users() ?? []),
+        compactBoard(doc, board.title, rooms.get(key)?.presence.users() ?? [], args.frameId),
       );
       const { title, ...rest } = page;
       return text({ title, page: pageOf(key).pageId, pages, ...rest });
