@@ -16,7 +16,8 @@ import {
   type ShapeRecord,
   textShapeTypes,
 } from '@tandem/shared';
-import { frameMembers } from '@tandem/shared/render/frames.ts';
+import { frameMembers, inside } from '@tandem/shared/render/frames.ts';
+import { center } from '@tandem/shared/render/geometry.ts';
 import { generateKeyBetween } from 'fractional-indexing';
 import * as Y from 'yjs';
 
@@ -49,11 +50,7 @@ const boxOf = (m: ShapeMap): Box => ({
   h: num(m.get('h')),
 });
 /** A frame holds the shapes whose centre lies inside it (docs/api.md §10). */
-const centreInside = (shape: Box, frame: Box): boolean => {
-  const cx = shape.x + shape.w / 2;
-  const cy = shape.y + shape.h / 2;
-  return cx >= frame.x && cx <= frame.x + frame.w && cy >= frame.y && cy <= frame.y + frame.h;
-};
+const centreInside = (shape: Box, frame: Box): boolean => inside(frame, center(shape));
 
 /** Whether a frame holds this shape (its centre lies inside the frame's box). */
 export const insideFrame = (shape: ShapeMap, frame: ShapeMap): boolean =>
