@@ -74,6 +74,7 @@ describe('apiPaths', () => {
     ['POST', contentPaths.shapes(other)],
     ['PATCH', contentPaths.shapes(other)],
     ['DELETE', contentPaths.shapes(other)],
+    ['POST', contentPaths.pages(other)],
     ['GET', apiPaths.templates()],
     ['POST', apiPaths.templates()],
     ['GET', apiPaths.template('mad-sad-glad')],

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  type AddPageAnswer,
   addPageEntry,
   apiPaths,
   type BoardContentAnswer,
@@ -15,7 +16,9 @@ import {
   docKey,
   ErrorCode,
   MCP_PATH,
+  readPages,
 } from '@tandem/shared';
+import * as Y from 'yjs';
 import {
   ApiClient,
   connectDoc,
@@ -182,7 +185,8 @@ describe('integrations on pages', () => {
       return { answer, json: answer.isError ? null : JSON.parse(answer.content[0]?.text ?? 'null') };
     };
     const { tools } = await agent.listTools();
-    for (const tool of tools.filter((t) => t.name !== 'list_boards' && t.name !== 'read_votes'))
+    // add_page works on the board's list of pages: its `after` names a page.
+    for (const tool of tools.filter((t) => !['list_boards', 'read_votes', 'add_page'].includes(t.name)))
       assert.ok('pageId' in (tool.inputSchema.properties ?? {}), `${tool.name} takes a pageId`);
 
     const grid = await call('add_sticky_grid', { boardId, pageId: 'second', texts: ['Rent', 'Travel'] });
@@ -240,6 +244,107 @@ describe('integrations on pages', () => {
     assert.deepEqual(stored, before);
     assert.equal(Object.keys(stored).length, 4, 'the sticky, the grid of two and the arrow');
     assert.equal(await storedShapes(server.store, boardId), '{}');
+  });
+  test('a key adds pages through REST and MCP: listed live and in the Store, written with ?page=; bad ones change nothing', async () => {
+    const ownBoard = await owner.createBoard('Agent pages');
+    const keyFor = async (body: Record<string, unknown>) => {
+      const made = await owner.call<{ key: string }>('POST', apiPaths.integrations(ownBoard), body);
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      return made.body.key;
+    };
+    const editorKey = await keyFor({ name: 'Scribe', role: 'editor' });
+    const live = connectDoc(server.wsUrl, ownBoard, { cookie: owner.cookie });
+    try {
+      await waitSynced(live);
+      const added = await withKey<AddPageAnswer>(
+        server.url,
+        editorKey,
+        'POST',
+        contentPaths.pages(ownBoard),
+        {
+          name: 'Agent notes',
+        },
+      );
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      const notes = added.body.page;
+      assert.equal(notes.name, 'Agent notes');
+      assert.deepEqual(
+        added.body.pages.map((p) => p.name),
+        ['Page 1', 'Agent notes'],
+      );
+      await waitUntil('the person sees the new page listed', () =>
+        readPages(live.doc).some((p) => p.id === notes.id),
+      );
+      const written = await withKey(
+        server.url,
+        editorKey,
+        'POST',
+        `${contentPaths.shapes(ownBoard)}?page=${notes.id}`,
+        {
+          shapes: [{ id: 'summary', type: 'sticky', x: 0, y: 0, text: 'Summary' }],
+        },
+      );
+      assert.equal(written.status, 201, JSON.stringify(written.body));
+
+      // MCP: after the first page, named "Page N" when no name is given.
+      const mcp = new Client({ name: 'page-agent', version: '1.0.0' });
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(server.url + MCP_PATH), {
+          requestInit: { headers: { authorization: `Bearer ${editorKey}` } },
+        }),
+      );
+      const tool = (await mcp.callTool({
+        name: 'add_page',
+        arguments: { boardId: ownBoard, after: 'main' },
+      })) as ToolAnswer;
+      await mcp.close();
+      assert.equal(tool.isError, undefined, JSON.stringify(tool));
+      const viaMcp = JSON.parse(tool.content[0]?.text ?? 'null') as AddPageAnswer;
+      assert.deepEqual(
+        viaMcp.pages.map((p) => p.name),
+        ['Page 1', viaMcp.page.name, 'Agent notes'],
+      );
+      assert.match(viaMcp.page.name, /^Page \d+$/);
+
+      // Refusals, each with its code, and no page added by any of them.
+      const viewerKey = await keyFor({ name: 'Reader', role: 'viewer' });
+      const frame = await withKey(server.url, editorKey, 'POST', contentPaths.shapes(ownBoard), {
+        shapes: [{ id: 'box', type: 'frame', x: 0, y: 0, w: 400, h: 400, name: 'Box' }],
+      });
+      assert.equal(frame.status, 201);
+      const scopedKey = await keyFor({ name: 'Boxed', role: 'editor', frameId: 'box' });
+      for (const [what, key, body, status, code, field] of [
+        ['a viewer key', viewerKey, { name: 'No' }, 403, ErrorCode.FORBIDDEN, undefined],
+        ['a key limited to a frame', scopedKey, {}, 422, ErrorCode.OUT_OF_SCOPE, undefined],
+        ['after a page that is not there', editorKey, { after: 'nope' }, 422, ErrorCode.VALIDATION, 'after'],
+        ['a name too long', editorKey, { name: 'x'.repeat(101) }, 422, ErrorCode.VALIDATION, 'name'],
+      ] as const) {
+        const refused = await withKey<{ error: { code: string; fields?: Record<string, string> } }>(
+          server.url,
+          key,
+          'POST',
+          contentPaths.pages(ownBoard),
+          body,
+        );
+        assert.equal(refused.status, status, `${what}: ${JSON.stringify(refused.body)}`);
+        assert.equal(refused.body.error.code, code, what);
+        if (field) assert.ok(refused.body.error.fields?.[field], `${what} names ${field}`);
+      }
+
+      // The Store holds the three pages in order, and the note on the agent's page.
+      const stored = await server.store.loadDoc(ownBoard);
+      const doc = new Y.Doc();
+      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
+        Y.applyUpdate(doc, part);
+      assert.deepEqual(
+        readPages(doc).map((p) => p.id),
+        ['main', viaMcp.page.id, notes.id],
+      );
+      doc.destroy();
+      assert.match(await storedShapes(server.store, docKey(ownBoard, notes.id)), /Summary/);
+    } finally {
+      live.destroy();
+    }
   });
 });
 

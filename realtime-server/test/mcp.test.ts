@@ -69,6 +69,7 @@ describe('MCP endpoint', () => {
   test('lists the tools, each with a description and an input schema', async () => {
     const { tools } = await agent.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [
+      'add_page',
       'add_shapes',
       'add_sticky_grid',
       'connect',

@@ -3,8 +3,9 @@
 // and the Share dialog's form uses the same ones.
 import { z } from 'zod';
 import { type Board, nameField } from './api.ts';
+import { pageIdPattern } from './docKeys.ts';
 import { withThousands } from './numbers.ts';
-import type { PageEntry } from './pages.ts';
+import { MAX_PAGE_NAME, type PageEntry } from './pages.ts';
 import { ShapeRecord, shapeTypes } from './shapes.ts';
 
 /** A key is `tdm_` and 43 base64url characters: 256 random bits (docs/api.md §15: ≥ 160). */
@@ -133,6 +134,24 @@ export const ShapePatch = ShapeRecord.omit({ createdBy: true, type: true })
   .required({ id: true })
   .strict();
 export type ShapePatch = z.infer<typeof ShapePatch>;
+
+/** A page added through the content API or MCP's add_page (docs/api.md §15, §17). */
+export const AddPageBody = z
+  .object({
+    name: z
+      .string()
+      .max(MAX_PAGE_NAME, { error: `A page name has at most ${MAX_PAGE_NAME} characters.` })
+      .optional(),
+    after: z.string().regex(pageIdPattern, { error: 'A page id (read the board to list them).' }).optional(),
+  })
+  .strict();
+export type AddPageBody = z.infer<typeof AddPageBody>;
+
+/** What adding a page answers: the new page, and every page of the board in order. */
+export interface AddPageAnswer {
+  page: PageEntry;
+  pages: PageEntry[];
+}
 
 export const DeleteShapesBody = z.object({
   ids: z

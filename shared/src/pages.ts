@@ -14,6 +14,13 @@ export * from './docKeys.ts';
 export const PAGES_KEY = 'pages';
 export const MAX_PAGES = 100;
 export const MAX_PAGE_NAME = 100;
+
+/** A new page's id: 10 URL-safe random characters (the editor's Add page and the content API's). */
+export function newPageId(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+  const bytes = crypto.getRandomValues(new Uint8Array(10));
+  return Array.from(bytes, (b) => alphabet[b & 63]).join('');
+}
 /**
  * How long the server waits for a page to appear in the board's list before refusing a
  * connection to it (4404): the page just added travels on its adder's first-document connection,

@@ -92,6 +92,7 @@ export const apiPaths = {
 export const contentPaths = {
   board: contentBoard,
   shapes: (id: string) => `${contentBoard(id)}/shapes`,
+  pages: (id: string) => `${contentBoard(id)}/pages`,
   events: (id: string, since?: string) =>
     `${contentBoard(id)}/events${since === undefined ? '' : `?since=${enc(since)}`}`,
 } as const;

@@ -4,6 +4,7 @@
 // index and field, a frame-scoped key's change outside its frame a 422 OUT_OF_SCOPE, and neither
 // changes anything. Writes take an Idempotency-Key and count against the key's rate limit.
 import {
+  AddPageBody,
   type BoardContentAnswer,
   type BoardEventsAnswer,
   DeleteShapesBody,
@@ -18,6 +19,7 @@ import { ContentError, pagesOf, readContent } from '../integrations/content.ts';
 import { BoardFullError, writerOf } from '../integrations/integrations.ts';
 import {
   type Actor,
+  addPage,
   addShapes,
   deleteShapes,
   refuseOverLimit,
@@ -214,6 +216,16 @@ export const contentRoutes: ResourcePlugin = async (app, deps) => {
     return idempotent(request, reply, async () => ({
       status: 200,
       body: { shapes: await mapped(updateShapes(integrations, actor, listIn(request.body, 'shapes'))) },
+    }));
+  });
+
+  // A page (docs/api.md §17), so that a script or an agent can put its work on a page of its own.
+  app.post<BoardParams>('/api/v1/boards/:id/pages', async (request, reply) => {
+    const actor = await actorFor(request);
+    const body = parseBody(AddPageBody, request.body ?? {});
+    return idempotent(request, reply, async () => ({
+      status: 201,
+      body: await mapped(addPage(integrations, actor, body)),
     }));
   });
 

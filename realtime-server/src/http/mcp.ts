@@ -8,9 +8,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  AddPageBody,
   ColorName,
   defaultShapeSize,
   ErrorCode,
+  MAX_PAGE_NAME,
   MCP_PATH,
   pageOf,
   roleAtLeast,
@@ -27,6 +29,7 @@ import { ContentError, pagesOf, readContent } from '../integrations/content.ts';
 import { BoardFullError, type KeyCaller, writerOf } from '../integrations/integrations.ts';
 import {
   type Actor,
+  addPage,
   addShapes,
   addStickyGrid,
   connectShapes,
@@ -37,7 +40,7 @@ import {
 import type { HttpDeps, ResourcePlugin } from './deps.ts';
 import { ApiError, toErrorBody } from './errors.ts';
 import { listedPageKey } from './pageKey.ts';
-import { limitedSentence } from './request.ts';
+import { limitedSentence, parseBody } from './request.ts';
 import { badKey, bearerKey } from './server.ts';
 
 const SERVER_INFO = { name: 'tandem', version: '1.0.0' };
@@ -404,6 +407,28 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
     guarded(async (args: StickyGrid & OnPage) =>
       text({ shapes: await addStickyGrid(integrations, await actorFor(args), args) }),
     ),
+  );
+
+  server.registerTool(
+    'add_page',
+    {
+      description:
+        "Adds a page to the board, at the end or after the page `after` names, so your work can have a page of its own; answers the new page's id and every page in order. Write on it by passing its id as pageId to the other tools. A key limited to a frame cannot add pages.",
+      inputSchema: {
+        boardId,
+        name: z
+          .string()
+          .max(MAX_PAGE_NAME)
+          .optional()
+          .describe('The page\'s name, as the Pages panel shows it; "Page N" when omitted.'),
+        after: z.string().optional().describe('The id of the page it goes after (read_board lists them).'),
+      },
+    },
+    guarded(async (args: { boardId: string; name?: string; after?: string }) => {
+      const actor = await actorFor({ boardId: args.boardId });
+      const body = parseBody(AddPageBody, { name: args.name, after: args.after });
+      return text(await addPage(integrations, actor, body));
+    }),
   );
 
   server.registerTool(

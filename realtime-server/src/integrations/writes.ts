@@ -3,11 +3,16 @@
 // checked against the board and made as one change (Integrations.write). Refusals are
 // ContentError / BoardFullError; each door turns them into its own answer with the same sentence.
 import {
+  type AddPageAnswer,
+  type AddPageBody,
   type ArrowEnd,
+  addPageEntry,
   type ColorName,
   checkShapes,
   defaultShapeSize,
   integrationLimits,
+  MAX_PAGES,
+  newPageId,
   SHAPES_KEY,
   ShapeInput,
   ShapePatch,
@@ -24,6 +29,7 @@ import {
   extentOf,
   focusOf,
   insideFrame,
+  pagesOf,
   planAdd,
   planDelete,
   planPatch,
@@ -204,4 +210,37 @@ export async function addStickyGrid(
       return { result: records, touched: records.map((r) => r.id) };
     },
   );
+}
+
+/**
+ * Adds a page to the board (docs/api.md §17), after `after` or at the end, named `name` or "Page
+ * N": one change of the first page's document, which lists the pages, attributed like any other.
+ * A key limited to a frame works inside that frame only, so it adds no page.
+ */
+export async function addPage(
+  integrations: Integrations,
+  actor: Actor,
+  body: AddPageBody,
+): Promise<AddPageAnswer> {
+  if (actor.frameId !== null)
+    throw new ContentError(
+      'OUT_OF_SCOPE',
+      'This key may only change shapes inside its frame; it cannot add pages.',
+    );
+  return integrations.write(actor.boardId, actor.writer, (body.name?.length ?? 0) + 100, (doc) => {
+    const pages = pagesOf(doc);
+    if (body.after !== undefined && !pages.some((p) => p.id === body.after))
+      throw new ContentError('VALIDATION', 'Some fields need attention.', {
+        after: 'No such page on this board.',
+      });
+    if (pages.length >= MAX_PAGES)
+      throw new ContentError(
+        'TOO_MANY',
+        `A board has at most ${MAX_PAGES} pages. Delete one to add another.`,
+      );
+    const id = newPageId();
+    addPageEntry(doc, id, body.name ?? '', body.after);
+    const now = pagesOf(doc);
+    return { result: { page: now.find((p) => p.id === id)!, pages: now }, touched: [] };
+  });
 }

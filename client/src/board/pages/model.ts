@@ -9,6 +9,7 @@ import {
   MAIN_PAGE_ID,
   META_KEY,
   movePageEntry,
+  newPageId,
   PAGES_MAP,
   type PageEntry,
   pageLabel,
@@ -26,13 +27,6 @@ export const PAGES_ORIGIN = Symbol('tandem-pages');
 
 export type { DeletedPage, PageEntry };
 export { deletedPageNote, pageLabel, readDeletedPages, readPages };
-
-/** A new page's id: 10 URL-safe random characters. */
-export function newPageId(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  return Array.from(bytes, (b) => alphabet[b & 63]).join('');
-}
 
 /**
  * Adds a page after `after` (or at the end); its id, or null at MAX_PAGES. A blank `name` stores
