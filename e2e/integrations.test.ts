@@ -1,12 +1,13 @@
 // Integrations in Chromium (docs/api.md §15): the owner creates a key in the Share dialog and
 // copies it; a bot uses it over REST; the owner sees the bot's cursor "Sorter (bot)" and its
 // stickies appear live; a person's edit made in between stays when the owner undoes all of the
-// bot's changes since a time in the History panel; revoking the key in the dialog stops it.
+// bot's changes since a time in the History panel; revoking the key in the dialog stops it. A
+// bot that moves a frame moves what it holds, and a page it adds shows in the Pages panel.
 // Screenshots of the dialog and of the bot at work go to test-artifacts/.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { contentPaths } from '@tandem/shared';
+import { apiPaths, contentPaths } from '@tandem/shared';
 import type { Page } from 'playwright-core';
 import {
   answerConfirm,
@@ -262,6 +263,59 @@ describe('integrations in the browser', () => {
     await dialog.screenshot({ path: join(artifacts, 'integrations-key-in-view.png') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await ada.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('a bot moves a frame and adds a page: Ada sees the note go with its frame and the page in the Pages panel', async () => {
+    const boardId = await createBoard(ada, 'Sprint');
+    const made = await ada.request.post(apiPaths.integrations(boardId), {
+      data: { name: 'Planner', role: 'editor' },
+      headers: { origin: app.server.url },
+    });
+    assert.equal(made.status(), 201, await made.text());
+    const { key } = (await made.json()) as { key: string };
+    const added = await botWrite(key, boardId, 'POST', {
+      shapes: [
+        { id: 'lane', type: 'frame', x: 100, y: 100, w: 420, h: 320, name: 'Doing' },
+        { id: 'card', type: 'sticky', x: 160, y: 180, text: 'Ship pages' },
+      ],
+    });
+    assert.equal(added.status, 201);
+    const card = ada.locator('[data-shape-id="card"]');
+    await card.waitFor();
+    const before = await card.boundingBox();
+    assert.ok(before);
+
+    const moved = await botWrite(key, boardId, 'PATCH', { shapes: [{ id: 'lane', x: 600 }] });
+    assert.equal(moved.status, 200);
+    await until(
+      async () => ((await card.boundingBox())?.x ?? 0) > before.x + 100,
+      'the note moves with its frame',
+    );
+    const after = await card.boundingBox();
+    assert.ok(after && Math.abs(after.y - before.y) < 1, 'only sideways');
+
+    const page = await fetch(app.server.url + contentPaths.pages(boardId), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bot notes' }),
+    });
+    assert.equal(page.status, 201);
+    await ada.getByRole('button', { name: 'Pages', exact: true }).click();
+    await until(
+      async () =>
+        (await ada.locator('.pages-panel .page-name').allTextContents()).join(',') === 'Page 1,Bot notes',
+      'the bot’s page in Ada’s Pages panel',
+    );
+    await ada.getByRole('button', { name: 'Zoom to fit', exact: true }).click();
+    await until(async () => {
+      const [frame, note] = [
+        await ada.locator('[data-shape-id="lane"]').boundingBox(),
+        await card.boundingBox(),
+      ];
+      return !!frame && !!note && note.x > frame.x && note.x + note.width < frame.x + frame.width;
+    }, 'the note inside its frame, in view');
+    await ada.screenshot({ path: join(artifacts, 'integrations-bot-frame-page.png') });
+    await ada.getByRole('button', { name: 'Pages', exact: true }).click();
   });
 
   it('the dialog fits a phone', async () => {
