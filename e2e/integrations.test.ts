@@ -266,6 +266,7 @@ describe('integrations in the browser', () => {
   });
 
   it('a bot moves a frame and adds a page: Ada sees the note go with its frame and the page in the Pages panel', async () => {
+    await ada.goto('/boards');
     const boardId = await createBoard(ada, 'Sprint');
     const made = await ada.request.post(apiPaths.integrations(boardId), {
       data: { name: 'Planner', role: 'editor' },
