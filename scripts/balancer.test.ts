@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, createServer, type Server } from 'node:net';
 import { after, test } from 'node:test';
-import { freePort } from '../testing/services.ts';
 import { type Backend, createBalancer } from './balancer.ts';
 
 const servers: Server[] = [];
@@ -24,6 +23,24 @@ async function echo(name: string): Promise<Backend> {
   servers.push(server);
   const address = server.address();
   return { name, host: '127.0.0.1', port: typeof address === 'object' && address ? address.port : 0 };
+}
+
+/**
+ * A port on 127.0.0.1 that refuses connections and stays refusing: below 1024, out of the range the
+ * system hands out to `listen(0)` and outgoing connections (a freed free port was taken by the
+ * cluster test running beside this one, which then answered the "down" backend's connections).
+ */
+async function refusedPort(): Promise<number> {
+  for (let port = 1; port < 1024; port++) {
+    const socket = connect({ host: '127.0.0.1', port });
+    const refused = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(false));
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    socket.destroy();
+    if (refused) return port;
+  }
+  throw new Error('no port below 1024 refuses connections on 127.0.0.1');
 }
 
 /** One TCP connection: sends `text`, half-closes, resolves with everything received. */
@@ -53,7 +70,7 @@ test('consecutive connections alternate between backends, and bytes flow both wa
 });
 
 test('a backend that refuses connections is skipped; with none left, the client gets a 502', async () => {
-  const down: Backend = { name: 'down', host: '127.0.0.1', port: await freePort() };
+  const down: Backend = { name: 'down', host: '127.0.0.1', port: await refusedPort() };
   const refused: string[] = [];
   const balancer = createBalancer({
     backends: [down, await echo('up')],
