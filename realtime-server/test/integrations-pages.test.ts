@@ -15,6 +15,7 @@ import {
   contentPaths,
   docKey,
   ErrorCode,
+  MAX_PAGES,
   MCP_PATH,
   readPages,
 } from '@tandem/shared';
@@ -297,7 +298,14 @@ describe('integrations on pages', () => {
         name: 'add_page',
         arguments: { boardId: ownBoard, after: 'main' },
       })) as ToolAnswer;
+      // A name too long is our sentence naming the field, not the SDK's schema refusal.
+      const tooLong = (await mcp.callTool({
+        name: 'add_page',
+        arguments: { boardId: ownBoard, name: 'x'.repeat(101) },
+      })) as ToolAnswer;
       await mcp.close();
+      assert.equal(tooLong.isError, true);
+      assert.match(tooLong.content[0]?.text ?? '', /^Some fields need attention\.\nname: /);
       assert.equal(tool.isError, undefined, JSON.stringify(tool));
       const viaMcp = JSON.parse(tool.content[0]?.text ?? 'null') as AddPageAnswer;
       assert.deepEqual(
@@ -342,6 +350,24 @@ describe('integrations on pages', () => {
       );
       doc.destroy();
       assert.match(await storedShapes(server.store, docKey(ownBoard, notes.id)), /Summary/);
+
+      // A full board: the person fills it to MAX_PAGES, and the key's page is the limit's sentence.
+      for (let i = readPages(live.doc).length; i < MAX_PAGES; i++) addPageEntry(live.doc, `p${i}`, '');
+      await whenStored(live);
+      const full = await withKey<{ error: { code: string; message: string } }>(
+        server.url,
+        editorKey,
+        'POST',
+        contentPaths.pages(ownBoard),
+        { name: 'One more' },
+      );
+      assert.equal(full.status, 422, JSON.stringify(full.body));
+      assert.equal(full.body.error.code, ErrorCode.VALIDATION);
+      assert.equal(
+        full.body.error.message,
+        `A board has at most ${MAX_PAGES} pages. Delete one to add another.`,
+      );
+      assert.equal(readPages(live.doc).length, MAX_PAGES);
     } finally {
       live.destroy();
     }

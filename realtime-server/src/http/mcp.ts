@@ -12,7 +12,6 @@ import {
   ColorName,
   defaultShapeSize,
   ErrorCode,
-  MAX_PAGE_NAME,
   MCP_PATH,
   pageOf,
   roleAtLeast,
@@ -416,9 +415,9 @@ function toolsFor(McpServer: Sdk['McpServer'], caller: KeyCaller, deps: HttpDeps
         "Adds a page to the board, at the end or after the page `after` names, so your work can have a page of its own; answers the new page's id and every page in order. Write on it by passing its id as pageId to the other tools. A key limited to a frame cannot add pages.",
       inputSchema: {
         boardId,
+        // No .max here: the SDK would refuse a long name before our sentence; AddPageBody says it.
         name: z
           .string()
-          .max(MAX_PAGE_NAME)
           .optional()
           .describe('The page\'s name, as the Pages panel shows it; "Page N" when omitted.'),
         after: z.string().optional().describe('The id of the page it goes after (read_board lists them).'),

@@ -233,13 +233,15 @@ export async function addPage(
       throw new ContentError('VALIDATION', 'Some fields need attention.', {
         after: 'No such page on this board.',
       });
-    if (pages.length >= MAX_PAGES)
+    const id = newPageId();
+    // addPageEntry holds the limit (the editor's Pages panel goes through it too); a fresh id
+    // never collides, so false means the board is full: 422 with the sentence (TOO_MANY is 413,
+    // a call too big; this call is fine and the board has no room).
+    if (!addPageEntry(doc, id, body.name ?? '', body.after))
       throw new ContentError(
-        'TOO_MANY',
+        'VALIDATION',
         `A board has at most ${MAX_PAGES} pages. Delete one to add another.`,
       );
-    const id = newPageId();
-    addPageEntry(doc, id, body.name ?? '', body.after);
     const now = pagesOf(doc);
     return { result: { page: now.find((p) => p.id === id)!, pages: now }, touched: [] };
   });
