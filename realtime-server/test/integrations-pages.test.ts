@@ -17,6 +17,7 @@ import {
   ErrorCode,
   MAX_PAGES,
   MCP_PATH,
+  pageLabel,
   readPages,
 } from '@tandem/shared';
 import * as Y from 'yjs';
@@ -245,6 +246,54 @@ describe('integrations on pages', () => {
     assert.deepEqual(stored, before);
     assert.equal(Object.keys(stored).length, 4, 'the sticky, the grid of two and the arrow');
     assert.equal(await storedShapes(server.store, boardId), '{}');
+  });
+  test("undoing a bot's changes on the first page takes back the page it added, and keeps a person's", async () => {
+    const ownBoard = await owner.createBoard('Undo pages');
+    const made = await owner.call<{ key: string; integration: { userId: string } }>(
+      'POST',
+      apiPaths.integrations(ownBoard),
+      { name: 'Paginator', role: 'editor' },
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const live = connectDoc(server.wsUrl, ownBoard, { cookie: owner.cookie });
+    try {
+      await waitSynced(live);
+      const since = new Date(Date.now() - 1000).toISOString();
+      const added = await withKey<AddPageAnswer>(
+        server.url,
+        made.body.key,
+        'POST',
+        contentPaths.pages(ownBoard),
+        {
+          name: 'Bot page',
+        },
+      );
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      addPageEntry(live.doc, 'mine', 'My page');
+      await whenStored(live);
+      await waitUntil('both pages are listed', () => readPages(live.doc).length === 3);
+
+      const reverted = await owner.call('POST', apiPaths.revert(ownBoard), {
+        userId: made.body.integration.userId,
+        since,
+      });
+      assert.equal(reverted.status, 200, JSON.stringify(reverted.body));
+      await waitUntil("the bot's page is gone from the person's list", () =>
+        readPages(live.doc).every((p) => p.id !== added.body.page.id),
+      );
+      assert.deepEqual(readPages(live.doc).map(pageLabel), ['Page 1', 'My page']);
+      const stored = await server.store.loadDoc(ownBoard);
+      const doc = new Y.Doc();
+      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
+        Y.applyUpdate(doc, part);
+      assert.deepEqual(
+        readPages(doc).map((p) => p.id),
+        ['main', 'mine'],
+      );
+      doc.destroy();
+    } finally {
+      live.destroy();
+    }
   });
   test('a key adds pages through REST and MCP: listed live and in the Store, written with ?page=; bad ones change nothing', async () => {
     const ownBoard = await owner.createBoard('Agent pages');
