@@ -42,15 +42,15 @@ describe('navigation', () => {
     page = (await newUser(app, 'Noor')).page;
   });
   /**
-   * A new board of 20 × 20 notes, 260 units apart: 5,180 units square, its notes at (260i, 260j),
-   * seen at 100 % around its centre. Each test makes its own, so none counts on where another left
+   * A new board of `count` notes (400 unless said), 20 a row, 260 units apart (400 of them are
+   * 5,180 units square), its notes at (260i, 260j), seen at 100 % around its centre. Each test makes its own, so none counts on where another left
    * the view.
    */
-  async function bigMap(title: string): Promise<void> {
+  async function bigMap(title: string, count = 400): Promise<void> {
     await page.goto('/boards');
     await createBoard(page, title);
-    await page.getByLabel('Import JSON file').setInputFiles(gridBoardFile(400, { perRow: 20 }));
-    await page.getByText('Imported 400 shapes.').waitFor();
+    await page.getByLabel('Import JSON file').setInputFiles(gridBoardFile(count, { perRow: 20 }));
+    await page.getByText(`Imported ${count} shapes.`).waitFor();
     await zoomLabel(page).click();
     await until(async () => (await zoomLabel(page).textContent()) === '100%', 'at 100%');
   }
@@ -120,6 +120,41 @@ describe('navigation', () => {
       await page.getByRole('button', { name: 'Zoom to selection' }).isDisabled(),
       'nothing selected, nothing to zoom to',
     );
+  });
+
+  it('Zoom to fit with the Pages panel open fits the board beside it, not under it', async () => {
+    // 20 × 8 notes: wider than high, so fitted to the screen's width its top left corner would
+    // come at (80, 175), under the panel (down to y ≈ 216).
+    await bigMap('Fit beside the list', 160);
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    const panel = (await page.getByRole('region', { name: 'Pages' }).boundingBox())!;
+    const rendered = async () => Number(await canvas(page).getAttribute('data-rendered-count'));
+    await page.getByRole('button', { name: 'Zoom to fit' }).click();
+    await until(async () => (await rendered()) === 160, 'the whole board in view');
+    // Every shape (their union, as drawn) is right of the panel and on screen. Words are not drawn
+    // at this zoom, so the shapes are told apart by nothing but their boxes.
+    const drawn = () =>
+      page.evaluate(() => {
+        const boxes = [...document.querySelectorAll('[data-shape-id]')].map((el) =>
+          el.getBoundingClientRect(),
+        );
+        return {
+          count: boxes.length,
+          left: Math.min(...boxes.map((b) => b.left)),
+          right: Math.max(...boxes.map((b) => b.right)),
+          top: Math.min(...boxes.map((b) => b.top)),
+          bottom: Math.max(...boxes.map((b) => b.bottom)),
+        };
+      });
+    await until(
+      async () => (await drawn()).left > panel.x + panel.width,
+      'the board is clear of the Pages panel',
+    );
+    const all = await drawn();
+    assert.equal(all.count, 160);
+    assert.ok(all.right < screen.w && all.top > 0 && all.bottom < screen.h, JSON.stringify(all));
+    await page.screenshot({ path: `${artifacts}/navigation-fit-beside-pages.png` });
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
   });
 
   it('the minimap draws a shape in its own stroke, fill and fill style, not a block of its colour', async () => {

@@ -68,6 +68,26 @@ describe('viewport', () => {
     assert.deepEqual(fitRect(null, screen), { x: 0, y: 0, zoom: 1 });
   });
 
+  it('fits a rectangle into the part of the screen an open panel leaves, centred there', () => {
+    const desk = { w: 1280, h: 800 };
+    // A Pages panel 300 px wide down the left: what is fitted lies right of it, whole.
+    const clear = { x: 320, y: 130, w: 880, h: 540 };
+    const box = { x: -500, y: 200, w: 2000, h: 600 };
+    const v = fitRect(box, desk, clear);
+    const topLeft = onScreenOf(v, desk, box.x, box.y);
+    const bottomRight = onScreenOf(v, desk, box.x + box.w, box.y + box.h);
+    assert.ok(Math.abs(topLeft.x - clear.x) < 1e-6, "its left edge at the clear part's left");
+    assert.ok(
+      Math.abs(bottomRight.x - (clear.x + clear.w)) < 1e-6,
+      "its right edge at the clear part's right",
+    );
+    assert.ok(Math.abs((topLeft.y + bottomRight.y) / 2 - (clear.y + clear.h / 2)) < 1e-6, 'centred down');
+    // Never past `most`: a small note is shown at 100 % when the board opens.
+    assert.equal(fitRect({ x: 0, y: 0, w: 50, h: 50 }, desk, clear, 1).zoom, 1);
+    const note = fitRect({ x: 0, y: 0, w: 50, h: 50 }, desk, clear, 1);
+    assert.deepEqual(onScreenOf(note, desk, 25, 25), { x: clear.x + clear.w / 2, y: clear.y + clear.h / 2 });
+  });
+
   it('shows a template to be read: whole when it fits readably, else at the least zoom from its top left', () => {
     const kanban = { x: 0, y: 0, w: 1640, h: 850 };
     // A desktop screen fits it whole, as before.
@@ -108,3 +128,12 @@ describe('svg export', () => {
     assert.equal(height, 300 + 64);
   });
 });
+
+function onScreenOf(
+  v: { x: number; y: number; zoom: number },
+  screen: { w: number; h: number },
+  bx: number,
+  by: number,
+) {
+  return { x: (bx - v.x) * v.zoom + screen.w / 2, y: (by - v.y) * v.zoom + screen.h / 2 };
+}

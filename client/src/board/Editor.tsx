@@ -364,9 +364,7 @@ function EditorView({
       if (useEditor.getState().followClientId !== null) return;
       if (done || index.getSnapshot().list.length === 0) return;
       done = true;
-      actions.zoomToFit();
-      const v = useEditor.getState().viewport;
-      if (v.zoom > 1) useEditor.getState().setViewport({ ...v, zoom: 1 });
+      actions.fitOnOpen();
     };
     void session.whenLocal.then(fit);
     session.provider.once('sync', fit);

@@ -39,6 +39,7 @@ import { PASTE_MAX_CHARS, shapeForPastedText, textShapeAt } from './model/textIn
 import { layoutText } from './model/textLayout.ts';
 import { clearOfControls, fitRect, panned, panToShow, useEditor, zoomAt } from './store.ts';
 import type { BoardSession } from './sync/provider.ts';
+import { uncoveredNow } from './ui/clearOfSelection.ts';
 
 /** In-memory fallback when the system clipboard is not available (no permission, insecure origin). */
 let memoryClipboard = '';
@@ -65,6 +66,12 @@ export function createActions(
   const ed = () => useEditor.getState();
   const sel = () => ed().selection.filter((id) => index.getSnapshot().byId.has(id));
   const canEdit = () => !readOnly();
+  /** The whole board fitted into the part of the screen no open panel covers. */
+  const fitBoard = (most: number) => {
+    const s = ed();
+    const all = unionRect(index.getSnapshot().list.map((e) => e.bounds));
+    s.setViewport(fitRect(all, s.screen, uncoveredNow(s.screen), most));
+  };
 
   /**
    * A command that is one undo step of its own, as each pick in Excalidraw's and tldraw's panels
@@ -317,17 +324,16 @@ export function createActions(
       s.setViewport({ ...s.viewport, zoom: 1 });
     },
     /** The whole board (Shift+1), whatever is selected. */
-    zoomToFit() {
-      const s = ed();
-      s.setViewport(fitRect(unionRect(index.getSnapshot().list.map((e) => e.bounds)), s.screen));
-    },
+    zoomToFit: () => fitBoard(2),
+    /** The whole board as it opens: never past 100 %, so a board of one note is not shown huge. */
+    fitOnOpen: () => fitBoard(1),
     /** The selection (Shift+2); nothing selected, nothing moves. */
     zoomToSelection() {
       const s = ed();
       const ids = new Set(sel());
       if (ids.size === 0) return;
       const chosen = index.getSnapshot().list.filter((e) => ids.has(e.rec.id));
-      s.setViewport(fitRect(unionRect(chosen.map((e) => e.bounds)), s.screen));
+      s.setViewport(fitRect(unionRect(chosen.map((e) => e.bounds)), s.screen, uncoveredNow(s.screen)));
     },
   };
 }

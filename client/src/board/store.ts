@@ -298,14 +298,26 @@ export function clearOfControls(v: Viewport, screen: { w: number; h: number }): 
   return { x: r.x + mx, y: r.y + my, w: r.w - 2 * mx, h: r.h - 2 * my };
 }
 /** A viewport showing `r` with a margin. */
-export function fitRect(r: Rect | null, screen: { w: number; h: number }): Viewport {
+export function fitRect(
+  r: Rect | null,
+  screen: { w: number; h: number },
+  /**
+   * Where on screen `r` is fitted, centred: by default the screen less the margins (130 px above
+   * and below keep it clear of the two rows of controls at the top, the top bar then the
+   * facilitation bar down to y ≈ 112, and of the status and zoom at the bottom); the editor
+   * passes the part its open panels leave (ui/clearOfSelection.ts, `uncoveredNow`).
+   */
+  clear: Rect = marginsRect(screen),
+  /** The most it zooms in: a small shape is not blown up past this. */
+  most = 2,
+): Viewport {
   if (!r) return { x: 0, y: 0, zoom: 1 };
-  // 130 px above and below: the content stays clear of the two rows of controls at the top (the
-  // top bar, then the facilitation bar, down to y ≈ 112) and of the status and zoom at the bottom.
-  const zoom = clampZoom(
-    Math.min((screen.w - 2 * FIT_SIDE) / Math.max(r.w, 1), (screen.h - 2 * FIT_TOP) / Math.max(r.h, 1), 2),
-  );
-  return { x: r.x + r.w / 2, y: r.y + r.h / 2, zoom };
+  const zoom = clampZoom(Math.min(clear.w / Math.max(r.w, 1), clear.h / Math.max(r.h, 1), most));
+  return {
+    x: r.x + r.w / 2 - (clear.x + clear.w / 2 - screen.w / 2) / zoom,
+    y: r.y + r.h / 2 - (clear.y + clear.h / 2 - screen.h / 2) / zoom,
+    zoom,
+  };
 }
 /** A shape drawn at least this large (its longer side, in screen pixels) can be read where it is. */
 export const READABLE_PX = 96;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { errorSentence } from '../../api/client.ts';
 import { boundsOf } from '../model/geometry.ts';
 import { fitRect, useEditor } from '../store.ts';
+import { uncoveredNow } from '../ui/clearOfSelection.ts';
 import { download, safeName, svgToPng } from '../ui/download.ts';
 import { touchLayout } from '../ui/touch.ts';
 import { FrameNameField } from './FrameNameField.tsx';
@@ -22,7 +23,7 @@ export function FramesMenu(props: FacilitationProps & { canEdit: boolean }) {
   const [busy, setBusy] = useState(false);
   const go = (f: ShapeRecord) => {
     const st = useEditor.getState();
-    st.setViewport(fitRect(boundsOf(f), st.screen));
+    st.setViewport(fitRect(boundsOf(f), st.screen, uncoveredNow(st.screen)));
   };
   const exportFrames = async (list: ShapeRecord[], kind: 'png' | 'svg' | 'pdf') => {
     if (list.length === 0)

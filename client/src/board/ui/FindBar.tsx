@@ -11,8 +11,8 @@ import type { ShapeIndex } from '../canvas/shapeIndex.ts';
 import { findMatches, matchCountText, stepMatch } from '../model/find.ts';
 import { pageLabel, pagePath } from '../pages/model.ts';
 import { onKeydown } from '../shortcuts.ts';
-import { marginsRect, showToRead, useEditor } from '../store.ts';
-import { dockedPanels, uncovered } from './clearOfSelection.ts';
+import { showToRead, useEditor } from '../store.ts';
+import { uncoveredNow } from './clearOfSelection.ts';
 import { carryFind, pageMatchesText, useOtherPageMatches } from './findPages.ts';
 import { canTakeFocus } from './focusable.ts';
 import { Icon } from './icons.tsx';
@@ -96,10 +96,7 @@ export function FindBar({ index, focusRequest, onClose, pages, initialQuery = ''
     // panel, this bar), centred there, not just inside the screen's margins and under one of them.
     requestAnimationFrame(() => {
       const now = useEditor.getState();
-      const area = bar.current?.parentElement;
-      const clear = area
-        ? uncovered(marginsRect(now.screen), dockedPanels(area, now.screen))
-        : marginsRect(now.screen);
+      const clear = uncoveredNow(now.screen, bar.current?.parentElement ?? null, true);
       const view = showToRead(now.viewport, now.screen, entry.bounds, clear);
       if (view !== now.viewport) now.setViewport(view);
     });

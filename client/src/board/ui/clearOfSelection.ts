@@ -7,7 +7,7 @@
 import type { ShapeRecord } from '@tandem/shared';
 import { type CSSProperties, type RefObject, useLayoutEffect, useMemo, useState } from 'react';
 import { boundsOf, type Rect, unionRect } from '../model/geometry.ts';
-import { useEditor, type Viewport } from '../store.ts';
+import { marginsRect, useEditor, type Viewport } from '../store.ts';
 
 /** Screen pixels between a panel aside and the edge, or what it keeps clear of. */
 const GAP = 12;
@@ -192,7 +192,11 @@ export function uncovered(within: Rect, panels: readonly Docked[]): Rect {
  * the tools when they stand in a column and the style panel at its home (left); the Comments or
  * History panel (right); the Find bar (top, below the bars fitRect's margins keep clear of).
  */
-export function dockedPanels(area: HTMLElement, screen: { w: number; h: number }): Docked[] {
+export function dockedPanels(
+  area: HTMLElement,
+  screen: { w: number; h: number },
+  withStylePanel = true,
+): Docked[] {
   const out: Docked[] = [];
   const each = (selector: string, f: (el: HTMLElement) => Docked | null) => {
     for (const el of area.querySelectorAll<HTMLElement>(selector)) {
@@ -205,8 +209,26 @@ export function dockedPanels(area: HTMLElement, screen: { w: number; h: number }
     el.offsetHeight > el.offsetWidth ? { box: boxIn(el, area), side: 'left' } : null,
   );
   // At home, not where it stands now: it steps aside only while the selection is under its home.
-  each('.style-panel', (el) => ({ box: stylePanelPlaces(el, screen).home, side: 'left' }));
+  if (withStylePanel)
+    each('.style-panel', (el) => ({ box: stylePanelPlaces(el, screen).home, side: 'left' }));
   each('.side-panel', (el) => ({ box: boxIn(el, area), side: 'right' }));
   each('.find-bar', (el) => ({ box: boxIn(el, area), side: 'top' }));
   return out;
+}
+
+/**
+ * The part of the board area that fitRect's margins and the panels docked now leave uncovered
+ * (screen pixels): where Zoom to fit, Zoom to selection, a frame gone to and Find's match are
+ * centred, so an open Pages or Comments panel does not cover what was brought into view (a
+ * trial's frame title sat under the Pages panel). The style panel counts for Find only, which
+ * shows one small match it has just selected; a fitted selection keeps the whole width, and the
+ * style panel steps aside from it (useClearOfSelection). Outside an editor, the margins alone.
+ */
+export function uncoveredNow(
+  screen: { w: number; h: number },
+  area: HTMLElement | null = typeof document === 'undefined' ? null : document.querySelector('.editor'),
+  withStylePanel = false,
+): Rect {
+  const margins = marginsRect(screen);
+  return area ? uncovered(margins, dockedPanels(area, screen, withStylePanel)) : margins;
 }
