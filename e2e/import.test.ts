@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import * as Y from 'yjs';
+import { storedDoc } from '../testing/clients.ts';
 import type { TestServer } from '../testing/server.ts';
 import {
   artifacts,
@@ -21,10 +21,7 @@ import {
 } from './helpers.ts';
 
 async function storedShapes(server: TestServer, boardId: string): Promise<number> {
-  const stored = await server.store.loadDoc(boardId);
-  const doc = new Y.Doc();
-  for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-    Y.applyUpdate(doc, part);
+  const doc = await storedDoc(server.store, boardId);
   return doc.getMap('shapes').size;
 }
 

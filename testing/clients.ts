@@ -259,15 +259,34 @@ export function addShape(doc: Y.Doc, id: string, fields: Record<string, unknown>
   });
 }
 
-/** The board as a Store holds it, as canonical shapes JSON. */
-export async function storedShapes(
-  store: { loadDoc(id: string): Promise<{ snapshot: Uint8Array | null; updates: Uint8Array[] }> },
-  boardId: string,
-): Promise<string> {
-  const stored = await store.loadDoc(boardId);
+/** What a Store's loadDoc answers: the compacted snapshot, if any, then the log. */
+export interface StoredParts {
+  snapshot: Uint8Array | null;
+  updates: Uint8Array[];
+}
+
+/** A document rebuilt from what a Store holds (the caller destroys it). */
+export function docFromStored(stored: StoredParts): Y.Doc {
   const doc = new Y.Doc();
   for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
     Y.applyUpdate(doc, part);
+  return doc;
+}
+
+/** The document `id` as a Store holds it now (the caller destroys it). */
+export async function storedDoc(
+  store: { loadDoc(id: string): Promise<StoredParts> },
+  id: string,
+): Promise<Y.Doc> {
+  return docFromStored(await store.loadDoc(id));
+}
+
+/** The board as a Store holds it, as canonical shapes JSON. */
+export async function storedShapes(
+  store: { loadDoc(id: string): Promise<StoredParts> },
+  boardId: string,
+): Promise<string> {
+  const doc = await storedDoc(store, boardId);
   const json = shapesJson(doc);
   doc.destroy();
   return json;

@@ -7,16 +7,14 @@ import { test } from 'node:test';
 import { limits } from '@tandem/shared';
 import { pino } from 'pino';
 import * as Y from 'yjs';
+import { storedDoc } from '../../testing/clients.ts';
 import { DocPersister, OFF_THREAD_MERGE_BYTES } from '../src/documents/persister.ts';
 import { WorkerCompute } from '../src/history/compute.ts';
 import { createMetrics } from '../src/metrics.ts';
 import { MemoryDocStore } from '../src/store/memory.ts';
 
 async function storedText(store: MemoryDocStore, boardId: string): Promise<string> {
-  const stored = await store.loadDoc(boardId);
-  const doc = new Y.Doc();
-  for (const part of [...(stored.snapshot ? [stored.snapshot] : []), ...stored.updates])
-    Y.applyUpdate(doc, part);
+  const doc = await storedDoc(store, boardId);
   return doc.getText('notes').toString();
 }
 

@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CloseCode } from '@tandem/shared';
-import * as Y from 'yjs';
+import type * as Y from 'yjs';
 import {
   ApiClient,
   addShape,
   connectDoc,
   type DocClient,
   shapesJson,
+  storedDoc,
   waitSynced,
 } from '../../testing/clients.ts';
 import { type ServerProcess, startProcess } from '../../testing/process.ts';
@@ -32,11 +33,7 @@ const env = (dataDir: string) => ({
 async function storedOnDisk(dataDir: string, boardId: string): Promise<Y.Doc> {
   const store = new SqliteStore({ dataDir });
   try {
-    const stored = await store.loadDoc(boardId);
-    const doc = new Y.Doc();
-    for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-      Y.applyUpdate(doc, part);
-    return doc;
+    return await storedDoc(store, boardId);
   } finally {
     await store.close();
   }

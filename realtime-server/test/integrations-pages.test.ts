@@ -20,11 +20,11 @@ import {
   pageLabel,
   readPages,
 } from '@tandem/shared';
-import * as Y from 'yjs';
 import {
   ApiClient,
   connectDoc,
   type DocClient,
+  storedDoc,
   storedShapes,
   waitSynced,
   whenStored,
@@ -282,10 +282,7 @@ describe('integrations on pages', () => {
         readPages(live.doc).every((p) => p.id !== added.body.page.id),
       );
       assert.deepEqual(readPages(live.doc).map(pageLabel), ['Page 1', 'My page']);
-      const stored = await server.store.loadDoc(ownBoard);
-      const doc = new Y.Doc();
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-        Y.applyUpdate(doc, part);
+      const doc = await storedDoc(server.store, ownBoard);
       assert.deepEqual(
         readPages(doc).map((p) => p.id),
         ['main', 'mine'],
@@ -389,10 +386,7 @@ describe('integrations on pages', () => {
       }
 
       // The Store holds the three pages in order, and the note on the agent's page.
-      const stored = await server.store.loadDoc(ownBoard);
-      const doc = new Y.Doc();
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-        Y.applyUpdate(doc, part);
+      const doc = await storedDoc(server.store, ownBoard);
       assert.deepEqual(
         readPages(doc).map((p) => p.id),
         ['main', viaMcp.page.id, notes.id],

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MAX_LASER_POINTS, type PresenceState } from '@tandem/shared';
-import * as Y from 'yjs';
 import {
   ApiClient,
   addShape,
   connectDoc,
   type DocClient,
+  docFromStored,
   presence,
   waitSynced,
 } from '../../testing/clients.ts';
@@ -104,9 +104,7 @@ describe('laser, chat and reaction across instances', { skip }, () => {
     let stored: { snapshot: Uint8Array | null; updates: Uint8Array[] } = { snapshot: null, updates: [] };
     await waitUntil('the edit is stored', async () => {
       stored = await a.store.loadDoc(boardId);
-      const doc = new Y.Doc();
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-        Y.applyUpdate(doc, part);
+      const doc = docFromStored(stored);
       const has = doc.getMap('shapes').has('after-presence');
       doc.destroy();
       return has;

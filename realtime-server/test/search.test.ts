@@ -15,7 +15,7 @@ import {
   renamePageEntry,
 } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, connectDoc, waitSynced, whenStored } from '../../testing/clients.ts';
+import { ApiClient, connectDoc, storedDoc, waitSynced, whenStored } from '../../testing/clients.ts';
 import { assertError } from '../../testing/rest.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { waitUntil } from '../../testing/services.ts';
@@ -133,10 +133,7 @@ describe('GET /api/boards/:id/search', { concurrency: false }, () => {
         ],
       });
       // The live page's edit is not in the Store yet: the answer came from its Room.
-      const stored = await server.store.loadDoc(docKey(board, 'p4'));
-      const doc = new Y.Doc();
-      for (const part of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates)
-        Y.applyUpdate(doc, part);
+      const doc = await storedDoc(server.store, docKey(board, 'p4'));
       assert.equal(doc.getMap('shapes').size, 0);
       doc.destroy();
     } finally {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as Y from 'yjs';
+import { docFromStored } from '../../testing/clients.ts';
 import { waitUntil } from '../../testing/services.ts';
 import { mergeInBulk } from '../src/documents/updates.ts';
 import { SqliteStore } from '../src/store/sqlite.ts';
@@ -51,9 +52,7 @@ const entries = (updates: Uint8Array[], userId: string) =>
   updates.map((update) => ({ update, userId, at: new Date() }));
 
 function storedShapes(parts: { snapshot: Uint8Array | null; updates: Uint8Array[] }): number {
-  const doc = new Y.Doc();
-  for (const part of [...(parts.snapshot ? [parts.snapshot] : []), ...parts.updates])
-    Y.applyUpdate(doc, part);
+  const doc = docFromStored(parts);
   return doc.getMap('shapes').size;
 }
 
