@@ -144,6 +144,10 @@ export function connectDoc(
   options: { connect?: boolean; doc?: Y.Doc } = {},
 ): DocClient {
   const doc = options.doc ?? new Y.Doc();
+  // y-websocket adds a process 'exit' listener per provider (removed on destroy): a test with a
+  // crowd of a dozen clients open is not a leak, and Node's warning at eleven listeners said so.
+  const exitListeners = process.listenerCount('exit');
+  if (exitListeners >= process.getMaxListeners() - 1) process.setMaxListeners(exitListeners + 10);
   const headers: Record<string, string> = {};
   if (auth.cookie) headers.cookie = auth.cookie;
   if (auth.origin) headers.origin = auth.origin;
