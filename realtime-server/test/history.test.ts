@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Version } from '@tandem/shared';
 import * as Y from 'yjs';
-import { ApiClient, connectDoc, type DocClient, waitSynced, whenStored } from '../../testing/clients.ts';
+import {
+  ApiClient,
+  connectDoc,
+  type DocClient,
+  type StoredParts,
+  storedDoc,
+  waitSynced,
+  whenStored,
+} from '../../testing/clients.ts';
 import { TestCluster } from '../../testing/cluster.ts';
 import { startServer, type TestServer } from '../../testing/server.ts';
 import { skipUnless, waitUntil } from '../../testing/services.ts';
@@ -251,6 +259,62 @@ async function scenario(setup: Setup, restart?: () => Promise<Setup>) {
   }
 }
 
+/**
+ * A person's edits undone twice: the second revert undoes only what came after the first. A
+ * text Ben rewrote in place came back twice ("Ship itShip it") when his edits were undone again.
+ */
+async function revertAgain(setup: Setup, storeOf: () => { loadDoc(id: string): Promise<StoredParts> }) {
+  const ada = await new ApiClient(setup.api, setup.origin).signup('Ada');
+  const ben = await new ApiClient(setup.api, setup.origin).signup('Ben');
+  const boardId = await ada.createBoard('Twice');
+  await ada.share(boardId, ben, 'editor');
+  const adaDoc = connectDoc(setup.ws, boardId, { token: await ada.token(boardId) });
+  const benDoc = connectDoc(setup.ws, boardId, { token: await ben.token(boardId) });
+  const clients = [adaDoc, benDoc];
+  const textOf = (doc: Y.Doc, id: string) =>
+    (shapesOf(doc).get(id)?.get('text') as Y.Text | undefined)?.toString();
+  const revert = (since: string, dryRun?: boolean) =>
+    ada.call<{ changes?: number }>('POST', `/api/boards/${boardId}/revert`, {
+      userId: ben.userId,
+      since,
+      ...(dryRun ? { dryRun } : {}),
+    });
+  try {
+    await Promise.all(clients.map((c) => waitSynced(c)));
+    add(adaDoc, 'note', shape(ada.userId, 10, 'a'), 'Ship it');
+    await waitUntil('Ben has the note', () => textOf(benDoc.doc, 'note') === 'Ship it');
+    await stored(clients);
+    const since = new Date(Date.now() - 500).toISOString();
+
+    // Ben rewrites the note in place, as the editor (and the content API's PATCH) does.
+    benDoc.doc.transact(() => {
+      const text = shapesOf(benDoc.doc).get('note')?.get('text') as Y.Text;
+      text.delete(0, text.length);
+      text.insert(0, 'Ship it (Ben)');
+    });
+    await stored(clients);
+    assert.equal((await revert(since)).status, 200);
+    await waitUntil('the first revert', () => clients.every((c) => textOf(c.doc, 'note') === 'Ship it'));
+
+    // Ben adds a note; undoing his changes since the same time again takes only that back.
+    add(benDoc, 'later', shape(ben.userId, 200, 'b'));
+    await waitUntil("Ada has Ben's later note", () => shapesOf(adaDoc.doc).has('later'));
+    await stored(clients);
+    assert.equal((await revert(since, true)).body.changes, 1, 'the dry run counts the later note only');
+    assert.equal((await revert(since)).status, 200);
+    await waitUntil('the second revert', () => clients.every((c) => !shapesOf(c.doc).has('later')));
+    for (const c of clients) assert.equal(textOf(c.doc, 'note'), 'Ship it', 'the text is not put back twice');
+    assert.equal((await revert(since, true)).body.changes, 0, 'nothing left to undo');
+  } finally {
+    for (const c of clients) c.destroy();
+  }
+  // The Store holds the same once everyone has gone.
+  const doc = await storedDoc(storeOf(), boardId);
+  assert.equal(textOf(doc, 'note'), 'Ship it');
+  assert.equal(shapesOf(doc).has('later'), false);
+  doc.destroy();
+}
+
 describe('version history (SQLite, one instance)', () => {
   let server: TestServer | null = null;
   after(async () => server?.close());
@@ -264,6 +328,15 @@ describe('version history (SQLite, one instance)', () => {
       server = await startServer({ dataDir });
       return { api: server.url, ws: server.wsUrl, origin: server.origin };
     });
+  });
+
+  test("undoing a person's changes again undoes only what came after the first revert", async () => {
+    const own = await startServer();
+    try {
+      await revertAgain({ api: own.url, ws: own.wsUrl, origin: own.origin }, () => own.store);
+    } finally {
+      await own.close();
+    }
   });
 });
 
@@ -282,6 +355,12 @@ describe('version history (two instances, PostgreSQL and Redis)', { skip: cluste
       const three = await cluster.start();
       return { api: one.url, ws: three.wsUrl, origin: one.origin };
     });
+  });
+
+  test("undoing a person's changes again, called on one instance while the clients sit on another", async () => {
+    const one = await cluster.start();
+    const two = await cluster.start();
+    await revertAgain({ api: one.url, ws: two.wsUrl, origin: one.origin }, () => one.store);
   });
 });
 

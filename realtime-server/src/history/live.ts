@@ -11,7 +11,7 @@
 //     board of the instance for 100–950 ms on a 4,000-shape board.
 import { logNeedsCompaction } from '../documents/persister.ts';
 import type { Rooms } from '../documents/rooms.ts';
-import { partsOf, type StoredVersion } from '../store/store.ts';
+import { partsOf, type RevertedEdits, type StoredVersion } from '../store/store.ts';
 import type { Versions } from './versions.ts';
 
 const timeOf = (d: Date) => d.toISOString().slice(11, 16);
@@ -19,7 +19,7 @@ const timeOf = (d: Date) => d.toISOString().slice(11, 16);
 /** A change computed from the board as it is now (its parts, read only when asked for). */
 type ComputeChange = (
   board: () => Promise<Uint8Array[]>,
-) => Promise<{ updates: Uint8Array[]; label: string }>;
+) => Promise<{ updates: Uint8Array[]; label: string; reverted?: RevertedEdits }>;
 
 export class LiveHistory {
   constructor(
@@ -61,6 +61,7 @@ export class LiveHistory {
       return {
         updates: update ? [update] : [],
         label: `Undid ${targetName}'s changes since ${timeOf(since)} UTC`,
+        reverted: { userId: targetUserId, since },
       };
     });
     if (!version) throw new Error('version not recorded');
@@ -96,12 +97,12 @@ export class LiveHistory {
       // The Store holds what the room holds now (flushed above; what arrives meanwhile merges with
       // the change like any concurrent edit): read from it, the board is not encoded on the main
       // thread (160 ms for 4,000 shapes on a busy machine).
-      const { updates, label } = await compute(async () =>
+      const { updates, label, reverted } = await compute(async () =>
         partsOf(await this.versions.store.loadDoc(boardId)),
       );
       await room.changeInTurns(userId, updates);
       await room.flush();
-      return await this.versions.record(boardId, kind, label, userId);
+      return await this.versions.record(boardId, kind, label, userId, reverted);
     } finally {
       release();
     }
@@ -115,7 +116,7 @@ export class LiveHistory {
   ): Promise<StoredVersion | null> {
     const { store } = this.versions;
     await this.versions.record(boardId, 'auto');
-    const { updates, label } = await compute(async () => partsOf(await store.loadDoc(boardId)));
+    const { updates, label, reverted } = await compute(async () => partsOf(await store.loadDoc(boardId)));
     if (updates.length > 0) {
       const at = new Date();
       const size = await store.append(
@@ -128,6 +129,6 @@ export class LiveHistory {
       if (logNeedsCompaction(size))
         await store.compact(boardId, (parts) => this.versions.compute.merge(parts)).catch(() => undefined);
     }
-    return await this.versions.record(boardId, kind, label, userId);
+    return await this.versions.record(boardId, kind, label, userId, reverted);
   }
 }

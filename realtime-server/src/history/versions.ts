@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { Version } from '@tandem/shared';
 import {
   type HistoryStore,
+  type LogEntry,
+  type PastRevert,
   partsOf,
+  type RevertedEdits,
   type Store,
   type StoredVersion,
   type VersionKind,
@@ -64,9 +67,13 @@ export class Versions {
     kind: VersionKind,
     label: string | null = null,
     createdBy: string | null = null,
+    /** A revert's: whose edits it undid and since when (revertChange reads it back). */
+    reverted: RevertedEdits | null = null,
   ): Promise<StoredVersion | null> {
     const previous = this.recording.get(boardId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.doRecord(boardId, kind, label, createdBy));
+    const run = previous
+      .catch(() => undefined)
+      .then(() => this.doRecord(boardId, kind, label, createdBy, reverted));
     this.recording.set(boardId, run);
     void run
       .finally(() => {
@@ -76,7 +83,13 @@ export class Versions {
     return run;
   }
 
-  private async doRecord(boardId: string, kind: VersionKind, label: string | null, createdBy: string | null) {
+  private async doRecord(
+    boardId: string,
+    kind: VersionKind,
+    label: string | null,
+    createdBy: string | null,
+    reverted: RevertedEdits | null,
+  ) {
     let prev = await this.store.latestVersion(boardId);
     let entries = await this.store.logSince(boardId, prev?.seq ?? 0);
     // A named version of the same board state as the same person's named one of a moment ago
@@ -117,6 +130,7 @@ export class Versions {
       stats: next.stats,
       data: next.data,
       assets: next.assets,
+      reverted,
     };
     const inserted = await this.store.insertVersion(version, kind === 'auto');
     if (!inserted) return null;
@@ -174,22 +188,44 @@ export class Versions {
   /**
    * The forward change that undoes every edit `userId` made at or after `since`, computed from
    * the stored log (replayed from the last version at or before `since`); null: nothing to undo.
+   * Edits an earlier revert of the same person already undid are replayed as everyone else's:
+   * undone again, a text's deleted characters came back a second time beside the copy the first
+   * revert had put back (Yjs keeps a newer map value from an undo, not a sequence's).
    */
   async revertChange(boardId: string, userId: string, since: Date): Promise<Uint8Array | null> {
+    const undone = await this.store.revertsOf(boardId, userId);
+    const log = async (afterSeq: number) =>
+      withoutUndone(await this.store.logSince(boardId, afterSeq), userId, undone);
     const base = await this.store.versionAtOrBefore(boardId, since);
-    if (base) {
-      return this.compute.revert(base.data, await this.store.logSince(boardId, base.seq), userId, since);
-    }
+    if (base) return this.compute.revert(base.data, await log(base.seq), userId, since);
     try {
       // No version that old: replay the whole log.
-      return await this.compute.revert(null, await this.store.logSince(boardId, 0), userId, since);
+      return await this.compute.revert(null, await log(0), userId, since);
     } catch (err) {
       if (!(err instanceof IncompleteLogError)) throw err;
       // The log's beginning was compacted before history was kept: start from the oldest version.
       const page = await this.store.listVersions(boardId, null, Number.MAX_SAFE_INTEGER);
       const oldest = page.at(-1) ? await this.store.getVersion(boardId, page.at(-1)!.id) : null;
       if (!oldest) return null;
-      return this.compute.revert(oldest.data, await this.store.logSince(boardId, oldest.seq), userId, since);
+      return this.compute.revert(oldest.data, await log(oldest.seq), userId, since);
     }
   }
+}
+
+/**
+ * The log with `userId`'s entries that an earlier revert undid (at or after its `since`, at or
+ * before its version's log position) attributed to nobody, so a revert replays them as
+ * everyone else's edits and does not undo them twice.
+ */
+export function withoutUndone(
+  entries: LogEntry[],
+  userId: string,
+  undone: readonly PastRevert[],
+): LogEntry[] {
+  if (undone.length === 0) return entries;
+  return entries.map((e) =>
+    e.userId === userId && undone.some((r) => e.seq <= r.seq && e.at.getTime() >= r.since.getTime())
+      ? { ...e, userId: null }
+      : e,
+  );
 }

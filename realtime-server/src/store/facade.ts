@@ -26,6 +26,7 @@ import type {
   LogEntry,
   LogSize,
   MergeParts,
+  PastRevert,
   SessionRow,
   StoredDoc,
   StoredVersion,
@@ -290,6 +291,9 @@ export class SqlStore implements Store {
   }
   listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]> {
     return this.history.listVersions(boardId, before, limit);
+  }
+  revertsOf(boardId: string, userId: string): Promise<PastRevert[]> {
+    return this.history.revertsOf(boardId, userId);
   }
   versionAssets(boardId: string): Promise<string[]> {
     return this.history.versionAssets(boardId);

@@ -6,7 +6,7 @@ import { docKey, pageOf } from '@tandem/shared';
 import { ofDoc } from './doclog.ts';
 import { type Row, time } from './rows.ts';
 import { join, type Sql, sql } from './sql.ts';
-import type { LogEntry, StoredVersion, VersionKind, VersionRow } from './types.ts';
+import type { LogEntry, PastRevert, StoredVersion, VersionKind, VersionRow } from './types.ts';
 
 const toVersion = (r: Row): VersionRow => ({
   id: r.id as string,
@@ -85,12 +85,25 @@ export class HistoryRepository {
       if (covered) return false;
     }
     await this.sql.run(
-      sql`INSERT INTO doc_versions (id, board_id, page_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data)
+      sql`INSERT INTO doc_versions (id, board_id, page_id, seq, created_at, label, kind, authors, created_by, added, changed, removed, assets, data, reverted)
           VALUES (${version.id}, ${pageOf(version.boardId).boardId}, ${pageOf(version.boardId).pageId}, ${version.seq}, ${version.createdAt}, ${version.label},
             ${version.kind}, ${JSON.stringify(version.authors)}, ${version.createdBy}, ${version.stats.added}, ${version.stats.changed},
-            ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data})`,
+            ${version.stats.removed}, ${JSON.stringify(version.assets)}, ${version.data},
+            ${version.reverted ? JSON.stringify({ userId: version.reverted.userId, since: version.reverted.since.toISOString() }) : null})`,
     );
     return true;
+  }
+
+  /** The reverts of `userId`'s edits recorded on this document, oldest first. */
+  async revertsOf(boardId: string, userId: string): Promise<PastRevert[]> {
+    const rows = await this.sql.all(
+      sql`SELECT seq, reverted FROM doc_versions WHERE ${ofDoc(boardId)} AND kind = 'revert' AND reverted IS NOT NULL
+          ORDER BY n`,
+    );
+    return rows.flatMap((r) => {
+      const reverted = JSON.parse(r.reverted as string) as { userId: string; since: string };
+      return reverted.userId === userId ? [{ since: new Date(reverted.since), seq: Number(r.seq) }] : [];
+    });
   }
 
   async latestVersion(boardId: string): Promise<StoredVersion | null> {

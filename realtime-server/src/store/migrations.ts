@@ -447,6 +447,15 @@ export const migrations: Migration[] = [
     name: "board.updated: each waiting change's page",
     statements: () => [`ALTER TABLE webhook_changes ADD COLUMN page_id TEXT NOT NULL DEFAULT 'main'`],
   },
+  {
+    // Whose edits a revert undid and since when (JSON {userId, since}): a later revert of the
+    // same person skips the edits an earlier one already undid. Undoing them again restored a
+    // text's deleted characters a second time ("Ship it" became "Ship itShip it"). Reverts
+    // stored before this have none; they are as before.
+    id: 17,
+    name: 'what a revert undid',
+    statements: () => ['ALTER TABLE doc_versions ADD COLUMN reverted TEXT'],
+  },
 ];
 
 /** A role as a number, higher is more (shared's ROLES_BY_RANK, so the order is written once). */

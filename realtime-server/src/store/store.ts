@@ -15,6 +15,7 @@ import type {
   MergeParts,
   NewComment,
   NewThread,
+  PastRevert,
   SessionRow,
   StoredDoc,
   StoredVersion,
@@ -49,6 +50,8 @@ export interface HistoryStore {
   versionAtOrBefore(boardId: string, at: Date): Promise<StoredVersion | null>;
   /** Newest first, without their content; `before` is the id of the last one already seen. */
   listVersions(boardId: string, before: string | null, limit: number): Promise<VersionRow[]>;
+  /** The reverts of `userId`'s edits recorded on this document, oldest first. */
+  revertsOf(boardId: string, userId: string): Promise<PastRevert[]>;
   userBadges(ids: string[]): Promise<UserBadge[]>;
   /** Every image id that a kept version of any page of the board shows (a board id, not a key). */
   versionAssets(boardId: string): Promise<string[]>;

@@ -184,9 +184,23 @@ export interface VersionRow {
   stats: VersionStats;
 }
 
+/** What a revert undid: `userId`'s edits at or after `since`, up to the revert's log position. */
+export interface RevertedEdits {
+  userId: string;
+  since: Date;
+}
+
+/** A revert of `userId`'s edits as stored: its version's log position and since when it undid. */
+export interface PastRevert {
+  since: Date;
+  seq: number;
+}
+
 /** A version with the board as it was: a Yjs update holding the whole doc. */
 export interface StoredVersion extends VersionRow {
   data: Uint8Array;
+  /** A revert's version: whose edits it undid, and since when. */
+  reverted?: RevertedEdits | null;
   /** Ids of the images its shapes show, so the image clean-up keeps them (docs/api.md §13). */
   assets: string[];
 }
