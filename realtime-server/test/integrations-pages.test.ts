@@ -19,6 +19,7 @@ import {
   MCP_PATH,
   pageLabel,
   readPages,
+  type ShapeRecord,
 } from '@tandem/shared';
 import {
   ApiClient,
@@ -247,6 +248,51 @@ describe('integrations on pages', () => {
     assert.equal(Object.keys(stored).length, 4, 'the sticky, the grid of two and the arrow');
     assert.equal(await storedShapes(server.store, boardId), '{}');
   });
+  test('an arrow between two shapes needs no coordinates: its ends sit at their centres, live and stored', async () => {
+    const ownBoard = await owner.createBoard('Arrows');
+    const made = await owner.call<{ key: string }>('POST', apiPaths.integrations(ownBoard), {
+      name: 'Linker',
+      role: 'editor',
+    });
+    const live = connectDoc(server.wsUrl, ownBoard, { cookie: owner.cookie });
+    try {
+      await waitSynced(live);
+      const post = (shapes: unknown[]) =>
+        withKey<{ shapes: ShapeRecord[]; error?: { code: string; fields?: Record<string, string> } }>(
+          server.url,
+          made.body.key,
+          'POST',
+          contentPaths.shapes(ownBoard),
+          { shapes },
+        );
+      const first = await post([{ id: 'idea', type: 'sticky', x: 0, y: 0, w: 200, h: 200 }]);
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      // One on the board already, one added in the same call, an arrow between them given ids only.
+      const linked = await post([
+        { id: 'plan', type: 'rect', x: 600, y: 100, w: 100, h: 50 },
+        { id: 'link', type: 'arrow', from: { shapeId: 'idea' }, to: { shapeId: 'plan' }, text: 'leads to' },
+      ]);
+      assert.equal(linked.status, 201, JSON.stringify(linked.body));
+      const arrow = linked.body.shapes.find((shape) => shape.id === 'link');
+      assert.deepEqual(arrow?.from, { shapeId: 'idea', x: 100, y: 100 });
+      assert.deepEqual(arrow?.to, { shapeId: 'plan', x: 650, y: 125 });
+      assert.deepEqual([arrow?.x, arrow?.y], [100, 100], 'it starts at its from end');
+      await waitUntil('the person sees the arrow', () => live.doc.getMap('shapes').has('link'));
+
+      // An end bound to a shape that is nowhere: refused, naming it; nothing added.
+      const nowhere = await post([{ type: 'arrow', from: { shapeId: 'idea' }, to: { shapeId: 'gone' } }]);
+      assert.equal(nowhere.status, 422);
+      assert.equal(nowhere.body.error?.code, ErrorCode.VALIDATION);
+      assert.equal(nowhere.body.error?.fields?.['shapes[0].to.shapeId'], 'No such shape on this page.');
+      assert.equal(live.doc.getMap('shapes').size, 3);
+      await whenStored(live);
+    } finally {
+      live.destroy();
+    }
+    const stored = JSON.parse(await storedShapes(server.store, ownBoard)) as Record<string, ShapeRecord>;
+    assert.deepEqual(stored.link?.to, { shapeId: 'plan', x: 650, y: 125 });
+  });
+
   test("undoing a bot's changes on the first page takes back the page it added, and keeps a person's", async () => {
     const ownBoard = await owner.createBoard('Undo pages');
     const made = await owner.call<{ key: string; integration: { userId: string } }>(

@@ -175,6 +175,76 @@ export function planAdd(doc: Y.Doc, shapes: ShapeInput[], frameId: string | null
   );
 }
 
+/** An arrow's coordinate a write left out, to be found from the shape an end is bound to. */
+export interface Unplaced {
+  /** The shape's index in the write. */
+  index: number;
+  /** An end without x and y (bound to a shape), or the arrow's own x and y (from its start). */
+  what: 'from' | 'to' | 'start';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A write's shapes with the coordinates an attached arrow may leave out held at 0, and which
+ * they are: an end bound to a shape (`{shapeId}`) needs no x and y (it sits at that shape's
+ * centre, as MCP's connect puts it), and an arrow needs no x and y of its own (it starts at its
+ * `from` end). A script had to work out six numbers the board already knows, and got six
+ * "expected number" refusals when it did not (a trial). Run before the schema check; the
+ * coordinates are found in the write (placeUnplaced), where the board is.
+ */
+export function holdUnplaced(list: unknown[]): { list: unknown[]; unplaced: Unplaced[] } {
+  const unplaced: Unplaced[] = [];
+  const out = list.map((item, index) => {
+    if (!isObject(item) || item.type !== 'arrow') return item;
+    const shape: Record<string, unknown> = { ...item };
+    for (const what of ['from', 'to'] as const) {
+      const end = shape[what];
+      if (isObject(end) && typeof end.shapeId === 'string' && end.x === undefined && end.y === undefined) {
+        shape[what] = { ...end, x: 0, y: 0 };
+        unplaced.push({ index, what });
+      }
+    }
+    if (shape.x === undefined && shape.y === undefined && isObject(shape.from)) {
+      shape.x = 0;
+      shape.y = 0;
+      unplaced.push({ index, what: 'start' });
+    }
+    return shape;
+  });
+  return { list: out, unplaced };
+}
+
+/**
+ * Fills what holdUnplaced held: a bound end at its shape's centre, the shape on the board or
+ * one the same write adds; an arrow's x and y at its `from` end. A bound end whose shape is
+ * nowhere is refused, naming the field.
+ */
+export function placeUnplaced(doc: Y.Doc, shapes: ShapeInput[], unplaced: readonly Unplaced[]): void {
+  if (unplaced.length === 0) return;
+  const added = new Map(shapes.flatMap((s) => (s.id === undefined ? [] : [[s.id, s] as const])));
+  const fields: Record<string, string> = {};
+  const centreOf = (id: string) => {
+    const own = added.get(id);
+    if (own && own.type !== 'arrow') return center(newShapeBox(own));
+    return shapesOf(doc).get(id) instanceof Y.Map ? focusOf(doc, [id]) : null;
+  };
+  for (const { index, what } of unplaced) {
+    const shape = shapes[index]!;
+    if (what === 'start') {
+      if (shape.from) Object.assign(shape, { x: shape.from.x, y: shape.from.y });
+      continue;
+    }
+    const end = shape[what]!;
+    const centre = centreOf(end.shapeId!);
+    if (centre) shape[what] = { ...end, ...centre };
+    else fields[`shapes[${index}].${what}.shapeId`] = 'No such shape on this page.';
+  }
+  if (Object.keys(fields).length > 0)
+    throw new ContentError('VALIDATION', 'Some shapes need attention.', fields);
+}
+
 /** Adds the shapes on top of the others; answers them as stored (§10 records). */
 export function applyAdd(doc: Y.Doc, shapes: ShapeInput[], createdBy: string): ShapeRecord[] {
   const map = shapesOf(doc);

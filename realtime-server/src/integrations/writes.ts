@@ -28,8 +28,10 @@ import {
   ContentError,
   extentOf,
   focusOf,
+  holdUnplaced,
   insideFrame,
   pagesOf,
+  placeUnplaced,
   planAdd,
   planDelete,
   planPatch,
@@ -73,8 +75,12 @@ export async function addShapes(
   actor: Actor,
   list: unknown,
 ): Promise<ShapeRecord[]> {
-  const shapes = checked(ShapeInput, list);
+  refuseOverLimit(list);
+  const held = Array.isArray(list) ? holdUnplaced(list) : { list, unplaced: [] };
+  const shapes = checked(ShapeInput, held.list);
   return integrations.write(actor.pageKey, actor.writer, JSON.stringify(shapes).length, (doc) => {
+    // Found before the plan: the frame scope is checked where the arrow really goes.
+    placeUnplaced(doc, shapes, held.unplaced);
     planAdd(doc, shapes, actor.frameId);
     const records = applyAdd(doc, shapes, actor.writer.userId);
     return { result: records, touched: records.map((r) => r.id) };
