@@ -50,6 +50,17 @@ describe('the client’s files', () => {
     }
   });
 
+  test('HEAD of a client route is 200 with no body, as its GET; other methods are 404', async () => {
+    for (const path of ['/', '/boards', '/p/some-token', '/embed/some-token']) {
+      const head = await fetch(`${server.url}${path}`, { method: 'HEAD' });
+      assert.equal(head.status, 200, path);
+      assert.match(head.headers.get('content-type') ?? '', /text\/html/, path);
+      assert.equal(await head.text(), '', path);
+    }
+    const post = await fetch(`${server.url}/boards`, { method: 'POST', headers: { origin: server.origin } });
+    assert.equal(post.status, 404);
+  });
+
   test('a file of a build made while the server runs is served as itself', async () => {
     writeFileSync(join(clientDir, 'assets', 'index-new.js'), 'export const rebuilt = 1;');
     writeFileSync(join(clientDir, 'index.html'), '<!doctype html><title>Tandem rebuilt</title>');

@@ -1,7 +1,7 @@
 // The built single-page client, and what every path no plugin claimed gets: an /api/ path (or a
-// non-GET, or an absolute-form target) is a 404 in the catalogue's shape; a file of the build
-// (/assets/…) that is not there is a plain 404; any other GET is a client route (/boards, /b/:id,
-// /join/:token …) and gets index.html.
+// method other than GET and HEAD, or an absolute-form target) is a 404 in the catalogue's shape; a
+// file of the build (/assets/…) that is not there is a plain 404; any other GET or HEAD is a
+// client route (/boards, /b/:id, /join/:token, /p/:token, /embed/:token …) and gets index.html.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -23,7 +23,10 @@ export async function serveClient(http: FastifyInstance, clientDir: string | nul
   http.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     // Only an origin-form path can be a client route: `GET *` or an absolute-form target is not.
-    if (path.startsWith('/api/') || request.method !== 'GET' || !path.startsWith('/')) {
+    // HEAD is a GET without the body: a link checker or a chat's link preview asks it first, and
+    // a 404 there said a shared board link (/p/…, /embed/…) was dead while `HEAD /` was 200.
+    const reads = request.method === 'GET' || request.method === 'HEAD';
+    if (path.startsWith('/api/') || !reads || !path.startsWith('/')) {
       return sendError(request, reply, new ApiError(ErrorCode.NOT_FOUND, 'No such API call.'));
     }
     if (!hasClient) {
