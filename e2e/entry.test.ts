@@ -106,17 +106,28 @@ describe('text entry, title and thumbnails', () => {
     await page.getByRole('button', { name: 'Rename board: Words and pictures' }).waitFor();
   });
 
-  // The field was 320 px wide whatever room the bar had: it pushed "Pages (2)" out of the title bar
+  // The field was 320 px wide whatever room the bar had: it pushed the Pages button out of the title bar
   // (its white ended before the button) and over the tool bar, whose Select, Hand, Sticky and
   // Rectangle could not be clicked while renaming. The field takes the bar's room and no more.
   it('while the title is renamed, the tool bar stays clear and clickable', async () => {
     await newBoard('Overlap');
-    // Two pages: the button says "Pages (2)", as in the trial.
+    // Two pages: the button names the page open (cut short: a name may be 100 characters) and
+    // where it is in the list; the tab says the page too.
+    const long = 'The parking lot of ideas we did not get to this week';
     await page.getByRole('button', { name: 'Pages', exact: true }).click();
     await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').fill(long);
     await page.getByLabel('Page name').press('Enter');
     await page.getByRole('button', { name: 'Close pages' }).click();
-    await page.getByText('Pages (2)').waitFor();
+    const pagesButton = page.getByRole('button', { name: 'Pages', exact: true });
+    await until(
+      async () => (await pagesButton.textContent())?.endsWith(' (2/2)') === true,
+      'the page and its place',
+    );
+    assert.equal(await pagesButton.getAttribute('title'), `Pages: on ${long}, page 2 of 2`);
+    await until(async () => (await page.title()) === `${long} · Overlap · Tandem`, 'the page in the tab');
+    assert.ok((await pagesButton.boundingBox())!.width < 260, 'the button stays short');
+    await page.screenshot({ path: `${artifacts}/entry-pages-button-long-name.png` });
     await page.getByRole('button', { name: 'Rename board: Overlap' }).click();
     const field = page.getByLabel('Board title');
     await field.waitFor();

@@ -404,13 +404,19 @@ function EditorView({
     };
   }, [session, index, user.id]);
 
-  // The tab says which board this is (several boards open in tabs are told apart by it).
+  // The tab says which board this is (several boards open in tabs are told apart by it), and on
+  // a board of several pages which page.
+  const pagePosition = Math.max(
+    0,
+    pages.findIndex((p) => p.id === pageId),
+  );
+  const pageShown = pageLabel(pages[pagePosition] ?? { id: pageId, name: '' });
   useEffect(() => {
-    document.title = `${title} · Tandem`;
+    document.title = pages.length > 1 ? `${pageShown} · ${title} · Tandem` : `${title} · Tandem`;
     return () => {
       document.title = 'Tandem';
     };
-  }, [title]);
+  }, [title, pageShown, pages.length]);
   useOneSidePanel();
   const comments = useComments(board.id, membersVersion, setMessage);
   useOpenThreadFromLink(comments, index, board.id, pageId);
@@ -449,7 +455,7 @@ function EditorView({
               canRename={!readOnly && !accessLost}
               onRenamed={setTitle}
             />
-            <PagesButton count={pages.length} />
+            <PagesButton count={pages.length} current={pageShown} position={pagePosition + 1} />
           </div>
           <div className="panel right-panel">
             <Avatars awareness={boardSession.awareness} me={meShown} onPickColor={pickColor} />

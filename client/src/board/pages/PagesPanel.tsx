@@ -381,7 +381,20 @@ function RenameField({ initial, onDone }: { initial: string; onDone(name: string
 }
 
 /** The top bar's Pages button. */
-export function PagesButton({ count }: { count: number }) {
+/**
+ * The Pages panel's button. On a board of several pages it names the page open and where it is
+ * in the list ("Parking lot (2/3)"), as tldraw's page menu names the current page: with the panel
+ * closed nothing else said which page this was (a trial). "Pages" on a board of one page.
+ */
+export function PagesButton({
+  count,
+  current,
+  position,
+}: {
+  count: number;
+  current: string;
+  position: number;
+}) {
   const toggle = usePagesPanel((s) => s.toggle);
   const open = usePagesPanel((s) => s.open);
   return (
@@ -392,7 +405,16 @@ export function PagesButton({ count }: { count: number }) {
       open={open}
       onToggle={toggle}
       icon={<Icon name="pages" size={18} />}
-      label={count > 1 ? `Pages (${count})` : 'Pages'}
+      label={
+        count > 1 ? (
+          <>
+            <span className="open-page-name">{current}</span> ({position}/{count})
+          </>
+        ) : (
+          'Pages'
+        )
+      }
+      title={count > 1 ? `Pages: on ${current}, page ${position} of ${count}` : 'Pages'}
     />
   );
 }

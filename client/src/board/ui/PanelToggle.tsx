@@ -21,7 +21,7 @@ export function PanelToggle({
   onToggle(): void;
   icon: ReactNode;
   /** The text beside the icon (hidden where the top bar is narrow), the name unless told. */
-  label?: string;
+  label?: ReactNode;
   className?: string;
   title?: string;
   keyShortcuts?: string;
