@@ -157,6 +157,22 @@ describe('navigation', () => {
     await page.getByRole('button', { name: 'Pages', exact: true }).click();
   });
 
+  it('going back to a page shows it as it was left, not fitted afresh', async () => {
+    await bigMap('Views per page');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await until(async () => (await zoomLabel(page).textContent()) === '125%', 'zoomed in');
+    const before = await offCentre(page, '#210');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+    await page.getByRole('button', { name: 'Add page' }).click();
+    await page.getByLabel('Page name').press('Enter');
+    await until(async () => (await shapes(page).count()) === 0, 'on the new, empty page');
+    await page.locator('.pages-panel .page-name', { hasText: 'Page 1' }).click();
+    await until(async () => (await shapeWithText(page, '#210').count()) === 1, 'back on the first page');
+    assert.equal(await zoomLabel(page).textContent(), '125%', 'the zoom it was left at');
+    assert.ok(Math.abs((await offCentre(page, '#210')) - before) < 2, 'the place it was left at');
+    await page.getByRole('button', { name: 'Pages', exact: true }).click();
+  });
+
   it('the minimap draws a shape in its own stroke, fill and fill style, not a block of its colour', async () => {
     // Two rectangles with a red outline and a yellow fill, hatched on the left, solid on the right.
     await page.goto('/boards');

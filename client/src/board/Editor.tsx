@@ -56,7 +56,7 @@ import { Cursors } from './presence/Cursors.tsx';
 import { startLocalPresence } from './presence/localPresence.ts';
 import { useRemotes } from './presence/remote.ts';
 import { ShownColors, useShownColors } from './presence/shownColors.ts';
-import { useEditor } from './store.ts';
+import { useEditor, type Viewport } from './store.ts';
 import { afterLoad } from './sync/afterLoad.ts';
 import { type BoardSession, openBoard } from './sync/provider.ts';
 import { insertTemplate } from './templates/insert.ts';
@@ -101,6 +101,13 @@ interface Props {
  * The board's first document is always open (it holds the page list, and everyone on the board
  * is present on it); another page is its own document, opened while it is shown.
  */
+/**
+ * Where each page was last looked at in this tab (by document key): going back to a page shows
+ * it as it was left, as tldraw keeps a camera per page. It was fitted afresh, at another zoom and
+ * place, and a trial's comment meant for a note landed on empty board.
+ */
+const lastViews = new Map<string, Viewport>();
+
 export function Editor(props: Props) {
   const [session, setSession] = useState<BoardSession | null>(null);
   const [pageSession, setPageSession] = useState<BoardSession | null>(null);
@@ -356,22 +363,33 @@ function EditorView({
     [board.id, session, index, pageId],
   );
 
-  // Fit the content once the local copy has loaded, so a board opens showing its shapes.
+  // Fit the content once the local copy has loaded, so a board opens showing its shapes; a page
+  // seen before in this tab opens where it was left (lastViews).
   useEffect(() => {
+    const key = docKey(board.id, pageId);
     let done = false;
     const fit = () => {
       // Someone followed onto this page keeps their viewport.
       if (useEditor.getState().followClientId !== null) return;
-      if (done || index.getSnapshot().list.length === 0) return;
+      if (done) return;
+      const last = lastViews.get(key);
+      if (last) {
+        done = true;
+        useEditor.getState().setViewport(last);
+        return;
+      }
+      if (index.getSnapshot().list.length === 0) return;
       done = true;
       actions.fitOnOpen();
     };
+    fit();
     void session.whenLocal.then(fit);
     session.provider.once('sync', fit);
     return () => {
       done = true;
+      lastViews.set(key, useEditor.getState().viewport);
     };
-  }, [session, index, actions]);
+  }, [session, index, actions, board.id, pageId]);
 
   // Asked once: a reload does not open Share again.
   useEffect(() => {
