@@ -125,7 +125,7 @@ describe('text entry, title and thumbnails', () => {
       'the page and its place',
     );
     assert.equal(await pagesButton.getAttribute('title'), `Pages: on ${long}, page 2 of 2`);
-    await until(async () => (await page.title()) === `${long} · Overlap · Tandem`, 'the page in the tab');
+    await until(async () => (await page.title()) === `Overlap · ${long} · Tandem`, 'the page in the tab');
     assert.ok((await pagesButton.boundingBox())!.width < 260, 'the button stays short');
     await page.screenshot({ path: `${artifacts}/entry-pages-button-long-name.png` });
     await page.getByRole('button', { name: 'Rename board: Overlap' }).click();

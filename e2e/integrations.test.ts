@@ -53,6 +53,15 @@ describe('integrations in the browser', () => {
     await section.getByRole('button', { name: 'Copied' }).waitFor();
     assert.equal(await ada.evaluate(() => navigator.clipboard.readText()), key);
     await section.getByRole('button', { name: 'Revoke Sorter' }).waitFor();
+    // Beside it, how to use it: the board's id, and a request that works as written (the key put in).
+    const usage = section.locator('.integration-usage');
+    assert.match((await usage.textContent()) ?? '', new RegExp(`Board id ${boardId}\\.`));
+    const example = (await usage.locator('pre').textContent()) ?? '';
+    const [, url] = /^curl -H "Authorization: Bearer <key>" (\S+)$/.exec(example) ?? [];
+    assert.equal(url, app.server.url + contentPaths.board(boardId), example);
+    const tried = await fetch(url!, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(tried.status, 200);
+    await dialog.screenshot({ path: `${artifacts}/integrations-key-usage.png` });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
     // Opened again (the members read afresh, the bot among them on the server): listed under

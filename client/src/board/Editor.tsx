@@ -422,7 +422,7 @@ function EditorView({
     };
   }, [session, index, user.id]);
 
-  // The tab says which board this is (several boards open in tabs are told apart by it), and on
+  // The tab says which board this is (several boards open in tabs are told apart by it), then on
   // a board of several pages which page.
   const pagePosition = Math.max(
     0,
@@ -430,7 +430,7 @@ function EditorView({
   );
   const pageShown = pageLabel(pages[pagePosition] ?? { id: pageId, name: '' });
   useEffect(() => {
-    document.title = pages.length > 1 ? `${pageShown} · ${title} · Tandem` : `${title} · Tandem`;
+    document.title = pages.length > 1 ? `${title} · ${pageShown} · Tandem` : `${title} · Tandem`;
     return () => {
       document.title = 'Tandem';
     };

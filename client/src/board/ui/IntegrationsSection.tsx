@@ -3,9 +3,11 @@
 // copy the key once (the server keeps only its hash), revoke one. Revoking asks first.
 import {
   CreateIntegrationBody,
+  contentPaths,
   fieldMessages,
   type Integration,
   type IntegrationRole,
+  MCP_PATH,
   textLimits,
 } from '@tandem/shared';
 import { frameLabel } from '@tandem/shared/render/frames.ts';
@@ -145,13 +147,16 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
         </button>
       </form>
       {created && (
-        <SecretOnce
-          key={created.key}
-          sentence={`Copy ${created.name}’s key now: it is not shown again.`}
-          value={created.key}
-          label={`${created.name} key`}
-          noun="key"
-        />
+        <>
+          <SecretOnce
+            key={created.key}
+            sentence={`Copy ${created.name}’s key now: it is not shown again.`}
+            value={created.key}
+            label={`${created.name} key`}
+            noun="key"
+          />
+          <KeyUsage boardId={boardId} />
+        </>
       )}
       <ul className="links integrations">
         {integrations.map((i) => (
@@ -179,5 +184,25 @@ export function IntegrationsSection({ boardId, membersVersion }: Props) {
         {integrations.length === 0 && <li className="hint">No integrations.</li>}
       </ul>
     </section>
+  );
+}
+
+/**
+ * How the key just made is used: the board's id, the content API's address with a request to try
+ * and the MCP endpoint, with this server's own origin. A trial's script writer had the key and
+ * nothing saying where to send it (the board's id was only in the address bar).
+ */
+function KeyUsage({ boardId }: { boardId: string }) {
+  const origin = location.origin;
+  const example = `curl -H "Authorization: Bearer <key>" ${origin}${contentPaths.board(boardId)}`;
+  return (
+    <div className="integration-usage">
+      <p>
+        Board id <code>{boardId}</code>. Send the key as <code>Authorization: Bearer &lt;key&gt;</code> to the
+        content API or, for an AI agent, to the MCP endpoint <code>{`${origin}${MCP_PATH}`}</code>.
+      </p>
+      <p>To read the board, for example:</p>
+      <pre>{example}</pre>
+    </div>
   );
 }
