@@ -34,6 +34,23 @@ function cursorsSeen(socket: RawDoc, clientId: number): number[][] {
   return out;
 }
 
+/** The colours the states of `clientId` carried in what the socket received. */
+function colorsSeen(socket: RawDoc, clientId: number): string[] {
+  const out: string[] = [];
+  for (const data of socket.messages) {
+    const decoder = decoding.createDecoder(new Uint8Array(data));
+    if (decoding.readVarUint(decoder) !== 1) continue;
+    const update = decoding.createDecoder(decoding.readVarUint8Array(decoder));
+    for (let n = decoding.readVarUint(update); n > 0; n--) {
+      const id = decoding.readVarUint(update);
+      decoding.readVarUint(update); // clock
+      const state = JSON.parse(decoding.readVarString(update)) as { user?: { color?: string } } | null;
+      if (id === clientId && state?.user?.color) out.push(state.user.color);
+    }
+  }
+  return out;
+}
+
 describe('when presence is sent', () => {
   let server: TestServer;
   let owner: ApiClient;
@@ -83,7 +100,10 @@ describe('when presence is sent', () => {
     assert.deepEqual(cursorsSeen(watcher, clientId), [[1], [2], [3], [4]], 'the watcher sees every move');
     const colorMove = (clock: number, x: number, color: string) =>
       awarenessMessage([{ clientId, clock, state: JSON.stringify({ cursor: { x, y: 0 }, color }) }]);
-    mover.ws.send(colorMove(5, 5, presenceColors[3]!));
+    // Two colours other than the one the mover was given (its person's, picked at random at
+    // signup): picking the colour it already has changes nothing, and nothing comes back.
+    const [recolour, recolourAgain] = presenceColors.filter((c) => !colorsSeen(mover, clientId).includes(c));
+    mover.ws.send(colorMove(5, 5, recolour!));
     await waitUntil(
       'the recoloured move comes back',
       () => cursorsSeen(mover, clientId).flat().includes(5),
@@ -92,7 +112,7 @@ describe('when presence is sent', () => {
     mover.ws.send(move(clientId, 6, 6));
     await waitUntil('move 6 arrives', () => cursorsSeen(watcher, clientId).flat().includes(6), 10_000);
     // Another colour comes back after whatever the server sent the mover for move 6 (one socket).
-    mover.ws.send(colorMove(7, 7, presenceColors[4]!));
+    mover.ws.send(colorMove(7, 7, recolourAgain!));
     await waitUntil(
       'the next recoloured move comes back',
       () => cursorsSeen(mover, clientId).flat().includes(7),
