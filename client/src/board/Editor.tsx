@@ -98,16 +98,16 @@ interface Props {
 }
 
 /**
- * The board's first document is always open (it holds the page list, and everyone on the board
- * is present on it); another page is its own document, opened while it is shown.
- */
-/**
  * Where each page was last looked at in this tab (by document key): going back to a page shows
  * it as it was left, as tldraw keeps a camera per page. It was fitted afresh, at another zoom and
  * place, and a trial's comment meant for a note landed on empty board.
  */
 const lastViews = new Map<string, Viewport>();
 
+/**
+ * The board's first document is always open (it holds the page list, and everyone on the board
+ * is present on it); another page is its own document, opened while it is shown.
+ */
 export function Editor(props: Props) {
   const [session, setSession] = useState<BoardSession | null>(null);
   const [pageSession, setPageSession] = useState<BoardSession | null>(null);

@@ -75,7 +75,6 @@ export async function addShapes(
   actor: Actor,
   list: unknown,
 ): Promise<ShapeRecord[]> {
-  refuseOverLimit(list);
   const held = Array.isArray(list) ? holdUnplaced(list) : { list, unplaced: [] };
   const shapes = checked(ShapeInput, held.list);
   return integrations.write(actor.pageKey, actor.writer, JSON.stringify(shapes).length, (doc) => {
